@@ -1,0 +1,41 @@
+# GeoTrack: build, test and demo entry points. `make help` lists them.
+SWIFT        ?= swift
+CONFIG       ?= debug
+APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config
+SHARED       ?= ../shared
+BIN          := .build/$(CONFIG)/geotrack
+DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
+DEMO_PORT    ?= 29470
+
+.PHONY: help deps build release test demo clean
+
+help:
+	@echo "make demo   - install what is missing, build, and track a simulated receiver through a real gpsd"
+	@echo "make test   - the whole test suite, the same one CI runs"
+	@echo "make deps   - install gpsd, gpsd-clients and libgps-dev (apt) when missing"
+
+# Installs the Debian packages only when one is missing, so a second run asks nothing.
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+build:
+	$(SWIFT) build -c $(CONFIG)
+
+release:
+	$(SWIFT) build -c release
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+demo: deps
+	$(SWIFT) build -c $(CONFIG) --product geotrack
+	@scripts/demo.sh "$(BIN)" "$(DEMO_LOG)"
+
+clean:
+	rm -rf .build

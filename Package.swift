@@ -1,0 +1,112 @@
+// swift-tools-version: 6.2
+// GeoTrack: CoreLocation's programming model for Linux machines with a GPS receiver.
+//
+// The folders follow the data flow:
+//   gpsd → CGPS → GPSD ─┐
+//   NMEA log / GPX → NMEA ┴→ GPSReports types → LocationKit (manager, delegate, proxy)
+//     → GeoTrackService (Drivers) → geotrack (CLI)
+import PackageDescription
+
+/// Every target of ours: Swift 6 mode (the tools default) with warnings as errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "GeoTrack",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GPSReports", targets: ["GPSReports"]),
+        .library(name: "GPSD", targets: ["GPSD"]),
+        .library(name: "NMEA", targets: ["NMEA"]),
+        .library(name: "Reactive", targets: ["Reactive"]),
+        .library(name: "LocationKit", targets: ["LocationKit"]),
+        .library(name: "GeoTrackService", targets: ["GeoTrackService"]),
+        .library(name: "GeoTrackTesting", targets: ["GeoTrackTesting"]),
+        .executable(name: "geotrack", targets: ["geotrack"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: Report types shared by every source (no C, no I/O).
+        .target(name: "GPSReports", swiftSettings: strict),
+
+        // MARK: gpsd, through libgps.
+        .systemLibrary(
+            name: "CGPS",
+            pkgConfig: "libgps",
+            providers: [.apt(["libgps-dev"])]
+        ),
+        .target(
+            name: "GPSD",
+            dependencies: [
+                "CGPS", "GPSReports",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: NMEA logs and GPX tracks, decoded the way gpsd would.
+        .target(name: "NMEA", dependencies: ["GPSReports"], swiftSettings: strict),
+
+        // MARK: Delegate proxies and traits (generic, no location knowledge).
+        .target(name: "Reactive", swiftSettings: strict),
+
+        // MARK: The CLLocationManager-like layer.
+        .target(
+            name: "LocationKit",
+            dependencies: [
+                "GPSReports", "GPSD", "NMEA", "Reactive",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "GeoTrackService",
+            dependencies: ["LocationKit", "Reactive", "GPSReports"],
+            swiftSettings: strict
+        ),
+
+        // MARK: Public testing support: manual clock, replay-driven sources.
+        .target(name: "GeoTrackTesting", dependencies: ["GPSReports"], swiftSettings: strict),
+
+        // MARK: The command-line tool.
+        .executableTarget(
+            name: "geotrack",
+            dependencies: [
+                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "GPSReportsTests", dependencies: ["GPSReports"], swiftSettings: strict),
+        .testTarget(
+            name: "GPSDTests",
+            dependencies: ["GPSD", "GPSReports", "GeoTrackTesting"],
+            resources: [.copy("Logs")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "NMEATests",
+            dependencies: ["NMEA", "GPSReports"],
+            resources: [.copy("Logs")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "GeoTrackTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "LocationKitTests",
+            dependencies: ["LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "GeoTrackServiceTests",
+            dependencies: ["GeoTrackService", "LocationKit", "GeoTrackTesting", "GPSReports"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),
+        .testTarget(name: "GeoTrackCLITests", dependencies: ["GPSReports"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,2 @@
+// Placeholder until the GPSD module lands.
+enum _GPSDPlaceholder {}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// A position on the WGS 84 ellipsoid, in decimal degrees.
+///
+/// A `Coordinate` is always valid: latitude within ±90 and longitude within
+/// ±180, both finite. Use ``init(latitude:longitude:)`` to build one from
+/// untrusted numbers; it returns `nil` rather than carrying NaN or an
+/// impossible value downstream.
+public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Degrees north of the equator, from -90 to 90.
+    public let latitude: Double
+    /// Degrees east of Greenwich, from -180 to 180.
+    public let longitude: Double
+
+    /// Creates a coordinate, or returns `nil` when either value is not finite or out of range.
+    public init?(latitude: Double, longitude: Double) {
+        guard latitude.isFinite, longitude.isFinite,
+              (-90.0...90.0).contains(latitude), (-180.0...180.0).contains(longitude)
+        else { return nil }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// The great-circle distance to another coordinate, in metres (haversine on a 6,371,008.8 m sphere).
+    public func distance(to other: Coordinate) -> Double {
+        let r = 6_371_008.8
+        let φ1 = latitude * .pi / 180, φ2 = other.latitude * .pi / 180
+        let dφ = (other.latitude - latitude) * .pi / 180
+        let dλ = (other.longitude - longitude) * .pi / 180
+        let a = sin(dφ / 2) * sin(dφ / 2) + cos(φ1) * cos(φ2) * sin(dλ / 2) * sin(dλ / 2)
+        return 2 * r * atan2(a.squareRoot(), (1 - a).squareRoot())
+    }
+
+    public var description: String { "\(latitude),\(longitude)" }
+}

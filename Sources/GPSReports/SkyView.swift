@@ -1,0 +1,73 @@
+import Foundation
+
+/// One satellite in a sky view.
+public struct Satellite: Sendable, Hashable {
+    /// The satellite's PRN as gpsd numbers it (NMEA-style, 1-255).
+    public var prn: Int
+    /// The GNSS constellation (u-blox numbering: 0 GPS, 1 SBAS, 2 Galileo, 3 BeiDou, 5 QZSS, 6 GLONASS), when known.
+    public var gnssID: Int?
+    /// The satellite's number within its constellation, when known.
+    public var svID: Int?
+    /// Elevation in degrees above the horizon, when known.
+    public var elevation: Double?
+    /// Azimuth in degrees from true north, when known.
+    public var azimuth: Double?
+    /// Signal-to-noise ratio in dB-Hz, when tracked.
+    public var signalStrength: Double?
+    /// Whether the satellite is used in the current solution.
+    public var used: Bool
+
+    /// Creates a satellite entry.
+    public init(prn: Int, gnssID: Int? = nil, svID: Int? = nil, elevation: Double? = nil,
+                azimuth: Double? = nil, signalStrength: Double? = nil, used: Bool = false) {
+        self.prn = prn
+        self.gnssID = gnssID
+        self.svID = svID
+        self.elevation = elevation
+        self.azimuth = azimuth
+        self.signalStrength = signalStrength
+        self.used = used
+    }
+}
+
+/// The satellites a receiver sees and the dilutions of precision: gpsd's SKY report.
+public struct SkyView: Sendable, Hashable {
+    /// The receiver, when known.
+    public var device: String?
+    /// The time of the report, when known.
+    public var time: Date?
+    /// Every satellite listed, used or not.
+    public var satellites: [Satellite]
+    /// Longitude dilution of precision.
+    public var xdop: Double?
+    /// Latitude dilution of precision.
+    public var ydop: Double?
+    /// Vertical dilution of precision.
+    public var vdop: Double?
+    /// Time dilution of precision.
+    public var tdop: Double?
+    /// Horizontal dilution of precision.
+    public var hdop: Double?
+    /// Position (3D) dilution of precision.
+    public var pdop: Double?
+    /// Geometric dilution of precision.
+    public var gdop: Double?
+    /// Satellites used in the solution as the receiver counts them, when it says so without listing them (GGA).
+    public var reportedUsedCount: Int?
+
+    /// Creates a sky view.
+    public init(device: String? = nil, time: Date? = nil, satellites: [Satellite] = []) {
+        self.device = device
+        self.time = time
+        self.satellites = satellites
+    }
+
+    /// How many satellites are listed.
+    public var seen: Int { satellites.count }
+
+    /// How many satellites are used in the solution.
+    public var used: Int {
+        let listed = satellites.lazy.filter(\.used).count
+        return listed > 0 ? listed : (reportedUsedCount ?? 0)
+    }
+}

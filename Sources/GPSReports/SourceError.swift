@@ -1,0 +1,58 @@
+/// Why a location source failed, with a message a user can act on.
+///
+/// Compare errors by ``code``; ``description`` is the sentence to show a user.
+public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: Sendable, Hashable {
+        /// Nothing listens at the address.
+        case connectionRefused
+        /// The host name does not resolve.
+        case hostNotFound
+        /// The peer closed the connection.
+        case connectionClosed
+        /// gpsd answered, but no receiver is attached to it.
+        case noReceiver
+        /// The peer sent something that is not its protocol.
+        case protocolError
+        /// A read or write failed at the operating-system level.
+        case io
+        /// A file to replay could not be opened or read.
+        case unreadableFile
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// The full message for the user: what happened and what to do.
+    public var message: String
+
+    /// Creates an error with an explicit message.
+    public init(_ code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// Nothing listens at `host:port`.
+    public static func connectionRefused(host: String, port: Int) -> SourceError {
+        SourceError(.connectionRefused, message:
+            "cannot connect to gpsd at \(host):\(port): connection refused. Is gpsd running? (sudo systemctl start gpsd)")
+    }
+
+    /// `host` does not resolve.
+    public static func hostNotFound(host: String, port: Int) -> SourceError {
+        SourceError(.hostNotFound, message:
+            "cannot connect to gpsd at \(host):\(port): unknown host. Check the host name given with --gpsd.")
+    }
+
+    /// gpsd closed the connection.
+    public static func connectionClosed(host: String, port: Int) -> SourceError {
+        SourceError(.connectionClosed, message: "gpsd at \(host):\(port) closed the connection")
+    }
+
+    /// gpsd has no receiver attached.
+    public static func noReceiver(host: String, port: Int) -> SourceError {
+        SourceError(.noReceiver, message:
+            "no GPS receiver is attached to gpsd at \(host):\(port). Plug one in, or add it with 'gpsdctl add /dev/ttyUSB0'.")
+    }
+}

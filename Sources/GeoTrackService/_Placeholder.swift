@@ -1,0 +1,2 @@
+// Placeholder until the GeoTrackService module lands.
+enum _GeoTrackServicePlaceholder {}

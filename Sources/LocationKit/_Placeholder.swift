@@ -1,0 +1,2 @@
+// Placeholder until the LocationKit module lands.
+enum _LocationKitPlaceholder {}

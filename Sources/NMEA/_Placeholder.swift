@@ -1,0 +1,2 @@
+// Placeholder until the NMEA module lands.
+enum _NMEAPlaceholder {}

@@ -1,0 +1,2 @@
+// Placeholder until the Reactive module lands.
+enum _ReactivePlaceholder {}

@@ -1,0 +1,2 @@
+import Testing
+// Placeholder until the GeoTrackServiceTests suite lands.

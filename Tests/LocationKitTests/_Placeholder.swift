@@ -1,0 +1,2 @@
+import Testing
+// Placeholder until the LocationKitTests suite lands.

@@ -1,0 +1,2 @@
+import Testing
+// Placeholder until the ReactiveTests suite lands.
