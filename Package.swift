@@ -27,6 +27,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
         // MARK: Report types shared by every source (no C, no I/O).
@@ -75,8 +78,20 @@ let package = Package(
         .executableTarget(
             name: "geotrack",
             dependencies: [
+                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "GeoTrackCLI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // The CLI's commands, renderer, GPX writer and configuration, as a library so tests can reach them.
+        .target(
+            name: "GeoTrackCLI",
+            dependencies: [
                 "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strict
         ),
@@ -107,6 +122,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),
-        .testTarget(name: "GeoTrackCLITests", dependencies: ["GPSReports"], swiftSettings: strict),
+        .testTarget(
+            name: "GeoTrackCLITests",
+            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting"],
+            swiftSettings: strict
+        ),
     ]
 )

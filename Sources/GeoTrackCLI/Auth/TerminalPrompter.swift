@@ -1,0 +1,52 @@
+import Foundation
+
+/// Asks at the terminal whether geotrack may use the location: once, always, or deny.
+package struct TerminalPrompter: Sendable {
+    let input: Int32
+    let output: Int32
+
+    /// A prompter on the given descriptors (stdin and stdout by default).
+    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+        self.input = input
+        self.output = output
+    }
+
+    /// The question.
+    package static let question = "geotrack wants to use your location. Allow [o]nce, [a]lways, or [d]eny? "
+
+    /// Asks until the answer is understood; end of input is a refusal to answer.
+    package func ask() throws(CLIError) -> AuthorizationChoice {
+        while true {
+            Terminal.write(Self.question, to: output)
+            guard let line = readLine(from: input) else {
+                Terminal.write("\n", to: output)
+                throw CLIError(.authorizationRequired, "no answer to the location prompt: run 'geotrack auth grant' or 'geotrack auth deny'")
+            }
+            if let choice = Self.parse(line) { return choice }
+            Terminal.write("Please answer o (once), a (always) or d (deny).\n", to: output)
+        }
+    }
+
+    /// Understands o/once, a/always/y/yes, d/deny/n/no, in any case.
+    package static func parse(_ answer: String) -> AuthorizationChoice? {
+        switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "o", "once": .once
+        case "a", "always", "y", "yes": .always
+        case "d", "deny", "n", "no": .denied
+        default: nil
+        }
+    }
+
+    /// Reads up to a newline byte by byte, so nothing after it is consumed from a shared descriptor.
+    private func readLine(from descriptor: Int32) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(descriptor, &byte, 1)
+            if count < 0 && errno == EINTR { continue }
+            guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
+            if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+            bytes.append(byte)
+        }
+    }
+}

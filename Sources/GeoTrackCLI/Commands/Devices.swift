@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+extension GeoTrack {
+    /// `geotrack devices`: the receivers gpsd knows.
+    package struct Devices: AsyncParsableCommand {
+        package static let configuration = CommandConfiguration(
+            abstract: "List the GPS receivers attached to gpsd."
+        )
+
+        @Option(name: .customLong("gpsd"), help: ArgumentHelp("gpsd's address (default localhost:2947).", valueName: "host:port"))
+        package var gpsd: GPSDAddress?
+
+        @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+        package var timeout: Double = 5
+
+        @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
+                                   valueName: "file"))
+        package var config: String?
+
+        package init() {}
+
+        package func validate() throws {
+            guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout)).") }
+        }
+
+        package func run() async throws {
+            var flags: [String: String] = [:]
+            if let host = gpsd?.host { flags[ConfigKeys.gpsdHost] = host }
+            if let port = gpsd?.port { flags[ConfigKeys.gpsdPort] = String(port) }
+            let settings = try await Settings.load(flags: flags, explicitFile: config)
+            let devices = try await LocationSources.devices(settings: settings, timeout: .milliseconds(Int(timeout * 1000)),
+                                                            logger: Logger.geotrack())
+            if devices.isEmpty {
+                print("no receivers attached to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)")
+                return
+            }
+            for line in DeviceTable.lines(devices) {
+                print(line)
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ArgumentParser
+
+extension CoordinateFormat: ExpressibleByArgument {}
+extension Units: ExpressibleByArgument {}
+
+/// Output flags shared by `watch` and `replay`.
+package struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print one gpsd TPV JSON object per fix, one per line, instead of the status line.")
+    package var json = false
+
+    @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"))
+    package var gpxPath: String?
+
+    @Option(help: ArgumentHelp("Stop after this many fixes.", valueName: "n"))
+    package var count: Int?
+
+    @Flag(help: "Stop after the first fix (same as --count 1).")
+    package var once = false
+
+    @Option(help: ArgumentHelp("With --once or --count: give up after this many seconds without a fix (exit 75).",
+                               valueName: "seconds"))
+    package var timeout: Double?
+
+    @Option(help: ArgumentHelp("Coordinate notation: dd (51.50012°N), dms (51°30'00.4\"N) or ddm (51°30.007'N).",
+                               valueName: "dd|dms|ddm"))
+    package var format: CoordinateFormat?
+
+    @Option(help: ArgumentHelp("Units: metric (km/h, m), imperial (mph, ft) or nautical (kn, m).",
+                               valueName: "metric|imperial|nautical"))
+    package var units: Units?
+
+    @Option(name: .customLong("gpx-min-move"), help: ArgumentHelp(
+        "GPX: skip points closer than this to the last one (like gpxlogger -m).", valueName: "metres"))
+    package var gpxMinimumMove: Double?
+
+    @Option(name: .customLong("gpx-min-interval"), help: ArgumentHelp(
+        "GPX: skip points sooner than this after the last one.", valueName: "seconds"))
+    package var gpxMinimumInterval: Double?
+
+    @Option(name: .customLong("gpx-segment-after"), help: ArgumentHelp(
+        "GPX: start a new segment when the fix was lost this long (like gpxlogger -i).", valueName: "seconds"))
+    package var gpxSegmentAfter: Double?
+
+    @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
+                               valueName: "file"))
+    package var config: String?
+
+    package init() {}
+
+    package func validate() throws {
+        if let count, count < 1 {
+            throw ValidationError("--count must be at least 1 (got \(count)).")
+        }
+        if once, count != nil {
+            throw ValidationError("--once and --count cannot be used together; --once is --count 1.")
+        }
+        if let timeout {
+            guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout)).") }
+            guard once || count != nil else { throw ValidationError("--timeout needs --once or --count.") }
+        }
+        for (name, value) in [("--gpx-min-move", gpxMinimumMove), ("--gpx-min-interval", gpxMinimumInterval)] {
+            if let value, !(value >= 0 && value.isFinite) {
+                throw ValidationError("\(name) must be 0 or more (got \(value)).")
+            }
+        }
+        if let gpxSegmentAfter, !(gpxSegmentAfter > 0 && gpxSegmentAfter.isFinite) {
+            throw ValidationError("--gpx-segment-after must be more than 0 seconds (got \(gpxSegmentAfter)).")
+        }
+    }
+
+    /// How many fixes to stop after, if any.
+    package var stopAfter: Int? { once ? 1 : count }
+
+    /// The configuration keys these flags set, for the top layer of the configuration.
+    package var configurationFlags: [String: String] {
+        var flags: [String: String] = [:]
+        if let format { flags[ConfigKeys.format] = format.rawValue }
+        if let units { flags[ConfigKeys.units] = units.rawValue }
+        if let gpxMinimumMove { flags[ConfigKeys.gpxMinimumMove] = String(gpxMinimumMove) }
+        if let gpxMinimumInterval { flags[ConfigKeys.gpxMinimumInterval] = String(gpxMinimumInterval) }
+        if let gpxSegmentAfter { flags[ConfigKeys.gpxSegmentAfter] = String(gpxSegmentAfter) }
+        return flags
+    }
+}

@@ -1,0 +1,31 @@
+/// The configuration keys geotrack knows, in the dotted form the YAML file nests
+/// and the environment spells `GEOTRACK_` + upper case with `_` (gpsd.host → GEOTRACK_GPSD_HOST).
+package enum ConfigKeys {
+    package static let gpsdHost = "gpsd.host"
+    package static let gpsdPort = "gpsd.port"
+    package static let gpsdDevice = "gpsd.device"
+    package static let units = "display.units"
+    package static let format = "display.format"
+    package static let distanceFilter = "location.distance_filter"
+    package static let desiredAccuracy = "location.desired_accuracy"
+    package static let gpxMinimumMove = "gpx.min_move"
+    package static let gpxMinimumInterval = "gpx.min_interval"
+    package static let gpxSegmentAfter = "gpx.segment_after"
+    package static let gpxSyncInterval = "gpx.sync_interval"
+    /// The section whose entries are regions, each `regions.NAME.{latitude,longitude,radius}`.
+    package static let regions = "regions"
+    /// The fields of one region.
+    package static let regionFields = ["latitude", "longitude", "radius"]
+
+    /// Every fixed key.
+    package static let all = [gpsdHost, gpsdPort, gpsdDevice, units, format, distanceFilter, desiredAccuracy,
+                              gpxMinimumMove, gpxMinimumInterval, gpxSegmentAfter, gpxSyncInterval]
+
+    /// The environment variable that overrides `key`.
+    package static func environmentName(_ key: String) -> String {
+        "GEOTRACK_" + key.uppercased().map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+    }
+
+    /// Environment variables that are not configuration keys but are still geotrack's.
+    package static let otherEnvironment = ["GEOTRACK_CONFIG", "GEOTRACK_DEBUG"]
+}

@@ -1,0 +1,94 @@
+import Configuration
+
+extension ConfigurationLoader {
+    /// Reads each key through the layered reader and checks it.
+    struct Resolver {
+        let reader: ConfigReader
+        let loader: ConfigurationLoader
+        let filePath: String
+
+        mutating func settings(regionNames: [String]) throws(CLIError) -> Settings {
+            var settings = Settings()
+            if let host = text(ConfigKeys.gpsdHost) {
+                guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
+                    throw bad(ConfigKeys.gpsdHost, host, "a host name or address, such as localhost")
+                }
+                settings.gpsdHost = host
+            }
+            if let port = text(ConfigKeys.gpsdPort) {
+                guard let number = Int(port), (1...65_535).contains(number) else {
+                    throw bad(ConfigKeys.gpsdPort, port, "a TCP port from 1 to 65535")
+                }
+                settings.gpsdPort = number
+            }
+            if let device = text(ConfigKeys.gpsdDevice) {
+                settings.device = device.isEmpty ? nil : device
+            }
+            if let units = text(ConfigKeys.units) {
+                guard let value = Units(rawValue: units) else {
+                    throw bad(ConfigKeys.units, units, Units.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                settings.units = value
+            }
+            if let format = text(ConfigKeys.format) {
+                guard let value = CoordinateFormat(rawValue: format) else {
+                    throw bad(ConfigKeys.format, format, CoordinateFormat.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                settings.format = value
+            }
+            settings.distanceFilter = try number(ConfigKeys.distanceFilter, default: settings.distanceFilter, minimum: 0)
+            settings.desiredAccuracy = try number(ConfigKeys.desiredAccuracy, default: settings.desiredAccuracy, minimum: 0)
+            settings.gpx.minimumMove = try number(ConfigKeys.gpxMinimumMove, default: settings.gpx.minimumMove, minimum: 0)
+            settings.gpx.minimumInterval = try number(ConfigKeys.gpxMinimumInterval, default: settings.gpx.minimumInterval, minimum: 0)
+            settings.gpx.segmentAfter = try number(ConfigKeys.gpxSegmentAfter, default: settings.gpx.segmentAfter, minimum: 0, exclusive: true)
+            settings.gpx.syncInterval = try number(ConfigKeys.gpxSyncInterval, default: settings.gpx.syncInterval, minimum: 0, exclusive: true)
+            for name in regionNames {
+                settings.regions.append(try region(name))
+            }
+            return settings
+        }
+
+        func region(_ name: String) throws(CLIError) -> RegionSetting {
+            func field(_ field: String, _ range: ClosedRange<Double>, _ allowed: String) throws(CLIError) -> Double {
+                let key = "regions.\(name).\(field)"
+                guard let value = text(key) else {
+                    throw CLIError(.config, "config: region '\(name)' has no \(field) (in \(filePath)). Give latitude, longitude and radius.")
+                }
+                guard let number = Double(value), range.contains(number) else { throw bad(key, value, allowed) }
+                return number
+            }
+            let radius = try field("radius", 0...20_000_000, "a radius in metres, more than 0")
+            guard radius > 0 else { throw bad("regions.\(name).radius", "0", "a radius in metres, more than 0") }
+            return RegionSetting(name: name,
+                                 latitude: try field("latitude", -90...90, "degrees from -90 to 90"),
+                                 longitude: try field("longitude", -180...180, "degrees from -180 to 180"),
+                                 radius: radius)
+        }
+
+        func text(_ key: String) -> String? {
+            reader.string(forKey: ConfigKey(key))
+        }
+
+        func number(_ key: String, default value: Double, minimum: Double, exclusive: Bool = false) throws(CLIError) -> Double {
+            guard let string = text(key) else { return value }
+            let allowed = exclusive ? "a number of more than \(Int(minimum))" : "a number of at least \(Int(minimum))"
+            guard let number = Double(string), number.isFinite,
+                  exclusive ? number > minimum : number >= minimum
+            else { throw bad(key, string, allowed) }
+            return number
+        }
+
+        /// The error for a bad value, naming where it was set.
+        func bad(_ key: String, _ value: String, _ allowed: String) -> CLIError {
+            let origin: String
+            if loader.flags[key] != nil {
+                origin = "on the command line"
+            } else if loader.environment[ConfigKeys.environmentName(key)] != nil {
+                origin = "in \(ConfigKeys.environmentName(key))"
+            } else {
+                origin = "in \(filePath)"
+            }
+            return CLIError(.config, "config: \(key) = '\(value)' \(origin) is not allowed; use \(allowed)")
+        }
+    }
+}

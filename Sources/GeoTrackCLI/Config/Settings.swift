@@ -1,0 +1,44 @@
+/// Everything geotrack reads from its configuration, resolved and checked.
+package struct Settings: Sendable, Equatable {
+    /// gpsd's host name or address.
+    package var gpsdHost = "localhost"
+    /// gpsd's TCP port.
+    package var gpsdPort = 2947
+    /// One receiver to watch, or nil for all.
+    package var device: String?
+    /// Units for speeds and heights.
+    package var units: Units = .metric
+    /// Coordinate notation.
+    package var format: CoordinateFormat = .dd
+    /// Minimum move in metres before a new location is delivered (0 = every fix).
+    package var distanceFilter: Double = 0
+    /// Desired accuracy in metres (0 = the best the receiver gives).
+    package var desiredAccuracy: Double = 0
+    /// Circular regions to monitor.
+    package var regions: [RegionSetting] = []
+    /// GPX recording options.
+    package var gpx = GPXOptions()
+
+    /// The built-in defaults (the same values config/geotrack.yaml documents).
+    package init() {}
+}
+
+/// A circular region to monitor, from the configuration.
+package struct RegionSetting: Sendable, Equatable {
+    /// The region's name, its key under `regions`.
+    package var name: String
+    /// Centre latitude in degrees.
+    package var latitude: Double
+    /// Centre longitude in degrees.
+    package var longitude: Double
+    /// Radius in metres.
+    package var radius: Double
+
+    /// Creates a region.
+    package init(name: String, latitude: Double, longitude: Double, radius: Double) {
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+        self.radius = radius
+    }
+}

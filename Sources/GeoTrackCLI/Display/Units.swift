@@ -1,0 +1,48 @@
+import Foundation
+
+/// The unit system for speeds, altitudes and distances.
+package enum Units: String, Sendable, CaseIterable {
+    /// km/h and metres.
+    case metric
+    /// mph and feet.
+    case imperial
+    /// knots, and metres for heights (as charts give them).
+    case nautical
+
+    /// A speed given in metres per second.
+    package func speed(_ metresPerSecond: Double) -> String {
+        switch self {
+        case .metric: String(format: "%.1f km/h", metresPerSecond * 3.6)
+        case .imperial: String(format: "%.1f mph", metresPerSecond * 2.236_936_292)
+        case .nautical: String(format: "%.1f kn", metresPerSecond * 1.943_844_492)
+        }
+    }
+
+    /// A height or a short distance (an accuracy) given in metres.
+    package func length(_ metres: Double) -> String {
+        switch self {
+        case .metric, .nautical: String(format: "%.0f m", metres)
+        case .imperial: String(format: "%.0f ft", metres * 3.280_839_895)
+        }
+    }
+}
+
+/// The sixteen points of the compass.
+package enum CompassPoint {
+    private static let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
+                                "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+
+    /// The point nearest to a bearing in degrees (any value; it is normalised to 0..<360).
+    package static func name(for degrees: Double) -> String {
+        let normalised = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        let index = Int((normalised / 22.5).rounded()) % 16
+        return names[index]
+    }
+
+    /// A bearing with its compass point: `275° W`.
+    package static func bearing(_ degrees: Double) -> String {
+        let normalised = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
+        let whole = Int(normalised.rounded()) % 360
+        return "\(whole)° \(name(for: normalised))"
+    }
+}

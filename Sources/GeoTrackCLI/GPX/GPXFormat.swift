@@ -1,0 +1,81 @@
+import Foundation
+import GPSReports
+
+/// The text of a GPX 1.1 file, piece by piece, so a writer can stream it.
+package enum GPXFormat {
+    /// The Garmin TrackPointExtension namespace, which carries speed and course.
+    package static let trackPointExtensionNamespace = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+
+    /// Everything up to and including `<trk>` and its name.
+    package static func header(creator: String, name: String, created: Date) -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="\(escape(creator))" xmlns="http://www.topografix.com/GPX/1/1" \
+        xmlns:gpxtpx="\(trackPointExtensionNamespace)" \
+        xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+        xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
+        <metadata><time>\(timestamp(created))</time></metadata>
+        <trk>
+        <name>\(escape(name))</name>
+
+        """
+    }
+
+    /// Opens a track segment.
+    package static let segmentStart = "<trkseg>\n"
+    /// Closes a track segment.
+    package static let segmentEnd = "</trkseg>\n"
+    /// Closes the track and the document.
+    package static let trailer = "</trk>\n</gpx>\n"
+
+    /// One `trkpt` line for a fix that has a position (elements in the order GPX 1.1 requires).
+    package static func point(_ fix: Fix, satellitesUsed: Int?) -> String? {
+        guard let coordinate = fix.coordinate, let time = fix.time else { return nil }
+        var line = String(format: "<trkpt lat=\"%.8f\" lon=\"%.8f\">", coordinate.latitude, coordinate.longitude)
+        if let elevation = fix.altitudeMSL ?? fix.altitudeHAE {
+            line += String(format: "<ele>%.2f</ele>", elevation)
+        }
+        line += "<time>\(timestamp(time))</time>"
+        line += fix.mode == .threeD ? "<fix>3d</fix>" : "<fix>2d</fix>"
+        if let satellitesUsed, satellitesUsed > 0 {
+            line += "<sat>\(satellitesUsed)</sat>"
+        }
+        if fix.speed != nil || fix.track != nil {
+            line += "<extensions><gpxtpx:TrackPointExtension>"
+            if let speed = fix.speed { line += String(format: "<gpxtpx:speed>%.3f</gpxtpx:speed>", speed) }
+            if let track = fix.track { line += String(format: "<gpxtpx:course>%.2f</gpxtpx:course>", track) }
+            line += "</gpxtpx:TrackPointExtension></extensions>"
+        }
+        return line + "</trkpt>\n"
+    }
+
+    /// ISO 8601 UTC with milliseconds when the time has them.
+    package static func timestamp(_ date: Date) -> String {
+        let interval = date.timeIntervalSince1970
+        var seconds = time_t(interval.rounded(.down))
+        var milliseconds = Int(((interval - Double(seconds)) * 1000).rounded())
+        if milliseconds == 1000 {
+            seconds += 1
+            milliseconds = 0
+        }
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1,
+                          parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return milliseconds == 0 ? base + "Z" : base + String(format: ".%03dZ", milliseconds)
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

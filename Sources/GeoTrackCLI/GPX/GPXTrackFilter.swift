@@ -1,0 +1,49 @@
+import Foundation
+import GPSReports
+
+/// Decides, fix by fix, what a GPX track records: the pure part of ``GPXWriter``.
+///
+/// Times are the receiver's, so a replay and a live run of the same data make the same track.
+package struct GPXTrackFilter: Sendable {
+    /// What to do with one fix.
+    package enum Action: Sendable, Equatable {
+        /// Not a position, or filtered out.
+        case skip
+        /// Write the point in the current segment.
+        case point
+        /// Close the current segment (if any), open a new one, then write the point.
+        case newSegment
+    }
+
+    package let options: GPXOptions
+    private var lastWritten: (coordinate: Coordinate, time: Date)?
+    private var lastSeen: Date?
+
+    /// Creates a filter with no points seen yet.
+    package init(options: GPXOptions) {
+        self.options = options
+    }
+
+    /// The action for the next fix.
+    package mutating func action(for fix: Fix) -> Action {
+        guard let coordinate = fix.coordinate, let time = fix.time else { return .skip }
+        let previousSeen = lastSeen
+        lastSeen = time
+        guard let last = lastWritten else {
+            lastWritten = (coordinate, time)
+            return .newSegment
+        }
+        if let previousSeen, time.timeIntervalSince(previousSeen) > options.segmentAfter {
+            lastWritten = (coordinate, time)
+            return .newSegment
+        }
+        if options.minimumInterval > 0, time.timeIntervalSince(last.time) < options.minimumInterval {
+            return .skip
+        }
+        if options.minimumMove > 0, coordinate.distance(to: last.coordinate) < options.minimumMove {
+            return .skip
+        }
+        lastWritten = (coordinate, time)
+        return .point
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import GPSReports
+import Synchronization
+
+/// Records fixes into a GPX 1.1 file as they come, so that the file survives whatever ends the process.
+///
+/// Each point is one `write(2)`: once `append` returns, the point is in the kernel, and a kill -9
+/// loses nothing already appended (the file then merely lacks its closing tags, which the replay
+/// reader tolerates). `fsync` runs at most once per ``GPXOptions/syncInterval``, so a power cut
+/// loses at most that much. ``close()`` writes the closing tags: after it the file is valid XML.
+package final class GPXWriter: Sendable {
+    private struct State {
+        var descriptor: Int32
+        var filter: GPXTrackFilter
+        var inSegment = false
+        var lastSync: Double
+        var unsynced = false
+        var points = 0
+        var closed = false
+    }
+
+    /// The file being written.
+    package let path: String
+    private let state: Mutex<State>
+    private let now: @Sendable () -> Double
+    private let syncInterval: Double
+
+    /// Creates (or truncates) the file at `path` and writes the GPX header.
+    ///
+    /// - Parameter now: a monotonic clock in seconds, to pace `fsync`.
+    package init(path: String, options: GPXOptions, created: Date = Date(),
+                 now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds) throws(CLIError) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(errno))). Check the directory exists and is writable.")
+        }
+        self.path = path
+        self.now = now
+        self.syncInterval = options.syncInterval
+        self.state = Mutex(State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now()))
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        try state.withLock { state throws(CLIError) in
+            try Self.write(GPXFormat.header(creator: "geotrack", name: name, created: created), to: state.descriptor, path: path)
+        }
+    }
+
+    /// How many points are in the file so far.
+    package var pointCount: Int { state.withLock { $0.points } }
+
+    /// Adds a fix if the filters keep it; returns whether it was written.
+    @discardableResult
+    package func append(_ fix: Fix, satellitesUsed: Int? = nil) throws(CLIError) -> Bool {
+        let path = path
+        let now = now()
+        let syncInterval = syncInterval
+        return try state.withLock { state throws(CLIError) -> Bool in
+            guard !state.closed else { return false }
+            let action = state.filter.action(for: fix)
+            guard action != .skip, let line = GPXFormat.point(fix, satellitesUsed: satellitesUsed) else { return false }
+            var text = ""
+            if action == .newSegment {
+                if state.inSegment { text += GPXFormat.segmentEnd }
+                text += GPXFormat.segmentStart
+                state.inSegment = true
+            }
+            text += line
+            try Self.write(text, to: state.descriptor, path: path)
+            state.points += 1
+            state.unsynced = true
+            if now - state.lastSync >= syncInterval {
+                fsync(state.descriptor)
+                state.lastSync = now
+                state.unsynced = false
+            }
+            return true
+        }
+    }
+
+    /// Forces written points to disk if the last sync is older than the sync interval (call it on a timer).
+    package func syncIfDue() {
+        let now = now()
+        let syncInterval = syncInterval
+        state.withLock { state in
+            guard !state.closed, state.unsynced, now - state.lastSync >= syncInterval else { return }
+            fsync(state.descriptor)
+            state.lastSync = now
+            state.unsynced = false
+        }
+    }
+
+    /// Writes the closing tags, syncs and closes the file. Safe to call more than once.
+    package func close() throws(CLIError) {
+        let path = path
+        try state.withLock { state throws(CLIError) in
+            guard !state.closed else { return }
+            state.closed = true
+            defer { _ = Foundation.close(state.descriptor) }
+            try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
+            fsync(state.descriptor)
+        }
+    }
+
+    /// Seconds on the monotonic clock.
+    package static let monotonicSeconds: @Sendable () -> Double = {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    private static func write(_ text: String, to descriptor: Int32, path: String) throws(CLIError) {
+        var text = text
+        let failure: Int32? = text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return nil }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        if let failure {
+            throw CLIError(.ioError, "cannot write GPX file \(path): \(String(cString: strerror(failure)))")
+        }
+    }
+}

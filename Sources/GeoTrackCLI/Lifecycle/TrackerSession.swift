@@ -1,0 +1,118 @@
+import Dispatch
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Runs a tracker under a ServiceGroup: the tracker loop, and the process lifecycle that turns
+/// SIGINT/SIGTERM/SIGHUP into a graceful shutdown and SIGTSTP/SIGCONT into a suspended terminal.
+///
+/// Whatever ends the run (the source, `--count`, a signal, an error), the outputs are finished:
+/// the GPX file gets its closing tags and the terminal its cursor back.
+package enum TrackerSession {
+    /// Runs until done; returns normally for a success (including a signal), throws for a failure.
+    package static func run<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>(
+        _ updates: Updates, output: TrackerOutput, timeout: Duration?, logger: Logger
+    ) async throws(CLIError) {
+        let lifecycle = ProcessLifecycle()
+        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
+        signal(SIGWINCH, SIG_IGN)
+        resize.setEventHandler { output.display.resize() }
+        resize.resume()
+        defer {
+            resize.cancel()
+            lifecycle.cancel()
+        }
+
+        let result = ResultBox()
+        let tracker = TrackerService(updates: updates, output: output, timeout: timeout, result: result)
+        let watcher = LifecycleService(lifecycle: lifecycle, display: output.display)
+        var configuration = ServiceGroupConfiguration(
+            services: [
+                .init(service: tracker, successTerminationBehavior: .gracefullyShutdownGroup,
+                      failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "tracker"),
+                .init(service: watcher, successTerminationBehavior: .gracefullyShutdownGroup,
+                      failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "lifecycle"),
+            ],
+            logger: logger
+        )
+        // A signal must end the process within a second, even if something hangs.
+        configuration.maximumGracefulShutdownDuration = .milliseconds(700)
+        configuration.maximumCancellationDuration = .milliseconds(200)
+        let group = ServiceGroup(configuration: configuration)
+        do {
+            try await group.run()
+        } catch {
+            // The services report through `result`; a group error only says one of them failed.
+        }
+        if let error = result.value {
+            throw error
+        }
+    }
+}
+
+/// The tracker loop as a service; finishes the outputs however it ends.
+struct TrackerService<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>: Service {
+    let updates: Updates
+    let output: TrackerOutput
+    let timeout: Duration?
+    let result: ResultBox
+
+    func run() async throws {
+        let ticker = Task {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(1))
+                output.tick()
+            }
+        }
+        var failure: CLIError?
+        do {
+            _ = try await cancelWhenGracefulShutdown { [updates, output, timeout] in
+                try await TrackerLoop.run(updates, output: output, timeout: timeout, clock: ContinuousClock())
+            }
+        } catch let error as CLIError {
+            failure = error
+        } catch {
+            // Cancelled by the graceful shutdown: a normal end.
+        }
+        ticker.cancel()
+        do {
+            try output.finish()
+        } catch {
+            failure = failure ?? error
+        }
+        result.value = failure
+    }
+}
+
+/// Follows the process lifecycle: stops the process on SIGTSTP with the terminal restored,
+/// redraws on SIGCONT, and returns on a terminating signal, which shuts the group down gracefully.
+struct LifecycleService: Service {
+    let lifecycle: ProcessLifecycle
+    let display: StatusDisplay
+
+    func run() async throws {
+        for await state in lifecycle.states.cancelOnGracefulShutdown() {
+            switch state {
+            case .active:
+                continue
+            case .background:
+                display.suspend()
+                ProcessLifecycle.stopProcess()
+            case .foreground:
+                display.resume()
+            case .terminating:
+                return
+            }
+        }
+    }
+}
+
+/// The tracker's failure, handed from the service to the session.
+final class ResultBox: Sendable {
+    private let storage = Mutex<CLIError?>(nil)
+    var value: CLIError? {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+}

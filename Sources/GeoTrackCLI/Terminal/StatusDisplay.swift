@@ -1,0 +1,177 @@
+import Foundation
+import Synchronization
+
+/// Shows the status line on a terminal, redrawn in place, with event lines printed above it;
+/// or, when the output is not a terminal, as plain lines, one per change.
+///
+/// Rendering is ``StatusLine/render(_:width:options:)``; this type only decides when to draw
+/// and writes. Its writes happen under its lock on purpose: the terminal must receive the
+/// lines in the order the states were decided, and a redraw is one short `write(2)`.
+package final class StatusDisplay: Sendable {
+    /// Where the status goes.
+    package enum Mode: Sendable, Equatable {
+        /// A terminal: one line, redrawn in place, fitted to the width.
+        case terminal
+        /// A pipe or file: a plain line per change.
+        case lines
+        /// Nothing (stdout carries JSON).
+        case silent
+    }
+
+    private struct State {
+        var status: StatusState?
+        var retryDeadline: Double?
+        var width: Int?
+        var lastLine: String?
+        var drawn = false
+        var suspended = false
+        var finished = false
+    }
+
+    /// The mode chosen at start.
+    package let mode: Mode
+    private let options: RenderOptions
+    private let descriptor: Int32
+    private let width: @Sendable () -> Int?
+    private let now: @Sendable () -> Double
+    private let wallClock: @Sendable () -> Date
+    private let state: Mutex<State>
+
+    static let clearToEnd = "\u{1B}[K"
+    static let hideCursor = "\u{1B}[?25l"
+    static let showCursor = "\u{1B}[?25h"
+
+    /// Creates a display writing to `descriptor`; `width` is asked on start and on every resize.
+    package init(mode: Mode, options: RenderOptions, descriptor: Int32 = STDOUT_FILENO,
+                 width: @escaping @Sendable () -> Int? = { Terminal.columns(STDOUT_FILENO) },
+                 now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds,
+                 wallClock: @escaping @Sendable () -> Date = { Date() }) {
+        self.mode = mode
+        self.options = options
+        self.descriptor = descriptor
+        self.width = width
+        self.now = now
+        self.wallClock = wallClock
+        self.state = Mutex(State(width: mode == .terminal ? width() : nil))
+        if mode == .terminal {
+            Terminal.write(Self.hideCursor, to: descriptor)
+        }
+    }
+
+    /// Shows a new state.
+    package func show(_ status: StatusState) {
+        let now = now()
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.status = status
+            if case .gpsdUnreachable(_, let retryingIn?) = status {
+                state.retryDeadline = now + Self.seconds(retryingIn)
+            } else {
+                state.retryDeadline = nil
+            }
+            draw(&state, now: now)
+        }
+    }
+
+    /// Prints an event above the status line.
+    package func event(_ event: TrackerEvent) {
+        let line = EventLine.render(event, at: wallClock(), options: options)
+        let now = now()
+        state.withLock { state in
+            guard !state.finished else { return }
+            switch mode {
+            case .silent:
+                return
+            case .lines:
+                Terminal.write(line + "\n", to: descriptor)
+            case .terminal:
+                // Clear the status line, print the event where it was, then draw the status below.
+                Terminal.write("\r" + Self.clearToEnd + line + "\n", to: descriptor)
+                state.drawn = false
+                state.lastLine = nil
+                draw(&state, now: now)
+            }
+        }
+    }
+
+    /// Redraws a countdown (call about once a second).
+    package func tick() {
+        let now = now()
+        state.withLock { state in
+            guard state.retryDeadline != nil else { return }
+            draw(&state, now: now)
+        }
+    }
+
+    /// The terminal was resized (SIGWINCH): fit the line again.
+    package func resize() {
+        guard mode == .terminal else { return }
+        let columns = width()
+        let now = now()
+        state.withLock { state in
+            state.width = columns
+            state.lastLine = nil
+            draw(&state, now: now)
+        }
+    }
+
+    /// Before the process stops (SIGTSTP): clear the line and give the cursor back.
+    package func suspend() {
+        guard mode == .terminal else { return }
+        state.withLock { state in
+            guard !state.finished, !state.suspended else { return }
+            state.suspended = true
+            Terminal.write("\r" + Self.clearToEnd + Self.showCursor, to: descriptor)
+            state.drawn = false
+            state.lastLine = nil
+        }
+    }
+
+    /// After the process continues (SIGCONT): hide the cursor and draw again.
+    package func resume() {
+        guard mode == .terminal else { return }
+        let columns = width()
+        let now = now()
+        state.withLock { state in
+            guard !state.finished, state.suspended else { return }
+            state.suspended = false
+            state.width = columns
+            Terminal.write(Self.hideCursor, to: descriptor)
+            draw(&state, now: now)
+        }
+    }
+
+    /// Leaves the last line on screen, ends it, and restores the cursor. Idempotent.
+    package func finish() {
+        state.withLock { state in
+            guard !state.finished else { return }
+            state.finished = true
+            if mode == .terminal {
+                Terminal.write((state.drawn ? "\n" : "") + Self.showCursor, to: descriptor)
+            }
+        }
+    }
+
+    private func draw(_ state: inout State, now: Double) {
+        guard mode != .silent, !state.suspended, var status = state.status else { return }
+        if case .gpsdUnreachable(let reason, _) = status, let deadline = state.retryDeadline {
+            status = .gpsdUnreachable(reason: reason, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
+        }
+        let line = StatusLine.render(status, width: mode == .terminal ? state.width : nil, options: options)
+        guard line != state.lastLine else { return }
+        state.lastLine = line
+        switch mode {
+        case .terminal:
+            Terminal.write("\r" + line + Self.clearToEnd, to: descriptor)
+            state.drawn = true
+        case .lines:
+            Terminal.write(line + "\n", to: descriptor)
+        case .silent:
+            break
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Small facts about the process's terminal, and unbuffered writes to it.
+package enum Terminal {
+    /// Writes `line` and a newline to stderr in one call.
+    package static func standardError(_ line: String) {
+        write(line + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes `text` to a descriptor, retrying on EINTR and partial writes; errors are dropped
+    /// (a closed terminal is no reason to fail).
+    package static func write(_ text: String, to descriptor: Int32) {
+        var text = text
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Whether the descriptor is a terminal.
+    package static func isTerminal(_ descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1
+    }
+
+    /// The terminal's width in columns, or nil when it is not a terminal or does not say.
+    package static func columns(_ descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return Int(size.ws_col)
+    }
+
+    /// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org),
+    /// or when TERM is "dumb".
+    package static func colorAllowed(isTerminal: Bool, environment: [String: String]) -> Bool {
+        guard isTerminal else { return false }
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+        return environment["TERM"] != "dumb"
+    }
+}
