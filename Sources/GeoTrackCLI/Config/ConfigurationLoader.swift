@@ -43,13 +43,21 @@ package struct ConfigurationLoader: Sendable {
         if required, !FileManager.default.fileExists(atPath: path) {
             throw CLIError(.config, "config: file \(path) does not exist. Check the path given with --config or GEOTRACK_CONFIG.")
         }
-        let file: FileProvider<YAMLSnapshot>
-        do {
-            file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path), allowMissing: true)
-        } catch {
-            throw CLIError(.config, "config: cannot read \(path): \(Self.oneLine(error)). Fix the YAML or move the file away.")
+        let file: any ConfigProvider
+        let fileKeys: [String]
+        if Self.hasContent(path) {
+            do {
+                let provider = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path), allowMissing: true)
+                fileKeys = Self.keys(in: String(reflecting: provider))
+                file = provider
+            } catch {
+                throw CLIError(.config, "config: cannot read \(path): \(Self.oneLine(error)) Fix the YAML or move the file away.")
+            }
+        } else {
+            // YAML with nothing but comments has no top-level mapping, which the YAML provider rejects.
+            file = InMemoryProvider(name: path, values: [:])
+            fileKeys = []
         }
-        let fileKeys = Self.keys(in: String(reflecting: file))
         for key in fileKeys where !Self.isKnown(key) {
             warn("geotrack: warning: unknown configuration key '\(key)' in \(path) (ignored)")
         }
@@ -65,6 +73,18 @@ package struct ConfigurationLoader: Sendable {
         ])
         var resolver = Resolver(reader: reader, loader: self, filePath: path)
         return try resolver.settings(regionNames: Self.regionNames(in: fileKeys))
+    }
+
+    /// Whether a file exists and has something besides blank lines and comments.
+    static func hasContent(_ path: String) -> Bool {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            // Missing is fine (allowMissing); unreadable is reported by the provider.
+            return FileManager.default.fileExists(atPath: path)
+        }
+        return text.split(whereSeparator: \.isNewline).contains { line in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---"
+        }
     }
 
     /// Turns `key → text` pairs into an in-memory provider's values.
@@ -112,7 +132,10 @@ package struct ConfigurationLoader: Sendable {
         return keys.sorted()
     }
 
+    /// An error's text on one line, ending in exactly one full stop.
     static func oneLine(_ error: any Error) -> String {
-        String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        var text = String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        while text.hasSuffix(".") { text.removeLast() }
+        return text + "."
     }
 }

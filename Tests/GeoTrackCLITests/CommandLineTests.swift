@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+@Suite("geotrack at the command line")
+struct CommandLineTests {
+    @Test("--help everywhere, --version, completions")
+    func help() throws {
+        let home = try TestSupport.temporaryDirectory()
+        for command in [[], ["watch"], ["replay"], ["auth"], ["auth", "grant"], ["devices"]] {
+            let run = try TestSupport.geotrack(command + ["--help"], home: home)
+            #expect(run.status == 0, "\(command)")
+            #expect(run.stdout.contains("USAGE: geotrack"), "\(command)")
+        }
+        let version = try TestSupport.geotrack(["--version"], home: home)
+        #expect(version.status == 0)
+        #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
+        for shell in ["bash", "zsh", "fish"] {
+            let completion = try TestSupport.geotrack(["--generate-completion-script", shell], home: home)
+            #expect(completion.status == 0)
+            #expect(completion.stdout.contains("replay"))
+        }
+    }
+
+    @Test("usage errors exit 64", arguments: [
+        ["watch", "--count", "0"], ["watch", "--gpsd", "host:99999"], ["replay"], ["watch", "--timeout", "3"],
+        ["watch", "--once", "--count", "2"], ["replay", "x.nmea", "--speed", "0"], ["watch", "--format", "utm"], ["frobnicate"],
+    ])
+    func usage(arguments: [String]) throws {
+        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("Error: "))
+    }
+
+    @Test("a bad configuration value exits 78 with one line naming key, value and what is allowed")
+    func badConfig() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let file = home.appendingPathComponent("bad.yaml")
+        try "display:\n  units: furlongs\n".write(to: file, atomically: true, encoding: .utf8)
+        let run = try TestSupport.geotrack(["watch", "--config", file.path], home: home)
+        #expect(run.status == 78)
+        #expect(run.stderr == "geotrack: config: display.units = 'furlongs' in \(file.path) is not allowed; use metric, imperial, nautical\n")
+        let environment = try TestSupport.geotrack(["replay", "x.nmea"], home: home, environment: ["GEOTRACK_GPSD_PORT": "http"])
+        #expect(environment.status == 78)
+        #expect(environment.stderr.contains("gpsd.port = 'http' in GEOTRACK_GPSD_PORT"))
+    }
+
+    @Test("auth grant, status, deny, reset round trip, stored under XDG_STATE_HOME")
+    func auth() throws {
+        let home = try TestSupport.temporaryDirectory()
+        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "notDetermined\n")
+        #expect(try TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
+        #expect(try TestSupport.geotrack(["auth"], home: home).stdout == "always\n")
+        #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("state/geotrack/authorization").path))
+        #expect(try TestSupport.geotrack(["auth", "deny"], home: home).status == 0)
+        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "denied\n")
+        let denied = try TestSupport.geotrack(["watch"], home: home)
+        #expect(denied.status == 77)
+        #expect(denied.stderr == "geotrack: location access denied: run 'geotrack auth grant' to allow it\n")
+        #expect(try TestSupport.geotrack(["auth", "reset"], home: home).status == 0)
+        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "notDetermined\n")
+    }
+
+    @Test("watch without a terminal never waits on a prompt: exit 79 naming 'geotrack auth grant'")
+    func nonInteractiveWatch() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let run = try TestSupport.geotrack([], home: home, input: "a\n")
+        #expect(run.status == 79)
+        #expect(run.stderr.contains("geotrack auth grant"))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stdout.isEmpty)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import GeoTrackCLI
+
+@Suite("Configuration layers")
+struct ConfigurationTests {
+    static let defaultsFile = TestSupport.packageRoot.appendingPathComponent("config/geotrack.yaml").path
+
+    static func load(flags: [String: String] = [:], environment: [String: String] = [:], file: String? = nil,
+                     yaml: String? = nil) async throws -> (Settings, [String]) {
+        var path = file
+        if let yaml {
+            let directory = try TestSupport.temporaryDirectory()
+            path = directory.appendingPathComponent("config.yaml").path
+            try yaml.write(toFile: path ?? "", atomically: true, encoding: .utf8)
+        }
+        var env = environment
+        env["HOME"] = env["HOME"] ?? "/nonexistent-home"
+        var warnings: [String] = []
+        let settings = try await ConfigurationLoader(flags: flags, environment: env, explicitFile: path)
+            .load(warn: { warnings.append($0) })
+        return (settings, warnings)
+    }
+
+    @Test("config/geotrack.yaml documents exactly the built-in defaults, and every key is known")
+    func defaultsFileMatches() async throws {
+        let (settings, warnings) = try await Self.load(file: Self.defaultsFile)
+        #expect(settings == Settings())
+        #expect(warnings.isEmpty)
+        let text = try String(contentsOfFile: Self.defaultsFile, encoding: .utf8)
+        for key in ConfigKeys.all {
+            let leaf = String(key.split(separator: ".").last ?? "")
+            #expect(text.contains("\(leaf):"), "config/geotrack.yaml does not document \(key)")
+        }
+    }
+
+    @Test("flags override the environment, which overrides the file")
+    func precedence() async throws {
+        let yaml = "gpsd:\n  host: filehost\n  port: 3000\ndisplay:\n  units: imperial\n  format: dms\n"
+        let (fileOnly, _) = try await Self.load(yaml: yaml)
+        #expect(fileOnly.gpsdHost == "filehost")
+        #expect(fileOnly.gpsdPort == 3000)
+        #expect(fileOnly.units == .imperial)
+        let (withEnvironment, _) = try await Self.load(environment: ["GEOTRACK_GPSD_HOST": "envhost", "GEOTRACK_DISPLAY_UNITS": "nautical"], yaml: yaml)
+        #expect(withEnvironment.gpsdHost == "envhost")
+        #expect(withEnvironment.units == .nautical)
+        #expect(withEnvironment.gpsdPort == 3000)
+        let (withFlags, _) = try await Self.load(flags: [ConfigKeys.units: "metric"],
+                                                 environment: ["GEOTRACK_DISPLAY_UNITS": "nautical"], yaml: yaml)
+        #expect(withFlags.units == .metric)
+        #expect(withFlags.format == .dms)
+    }
+
+    @Test("the user file is found through XDG_CONFIG_HOME, and a missing one is no error")
+    func userFile() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let (missing, _) = try await Self.load(environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(missing == Settings())
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("geotrack"), withIntermediateDirectories: true)
+        try "gpsd:\n  port: 4000\n".write(to: home.appendingPathComponent("geotrack/config.yaml"), atomically: true, encoding: .utf8)
+        let (found, _) = try await Self.load(environment: ["XDG_CONFIG_HOME": home.path])
+        #expect(found.gpsdPort == 4000)
+    }
+
+    @Test("a bad value names the key, the value, what is allowed and where it was set; exit 78", arguments: [
+        ("gpsd:\n  port: 70000\n", [String: String](), "gpsd.port = '70000'", "1 to 65535"),
+        ("display:\n  units: furlongs\n", [:], "display.units = 'furlongs'", "metric, imperial, nautical"),
+        ("gpx:\n  min_move: -3\n", [:], "gpx.min_move = '-3'", "at least 0"),
+        ("gpx:\n  segment_after: 0\n", [:], "gpx.segment_after = '0'", "more than 0"),
+        ("", ["GEOTRACK_DISPLAY_FORMAT": "utm"], "display.format = 'utm' in GEOTRACK_DISPLAY_FORMAT", "dd, dms, ddm"),
+        ("regions:\n  home:\n    latitude: 95\n    longitude: 0\n    radius: 10\n", [:], "regions.home.latitude = '95'", "-90 to 90"),
+    ])
+    func badValues(yaml: String, environment: [String: String], mentions: String, allowed: String) async throws {
+        do {
+            _ = try await Self.load(environment: environment, yaml: yaml)
+            Issue.record("no error for \(mentions)")
+        } catch let error as CLIError {
+            #expect(error.status == .config)
+            #expect(error.message.contains(mentions), "\(error.message)")
+            #expect(error.message.contains(allowed), "\(error.message)")
+            #expect(!error.message.contains("\n"))
+        }
+    }
+
+    @Test("unknown keys and GEOTRACK_ variables get a warning and are ignored")
+    func unknownKeys() async throws {
+        let (settings, warnings) = try await Self.load(environment: ["GEOTRACK_GPSD_HOTS": "x"],
+                                                       yaml: "gpsd:\n  hots: x\n  port: 2950\ncolour: red\n")
+        #expect(settings.gpsdPort == 2950)
+        #expect(warnings.count == 3)
+        #expect(warnings.contains { $0.contains("'gpsd.hots'") })
+        #expect(warnings.contains { $0.contains("'colour'") })
+        #expect(warnings.contains { $0.contains("GEOTRACK_GPSD_HOTS") })
+    }
+
+    @Test("regions are read by name")
+    func regions() async throws {
+        let yaml = """
+        regions:
+          home:
+            latitude: 51.5
+            longitude: -0.12
+            radius: 100
+          work:
+            latitude: 48.85
+            longitude: 2.35
+            radius: 250
+        """
+        let (settings, warnings) = try await Self.load(yaml: yaml)
+        #expect(warnings.isEmpty)
+        #expect(settings.regions.sorted { $0.name < $1.name } == [
+            RegionSetting(name: "home", latitude: 51.5, longitude: -0.12, radius: 100),
+            RegionSetting(name: "work", latitude: 48.85, longitude: 2.35, radius: 250),
+        ])
+    }
+
+    @Test("a malformed file or a missing --config is a config error")
+    func malformed() async throws {
+        await #expect(throws: CLIError(.config, "config: file /nonexistent/geotrack.yaml does not exist. Check the path given with --config or GEOTRACK_CONFIG.")) {
+            _ = try await Self.load(file: "/nonexistent/geotrack.yaml")
+        }
+        do {
+            _ = try await Self.load(yaml: "gpsd: [1, {a: 2}]\n")
+            Issue.record("no error for malformed YAML")
+        } catch let error as CLIError {
+            #expect(error.status == .config)
+        }
+    }
+
+    @Test("the key listing follows swift-configuration's debug description")
+    func keyListing() {
+        #expect(ConfigurationLoader.keys(in: "/x.yaml[3 values: a.b=1, c=x, d.e.f=1,2]") == ["a.b", "c", "d.e.f"])
+        #expect(ConfigurationLoader.keys(in: "/x.yaml[0 values: ]").isEmpty)
+        #expect(ConfigKeys.environmentName("gpx.min_move") == "GEOTRACK_GPX_MIN_MOVE")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import GPSReports
+import Testing
+@testable import GeoTrackCLI
+
+@Suite("GPX recording")
+struct GPXTests {
+    static func fix(_ second: Double, latitude: Double = 51.5, longitude: Double = -0.12, mode: FixMode = .threeD) -> Fix {
+        var fix = Fix(mode: mode, time: Date(timeIntervalSince1970: 1_700_000_000 + second))
+        fix.latitude = latitude
+        fix.longitude = longitude
+        fix.altitudeMSL = 12.5
+        fix.speed = 1.25
+        fix.track = 90
+        return fix
+    }
+
+    @Test("the filter starts a segment, keeps points, and starts another after a gap")
+    func segments() {
+        var filter = GPXTrackFilter(options: GPXOptions(segmentAfter: 5))
+        #expect(filter.action(for: Self.fix(0)) == .newSegment)
+        #expect(filter.action(for: Self.fix(1, latitude: 51.5001)) == .point)
+        #expect(filter.action(for: Fix(mode: .noFix, time: Date(timeIntervalSince1970: 1_700_000_002))) == .skip)
+        #expect(filter.action(for: Self.fix(5, latitude: 51.5002)) == .point)
+        #expect(filter.action(for: Self.fix(11, latitude: 51.5003)) == .newSegment)
+    }
+
+    @Test("minimum move and minimum interval skip points, like gpxlogger -m")
+    func filters() {
+        var byMove = GPXTrackFilter(options: GPXOptions(minimumMove: 10))
+        #expect(byMove.action(for: Self.fix(0)) == .newSegment)
+        #expect(byMove.action(for: Self.fix(1, latitude: 51.500_05)) == .skip)   // about 5.6 m
+        #expect(byMove.action(for: Self.fix(2, latitude: 51.5001)) == .point)    // about 11 m from the first
+        var byTime = GPXTrackFilter(options: GPXOptions(minimumInterval: 3))
+        #expect(byTime.action(for: Self.fix(0)) == .newSegment)
+        #expect(byTime.action(for: Self.fix(1)) == .skip)
+        #expect(byTime.action(for: Self.fix(2)) == .skip)
+        #expect(byTime.action(for: Self.fix(3)) == .point)
+    }
+
+    @Test("a point has ele, time, fix, sat, and speed and course as TrackPointExtension")
+    func pointText() throws {
+        let line = try #require(GPXFormat.point(Self.fix(0.5), satellitesUsed: 7))
+        #expect(line == """
+        <trkpt lat="51.50000000" lon="-0.12000000"><ele>12.50</ele><time>2023-11-14T22:13:20.500Z</time><fix>3d</fix>\
+        <sat>7</sat><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>1.250</gpxtpx:speed>\
+        <gpxtpx:course>90.00</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt>
+
+        """)
+        #expect(GPXFormat.point(Fix(mode: .noFix), satellitesUsed: nil) == nil)
+    }
+
+    @Test("a closed file is valid GPX; one never closed ends on a whole point")
+    func writerFile() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        let path = directory.appendingPathComponent("track.gpx").path
+        let writer = try GPXWriter(path: path, options: GPXOptions(segmentAfter: 5), created: Date(timeIntervalSince1970: 1_700_000_000))
+        for second in 0..<5 {
+            try writer.append(Self.fix(Double(second), latitude: 51.5 + Double(second) * 0.001))
+        }
+        try writer.append(Self.fix(30, latitude: 51.6))
+        #expect(writer.pointCount == 6)
+        let unfinished = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(unfinished.hasSuffix("</trkpt>\n"))
+        #expect(!unfinished.contains("</gpx>"))
+        try writer.close()
+        try writer.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
+        #expect(text.components(separatedBy: "<trkseg>").count == 3)
+        #expect(text.components(separatedBy: "<trkpt ").count == 7)
+        #expect(try writer.append(Self.fix(40)) == false)
+        if TestSupport.installed("/usr/bin/xmllint") {
+            let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", path])
+            #expect(lint.status == 0, "\(lint.stderr)")
+        }
+    }
+
+    @Test("an unwritable path is a one-line error with EX_CANTCREAT")
+    func cannotCreate() {
+        #expect(throws: CLIError.self) {
+            _ = try GPXWriter(path: "/nonexistent-dir/track.gpx", options: GPXOptions())
+        }
+        do {
+            _ = try GPXWriter(path: "/nonexistent-dir/track.gpx", options: GPXOptions())
+        } catch {
+            #expect(error.status == .cannotCreate)
+            #expect(error.message.contains("/nonexistent-dir/track.gpx"))
+        }
+    }
+}

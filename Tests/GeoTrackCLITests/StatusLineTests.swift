@@ -1,0 +1,139 @@
+import Foundation
+import GPSReports
+import Testing
+@testable import GeoTrackCLI
+
+@Suite("Status line rendering")
+struct StatusLineTests {
+    static func sampleFix(mode: FixMode = .threeD) -> Fix {
+        var fix = Fix(mode: mode, time: Date(timeIntervalSince1970: 1_700_000_000.25))
+        fix.latitude = 51.500_123
+        fix.longitude = -0.123_456
+        fix.altitudeMSL = 45.4
+        fix.eph = 4.2
+        fix.speed = 10
+        fix.track = 275
+        return fix
+    }
+
+    static let allStates: [StatusState] = [
+        .starting("connecting to gpsd at localhost:2947"),
+        .waitingForAuthorization,
+        .denied,
+        .gpsdUnreachable(reason: "cannot connect to gpsd at localhost:2947: connection refused. Is gpsd running?", retryingIn: .seconds(4)),
+        .noReceiver,
+        .searching(seen: 12, used: 4),
+        .fix(FixSummary(fix: sampleFix(), satellitesUsed: 8)),
+        .fix(FixSummary(fix: sampleFix(mode: .twoD), satellitesUsed: 5)),
+        .stale(FixSummary(fix: sampleFix(), satellitesUsed: 8)),
+        .finished("end of track.nmea"),
+    ]
+
+    @Test("a 3D fix shows coordinates, accuracy, altitude, speed, heading with compass point, satellites and UTC time")
+    func fullFix() {
+        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8)), width: nil, options: RenderOptions())
+        #expect(line == "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20Z")
+    }
+
+    @Test("units change speed and heights", arguments: [
+        (Units.metric, "36.0 km/h", "alt 45 m"),
+        (Units.imperial, "22.4 mph", "alt 149 ft"),
+        (Units.nautical, "19.4 kn", "alt 45 m"),
+    ])
+    func units(units: Units, speed: String, altitude: String) {
+        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix())), width: nil, options: RenderOptions(units: units))
+        #expect(line.contains(speed))
+        #expect(line.contains(altitude))
+    }
+
+    @Test("a 2D fix has no altitude")
+    func twoD() {
+        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(mode: .twoD))), width: nil, options: RenderOptions())
+        #expect(line.hasPrefix("2D  "))
+        #expect(!line.contains("alt"))
+    }
+
+    @Test("every state fits 80 and 40 columns, on one line", arguments: [80, 40, 20, 2])
+    func fits(width: Int) {
+        for state in Self.allStates {
+            let line = StatusLine.render(state, width: width, options: RenderOptions())
+            #expect(line.count <= width - 1 || (width <= 2 && line.count <= 1), "\(state) at \(width): \(line)")
+            #expect(!line.contains("\n") && !line.contains("\r"))
+        }
+    }
+
+    @Test("at 40 columns a fix keeps mode and coordinates and drops the least important parts first")
+    func narrowFix() {
+        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8)), width: 40, options: RenderOptions())
+        #expect(line == "3D  51.50012°N 0.12346°W  ±4 m")
+        let wider = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8)), width: 58, options: RenderOptions())
+        #expect(wider == "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m  36.0 km/h")
+    }
+
+    @Test("too narrow even for the essentials: cut with an ellipsis")
+    func cut() {
+        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix())), width: 16, options: RenderOptions())
+        #expect(line == "3D  51.50012°N…")
+        #expect(line.count == 15)
+    }
+
+    @Test("the states read as the user needs them")
+    func stateTexts() {
+        let plain = RenderOptions()
+        #expect(StatusLine.render(.waitingForAuthorization, width: nil, options: plain).contains("waiting for location authorization"))
+        #expect(StatusLine.render(.denied, width: nil, options: plain).contains("geotrack auth grant"))
+        #expect(StatusLine.render(.gpsdUnreachable(reason: "refused", retryingIn: .milliseconds(2_300)), width: nil, options: plain)
+            == "gpsd unreachable  retrying in 3s  refused")
+        #expect(StatusLine.render(.noReceiver, width: nil, options: plain).hasPrefix("no GPS receiver"))
+        #expect(StatusLine.render(.searching(seen: 12, used: 4), width: nil, options: plain) == "searching  satellites: 12 seen, 4 used")
+        let stale = StatusLine.render(.stale(FixSummary(fix: Self.sampleFix())), width: nil, options: plain)
+        #expect(stale.hasPrefix("STALE  3D  51.50012°N"))
+    }
+
+    @Test("colour codes only when asked, and they do not count toward the width")
+    func colour() {
+        let state = StatusState.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8))
+        let plain = StatusLine.render(state, width: 40, options: RenderOptions())
+        let coloured = StatusLine.render(state, width: 40, options: RenderOptions(color: true))
+        #expect(!plain.contains("\u{1B}"))
+        #expect(coloured.contains("\u{1B}[32m3D"))
+        let stripped = coloured.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        #expect(stripped == plain)
+    }
+
+    @Test("event lines carry a UTC stamp")
+    func events() {
+        let time = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(EventLine.render(.regionEntered("home"), at: time, options: RenderOptions()) == "22:13:20Z entered region home")
+        #expect(EventLine.render(.reconnected("gpsd at localhost:2947"), at: time, options: RenderOptions())
+            == "22:13:20Z reconnected to gpsd at localhost:2947")
+    }
+}
+
+@Suite("Coordinates, units and compass points")
+struct FormattingTests {
+    @Test("decimal degrees, degrees-minutes-seconds and degrees-decimal-minutes")
+    func formats() throws {
+        let coordinate = try #require(Coordinate(latitude: 51.500_123, longitude: -0.123_456))
+        #expect(CoordinateFormat.dd.format(coordinate) == "51.50012°N 0.12346°W")
+        #expect(CoordinateFormat.dms.format(coordinate) == "51°30'00.4\"N 0°07'24.4\"W")
+        #expect(CoordinateFormat.ddm.format(coordinate) == "51°30.007'N 0°07.407'W")
+    }
+
+    @Test("southern and eastern hemispheres")
+    func hemispheres() throws {
+        let coordinate = try #require(Coordinate(latitude: -33.856_78, longitude: 151.215_3))
+        #expect(CoordinateFormat.dd.format(coordinate) == "33.85678°S 151.21530°E")
+    }
+
+    @Test("rounding never shows 60 minutes or 60 seconds")
+    func rounding() {
+        #expect(CoordinateFormat.ddm.format(10.999_999_9, positive: "N", negative: "S") == "11°00.000'N")
+        #expect(CoordinateFormat.dms.format(10.999_999_9, positive: "N", negative: "S") == "11°00'00.0\"N")
+    }
+
+    @Test("compass points", arguments: [(0.0, "0° N"), (275, "275° W"), (359.9, "0° N"), (22.5, "23° NNE"), (-90, "270° W"), (135, "135° SE")])
+    func compass(degrees: Double, expected: String) {
+        #expect(CompassPoint.bearing(degrees) == expected)
+    }
+}
