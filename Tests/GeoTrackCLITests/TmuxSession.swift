@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// A private tmux server running one command in a terminal of a given size, so tests can look at
+/// the screen a person would see (capture-pane) and type at it (send-keys).
+final class TmuxSession {
+    let socket: String
+    let width: Int
+    static let target = "geotrack-test"
+
+    /// Starts `command` in a `width`×`height` terminal; the pane stays after the command exits so
+    /// its last screen and exit status can be read.
+    init(width: Int, height: Int = 12, command: [String], environment: [String: String] = [:]) throws {
+        socket = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
+        self.width = width
+        var arguments = ["new-session", "-d", "-s", Self.target, "-x", "\(width)", "-y", "\(height)"]
+        var env = environment
+        env["NO_COLOR"] = env["NO_COLOR"] ?? ""
+        for (key, value) in env.sorted(by: { $0.key < $1.key }) {
+            arguments += ["-e", "\(key)=\(value)"]
+        }
+        // exec, so the pane's process is the command itself and signals reach it directly.
+        arguments.append("exec " + command.map(Self.quote).joined(separator: " "))
+        arguments += [";", "set-option", "-w", "-t", Self.target, "remain-on-exit", "on"]
+        let run = try tmux(arguments)
+        guard run.status == 0 else { throw TmuxError.failed("tmux new-session: \(run.stderr)") }
+    }
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(atPath: socket)
+    }
+
+    /// The visible screen, one string per row, trailing blanks removed.
+    func screen() throws -> [String] {
+        let run = try tmux(["capture-pane", "-p", "-t", Self.target])
+        return run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0).replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
+        }
+    }
+
+    /// The non-empty rows.
+    func lines() throws -> [String] {
+        try screen().filter { !$0.isEmpty }
+    }
+
+    /// Polls the screen until `condition` holds, or fails after `timeout`; returns the last screen seen.
+    @discardableResult
+    func waitFor(_ what: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation,
+                 _ condition: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last: [String] = []
+        while Date() < deadline {
+            last = try lines()
+            if condition(last) { return last }
+            usleep(50_000)
+        }
+        Issue.record("timed out waiting for \(what); screen:\n\(last.joined(separator: "\n"))", sourceLocation: sourceLocation)
+        throw TmuxError.timeout(what)
+    }
+
+    /// Types keys (tmux key names, such as "Enter" or "C-c").
+    func send(_ keys: String...) throws {
+        _ = try tmux(["send-keys", "-t", Self.target] + keys)
+    }
+
+    /// The process running in the pane.
+    func panePID() throws -> pid_t {
+        let run = try tmux(["display-message", "-p", "-t", Self.target, "#{pane_pid}"])
+        return pid_t(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The command's exit status once it has ended, else nil.
+    func exitStatus() throws -> Int32? {
+        let run = try tmux(["display-message", "-p", "-t", Self.target, "#{pane_dead} #{pane_dead_status}"])
+        let parts = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
+        guard parts.first == "1", parts.count == 2 else { return nil }
+        return Int32(parts[1])
+    }
+
+    /// Waits for the command to end and returns its exit status.
+    func waitForExit(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let status = try exitStatus() { return status }
+            usleep(20_000)
+        }
+        Issue.record("the command did not exit within \(timeout) s", sourceLocation: sourceLocation)
+        throw TmuxError.timeout("exit")
+    }
+
+    private func tmux(_ arguments: [String]) throws -> TestSupport.Run {
+        try TestSupport.run("/usr/bin/tmux", ["-S", socket] + arguments)
+    }
+
+    static func quote(_ word: String) -> String {
+        "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    enum TmuxError: Error {
+        case failed(String)
+        case timeout(String)
+    }
+}
