@@ -6,6 +6,7 @@ import Testing
 final class TmuxSession {
     let socket: String
     let width: Int
+    let statusFile: String
     static let target = "geotrack-test"
 
     /// Starts `command` in a `width`×`height` terminal; the pane stays after the command exits so
@@ -19,8 +20,11 @@ final class TmuxSession {
         for (key, value) in env.sorted(by: { $0.key < $1.key }) {
             arguments += ["-e", "\(key)=\(value)"]
         }
-        // exec, so the pane's process is the command itself and signals reach it directly.
-        arguments.append("exec " + command.map(Self.quote).joined(separator: " "))
+        // A small shell records the exit status in a file (tmux 3.3 does not always report a dead
+        // pane's status). It ignores Ctrl-C itself (a no-op trap, reset to the default in the child).
+        statusFile = socket + ".status"
+        arguments.append("trap : INT; " + command.map(Self.quote).joined(separator: " ")
+                         + "; echo $? > " + Self.quote(statusFile))
         arguments += [";", "set-option", "-w", "-t", Self.target, "remain-on-exit", "on"]
         let run = try tmux(arguments)
         guard run.status == 0 else { throw TmuxError.failed("tmux new-session: \(run.stderr)") }
@@ -29,6 +33,7 @@ final class TmuxSession {
     deinit {
         _ = try? tmux(["kill-server"])
         try? FileManager.default.removeItem(atPath: socket)
+        try? FileManager.default.removeItem(atPath: statusFile)
     }
 
     /// The visible screen, one string per row, trailing blanks removed.
@@ -64,18 +69,23 @@ final class TmuxSession {
         _ = try tmux(["send-keys", "-t", Self.target] + keys)
     }
 
-    /// The process running in the pane.
-    func panePID() throws -> pid_t {
+    /// The command's process (the child of the pane's shell), once it runs.
+    func commandPID(timeout: Double = 10) throws -> pid_t {
         let run = try tmux(["display-message", "-p", "-t", Self.target, "#{pane_pid}"])
-        return pid_t(run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let shell = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let children = try TestSupport.run("/usr/bin/pgrep", ["-P", shell])
+            if let pid = children.stdout.split(separator: "\n").first.flatMap({ pid_t($0) }) { return pid }
+            usleep(20_000)
+        }
+        throw TmuxError.timeout("the command's process")
     }
 
     /// The command's exit status once it has ended, else nil.
     func exitStatus() throws -> Int32? {
-        let run = try tmux(["display-message", "-p", "-t", Self.target, "#{pane_dead} #{pane_dead_status}"])
-        let parts = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")
-        guard parts.first == "1", parts.count == 2 else { return nil }
-        return Int32(parts[1])
+        guard let text = try? String(contentsOfFile: statusFile, encoding: .utf8) else { return nil }
+        return Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Waits for the command to end and returns its exit status.
