@@ -23,6 +23,8 @@ package final class StatusDisplay: Sendable {
         var retryDeadline: Double?
         var width: Int?
         var lastLine: String?
+        var lastDraw = -Double.infinity
+        var pending = false
         var drawn = false
         var suspended = false
         var finished = false
@@ -36,6 +38,9 @@ package final class StatusDisplay: Sendable {
     private let now: @Sendable () -> Double
     private let wallClock: @Sendable () -> Date
     private let state: Mutex<State>
+    /// On a terminal, fix-to-fix redraws closer together than this are coalesced (a fast replay
+    /// would otherwise redraw thousands of times a second); the last one is drawn on the next tick or at the end.
+    private let minimumRedrawInterval: Double
 
     static let clearToEnd = "\u{1B}[K"
     static let hideCursor = "\u{1B}[?25l"
@@ -45,8 +50,10 @@ package final class StatusDisplay: Sendable {
     package init(mode: Mode, options: RenderOptions, descriptor: Int32 = STDOUT_FILENO,
                  width: @escaping @Sendable () -> Int? = { Terminal.columns(STDOUT_FILENO) },
                  now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds,
-                 wallClock: @escaping @Sendable () -> Date = { Date() }) {
+                 wallClock: @escaping @Sendable () -> Date = { Date() },
+                 minimumRedrawInterval: Double = 0.05) {
         self.mode = mode
+        self.minimumRedrawInterval = mode == .terminal ? minimumRedrawInterval : 0
         self.options = options
         self.descriptor = descriptor
         self.width = width
@@ -63,11 +70,16 @@ package final class StatusDisplay: Sendable {
         let now = now()
         state.withLock { state in
             guard !state.finished else { return }
+            let sameKind = Self.sameKind(state.status, status)
             state.status = status
             if case .gpsdUnreachable(_, let retryingIn?) = status {
                 state.retryDeadline = now + Self.seconds(retryingIn)
             } else {
                 state.retryDeadline = nil
+            }
+            if sameKind, now - state.lastDraw < minimumRedrawInterval {
+                state.pending = true
+                return
             }
             draw(&state, now: now)
         }
@@ -98,7 +110,7 @@ package final class StatusDisplay: Sendable {
     package func tick() {
         let now = now()
         state.withLock { state in
-            guard state.retryDeadline != nil else { return }
+            guard state.retryDeadline != nil || state.pending else { return }
             draw(&state, now: now)
         }
     }
@@ -145,6 +157,9 @@ package final class StatusDisplay: Sendable {
     package func finish() {
         state.withLock { state in
             guard !state.finished else { return }
+            if state.pending {
+                draw(&state, now: now())
+            }
             state.finished = true
             if mode == .terminal {
                 Terminal.write((state.drawn ? "\n" : "") + Self.showCursor, to: descriptor)
@@ -154,6 +169,8 @@ package final class StatusDisplay: Sendable {
 
     private func draw(_ state: inout State, now: Double) {
         guard mode != .silent, !state.suspended, var status = state.status else { return }
+        state.pending = false
+        state.lastDraw = now
         if case .gpsdUnreachable(let reason, _) = status, let deadline = state.retryDeadline {
             status = .gpsdUnreachable(reason: reason, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
         }
@@ -168,6 +185,14 @@ package final class StatusDisplay: Sendable {
             Terminal.write(line + "\n", to: descriptor)
         case .silent:
             break
+        }
+    }
+
+    /// Whether two states are the same kind (fix and fix, searching and searching): only those are coalesced.
+    static func sameKind(_ old: StatusState?, _ new: StatusState) -> Bool {
+        switch (old, new) {
+        case (.fix?, .fix), (.searching?, .searching), (.stale?, .stale): true
+        default: false
         }
     }
 

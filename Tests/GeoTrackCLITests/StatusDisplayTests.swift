@@ -1,0 +1,131 @@
+import Foundation
+import GPSReports
+import Synchronization
+import Testing
+@testable import GeoTrackCLI
+
+@Suite("Status display: what reaches the terminal")
+struct StatusDisplayTests {
+    /// A pipe standing in for the terminal, and a clock the test moves.
+    final class Harness: Sendable {
+        let read: Int32
+        let write: Int32
+        let seconds = Mutex(100.0)
+        let columns = Mutex<Int?>(40)
+
+        init() {
+            var fds: [Int32] = [0, 0]
+            _ = pipe(&fds)
+            read = fds[0]
+            write = fds[1]
+        }
+
+        func display(_ mode: StatusDisplay.Mode, interval: Double = 0.05) -> StatusDisplay {
+            StatusDisplay(mode: mode, options: RenderOptions(), descriptor: write,
+                          width: { self.columns.withLock { $0 } }, now: { self.seconds.withLock { $0 } },
+                          wallClock: { Date(timeIntervalSince1970: 1_700_000_000) }, minimumRedrawInterval: interval)
+        }
+
+        /// Everything written so far.
+        func output() -> String {
+            close(write)
+            var data = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = Foundation.read(read, &buffer, buffer.count)
+                if count <= 0 { break }
+                data += buffer[0..<count]
+            }
+            close(read)
+            return String(decoding: data, as: UTF8.self)
+        }
+
+        func advance(_ by: Double) { seconds.withLock { $0 += by } }
+    }
+
+    static func fix(_ second: Double) -> StatusState {
+        var fix = Fix(mode: .threeD, time: Date(timeIntervalSince1970: 1_700_000_000 + second))
+        fix.latitude = 51.5
+        fix.longitude = -0.12
+        return .fix(FixSummary(fix: fix))
+    }
+
+    @Test("on a terminal: hidden cursor, carriage return and clear-to-end for each redraw, events above, cursor back at the end")
+    func terminal() {
+        let harness = Harness()
+        let display = harness.display(.terminal)
+        display.show(.searching(seen: 5, used: 0))
+        harness.advance(1)
+        display.show(Self.fix(0))
+        display.event(.regionEntered("home"))
+        display.finish()
+        let expected = "\u{1B}[?25l"
+            + "\rsearching  satellites: 5 seen, 0 used\u{1B}[K"
+            + "\r3D  51.50000°N 0.12000°W  22:13:20Z\u{1B}[K"
+            + "\r\u{1B}[K22:13:20Z entered region home\n"
+            + "\r3D  51.50000°N 0.12000°W  22:13:20Z\u{1B}[K"
+            + "\n\u{1B}[?25h"
+        #expect(harness.output() == expected)
+    }
+
+    @Test("not a terminal: one plain line per change, nothing repeated, no escape codes")
+    func lines() {
+        let harness = Harness()
+        let display = harness.display(.lines)
+        display.show(.searching(seen: 5, used: 0))
+        display.show(.searching(seen: 5, used: 0))
+        display.show(Self.fix(0))
+        display.finish()
+        #expect(harness.output() == "searching  satellites: 5 seen, 0 used\n3D  51.50000°N 0.12000°W  22:13:20Z\n")
+    }
+
+    @Test("the retry countdown counts down on ticks")
+    func countdown() {
+        let harness = Harness()
+        let display = harness.display(.lines)
+        display.show(.gpsdUnreachable(reason: "refused", retryingIn: .seconds(3)))
+        harness.advance(1.1)
+        display.tick()
+        harness.advance(1)
+        display.tick()
+        display.finish()
+        #expect(harness.output() == """
+        gpsd unreachable  retrying in 3s  refused
+        gpsd unreachable  retrying in 2s  refused
+        gpsd unreachable  retrying in 1s  refused
+
+        """)
+    }
+
+    @Test("a burst of fixes is coalesced on a terminal, and the last one is drawn at the end")
+    func coalescing() {
+        let harness = Harness()
+        let display = harness.display(.terminal)
+        for second in 0..<100 {
+            display.show(Self.fix(Double(second)))
+        }
+        display.finish()
+        let output = harness.output()
+        #expect(output.components(separatedBy: "\r").count - 1 == 2)
+        #expect(output.contains("22:14:59Z"))
+    }
+
+    @Test("a resize refits the line; suspend gives the terminal back and resume redraws")
+    func resizeAndSuspend() {
+        let harness = Harness()
+        harness.columns.withLock { $0 = 80 }
+        let display = harness.display(.terminal)
+        display.show(.gpsdUnreachable(reason: "cannot connect to gpsd at localhost:2947: connection refused", retryingIn: nil))
+        harness.columns.withLock { $0 = 20 }
+        display.resize()
+        display.suspend()
+        display.resume()
+        display.finish()
+        let output = harness.output()
+        let draws = output.components(separatedBy: "\r").dropFirst()
+        #expect(draws.contains { $0.hasPrefix("gpsd unreachable  cannot connect to gpsd at") })
+        #expect(draws.contains { $0 == "gpsd unreachable\u{1B}[K" || $0.hasPrefix("gpsd unreachable\u{1B}[K") })
+        #expect(output.contains("\u{1B}[K\u{1B}[?25h\u{1B}[?25l"))
+        #expect(output.hasSuffix("\n\u{1B}[?25h"))
+    }
+}
