@@ -135,7 +135,7 @@ struct ProgressBarTests {
     @Test("fits the width and counts points")
     func render() {
         #expect(ProgressBar.render(done: 50, total: 200, width: 40) == "[####.............]  25%  50/200 points")
-        #expect(ProgressBar.render(done: 200, total: 200, width: 40).== "[################] 100%  200/200 points")
+        #expect(ProgressBar.render(done: 200, total: 200, width: 40) == "[################] 100%  200/200 points")
         for width in [10, 20, 40, 80] {
             #expect(ProgressBar.render(done: 7, total: 9_999, width: width).count <= width - 1)
         }
