@@ -35,8 +35,9 @@ package final class TrackerOutput: Sendable {
         case .failed(let error):
             throw error
         case .location(let summary):
-            json?.write(encode(summary.fix))
+            // The file first: whatever a reader of the JSON has seen is already in the track.
             try gpx?.append(summary.fix, satellitesUsed: summary.satellitesUsed)
+            json?.write(encode(summary.fix))
             let count = delivered.withLock { count in
                 count += 1
                 return count

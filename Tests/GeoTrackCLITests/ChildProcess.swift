@@ -1,0 +1,134 @@
+import Foundation
+
+/// A child process the test starts, watches and stops: output to files, its own process group,
+/// no blocked signals (see ``TestSupport/run(_:_:environment:input:)``).
+final class ChildProcess {
+    let pid: pid_t
+    let directory: URL
+    private(set) var exitStatus: Int32?
+
+    /// Starts `executable`; with `newGroup` it leads a process group of its own (so `stop` reaches its children).
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], newGroup: Bool = false) throws {
+        directory = try TestSupport.temporaryDirectory()
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = nil
+        for (key, value) in environment { env[key] = value }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, directory.appendingPathComponent("stdout").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, directory.appendingPathComponent("stderr").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t(), all = sigset_t()
+        sigemptyset(&empty)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+        if newGroup {
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard result == 0 else { throw TestSupport.SpawnError(executable: executable, code: result) }
+        self.pid = pid
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var stdout: String { (try? String(contentsOf: directory.appendingPathComponent("stdout"), encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: directory.appendingPathComponent("stderr"), encoding: .utf8)) ?? "" }
+
+    /// Waits up to `timeout` seconds for the process to end; returns its exit status (128+N for signal N), or nil.
+    func wait(timeout: Double) -> Int32? {
+        if let exitStatus { return exitStatus }
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            var status: Int32 = 0
+            if waitpid(pid, &status, WNOHANG) == pid {
+                exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                return exitStatus
+            }
+            usleep(10_000)
+        } while Date() < deadline
+        return nil
+    }
+
+    /// Sends a signal to the process (or its whole group).
+    func signal(_ number: Int32, group: Bool = false) {
+        kill(group ? -pid : pid, number)
+    }
+}
+
+/// gpsfake feeding a real gpsd a recorded log on a free loopback port, over and over.
+final class GPSFake {
+    let port: Int
+    let process: ChildProcess
+
+    /// Starts gpsfake with one sentence every `delay` seconds; returns once gpsd accepts connections.
+    init(log: String, delay: Double = 0.1, once: Bool = false) throws {
+        port = try Self.freePort()
+        process = try ChildProcess("/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-q", "-P", "\(port)", "-c", "\(delay)", log],
+                                   newGroup: true)
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if Self.accepts(port) { return }
+            usleep(50_000)
+        }
+        throw TestSupport.SpawnError(executable: "gpsfake (gpsd never listened)", code: -1)
+    }
+
+    deinit {
+        process.signal(SIGTERM, group: true)
+        if process.wait(timeout: 3) == nil {
+            process.signal(SIGKILL, group: true)
+            _ = process.wait(timeout: 3)
+        }
+    }
+
+    var address: String { "127.0.0.1:\(port)" }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
