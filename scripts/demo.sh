@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# make demo: a real gpsd, fed a recorded receiver by gpsfake on a free loopback
+# port, tracked by `geotrack watch`. Prints one line per fix, cleans up, exits 0.
+# Usage: scripts/demo.sh BIN LOG
+set -euo pipefail
+
+bin=${1:?usage: scripts/demo.sh BIN LOG}
+log=${2:?usage: scripts/demo.sh BIN LOG}
+fixes=${DEMO_FIXES:-5}
+
+for tool in /usr/bin/gpsfake /usr/bin/python3; do
+    [ -x "$tool" ] || { echo "demo: $tool is missing: sudo apt-get install gpsd gpsd-clients" >&2; exit 69; }
+done
+[ -x "$bin" ] || { echo "demo: $bin is not built: run 'make demo' (or swift build --product geotrack)" >&2; exit 66; }
+[ -r "$log" ] || { echo "demo: cannot read the log $log" >&2; exit 66; }
+
+# A port nothing listens on now (the kernel picks it).
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+# gpsfake and the gpsd it starts get a process group of their own, so cleanup stops both.
+setsid /usr/bin/gpsfake -1 -q -P "$port" -c 0.1 "$log" </dev/null >/dev/null 2>&1 &
+fake=$!
+cleanup() {
+    kill -TERM -- "-$fake" 2>/dev/null || true
+    wait "$fake" 2>/dev/null || true
+}
+trap cleanup EXIT
+
+# Wait (up to 30 s) until gpsd accepts connections.
+for _ in $(seq 1 300); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+    kill -0 "$fake" 2>/dev/null || { echo "demo: gpsfake exited before gpsd listened" >&2; exit 69; }
+    sleep 0.1
+done
+
+echo "demo: gpsd (via gpsfake) on 127.0.0.1:$port replaying $(basename "$log"); the first $fixes fixes:"
+timeout 60 "$bin" watch --gpsd "127.0.0.1:$port" --count "$fixes" </dev/null
+echo "demo: done"
