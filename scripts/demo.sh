@@ -22,6 +22,9 @@ setsid /usr/bin/gpsfake -1 -q -P "$port" -c 0.1 "$log" </dev/null >/dev/null 2>&
 fake=$!
 cleanup() {
     kill -TERM -- "-$fake" 2>/dev/null || true
+    # gpsfake may outlive SIGTERM once its log is done: give it 2 s, then kill the group.
+    for _ in $(seq 1 20); do kill -0 "$fake" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$fake" 2>/dev/null || true
     wait "$fake" 2>/dev/null || true
 }
 trap cleanup EXIT

@@ -51,9 +51,11 @@ struct GPSDReader: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<GPSDReaderOutcome, Never>) in
                 let thread = Thread { [self] in
+                    // Named from inside: Linux names only the calling thread, and keeps
+                    // 15 characters, enough for the port.
+                    Thread.current.name = "gpsd:\(port)"
                     continuation.resume(returning: readLoop(interrupter: interrupter, handler: handler))
                 }
-                thread.name = "gpsd \(host):\(port)"
                 thread.start()
             }
         } onCancel: {

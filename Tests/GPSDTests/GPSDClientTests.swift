@@ -216,6 +216,32 @@ struct GPSDClientTests {
         try await fake.stop()
     }
 
+    @Test("cancelling the consumer ends the reader thread at once, even while gpsd is quiet")
+    func cancellationStopsTheReaderThread() async throws {
+        let fake = try await GPSFake(log: try TestLog.path("garmin15x"))
+        let recorder = EventRecorder(client(port: fake.port).events())
+        try await recorder.wait("the end of the log") {
+            $0.contains { if case .report(.deviceRemoved) = $0 { true } else { false } }
+        }
+        // gpsd is quiet now: the reader thread sleeps in poll(2).
+        #expect(Self.threadCount(named: "gpsd:\(fake.port)") == 1)
+        let cancelled = ContinuousClock.now
+        recorder.stop()
+        let ended = await waitUntil(timeout: .seconds(5)) { Self.threadCount(named: "gpsd:\(fake.port)") == 0 }
+        #expect(ended)
+        #expect(ContinuousClock.now - cancelled < .seconds(1))
+        try await fake.stop()
+    }
+
+    /// How many threads of this process have `name` (Linux: /proc/self/task/*/comm).
+    static func threadCount(named name: String) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return tasks.filter { task in
+            let comm = try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)
+            return comm?.trimmingCharacters(in: .whitespacesAndNewlines) == name
+        }.count
+    }
+
     @Test("devices(timeout:) lists gpsfake's receiver")
     func devicesListsTheReceiver() async throws {
         let fake = try await GPSFake(log: try TestLog.path("garmin15x"))

@@ -41,7 +41,9 @@ final class GPSFake {
     /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port refuses connections.
     func stop(signal: Int32 = SIGTERM) async throws {
         process.signalGroup(signal)
-        if await !process.waitForExit(timeout: .seconds(10)) {
+        // gpsfake's SIGTERM handler stops gpsd, but once its log is done and its
+        // clients are gone it may carry on: then it is killed.
+        if await !process.waitForExit(timeout: .seconds(2)) {
             process.signalGroup(SIGKILL)
             _ = await process.waitForExit(timeout: .seconds(10))
         }
