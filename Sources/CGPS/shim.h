@@ -248,14 +248,16 @@ static inline const char *geotrack_errstr(int code) {
  * available, >0 when `out` describes exactly that one message.
  *
  * libgps accumulates `set` and leaves fields of older messages in place, so
- * `set`, the fix time and the device path are cleared before every read and
- * the kind comes from this message's own class. */
+ * `set`, the fix time and the device records are cleared before every read,
+ * and the kind comes from this message's own class. */
 static inline int geotrack_read(struct gps_data_t *data, char *message, int message_len,
                                 geotrack_report *out) {
     memset(out, 0, sizeof(*out));
     out->kind = GEOTRACK_KIND_NONE;
     data->set = 0;
-    data->dev.path[0] = '\0';
+    /* A DEVICE or DEVICES message may leave out fields (driver, activated...). */
+    memset(&data->dev, 0, sizeof(data->dev));
+    memset(&data->devices, 0, sizeof(data->devices));
 #if GPSD_API_MAJOR_VERSION >= 9
     data->fix.time.tv_sec = 0;
     data->fix.time.tv_nsec = 0;
