@@ -1,37 +1,53 @@
 #!/usr/bin/env bash
-# make demo: a simulated receiver (gpsfake replaying an NMEA log through a real gpsd), tracked
-# by `geotrack watch` on its status line, recorded to GPX, and the GPX replayed back as JSON.
-# It asks nothing: authorization is granted ahead of time in a throwaway XDG_STATE_HOME.
+# make demo: a real gpsd, fed a recorded receiver by gpsfake on a free loopback port, tracked by
+# `geotrack watch` on its status line (redrawn in place on a terminal, plain lines otherwise),
+# recorded to GPX, and the GPX replayed back as gpsd JSON. It asks nothing: authorization is
+# granted ahead of time in a throwaway XDG_STATE_HOME. Cleans up and exits 0.
+# Usage: scripts/demo.sh BIN LOG
 set -euo pipefail
-BIN=${1:?usage: demo.sh GEOTRACK_BINARY NMEA_LOG}
-LOG=${2:?usage: demo.sh GEOTRACK_BINARY NMEA_LOG}
-PORT=${DEMO_PORT:-29470}
-WORK=$(mktemp -d)
-export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
-GPSFAKE_PID=""
+
+bin=${1:?usage: scripts/demo.sh BIN LOG}
+log=${2:?usage: scripts/demo.sh BIN LOG}
+fixes=${DEMO_FIXES:-6}
+
+for tool in /usr/bin/gpsfake /usr/bin/python3; do
+    [ -x "$tool" ] || { echo "demo: $tool is missing: sudo apt-get install gpsd gpsd-clients" >&2; exit 69; }
+done
+[ -x "$bin" ] || { echo "demo: $bin is not built: run 'make demo' (or swift build --product geotrack)" >&2; exit 66; }
+[ -r "$log" ] || { echo "demo: cannot read the log $log" >&2; exit 66; }
+
+work=$(mktemp -d)
+export XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config"
+
+# A port nothing listens on now (the kernel picks it).
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+# gpsfake and the gpsd it starts get a process group of their own, so cleanup stops both.
+setsid /usr/bin/gpsfake -1 -q -P "$port" -c 0.1 "$log" </dev/null >/dev/null 2>&1 &
+fake=$!
 cleanup() {
-  if [ -n "$GPSFAKE_PID" ]; then kill "$GPSFAKE_PID" 2>/dev/null || true; wait "$GPSFAKE_PID" 2>/dev/null || true; fi
-  rm -rf "$WORK"
+    kill -TERM -- "-$fake" 2>/dev/null || true
+    # gpsfake may outlive SIGTERM once its log is done: give it 2 s, then kill the group.
+    for _ in $(seq 1 20); do kill -0 "$fake" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL -- "-$fake" 2>/dev/null || true
+    wait "$fake" 2>/dev/null || true
+    rm -rf "$work"
 }
 trap cleanup EXIT
 
-echo "== geotrack auth grant (in a throwaway state directory)"
-"$BIN" auth grant
+"$bin" auth grant >/dev/null
+echo "demo: location access granted ahead of time (geotrack auth grant, in a throwaway state directory)"
 
-echo "== gpsfake replays $LOG at 127.0.0.1:$PORT, one sentence every 0.1 s"
-/usr/bin/gpsfake -1 -q -P "$PORT" -c 0.1 "$LOG" >"$WORK/gpsfake.log" 2>&1 &
-GPSFAKE_PID=$!
-for _ in $(seq 1 100); do
-  (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-  sleep 0.1
+# Wait (up to 30 s) until gpsd accepts connections.
+for _ in $(seq 1 300); do
+    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
+    kill -0 "$fake" 2>/dev/null || { echo "demo: gpsfake exited before gpsd listened" >&2; exit 69; }
+    sleep 0.1
 done
 
-echo "== geotrack watch: the status line (redrawn in place on a terminal, plain lines otherwise)"
-"$BIN" watch --gpsd "127.0.0.1:$PORT" --count 5 --timeout 30 --gpx "$WORK/demo.gpx"
-
-echo "== the GPX track it recorded"
-grep -c '<trkpt' "$WORK/demo.gpx" | sed 's/$/ track points/'
-if command -v xmllint >/dev/null; then xmllint --noout "$WORK/demo.gpx" && echo "valid XML"; fi
-
-echo "== geotrack replay demo.gpx --json: the track back as gpsd TPV lines"
-"$BIN" replay "$WORK/demo.gpx" --json | head -3
+echo "demo: gpsd (via gpsfake) on 127.0.0.1:$port replaying $(basename "$log"); geotrack watch, $fixes fixes, recording demo.gpx:"
+timeout 60 "$bin" watch --gpsd "127.0.0.1:$port" --count "$fixes" --timeout 50 --gpx "$work/demo.gpx" </dev/null
+echo "demo: demo.gpx has $(grep -c '<trkpt' "$work/demo.gpx") track points$(command -v xmllint >/dev/null && xmllint --noout "$work/demo.gpx" && echo ', valid XML')"
+echo "demo: geotrack replay demo.gpx --json, the first two fixes:"
+"$bin" replay "$work/demo.gpx" --json | head -n 2 || true
+echo "demo: done"

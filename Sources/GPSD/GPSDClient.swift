@@ -1,0 +1,101 @@
+import GPSReports
+import Logging
+import Synchronization
+
+/// A client of gpsd: typed reports as an async stream, reconnecting by itself.
+///
+/// ```swift
+/// let client = GPSDClient(configuration: .init(host: "localhost"), logger: logger)
+/// for await event in client.events() {
+///     switch event {
+///     case .report(.fix(let fix)): print(fix.coordinate as Any)
+///     case .state(let state): print(state)
+///     default: break
+///     }
+/// }
+/// ```
+///
+/// libgps's blocking calls run on a dedicated thread per connection, never on
+/// the cooperative pool; while gpsd is quiet that thread sleeps in poll(2).
+public final class GPSDClient: Sendable {
+    private let configuration: GPSDConfiguration
+    private let clock: any Clock<Duration>
+    private let logger: Logger
+
+    /// Creates a client; nothing connects until ``events()`` or ``devices(timeout:)``.
+    /// - Parameters:
+    ///   - configuration: where gpsd is, and the stale and backoff timings.
+    ///   - clock: the clock for stale detection, backoff and timeouts.
+    ///   - logger: where the client logs; it creates no logger of its own.
+    public init(configuration: GPSDConfiguration = .init(), clock: any Clock<Duration> = ContinuousClock(), logger: Logger) {
+        self.configuration = configuration
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// A fresh session per call: connects, watches, reconnects with capped backoff; ends when the consuming task is cancelled.
+    ///
+    /// States arrive as `.state(...)`: `connecting`, `connected`, then
+    /// `receiverPresent` or `receiverAbsent` from gpsd's device list; `stale` once
+    /// per silence longer than ``GPSDConfiguration/staleAfter``; and on a failure
+    /// `disconnected(error)` then `retrying(after:)`. Every gpsd message is at most
+    /// one report; nothing from an earlier message or connection is repeated.
+    public func events() -> AsyncStream<SourceEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: SourceEvent.self, bufferingPolicy: .unbounded)
+        let task = startSession(clock: clock, output: continuation)
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// One-shot: connect, read the DEVICES list, close.
+    public func devices(timeout: Duration) async throws(SourceError) -> [Device] {
+        try await queryDevices(clock: clock, timeout: timeout).get()
+    }
+
+    private func startSession<C: Clock<Duration>>(clock: C, output: AsyncStream<SourceEvent>.Continuation) -> Task<Void, Never> {
+        let session = GPSDSession(configuration: configuration, clock: clock, logger: logger, output: output)
+        return Task {
+            await session.run()
+            output.finish()
+        }
+    }
+
+    private func queryDevices<C: Clock<Duration>>(clock: C, timeout: Duration) async -> Result<[Device], SourceError> {
+        let host = configuration.host, port = configuration.port
+        let reader = GPSDReader(host: host, port: port, request: .devices, logger: logger)
+        return await withTaskGroup(of: Result<[Device], SourceError>?.self) { group in
+            group.addTask {
+                let found = Mutex<[Device]?>(nil)
+                let outcome = await reader.run { event in
+                    guard case .report(.devices(let devices)) = event else { return .proceed }
+                    found.withLock { $0 = devices }
+                    return .stop
+                }
+                switch outcome {
+                case .stopped:
+                    return found.withLock { $0 }.map { .success($0) }
+                case .failed(let error, _):
+                    return .failure(error)
+                case .cancelled:
+                    return nil
+                }
+            }
+            group.addTask {
+                do {
+                    try await clock.sleep(for: timeout)
+                } catch {
+                    return nil
+                }
+                return .failure(SourceError(.protocolError, message:
+                    "gpsd at \(host):\(port) did not list its devices within \(timeout). Is it gpsd listening there?"))
+            }
+            for await result in group {
+                if let result {
+                    group.cancelAll()
+                    return result
+                }
+            }
+            return .failure(SourceError(.io, message: "the device query to gpsd at \(host):\(port) was cancelled"))
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Where gpsd is and how a ``GPSDClient`` behaves when it goes quiet or away.
+public struct GPSDConfiguration: Sendable {
+    /// The host gpsd listens on.
+    public var host: String
+    /// gpsd's TCP port.
+    public var port: Int
+    /// The one receiver to watch, such as `/dev/ttyACM0`; `nil` watches every receiver.
+    public var device: String?
+    /// How long without any report before the source reports ``SourceState/stale``.
+    public var staleAfter: Duration
+    /// The delay before the first reconnection attempt; it doubles on each failure.
+    public var initialBackoff: Duration
+    /// The longest delay between reconnection attempts.
+    public var maximumBackoff: Duration
+
+    /// Creates a configuration; the defaults reach a local gpsd on its standard port.
+    public init(
+        host: String = "localhost",
+        port: Int = 2947,
+        device: String? = nil,
+        staleAfter: Duration = .seconds(5),
+        initialBackoff: Duration = .seconds(1),
+        maximumBackoff: Duration = .seconds(30)
+    ) {
+        self.host = host
+        self.port = port
+        self.device = device
+        self.staleAfter = staleAfter
+        self.initialBackoff = initialBackoff
+        self.maximumBackoff = maximumBackoff
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder until the GPSD module lands.
-enum _GPSDPlaceholder {}

@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real gpsd fed from a log by gpsfake, on a free loopback port.
+///
+/// `gpsfake -1 -q -P PORT -c CYCLE LOG`: the log is read once, one sentence per
+/// cycle; when it ends gpsd reports the device gone and stays up, quiet.
+final class GPSFake {
+    static let path = "/usr/bin/gpsfake"
+
+    /// Whether gpsfake is installed.
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+    /// Whether these tests run under CI, where a missing gpsfake is a failure, not a skip.
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Run gpsfake tests when gpsfake is installed, and always under CI (where they then fail).
+    static var shouldRun: Bool { isInstalled || isCI }
+
+    let port: Int
+    private let process: ChildProcess
+
+    /// Starts gpsfake on `port` (a free one when `nil`) and waits until gpsd accepts connections.
+    init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
+        guard Self.isInstalled else {
+            throw HarnessError("gpsfake is not installed at \(Self.path): sudo apt-get install gpsd-clients")
+        }
+        self.port = try port ?? Self.freePort()
+        process = try ChildProcess(path: Self.path, arguments: ["-1", "-q", "-P", String(self.port), "-c", cycle, log])
+        let listening = await waitUntil(timeout: .seconds(30)) { [port = self.port, process] in
+            process.hasExited || Self.accepts(port: port)
+        }
+        guard listening, !process.hasExited else {
+            process.signalGroup(SIGKILL)
+            throw HarnessError("gpsfake did not start gpsd on port \(self.port) within 30 s")
+        }
+    }
+
+    /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port refuses connections.
+    func stop(signal: Int32 = SIGTERM) async throws {
+        process.signalGroup(signal)
+        // gpsfake's SIGTERM handler stops gpsd, but once its log is done and its
+        // clients are gone it may carry on: then it is killed.
+        if await !process.waitForExit(timeout: .seconds(2)) {
+            process.signalGroup(SIGKILL)
+            _ = await process.waitForExit(timeout: .seconds(10))
+        }
+        let closed = await waitUntil(timeout: .seconds(10)) { [port] in !Self.accepts(port: port) }
+        guard closed else { throw HarnessError("gpsd still listens on port \(port) after gpsfake stopped") }
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw HarnessError("getsockname: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return connected == 0
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}
