@@ -1,0 +1,89 @@
+import GPSReports
+
+/// Reads an NMEA log or a GPX track and returns its reports one by one: the synchronous fast path.
+///
+/// Pull-based and bounded: it reads 64 KiB at a time and decodes only as far as the next
+/// report. The reports are the ones gpsd would have produced from the same input (see
+/// ``ReplayFormat``). Not thread-safe; use one reader from one thread, or ``Replay`` for an
+/// async, paced stream.
+public final class ReplayReader {
+    private enum Decoder {
+        case nmea(NMEAStreamDecoder)
+        case gpx(GPXStreamDecoder)
+    }
+
+    private let input: ByteInput
+    private let decoder: Decoder
+    private var pending: [Report] = []
+    private var pendingIndex = 0
+    private var finished = false
+
+    /// The format being read, given or detected.
+    public let format: ReplayFormat
+
+    /// Opens `path` ("-" for stdin) and detects its format from its first bytes unless `format` is given.
+    ///
+    /// Throws ``SourceError`` with code `.unreadableFile` when the file is missing, unreadable or a directory.
+    public init(path: String, format: ReplayFormat? = nil) throws(SourceError) {
+        input = try ByteInput(path: path)
+        _ = try input.refill()
+        let detected = format ?? ReplayFormat.detect(prefix: input.available)
+        self.format = detected
+        let device = path == "-" ? "stdin" : path
+        switch detected {
+        case .nmea: decoder = .nmea(NMEAStreamDecoder(device: device))
+        case .gpx: decoder = .gpx(GPXStreamDecoder(device: device))
+        }
+        pending.reserveCapacity(8)
+    }
+
+    /// Whether sky views (GSV/GSA) are reported; off saves work when only fixes are wanted.
+    package var includesSkyViews: Bool {
+        get { if case .nmea(let d) = decoder { d.assembler.wantsSky } else { false } }
+        set { if case .nmea(let d) = decoder { d.assembler.wantsSky = newValue } }
+    }
+
+    /// Whether heading-sensor attitudes (HDT/HDG/THS) are reported.
+    package var includesAttitudes: Bool {
+        get { if case .nmea(let d) = decoder { d.assembler.wantsAttitude } else { false } }
+        set { if case .nmea(let d) = decoder { d.assembler.wantsAttitude = newValue } }
+    }
+
+    /// What has been read and skipped so far.
+    public var statistics: ReplayStatistics {
+        switch decoder {
+        case .nmea(let d): d.statistics
+        case .gpx(let d): d.statistics
+        }
+    }
+
+    /// The next report, or `nil` at the end of the input.
+    ///
+    /// Throws ``SourceError`` with code `.io` when reading fails midway.
+    public func next() throws(SourceError) -> Report? {
+        while true {
+            if pendingIndex < pending.count {
+                let report = pending[pendingIndex]
+                pendingIndex += 1
+                return report
+            }
+            if pendingIndex > 0 {
+                pending.removeAll(keepingCapacity: true)
+                pendingIndex = 0
+            }
+            if finished { return nil }
+            let available = input.available
+            let used: Int = switch decoder {
+            case .nmea(let d): d.consume(available, atEnd: input.atEnd, into: &pending)
+            case .gpx(let d): d.consume(available, atEnd: input.atEnd, into: &pending)
+            }
+            input.consume(used)
+            if !pending.isEmpty { continue }
+            if input.atEnd {
+                finished = true
+                continue
+            }
+            _ = try input.refill()
+        }
+    }
+}
