@@ -24,7 +24,7 @@ struct GPSDFix {
     var epv = Double.nan
     var eph = Double.nan
 
-    /// The report gpsd's TPV would carry: position only from 2D, altitude and climb only in 3D.
+    /// The report gpsd's TPV would carry: only time and mode below 2D.
     func report(status: Int, device: String?) -> Fix {
         var fix = Fix(mode: FixMode(rawValue: mode) ?? .unknown,
                       time: time > 0 ? Date(timeIntervalSince1970: time) : nil,
@@ -36,12 +36,11 @@ struct GPSDFix {
             fix.latitude = latitude
             fix.longitude = longitude
         }
-        if mode >= 3 {
-            fix.altitudeHAE = Self.value(altHAE)
-            fix.altitudeMSL = Self.value(altMSL)
-            fix.epv = Self.value(epv)
-            fix.climb = Self.value(climb)
-        }
+        // gpsd 3.22 prints altitude, epv and climb whenever they are known, in 2D too.
+        fix.altitudeHAE = Self.value(altHAE)
+        fix.altitudeMSL = Self.value(altMSL)
+        fix.epv = Self.value(epv)
+        fix.climb = Self.value(climb)
         if epx.isFinite && epy.isFinite {
             fix.epx = epx
             fix.epy = epy

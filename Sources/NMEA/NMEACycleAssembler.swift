@@ -71,6 +71,8 @@ struct NMEACycleAssembler {
     var second = 0
     var subseconds = 0.0
     var century = 2000
+    var headerDate: CivilDate?
+    var sawDateSentence = false
 
     // End-of-cycle detection.
     var thisFractionalTime = 0.0
@@ -117,12 +119,22 @@ struct NMEACycleAssembler {
         lastGGATimestamp.reserveCapacity(16)
     }
 
-    /// Supplies the date for logs whose sentences carry none (a `# Date: YYYY-MM-DD` header).
+    /// Remembers the date of a log's `# Date: YYYY-MM-DD` header, for logs whose sentences carry none.
+    ///
+    /// It is used only while no date-carrying sentence (RMC, ZDA) has been seen: a receiver that
+    /// sends RMC will supply the date itself, and until it does gpsd gives its time-only
+    /// sentences no time, which the replay keeps.
     mutating func setDefaultDate(year: Int, month: Int, day: Int) {
-        guard self.year == 0, (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
-        self.year = year
-        self.month = month
-        self.day = day
+        guard (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
+        headerDate = CivilDate(year: year, month: month, day: day)
+    }
+
+    /// Gives time-only sentences the header's date when the log has no date of its own.
+    mutating func applyHeaderDateIfNeeded() {
+        guard year == 0, !sawDateSentence, let headerDate else { return }
+        year = headerDate.year
+        month = headerDate.month
+        day = headerDate.day
         century = year - year % 100
     }
 
@@ -235,9 +247,11 @@ struct NMEACycleAssembler {
         if newData.geoidSeparation.isFinite { fix.geoidSeparation = newData.geoidSeparation }
     }
 
-    /// The part of gpsd's error model that needs no satellite geometry.
+    /// The part of gpsd's error model that needs no satellite geometry or magnetic/geoid tables:
+    /// derived altitudes, a speed from the last two positions when no sentence gave one, climb,
+    /// magnetic track, and DOP-based error estimates.
     private mutating func errorModel() {
-        var deltaTime = 0.0
+        var deltaTime = -1.0
         if fix.time > 0 {
             deltaTime = fix.time - lastFix.time
             if abs(deltaTime) > 0.0099 {
@@ -245,24 +259,52 @@ struct NMEACycleAssembler {
             } else {
                 deltaTime = fix.time - oldFix.time
             }
-            if !fix.ept.isFinite { fix.ept = 0.005 }
         }
-        if fix.mode >= 2 {
-            if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * 19.0 }
-            if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * 23.0 }
+        if !fix.latitude.isFinite || !fix.longitude.isFinite || abs(fix.latitude) > 90 || abs(fix.longitude) > 180 {
+            fix.latitude = .nan
+            fix.longitude = .nan
         }
-        if fix.geoidSeparation.isFinite {
-            if fix.altMSL.isFinite && !fix.altHAE.isFinite {
-                fix.altHAE = fix.altMSL + fix.geoidSeparation
-            } else if fix.altHAE.isFinite && !fix.altMSL.isFinite {
-                fix.altMSL = fix.altHAE - fix.geoidSeparation
+        if abs(fix.speed) > 9999.9 { fix.speed = .nan }
+        if abs(fix.climb) > 9999.9 { fix.climb = .nan }
+        if fix.magneticVariation.isFinite {
+            if !fix.magneticTrack.isFinite && fix.track.isFinite {
+                fix.magneticTrack = fix.track + fix.magneticVariation
+            } else if fix.magneticTrack.isFinite && !fix.track.isFinite {
+                fix.track = fix.magneticTrack - fix.magneticVariation
             }
         }
-        if fix.mode >= 3 && oldFix.mode >= 3 && !fix.climb.isFinite && deltaTime > 0
-            && fix.altHAE.isFinite && oldFix.altHAE.isFinite && oldFix.time > 0 {
-            fix.climb = (fix.altHAE - oldFix.altHAE) / deltaTime
+        if fix.track.isFinite { fix.track = Self.normalizedDegrees(fix.track) }
+        if fix.magneticTrack.isFinite { fix.magneticTrack = Self.normalizedDegrees(fix.magneticTrack) }
+        if fix.geoidSeparation.isFinite {
+            if fix.altHAE.isFinite && !fix.altMSL.isFinite {
+                fix.altMSL = fix.altHAE - fix.geoidSeparation
+            } else if !fix.altHAE.isFinite && fix.altMSL.isFinite {
+                fix.altHAE = fix.altMSL + fix.geoidSeparation
+            }
         }
-        lastFix = fix
+        if deltaTime > 0 && fix.mode >= 2 && oldFix.mode >= 2 {
+            if !fix.speed.isFinite {
+                fix.speed = Vincenty.distance(latitude1: fix.latitude, longitude1: fix.longitude,
+                                              latitude2: oldFix.latitude, longitude2: oldFix.longitude) / deltaTime
+                if abs(fix.speed) > 9999.9 { fix.speed = .nan }
+            }
+            if fix.mode >= 3 && oldFix.mode >= 3 && !fix.climb.isFinite && fix.altHAE.isFinite && oldFix.altHAE.isFinite {
+                fix.climb = (fix.altHAE - oldFix.altHAE) / deltaTime
+                if abs(fix.climb) > 9999.9 { fix.climb = .nan }
+            }
+        }
+        if fix.time > 0 && !fix.ept.isFinite { fix.ept = 0.005 }
+        if fix.mode >= 2 {
+            if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * 23.0 }
+            if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * 19.0 }
+        }
+        if fix.time > 0 { lastFix = fix }
+    }
+
+    private static func normalizedDegrees(_ value: Double) -> Double {
+        var v = value
+        if v < 0 { v += 360 } else if v >= 360 { v -= 360 }
+        return v
     }
 
     /// Seconds since 1970 from the receiver's date and time of day (gpsd's utc_resolve).
