@@ -9,11 +9,12 @@ extension Fix {
     public func tpvJSON() -> String {
         var writer = JSONWriter()
         appendTPVJSON(to: &writer)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Appends the TPV JSON object (no newline) to `writer`: the allocation-free path for bulk output.
     package func appendTPVJSON(to writer: inout JSONWriter) {
+        writer.reserve(768 + (device?.utf8.count ?? 0) * 6)
         writer.raw("{\"class\":\"TPV\"")
         if let device {
             writer.raw(",\"device\":")

@@ -27,17 +27,15 @@ extension NMEACycleAssembler {
         if n > 6 {
             guard f.byte(i, 6) == UInt8(ascii: "."), n <= 16 else { return nil }
             var fraction = 0
-            var scale = 1.0
             for k in 7..<n {
                 let d = f.byte(i, k) &- 0x30
                 guard d < 10 else { return nil }
                 fraction = fraction * 10 + Int(d)
-                scale *= 10
             }
-            subseconds = Double(fraction) / scale
+            subseconds = Double(fraction) / NMEANumber.powerOfTen(n - 7)
         }
-        guard let raw = f.number(i), raw.isFinite else { return nil }
-        return TimeOfDay(hour: hour, minute: minute, second: second, subseconds: subseconds, raw: raw)
+        return TimeOfDay(hour: hour, minute: minute, second: second, subseconds: subseconds,
+                         raw: Double(hms) + subseconds)
     }
 
     /// gpsd's merge_hhmmss: a new time of day, a day later when the hour went backwards.
@@ -430,25 +428,25 @@ extension NMEACycleAssembler {
         let count = f.count
         let talker = f.byte(0, 1)
         if count <= 3 {
-            sky.removeAll(keepingCapacity: true)
+            clearSky()
             return []
         }
         switch count % 4 {
         case 0, 1: break
         default:
-            sky.removeAll(keepingCapacity: true)
+            clearSky()
             return []
         }
         let signal = count % 4 == 1 ? f.atoi(count - 1) : 0
         gsvAwait = f.atoi(1)
         gsvPart = f.atoi(2)
         if gsvPart < 1 {
-            sky.removeAll(keepingCapacity: true)
+            clearSky()
             return []
         }
         if gsvPart == 1 {
             if lastGSVTalker == 0 || (talker == UInt8(ascii: "P") && signal == 0) {
-                sky.removeAll(keepingCapacity: true)
+                clearSky()
             }
             lastGSVTalker = talker
             switch talker {
@@ -462,8 +460,8 @@ extension NMEACycleAssembler {
         }
         var field = 4
         while field < count / 4 * 4 {
-            if sky.count >= Self.maximumChannels {
-                sky.removeAll(keepingCapacity: true)
+            if sky.count + skyCount >= Self.maximumChannels {
+                clearSky()
                 break
             }
             let svid = f.atoi(field)
@@ -474,18 +472,31 @@ extension NMEACycleAssembler {
             let azimuth = f.isEmpty(field + 1) ? nil : Double(f.atoi(field + 1))
             let snr = f.isEmpty(field + 2) ? nil : Double(f.atoi(field + 2))
             field += 3
+            if !wantsSky {
+                // Only the count and the all-azimuths-zero check matter without a sky view to build.
+                skyCount += 1
+                if (azimuth ?? 0) != 0 { skyHasAzimuth = true }
+                continue
+            }
             var used = false
             if id.prn > 0, let snr, snr > 0 { used = usedPRNs.contains(id.prn) }
             sky.append(Satellite(prn: id.prn, gnssID: id.gnssID, svID: id.svID,
                                  elevation: elevation, azimuth: azimuth, signalStrength: snr, used: used))
         }
         if gsvPart < gsvAwait { return [] }
-        if !sky.contains(where: { ($0.azimuth ?? 0) != 0 }) {
-            sky.removeAll(keepingCapacity: true)
+        if !skyHasAzimuth && !sky.contains(where: { ($0.azimuth ?? 0) != 0 }) {
+            clearSky()
             return []
         }
         if (seenGLGSV || seenBDGSV || seenQZSS || seenGAGSV) && talker == UInt8(ascii: "P") { return [] }
         return .satellite
+    }
+
+    /// gpsd_zero_satellites: forgets the satellites seen.
+    mutating func clearSky() {
+        sky.removeAll(keepingCapacity: true)
+        skyCount = 0
+        skyHasAzimuth = false
     }
 
     /// gpsd's mapping of an NMEA satellite number to its PRN numbering, with the u-blox GNSS id.

@@ -96,6 +96,9 @@ struct NMEACycleAssembler {
     var gsvAwait = 0
     var gsvPart = 0
     var sky: [Satellite] = []
+    /// Satellites counted but not kept, when sky views are not wanted.
+    var skyCount = 0
+    var skyHasAzimuth = false
     var pdop = Double.nan
     var hdop = Double.nan
     var vdop = Double.nan

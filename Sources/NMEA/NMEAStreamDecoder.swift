@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GPSReports
 
 /// Frames NMEA sentences out of raw bytes and feeds them to the cycle assembler.
@@ -10,7 +15,7 @@ import GPSReports
 /// accepted, as gpsd accepts it (NMEA 0183 makes the checksum optional for some talkers,
 /// and old receivers omit it), but only until the receiver has sent one checksummed
 /// sentence: from then on a missing checksum means a corrupted `*` and the sentence is dropped.
-final class NMEAStreamDecoder {
+struct NMEAStreamDecoder: ~Copyable {
     /// gpsd's NMEA_MAX: the longest sentence it accepts, CR LF included.
     static let maximumSentence = 102
     /// Longest line looked at; anything longer is skipped up to its end.
@@ -39,6 +44,33 @@ final class NMEAStreamDecoder {
         ends.deallocate()
     }
 
+    /// Whether the line at `start` is a plain, well-formed sentence: `$`, printable ASCII without
+    /// `$` or `*`, then `*hh` and LF or CR LF, all within ``maximumLine``. The common case, checked
+    /// with a loop the compiler vectorises; anything else goes through the byte-by-byte path.
+    @inline(__always)
+    private static func fastLine(_ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int)
+        -> (end: Int, star: Int, sum: UInt8)? {
+        let window = min(n - start, maximumLine)
+        guard let found = memchr(base + start, 0x0A, window) else { return nil }
+        let newline = start + (UnsafeRawPointer(found) - UnsafeRawPointer(base + start))
+        var end = newline
+        if end > start && base[end - 1] == cr { end -= 1 }
+        let star = end - 3
+        guard star > start, base[star] == UInt8(ascii: "*") else { return nil }
+        var sum: UInt8 = 0
+        var odd: UInt8 = 0
+        var k = start + 1
+        while k < star {
+            let c = base[k]
+            sum ^= c
+            odd |= ((c &- 0x20) > 0x5E ? 1 : 0) | (c == 0x24 ? 1 : 0) | (c == 0x2A ? 1 : 0)
+            k += 1
+        }
+        let h1 = base[star + 1], h2 = base[star + 2]
+        guard odd == 0, (h1 &- 0x20) <= 0x5E, (h2 &- 0x20) <= 0x5E, h1 != 0x24, h2 != 0x24 else { return nil }
+        return (end, star, sum)
+    }
+
     private static let cr: UInt8 = 0x0D
     private static let lf: UInt8 = 0x0A
     private static let dollar = UInt8(ascii: "$")
@@ -50,7 +82,7 @@ final class NMEAStreamDecoder {
     ///
     /// It stops early once `reports` is not empty, so the caller can hand them out, and leaves
     /// an unfinished last line (shorter than ``maximumLine``) unless `atEnd` says no more will come.
-    func consume(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into reports: inout [Report]) -> Int {
+    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into reports: inout [Report]) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let n = bytes.count
         var i = 0
@@ -62,6 +94,12 @@ final class NMEAStreamDecoder {
                 continue
             }
             let b = base[i]
+            if b == Self.dollar, let line = Self.fastLine(base, i, n) {
+                atLineStart = false
+                handleSentence(base, start: i, end: line.end, star: line.star, sum: line.sum, into: &reports)
+                i = line.end
+                continue
+            }
             if b == Self.dollar || b == Self.bang {
                 var j = i + 1
                 var sum: UInt8 = 0
@@ -124,7 +162,7 @@ final class NMEAStreamDecoder {
     }
 
     @inline(__always)
-    private func noteJunk() {
+    private mutating func noteJunk() {
         if !inJunk {
             statistics.junkRuns += 1
             inJunk = true
@@ -141,7 +179,7 @@ final class NMEAStreamDecoder {
         }
     }
 
-    private func handleSentence(_ base: UnsafePointer<UInt8>, start s: Int, end e: Int, star: Int, sum: UInt8,
+    private mutating func handleSentence(_ base: UnsafePointer<UInt8>, start s: Int, end e: Int, star: Int, sum: UInt8,
                                 into reports: inout [Report]) {
         statistics.sentences += 1
         inJunk = false
@@ -206,7 +244,7 @@ final class NMEAStreamDecoder {
     }
 
     /// `# Date: YYYY-MM-DD` in a log's header gives the date to logs whose sentences carry none.
-    private func handleComment(_ base: UnsafePointer<UInt8>, start: Int, end: Int) {
+    private mutating func handleComment(_ base: UnsafePointer<UInt8>, start: Int, end: Int) {
         let prefix: [UInt8] = Array("# Date: ".utf8)
         guard end - start >= prefix.count + 10 else { return }
         for (k, c) in prefix.enumerated() where base[start + k] != c { return }

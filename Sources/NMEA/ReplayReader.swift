@@ -7,13 +7,9 @@ import GPSReports
 /// ``ReplayFormat``). Not thread-safe; use one reader from one thread, or ``Replay`` for an
 /// async, paced stream.
 public final class ReplayReader {
-    private enum Decoder {
-        case nmea(NMEAStreamDecoder)
-        case gpx(GPXStreamDecoder)
-    }
-
     private let input: ByteInput
-    private let decoder: Decoder
+    private var nmea: NMEAStreamDecoder
+    private let gpx: GPXStreamDecoder?
     private var pending: [Report] = []
     private var pendingIndex = 0
     private var finished = false
@@ -30,31 +26,26 @@ public final class ReplayReader {
         let detected = format ?? ReplayFormat.detect(prefix: input.available)
         self.format = detected
         let device = path == "-" ? "stdin" : path
-        switch detected {
-        case .nmea: decoder = .nmea(NMEAStreamDecoder(device: device))
-        case .gpx: decoder = .gpx(GPXStreamDecoder(device: device))
-        }
+        nmea = NMEAStreamDecoder(device: device)
+        gpx = detected == .gpx ? GPXStreamDecoder(device: device) : nil
         pending.reserveCapacity(8)
     }
 
     /// Whether sky views (GSV/GSA) are reported; off saves work when only fixes are wanted.
     package var includesSkyViews: Bool {
-        get { if case .nmea(let d) = decoder { d.assembler.wantsSky } else { false } }
-        set { if case .nmea(let d) = decoder { d.assembler.wantsSky = newValue } }
+        get { nmea.assembler.wantsSky }
+        set { nmea.assembler.wantsSky = newValue }
     }
 
     /// Whether heading-sensor attitudes (HDT/HDG/THS) are reported.
     package var includesAttitudes: Bool {
-        get { if case .nmea(let d) = decoder { d.assembler.wantsAttitude } else { false } }
-        set { if case .nmea(let d) = decoder { d.assembler.wantsAttitude = newValue } }
+        get { nmea.assembler.wantsAttitude }
+        set { nmea.assembler.wantsAttitude = newValue }
     }
 
     /// What has been read and skipped so far.
     public var statistics: ReplayStatistics {
-        switch decoder {
-        case .nmea(let d): d.statistics
-        case .gpx(let d): d.statistics
-        }
+        gpx?.statistics ?? nmea.statistics
     }
 
     /// The next report, or `nil` at the end of the input.
@@ -73,9 +64,10 @@ public final class ReplayReader {
             }
             if finished { return nil }
             let available = input.available
-            let used: Int = switch decoder {
-            case .nmea(let d): d.consume(available, atEnd: input.atEnd, into: &pending)
-            case .gpx(let d): d.consume(available, atEnd: input.atEnd, into: &pending)
+            let used = if let gpx {
+                gpx.consume(available, atEnd: input.atEnd, into: &pending)
+            } else {
+                nmea.consume(available, atEnd: input.atEnd, into: &pending)
             }
             input.consume(used)
             if !pending.isEmpty { continue }

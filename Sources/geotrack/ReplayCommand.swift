@@ -57,8 +57,8 @@ enum ReplayCommand {
                 fixes += 1
                 if countOnly { continue }
                 fix.appendTPVJSON(to: &writer)
-                writer.bytes.append(0x0A)
-                if writer.bytes.count >= 1 << 16 {
+                writer.byte(0x0A)
+                if writer.count >= 1 << 16 {
                     guard flush(&writer) else { return 75 }
                 }
             }
@@ -77,7 +77,7 @@ enum ReplayCommand {
     /// Writes the buffered output in one `write(2)` per chunk.
     private static func flush(_ writer: inout JSONWriter) -> Bool {
         var offset = 0
-        let ok = writer.bytes.withUnsafeBytes { raw -> Bool in
+        let ok = writer.withBytes { raw -> Bool in
             guard let base = raw.baseAddress else { return true }
             while offset < raw.count {
                 let written = write(1, base + offset, raw.count - offset)
@@ -89,7 +89,7 @@ enum ReplayCommand {
             }
             return true
         }
-        writer.bytes.removeAll(keepingCapacity: true)
+        writer.removeAll()
         if !ok { standardError("geotrack: cannot write output: \(String(cString: strerror(errno)))\n") }
         return ok
     }
