@@ -14,47 +14,33 @@ extension Fix {
 
     /// Appends the TPV JSON object (no newline) to `writer`: the allocation-free path for bulk output.
     package func appendTPVJSON(to writer: inout JSONWriter) {
-        writer.reserve(768 + (device?.utf8.count ?? 0) * 6)
-        writer.raw("{\"class\":\"TPV\"")
-        if let device {
-            writer.raw(",\"device\":")
-            writer.string(device)
-        }
-        if let status {
-            writer.raw(",\"status\":")
-            writer.integer(status.rawValue)
-        }
-        writer.raw(",\"mode\":")
-        writer.integer(mode.rawValue)
-        if let time {
-            writer.raw(",\"time\":")
-            writer.isoTime(secondsSince1970: time.timeIntervalSince1970)
-        }
-        Self.field(&writer, ",\"ept\":", ept, 3)
-        Self.field(&writer, ",\"lat\":", latitude, 9)
-        Self.field(&writer, ",\"lon\":", longitude, 9)
-        Self.field(&writer, ",\"altHAE\":", altitudeHAE, 4)
-        Self.field(&writer, ",\"altMSL\":", altitudeMSL, 4)
-        Self.field(&writer, ",\"epx\":", epx, 3)
-        Self.field(&writer, ",\"epy\":", epy, 3)
-        Self.field(&writer, ",\"epv\":", epv, 3)
-        Self.field(&writer, ",\"track\":", track, 4)
-        Self.field(&writer, ",\"magtrack\":", magneticTrack, 4)
-        Self.field(&writer, ",\"magvar\":", magneticVariation, 1)
-        Self.field(&writer, ",\"speed\":", speed, 3)
-        Self.field(&writer, ",\"climb\":", climb, 3)
-        Self.field(&writer, ",\"epd\":", epd, 4)
-        Self.field(&writer, ",\"eps\":", eps, 2)
-        Self.field(&writer, ",\"epc\":", epc, 2)
-        Self.field(&writer, ",\"geoidSep\":", geoidSeparation, 3)
-        Self.field(&writer, ",\"eph\":", eph, 3)
-        writer.raw("}")
+        writer.tpv(tpvValues)
     }
 
-    @inline(__always)
-    private static func field(_ writer: inout JSONWriter, _ name: StaticString, _ value: Double?, _ decimals: Int) {
-        guard let value, value.isFinite else { return }
-        writer.raw(name)
-        writer.fixed(value, decimals: decimals)
+    /// The fix's numbers, NaN where unknown.
+    package var tpvValues: TPVValues {
+        var v = TPVValues(device: device)
+        v.status = status?.rawValue ?? 0
+        v.mode = mode.rawValue
+        v.time = time?.timeIntervalSince1970 ?? 0
+        v.ept = ept ?? .nan
+        v.latitude = latitude ?? .nan
+        v.longitude = longitude ?? .nan
+        v.altHAE = altitudeHAE ?? .nan
+        v.altMSL = altitudeMSL ?? .nan
+        v.epx = epx ?? .nan
+        v.epy = epy ?? .nan
+        v.epv = epv ?? .nan
+        v.track = track ?? .nan
+        v.magneticTrack = magneticTrack ?? .nan
+        v.magneticVariation = magneticVariation ?? .nan
+        v.speed = speed ?? .nan
+        v.climb = climb ?? .nan
+        v.epd = epd ?? .nan
+        v.eps = eps ?? .nan
+        v.epc = epc ?? .nan
+        v.geoidSeparation = geoidSeparation ?? .nan
+        v.eph = eph ?? .nan
+        return v
     }
 }

@@ -184,15 +184,39 @@ package struct JSONWriter: ~Copyable {
             let fraction = magnitude - floorPart
             if abs(fraction - 0.5) > 0.02 {
                 let units = UInt64(fraction > 0.5 ? floorPart + 1 : floorPart)
-                if value.sign == .minus { byte(UInt8(ascii: "-")) }
-                if decimals == 0 {
-                    unsigned(units, minimumDigits: 1)
-                    return
+                reserve(40)
+                var p = storage + count
+                if value.sign == .minus {
+                    p.pointee = UInt8(ascii: "-")
+                    p += 1
                 }
                 let divisor = UInt64(Self.powerOfTen(decimals))
-                unsigned(units / divisor, minimumDigits: 1)
-                byte(UInt8(ascii: "."))
-                unsigned(units % divisor, minimumDigits: decimals)
+                var whole = units / divisor
+                var digits = 1
+                var probe = whole
+                while probe >= 10 {
+                    probe /= 10
+                    digits += 1
+                }
+                var q = p + digits
+                p = q
+                repeat {
+                    q -= 1
+                    q.pointee = UInt8(truncatingIfNeeded: whole % 10) &+ 0x30
+                    whole /= 10
+                } while whole > 0
+                if decimals > 0 {
+                    p.pointee = UInt8(ascii: ".")
+                    var part = units % divisor
+                    q = p + 1 + decimals
+                    p = q
+                    for _ in 0..<decimals {
+                        q -= 1
+                        q.pointee = UInt8(truncatingIfNeeded: part % 10) &+ 0x30
+                        part /= 10
+                    }
+                }
+                count = p - storage
                 return
             }
         }

@@ -54,6 +54,37 @@ struct GPSDFix {
         return fix
     }
 
+    /// The same report as ``report(status:device:)``, as raw TPV numbers for the JSON bulk path.
+    func tpvValues(status: Int, device: String?) -> TPVValues {
+        var v = TPVValues(device: device)
+        v.mode = mode
+        v.status = status
+        if time > 0 {
+            v.time = time
+            v.ept = ept
+        }
+        guard mode >= 2 else { return v }
+        if latitude.isFinite && longitude.isFinite {
+            v.latitude = latitude
+            v.longitude = longitude
+        }
+        v.altHAE = altHAE
+        v.altMSL = altMSL
+        v.epv = epv
+        v.climb = climb
+        if epx.isFinite && epy.isFinite {
+            v.epx = epx
+            v.epy = epy
+        }
+        v.track = track
+        v.magneticTrack = magneticTrack
+        v.magneticVariation = magneticVariation
+        v.speed = speed
+        v.geoidSeparation = geoidSeparation
+        v.eph = eph
+        return v
+    }
+
     @inline(__always)
     private static func value(_ v: Double) -> Double? { v.isFinite ? v : nil }
 }

@@ -467,17 +467,18 @@ extension NMEACycleAssembler {
             let svid = f.atoi(field)
             field += 1
             if svid == 0 { continue }
+            if !wantsSky {
+                // Only the count and the all-azimuths-zero check matter without a sky view to build.
+                if f.atoi(field + 1) != 0 { skyHasAzimuth = true }
+                field += 3
+                skyCount += 1
+                continue
+            }
             let id = Self.prn(talker0: f.byte(0, 0), talker1: talker, satnum: svid)
             let elevation = f.isEmpty(field) ? nil : Double(f.atoi(field))
             let azimuth = f.isEmpty(field + 1) ? nil : Double(f.atoi(field + 1))
             let snr = f.isEmpty(field + 2) ? nil : Double(f.atoi(field + 2))
             field += 3
-            if !wantsSky {
-                // Only the count and the all-azimuths-zero check matter without a sky view to build.
-                skyCount += 1
-                if (azimuth ?? 0) != 0 { skyHasAzimuth = true }
-                continue
-            }
             var used = false
             if id.prn > 0, let snr, snr > 0 { used = usedPRNs.contains(id.prn) }
             sky.append(Satellite(prn: id.prn, gnssID: id.gnssID, svID: id.svID,

@@ -61,6 +61,10 @@ struct NMEACycleAssembler {
     var wantsSky = true
     /// Whether to build attitude reports.
     var wantsAttitude = true
+    /// When set, fixes go to ``rawFixes`` as TPV numbers instead of ``Report``s (the JSON bulk path).
+    var collectsRawFixes = false
+    /// Fixes collected while ``collectsRawFixes`` is set.
+    var rawFixes: [TPVValues] = []
 
     // The receiver's date and time of day, as gpsd keeps them (year 0 = no date yet).
     var year = 0
@@ -184,7 +188,11 @@ struct NMEACycleAssembler {
         merge(mask)
         errorModel()
         if mask.contains(.report) {
-            reports.append(.fix(fix.report(status: status, device: device)))
+            if collectsRawFixes {
+                rawFixes.append(fix.tpvValues(status: status, device: device))
+            } else {
+                reports.append(.fix(fix.report(status: status, device: device)))
+            }
         }
         if mask.contains(.satellite) && wantsSky {
             reports.append(.sky(skyView()))

@@ -210,6 +210,26 @@ struct NMEAStreamDecoder: ~Copyable {
         var stored = 0
         var fieldStart = s + 1
         var k = s + 1
+        // Eight bytes at a time: XOR with ",,,,,,,," turns commas into zero bytes, and the exact
+        // (carry-free) zero-byte test sets the high bit of each of them; walked lowest first.
+        while k + 8 <= end {
+            let word = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self).littleEndian ^ 0x2C2C_2C2C_2C2C_2C2C
+            let low7 = 0x7F7F_7F7F_7F7F_7F7F as UInt64
+            var found = ~(((word & low7) &+ low7) | word | low7)
+            while found != 0 {
+                let at = k + found.trailingZeroBitCount >> 3
+                guard stored < NMEAFields.capacity - 1 else {
+                    statistics.oversized += 1
+                    return
+                }
+                starts[stored] = Int32(fieldStart)
+                ends[stored] = Int32(at)
+                stored += 1
+                fieldStart = at + 1
+                found &= found &- 1
+            }
+            k += 8
+        }
         while k < end {
             if base[k] == Self.comma {
                 guard stored < NMEAFields.capacity - 1 else {

@@ -48,6 +48,47 @@ public final class ReplayReader {
         gpx?.statistics ?? nmea.statistics
     }
 
+    /// Reads the whole input and writes every fix as a gpsd TPV JSON line into `writer`, calling
+    /// `flush` whenever it holds more than `flushThreshold` bytes and once at the end: the bulk
+    /// path of `geotrack replay --json`, which builds no ``Report`` values. Returns the number of fixes.
+    package func writeTPVJSONLines(to writer: inout JSONWriter, flushThreshold: Int,
+                                   flush: (inout JSONWriter) -> Bool) throws(SourceError) -> Int {
+        var fixes = 0
+        if gpx != nil {
+            while let report = try next() {
+                guard case .fix(let fix) = report else { continue }
+                fixes += 1
+                fix.appendTPVJSON(to: &writer)
+                writer.byte(0x0A)
+                if writer.count >= flushThreshold, !flush(&writer) { return fixes }
+            }
+            _ = flush(&writer)
+            return fixes
+        }
+        nmea.assembler.collectsRawFixes = true
+        nmea.assembler.wantsSky = false
+        nmea.assembler.wantsAttitude = false
+        defer { nmea.assembler.collectsRawFixes = false }
+        while true {
+            let available = input.available
+            let used = nmea.consume(available, atEnd: input.atEnd, into: &pending)
+            input.consume(used)
+            pending.removeAll(keepingCapacity: true)
+            for values in nmea.assembler.rawFixes {
+                writer.tpv(values)
+                writer.byte(0x0A)
+            }
+            fixes += nmea.assembler.rawFixes.count
+            nmea.assembler.rawFixes.removeAll(keepingCapacity: true)
+            if writer.count >= flushThreshold, !flush(&writer) { return fixes }
+            if input.atEnd { break }
+            _ = try input.refill()
+        }
+        finished = true
+        _ = flush(&writer)
+        return fixes
+    }
+
     /// The next report, or `nil` at the end of the input.
     ///
     /// Throws ``SourceError`` with code `.io` when reading fails midway.

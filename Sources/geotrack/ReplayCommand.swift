@@ -47,27 +47,28 @@ enum ReplayCommand {
             standardError("geotrack: \(error.message)\n")
             return 66
         }
-        reader.includesSkyViews = false
-        reader.includesAttitudes = false
         var writer = JSONWriter(capacity: 1 << 17)
         var fixes = 0
+        var writeFailed = false
         do {
-            while let report = try reader.next() {
-                guard case .fix(let fix) = report else { continue }
-                fixes += 1
-                if countOnly { continue }
-                fix.appendTPVJSON(to: &writer)
-                writer.byte(0x0A)
-                if writer.count >= 1 << 16 {
-                    guard flush(&writer) else { return 75 }
+            if countOnly {
+                reader.includesSkyViews = false
+                reader.includesAttitudes = false
+                while let report = try reader.next() {
+                    if case .fix = report { fixes += 1 }
+                }
+            } else {
+                fixes = try reader.writeTPVJSONLines(to: &writer, flushThreshold: 1 << 16) { writer in
+                    let ok = flush(&writer)
+                    if !ok { writeFailed = true }
+                    return ok
                 }
             }
         } catch {
-            _ = flush(&writer)
             standardError("geotrack: \(error.message)\n")
             return 74
         }
-        guard flush(&writer) else { return 75 }
+        if writeFailed { return 75 }
         if showStatistics || countOnly {
             standardError("\(fixes) fixes; \(reader.statistics)\n")
         }
