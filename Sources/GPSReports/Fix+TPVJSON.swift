@@ -14,12 +14,12 @@ extension Fix {
 
     /// Appends the TPV JSON object (no newline) to `writer`: the allocation-free path for bulk output.
     package func appendTPVJSON(to writer: inout JSONWriter) {
-        writer.tpv(tpvValues)
+        writer.tpv(tpvValues, device: device)
     }
 
     /// The fix's numbers, NaN where unknown.
     package var tpvValues: TPVValues {
-        var v = TPVValues(device: device)
+        var v = TPVValues()
         v.status = status?.rawValue ?? 0
         v.mode = mode.rawValue
         v.time = time?.timeIntervalSince1970 ?? 0

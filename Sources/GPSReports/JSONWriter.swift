@@ -183,39 +183,39 @@ package struct JSONWriter: ~Copyable {
             let floorPart = magnitude.rounded(.down)
             let fraction = magnitude - floorPart
             if abs(fraction - 0.5) > 0.02 {
-                let units = UInt64(fraction > 0.5 ? floorPart + 1 : floorPart)
+                var units = UInt64(fraction > 0.5 ? floorPart + 1 : floorPart)
                 reserve(40)
                 var p = storage + count
                 if value.sign == .minus {
                     p.pointee = UInt8(ascii: "-")
                     p += 1
                 }
-                let divisor = UInt64(Self.powerOfTen(decimals))
-                var whole = units / divisor
+                // All digits of `units` right to left, the point `decimals` digits from the end:
+                // only divisions by constants, which compile to multiplications.
                 var digits = 1
-                var probe = whole
+                var probe = units
                 while probe >= 10 {
                     probe /= 10
                     digits += 1
                 }
-                var q = p + digits
+                digits = max(digits, decimals + 1)
+                let length = digits + (decimals > 0 ? 1 : 0)
+                var q = p + length
                 p = q
+                for _ in 0..<decimals {
+                    q -= 1
+                    q.pointee = UInt8(truncatingIfNeeded: units % 10) &+ 0x30
+                    units /= 10
+                }
+                if decimals > 0 {
+                    q -= 1
+                    q.pointee = UInt8(ascii: ".")
+                }
                 repeat {
                     q -= 1
-                    q.pointee = UInt8(truncatingIfNeeded: whole % 10) &+ 0x30
-                    whole /= 10
-                } while whole > 0
-                if decimals > 0 {
-                    p.pointee = UInt8(ascii: ".")
-                    var part = units % divisor
-                    q = p + 1 + decimals
-                    p = q
-                    for _ in 0..<decimals {
-                        q -= 1
-                        q.pointee = UInt8(truncatingIfNeeded: part % 10) &+ 0x30
-                        part /= 10
-                    }
-                }
+                    q.pointee = UInt8(truncatingIfNeeded: units % 10) &+ 0x30
+                    units /= 10
+                } while units > 0
                 count = p - storage
                 return
             }

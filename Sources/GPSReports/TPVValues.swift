@@ -3,7 +3,6 @@
 /// Both ``Fix/tpvJSON()`` and the NMEA replay's bulk path go through it, so the two always print
 /// the same line for the same fix.
 package struct TPVValues {
-    package var device: String?
     /// gpsd `status`; 0 or less is left out.
     package var status = 0
     package var mode = 0
@@ -29,15 +28,15 @@ package struct TPVValues {
     package var eph = Double.nan
 
     /// Creates values with nothing known.
-    package init(device: String?) { self.device = device }
+    package init() {}
 }
 
 extension JSONWriter {
     /// Appends one TPV object (no newline) with gpsd's names, order and number formats.
-    package mutating func tpv(_ v: TPVValues) {
-        reserve(768 + (v.device?.utf8.count ?? 0) * 6)
+    package mutating func tpv(_ v: TPVValues, device: String?) {
+        reserve(768 + (device?.utf8.count ?? 0) * 6)
         raw("{\"class\":\"TPV\"")
-        if let device = v.device {
+        if let device {
             raw(",\"device\":")
             string(device)
         }

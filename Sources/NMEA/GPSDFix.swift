@@ -55,8 +55,8 @@ struct GPSDFix {
     }
 
     /// The same report as ``report(status:device:)``, as raw TPV numbers for the JSON bulk path.
-    func tpvValues(status: Int, device: String?) -> TPVValues {
-        var v = TPVValues(device: device)
+    func tpvValues(status: Int) -> TPVValues {
+        var v = TPVValues()
         v.mode = mode
         v.status = status
         if time > 0 {

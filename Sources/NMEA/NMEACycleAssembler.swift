@@ -189,7 +189,7 @@ struct NMEACycleAssembler {
         errorModel()
         if mask.contains(.report) {
             if collectsRawFixes {
-                rawFixes.append(fix.tpvValues(status: status, device: device))
+                rawFixes.append(fix.tpvValues(status: status))
             } else {
                 reports.append(.fix(fix.report(status: status, device: device)))
             }

@@ -74,8 +74,9 @@ public final class ReplayReader {
             let used = nmea.consume(available, atEnd: input.atEnd, into: &pending)
             input.consume(used)
             pending.removeAll(keepingCapacity: true)
+            let device = nmea.assembler.device
             for values in nmea.assembler.rawFixes {
-                writer.tpv(values)
+                writer.tpv(values, device: device)
                 writer.byte(0x0A)
             }
             fixes += nmea.assembler.rawFixes.count
