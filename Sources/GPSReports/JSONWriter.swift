@@ -151,6 +151,25 @@ package struct JSONWriter: ~Copyable {
         count += digits
     }
 
+    /// Decimal digits of `v` (below 10^16), by binary search on powers of ten.
+    @inline(__always)
+    private static func digitCount(_ v: UInt64) -> Int {
+        if v < 100_000_000 {
+            if v < 10_000 {
+                if v < 100 { return v < 10 ? 1 : 2 }
+                return v < 1000 ? 3 : 4
+            }
+            if v < 1_000_000 { return v < 100_000 ? 5 : 6 }
+            return v < 10_000_000 ? 7 : 8
+        }
+        if v < 1_000_000_000_000 {
+            if v < 10_000_000_000 { return v < 1_000_000_000 ? 9 : 10 }
+            return v < 100_000_000_000 ? 11 : 12
+        }
+        if v < 100_000_000_000_000 { return v < 10_000_000_000_000 ? 13 : 14 }
+        return v < 1_000_000_000_000_000 ? 15 : 16
+    }
+
     @inline(__always)
     private static func powerOfTen(_ n: Int) -> Double {
         switch n {
@@ -192,13 +211,7 @@ package struct JSONWriter: ~Copyable {
                 }
                 // All digits of `units` right to left, the point `decimals` digits from the end:
                 // only divisions by constants, which compile to multiplications.
-                var digits = 1
-                var probe = units
-                while probe >= 10 {
-                    probe /= 10
-                    digits += 1
-                }
-                digits = max(digits, decimals + 1)
+                let digits = max(Self.digitCount(units), decimals + 1)
                 let length = digits + (decimals > 0 ? 1 : 0)
                 var q = p + length
                 p = q

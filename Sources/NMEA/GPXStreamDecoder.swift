@@ -12,7 +12,8 @@ final class GPXStreamDecoder {
     /// Counts of what was read and skipped.
     var statistics = ReplayStatistics()
 
-    private let device: String?
+    /// The device name put in every report.
+    let device: String?
     private static let maximumTag = 4096
     private static let maximumText = 64
 

@@ -161,6 +161,11 @@ struct NMEACycleAssembler {
             if type != .gsa { lastGSATalker = 0 }
             return .tooShort
         }
+        if type == .gsv && !wantsSky {
+            // A sky view changes nothing in a fix; without one to build, GSV only ends a GSA run.
+            lastGSATalker = 0
+            return .decoded
+        }
         let decoded: Mask?
         switch type {
         case .rmc: decoded = decodeRMC(fields)

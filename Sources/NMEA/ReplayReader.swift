@@ -48,45 +48,45 @@ public final class ReplayReader {
         gpx?.statistics ?? nmea.statistics
     }
 
-    /// Reads the whole input and writes every fix as a gpsd TPV JSON line into `writer`, calling
-    /// `flush` whenever it holds more than `flushThreshold` bytes and once at the end: the bulk
-    /// path of `geotrack replay --json`, which builds no ``Report`` values. Returns the number of fixes.
-    package func writeTPVJSONLines(to writer: inout JSONWriter, flushThreshold: Int,
-                                   flush: (inout JSONWriter) -> Bool) throws(SourceError) -> Int {
+    /// Reads the whole input and hands its fixes over as raw TPV numbers, one batch per 64 KiB
+    /// chunk, with the device name: the bulk path of `geotrack replay --json`, which builds no
+    /// ``Report`` values. `body` returns `false` to stop early. Returns the number of fixes.
+    package func forEachFixBatch(_ body: ([TPVValues], String?) -> Bool) throws(SourceError) -> Int {
         var fixes = 0
-        if gpx != nil {
+        if let gpx {
+            var batch: [TPVValues] = []
             while let report = try next() {
                 guard case .fix(let fix) = report else { continue }
-                fixes += 1
-                fix.appendTPVJSON(to: &writer)
-                writer.byte(0x0A)
-                if writer.count >= flushThreshold, !flush(&writer) { return fixes }
+                batch.append(fix.tpvValues)
+                if batch.count >= 256 {
+                    fixes += batch.count
+                    guard body(batch, gpx.device) else { return fixes }
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
-            _ = flush(&writer)
+            fixes += batch.count
+            if !batch.isEmpty { _ = body(batch, gpx.device) }
             return fixes
         }
         nmea.assembler.collectsRawFixes = true
         nmea.assembler.wantsSky = false
         nmea.assembler.wantsAttitude = false
         defer { nmea.assembler.collectsRawFixes = false }
+        let device = nmea.assembler.device
         while true {
             let available = input.available
             let used = nmea.consume(available, atEnd: input.atEnd, into: &pending)
             input.consume(used)
             pending.removeAll(keepingCapacity: true)
-            let device = nmea.assembler.device
-            for values in nmea.assembler.rawFixes {
-                writer.tpv(values, device: device)
-                writer.byte(0x0A)
+            if !nmea.assembler.rawFixes.isEmpty {
+                fixes += nmea.assembler.rawFixes.count
+                guard body(nmea.assembler.rawFixes, device) else { return fixes }
+                nmea.assembler.rawFixes.removeAll(keepingCapacity: true)
             }
-            fixes += nmea.assembler.rawFixes.count
-            nmea.assembler.rawFixes.removeAll(keepingCapacity: true)
-            if writer.count >= flushThreshold, !flush(&writer) { return fixes }
             if input.atEnd { break }
             _ = try input.refill()
         }
         finished = true
-        _ = flush(&writer)
         return fixes
     }
 

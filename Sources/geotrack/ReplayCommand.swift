@@ -47,51 +47,40 @@ enum ReplayCommand {
             standardError("geotrack: \(error.message)\n")
             return 66
         }
-        var writer = JSONWriter(capacity: 1 << 17)
         var fixes = 0
-        var writeFailed = false
         do {
             if countOnly {
-                reader.includesSkyViews = false
-                reader.includesAttitudes = false
-                while let report = try reader.next() {
-                    if case .fix = report { fixes += 1 }
-                }
+                fixes = try reader.forEachFixBatch { _, _ in true }
             } else {
-                fixes = try reader.writeTPVJSONLines(to: &writer, flushThreshold: 1 << 16) { writer in
-                    let ok = flush(&writer)
-                    if !ok { writeFailed = true }
-                    return ok
+                let result = try TPVJSONPipeline.run(reader) { bytes in writeAll(bytes) }
+                fixes = result.fixes
+                if !result.written {
+                    standardError("geotrack: cannot write output: \(String(cString: strerror(errno)))\n")
+                    return 75
                 }
             }
         } catch {
             standardError("geotrack: \(error.message)\n")
             return 74
         }
-        if writeFailed { return 75 }
         if showStatistics || countOnly {
             standardError("\(fixes) fixes; \(reader.statistics)\n")
         }
         return 0
     }
 
-    /// Writes the buffered output in one `write(2)` per chunk.
-    private static func flush(_ writer: inout JSONWriter) -> Bool {
+    /// Writes all of `bytes` to stdout; `false` when the output is gone.
+    private static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         var offset = 0
-        let ok = writer.withBytes { raw -> Bool in
-            guard let base = raw.baseAddress else { return true }
-            while offset < raw.count {
-                let written = write(1, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += written
+        while offset < bytes.count {
+            let written = write(1, base + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
             }
-            return true
+            offset += written
         }
-        writer.removeAll()
-        if !ok { standardError("geotrack: cannot write output: \(String(cString: strerror(errno)))\n") }
-        return ok
+        return true
     }
 }
