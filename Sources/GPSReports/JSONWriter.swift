@@ -20,13 +20,55 @@ package struct JSONWriter: ~Copyable {
     private var cachedDay = Int64.min
     private var cachedDate: (UInt64, UInt64) = (0, 0)
 
+    /// The last text written for each numbered field (see ``cachedField(_:_:_:_:)``): consecutive
+    /// fixes repeat many values (ept, DOP-based errors, geoid separation…), which are then copied.
+    static let fieldSlots = 32
+    static let fieldSlotSize = 48
+    private let fieldText: UnsafeMutablePointer<UInt8>
+    private let fieldLength: UnsafeMutablePointer<Int>
+    private let fieldBits: UnsafeMutablePointer<UInt64>
+
     /// Creates a writer with room for `capacity` bytes before it grows.
     package init(capacity: Int = 512) {
         self.capacity = max(capacity, 64)
         storage = .allocate(capacity: self.capacity)
+        fieldText = .allocate(capacity: Self.fieldSlots * Self.fieldSlotSize)
+        fieldLength = .allocate(capacity: Self.fieldSlots)
+        fieldLength.initialize(repeating: 0, count: Self.fieldSlots)
+        fieldBits = .allocate(capacity: Self.fieldSlots)
+        fieldBits.initialize(repeating: 0, count: Self.fieldSlots)
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        storage.deallocate()
+        fieldText.deallocate()
+        fieldLength.deallocate()
+        fieldBits.deallocate()
+    }
+
+    /// Appends `name` and `value` printed with `decimals`, reusing the text of the previous call
+    /// with the same `slot` when the value is bit-for-bit the same.
+    @inline(__always)
+    package mutating func cachedField(_ slot: Int, _ name: StaticString, _ value: Double, _ decimals: Int) {
+        let length = fieldLength[slot]
+        if length > 0 && fieldBits[slot] == value.bitPattern {
+            reserve(length)
+            (storage + count).update(from: fieldText + slot * Self.fieldSlotSize, count: length)
+            count += length
+            return
+        }
+        let start = count
+        raw(name)
+        fixed(value, decimals: decimals)
+        let written = count - start
+        if written <= Self.fieldSlotSize {
+            (fieldText + slot * Self.fieldSlotSize).update(from: storage + start, count: written)
+            fieldLength[slot] = written
+            fieldBits[slot] = value.bitPattern
+        } else {
+            fieldLength[slot] = 0
+        }
+    }
 
     /// The bytes written so far, valid until the next write.
     package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -215,7 +257,17 @@ package struct JSONWriter: ~Copyable {
                 let length = digits + (decimals > 0 ? 1 : 0)
                 var q = p + length
                 p = q
-                for _ in 0..<decimals {
+                let table = Self.pairs.utf8Start
+                var left = decimals
+                while left >= 2 {
+                    let pair = Int(units % 100) &* 2
+                    units /= 100
+                    q -= 2
+                    q[0] = table[pair]
+                    q[1] = table[pair + 1]
+                    left -= 2
+                }
+                if left == 1 {
                     q -= 1
                     q.pointee = UInt8(truncatingIfNeeded: units % 10) &+ 0x30
                     units /= 10
@@ -224,11 +276,21 @@ package struct JSONWriter: ~Copyable {
                     q -= 1
                     q.pointee = UInt8(ascii: ".")
                 }
-                repeat {
+                while units >= 100 {
+                    let pair = Int(units % 100) &* 2
+                    units /= 100
+                    q -= 2
+                    q[0] = table[pair]
+                    q[1] = table[pair + 1]
+                }
+                if units >= 10 {
+                    q -= 2
+                    q[0] = table[Int(units) &* 2]
+                    q[1] = table[Int(units) &* 2 + 1]
+                } else {
                     q -= 1
-                    q.pointee = UInt8(truncatingIfNeeded: units % 10) &+ 0x30
-                    units /= 10
-                } while units > 0
+                    q.pointee = UInt8(truncatingIfNeeded: units) &+ 0x30
+                }
                 count = p - storage
                 return
             }
