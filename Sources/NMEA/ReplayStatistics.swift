@@ -29,6 +29,7 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
     /// Creates empty statistics.
     public init() {}
 
+    /// "12,034 sentences, 3 bad checksums, 41 unknown, 2 junk runs": the counts that are not zero.
     public var description: String {
         var parts = ["\(Self.grouped(sentences)) sentences"]
         func add(_ count: Int, _ singular: String, _ plural: String) {
