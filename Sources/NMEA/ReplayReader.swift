@@ -80,6 +80,7 @@ public final class ReplayReader {
             pending.removeAll(keepingCapacity: true)
             if !nmea.assembler.rawFixes.isEmpty {
                 fixes += nmea.assembler.rawFixes.count
+                nmea.statistics.reports += nmea.assembler.rawFixes.count
                 guard body(nmea.assembler.rawFixes, device) else { return fixes }
                 nmea.assembler.rawFixes.removeAll(keepingCapacity: true)
             }
