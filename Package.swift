@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEATests",
-            dependencies: ["NMEA", "GPSReports"],
+            dependencies: ["NMEA", "GPSReports", "GeoTrackTesting"],
             resources: [.copy("Logs")],
             swiftSettings: strict
         ),

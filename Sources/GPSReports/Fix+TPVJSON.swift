@@ -1,0 +1,46 @@
+import Foundation
+
+extension Fix {
+    /// The fix as one line of gpsd TPV JSON, with gpsd's names, units and number formats.
+    ///
+    /// Fields that are `nil` are left out. `time` has millisecond precision, `lat`/`lon`
+    /// nine decimals, as gpsd prints them:
+    /// `{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2017-01-10T00:09:42.000Z","lat":44.068900000,...}`
+    public func tpvJSON() -> String {
+        var writer = JSONWriter()
+        appendTPVJSON(to: &writer)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Appends the TPV JSON object (no newline) to `writer`: the allocation-free path for bulk output.
+    package func appendTPVJSON(to writer: inout JSONWriter) {
+        writer.tpv(tpvValues, device: device)
+    }
+
+    /// The fix's numbers, NaN where unknown.
+    package var tpvValues: TPVValues {
+        var v = TPVValues()
+        v.status = status?.rawValue ?? 0
+        v.mode = mode.rawValue
+        v.time = time?.timeIntervalSince1970 ?? 0
+        v.ept = ept ?? .nan
+        v.latitude = latitude ?? .nan
+        v.longitude = longitude ?? .nan
+        v.altHAE = altitudeHAE ?? .nan
+        v.altMSL = altitudeMSL ?? .nan
+        v.epx = epx ?? .nan
+        v.epy = epy ?? .nan
+        v.epv = epv ?? .nan
+        v.track = track ?? .nan
+        v.magneticTrack = magneticTrack ?? .nan
+        v.magneticVariation = magneticVariation ?? .nan
+        v.speed = speed ?? .nan
+        v.climb = climb ?? .nan
+        v.epd = epd ?? .nan
+        v.eps = eps ?? .nan
+        v.epc = epc ?? .nan
+        v.geoidSeparation = geoidSeparation ?? .nan
+        v.eph = eph ?? .nan
+        return v
+    }
+}

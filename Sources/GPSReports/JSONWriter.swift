@@ -1,0 +1,366 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Appends JSON text to a growable byte buffer without Foundation: the hot path of every JSON
+/// line the CLI prints.
+///
+/// Fixed-point numbers come out exactly as C's `printf("%.Nf")` writes them (gpsd's own formatting):
+/// an integer path where the rounding is unambiguous, and `vsnprintf` for the rare near-ties.
+package struct JSONWriter: ~Copyable {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    package private(set) var count = 0
+
+    private var cachedDevice: String?
+    private var cachedDeviceJSON: [UInt8] = []
+    private var cachedDay = Int64.min
+    private var cachedDate: (UInt64, UInt64) = (0, 0)
+
+    /// The last text written for each numbered field (see ``cachedField(_:_:_:_:)``): consecutive
+    /// fixes repeat many values (ept, DOP-based errors, geoid separation…), which are then copied.
+    static let fieldSlots = 32
+    static let fieldSlotSize = 48
+    private let fieldText: UnsafeMutablePointer<UInt8>
+    private let fieldLength: UnsafeMutablePointer<Int>
+    private let fieldBits: UnsafeMutablePointer<UInt64>
+
+    /// Creates a writer with room for `capacity` bytes before it grows.
+    package init(capacity: Int = 512) {
+        self.capacity = max(capacity, 64)
+        storage = .allocate(capacity: self.capacity)
+        fieldText = .allocate(capacity: Self.fieldSlots * Self.fieldSlotSize)
+        fieldLength = .allocate(capacity: Self.fieldSlots)
+        fieldLength.initialize(repeating: 0, count: Self.fieldSlots)
+        fieldBits = .allocate(capacity: Self.fieldSlots)
+        fieldBits.initialize(repeating: 0, count: Self.fieldSlots)
+    }
+
+    deinit {
+        storage.deallocate()
+        fieldText.deallocate()
+        fieldLength.deallocate()
+        fieldBits.deallocate()
+    }
+
+    /// Appends `name` and `value` printed with `decimals`, reusing the text of the previous call
+    /// with the same `slot` when the value is bit-for-bit the same.
+    @inline(__always)
+    package mutating func cachedField(_ slot: Int, _ name: StaticString, _ value: Double, _ decimals: Int) {
+        let length = fieldLength[slot]
+        if length > 0 && fieldBits[slot] == value.bitPattern {
+            reserve(length)
+            (storage + count).update(from: fieldText + slot * Self.fieldSlotSize, count: length)
+            count += length
+            return
+        }
+        let start = count
+        raw(name)
+        fixed(value, decimals: decimals)
+        let written = count - start
+        if written <= Self.fieldSlotSize {
+            (fieldText + slot * Self.fieldSlotSize).update(from: storage + start, count: written)
+            fieldLength[slot] = written
+            fieldBits[slot] = value.bitPattern
+        } else {
+            fieldLength[slot] = 0
+        }
+    }
+
+    /// The bytes written so far, valid until the next write.
+    package func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: storage, count: count))
+    }
+
+    /// Forgets the bytes written, keeping the buffer.
+    package mutating func removeAll() { count = 0 }
+
+    /// Makes room for `extra` more bytes.
+    @inline(__always)
+    package mutating func reserve(_ extra: Int) {
+        if count + extra > capacity { grow(count + extra) }
+    }
+
+    private mutating func grow(_ needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newStorage = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newStorage.update(from: storage, count: count)
+        storage.deallocate()
+        storage = newStorage
+        capacity = newCapacity
+    }
+
+    /// Appends one byte.
+    @inline(__always)
+    package mutating func byte(_ value: UInt8) {
+        reserve(1)
+        storage[count] = value
+        count += 1
+    }
+
+    /// Appends ASCII text that needs no escaping.
+    @inline(__always)
+    package mutating func raw(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        reserve(n)
+        (storage + count).update(from: text.utf8Start, count: n)
+        count += n
+    }
+
+    private mutating func raw(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        reserve(bytes.count)
+        (storage + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Appends a JSON string literal, quoted and escaped.
+    package mutating func string(_ value: String) {
+        if let cachedDevice, cachedDevice == value {
+            cachedDeviceJSON.withUnsafeBufferPointer { raw($0) }
+            return
+        }
+        var escaped: [UInt8] = [UInt8(ascii: "\"")]
+        for unit in value.utf8 {
+            switch unit {
+            case UInt8(ascii: "\""): escaped += [0x5C, 0x22]
+            case UInt8(ascii: "\\"): escaped += [0x5C, 0x5C]
+            case 0x0A: escaped += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: escaped += [0x5C, UInt8(ascii: "r")]
+            case 0x09: escaped += [0x5C, UInt8(ascii: "t")]
+            case 0..<0x20: escaped += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Self.hexDigit(unit >> 4), Self.hexDigit(unit & 0xF)]
+            default: escaped.append(unit)
+            }
+        }
+        escaped.append(UInt8(ascii: "\""))
+        escaped.withUnsafeBufferPointer { raw($0) }
+        cachedDevice = value
+        cachedDeviceJSON = escaped
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ v: UInt8) -> UInt8 { v < 10 ? 0x30 + v : 0x61 + v - 10 }
+
+    /// Appends an integer in decimal.
+    package mutating func integer(_ value: Int) {
+        if value < 0 {
+            byte(UInt8(ascii: "-"))
+            unsigned(UInt64(value.magnitude), minimumDigits: 1)
+        } else {
+            unsigned(UInt64(value), minimumDigits: 1)
+        }
+    }
+
+    private static let pairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    @inline(__always)
+    private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
+        var digits = 1
+        var probe = value
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
+        }
+        digits = max(digits, minimumDigits)
+        reserve(digits)
+        var v = value
+        var at = count + digits
+        let table = Self.pairs.utf8Start
+        while v >= 100 {
+            let pair = Int(v % 100) * 2
+            v /= 100
+            at -= 2
+            storage[at] = table[pair]
+            storage[at + 1] = table[pair + 1]
+        }
+        if v >= 10 {
+            at -= 2
+            storage[at] = table[Int(v) * 2]
+            storage[at + 1] = table[Int(v) * 2 + 1]
+        } else {
+            at -= 1
+            storage[at] = UInt8(truncatingIfNeeded: v) &+ 0x30
+        }
+        while at > count {
+            at -= 1
+            storage[at] = 0x30
+        }
+        count += digits
+    }
+
+    /// Decimal digits of `v` (below 10^16), by binary search on powers of ten.
+    @inline(__always)
+    private static func digitCount(_ v: UInt64) -> Int {
+        if v < 100_000_000 {
+            if v < 10_000 {
+                if v < 100 { return v < 10 ? 1 : 2 }
+                return v < 1000 ? 3 : 4
+            }
+            if v < 1_000_000 { return v < 100_000 ? 5 : 6 }
+            return v < 10_000_000 ? 7 : 8
+        }
+        if v < 1_000_000_000_000 {
+            if v < 10_000_000_000 { return v < 1_000_000_000 ? 9 : 10 }
+            return v < 100_000_000_000 ? 11 : 12
+        }
+        if v < 100_000_000_000_000 { return v < 10_000_000_000_000 ? 13 : 14 }
+        return v < 1_000_000_000_000_000 ? 15 : 16
+    }
+
+    @inline(__always)
+    private static func powerOfTen(_ n: Int) -> Double {
+        switch n {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        default: 1e12
+        }
+    }
+
+    /// Appends `value` with exactly `decimals` (0…12) digits after the point, as `printf("%.{decimals}f")` would.
+    ///
+    /// Non-finite values must not reach JSON; callers skip them.
+    package mutating func fixed(_ value: Double, decimals: Int) {
+        let decimals = min(max(decimals, 0), 12)
+        let scaled = value * Self.powerOfTen(decimals)
+        let magnitude = scaled.magnitude
+        // Below 1e14 the product's rounding error is under 0.01, so a fraction not within 0.02 of
+        // one half rounds the same way as the exact binary value; anything else takes the exact path.
+        if magnitude < 1e14 {
+            let floorPart = magnitude.rounded(.down)
+            let fraction = magnitude - floorPart
+            if abs(fraction - 0.5) > 0.02 {
+                var units = UInt64(fraction > 0.5 ? floorPart + 1 : floorPart)
+                reserve(40)
+                var p = storage + count
+                if value.sign == .minus {
+                    p.pointee = UInt8(ascii: "-")
+                    p += 1
+                }
+                // All digits of `units` right to left, the point `decimals` digits from the end:
+                // only divisions by constants, which compile to multiplications.
+                let digits = max(Self.digitCount(units), decimals + 1)
+                let length = digits + (decimals > 0 ? 1 : 0)
+                var q = p + length
+                p = q
+                let table = Self.pairs.utf8Start
+                var left = decimals
+                while left >= 2 {
+                    let pair = Int(units % 100) &* 2
+                    units /= 100
+                    q -= 2
+                    q[0] = table[pair]
+                    q[1] = table[pair + 1]
+                    left -= 2
+                }
+                if left == 1 {
+                    q -= 1
+                    q.pointee = UInt8(truncatingIfNeeded: units % 10) &+ 0x30
+                    units /= 10
+                }
+                if decimals > 0 {
+                    q -= 1
+                    q.pointee = UInt8(ascii: ".")
+                }
+                while units >= 100 {
+                    let pair = Int(units % 100) &* 2
+                    units /= 100
+                    q -= 2
+                    q[0] = table[pair]
+                    q[1] = table[pair + 1]
+                }
+                if units >= 10 {
+                    q -= 2
+                    q[0] = table[Int(units) &* 2]
+                    q[1] = table[Int(units) &* 2 + 1]
+                } else {
+                    q -= 1
+                    q.pointee = UInt8(truncatingIfNeeded: units) &+ 0x30
+                }
+                count = p - storage
+                return
+            }
+        }
+        exactFixed(value, decimals: decimals)
+    }
+
+    private mutating func exactFixed(_ value: Double, decimals: Int) {
+        var buffer = [CChar](repeating: 0, count: 352)
+        let written = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
+            withVaList([Int32(decimals), value]) { args in
+                vsnprintf(out.baseAddress, out.count, "%.*f", args)
+            }
+        }
+        guard written > 0 else { return }
+        let n = min(Int(written), buffer.count - 1)
+        buffer.withUnsafeBytes { raw($0.bindMemory(to: UInt8.self).prefix(n)) }
+    }
+
+    private mutating func raw(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        raw(UnsafeBufferPointer(rebasing: bytes))
+    }
+
+    /// Appends an ISO 8601 UTC timestamp with milliseconds, quoted, as gpsd prints `time`:
+    /// `"2017-01-10T00:09:42.000Z"`.
+    package mutating func isoTime(secondsSince1970 seconds: Double) {
+        let totalMilliseconds = Int64((seconds * 1000).rounded())
+        let days = totalMilliseconds >= 0 ? totalMilliseconds / 86_400_000 : (totalMilliseconds - 86_399_999) / 86_400_000
+        let ms = UInt64(totalMilliseconds - days * 86_400_000)
+        if days != cachedDay {
+            let civil = CivilDate(daysSince1970: Int(days))
+            let mark = count
+            unsigned(UInt64(max(0, civil.year)), minimumDigits: 4)
+            byte(UInt8(ascii: "-"))
+            unsigned(UInt64(civil.month), minimumDigits: 2)
+            byte(UInt8(ascii: "-"))
+            unsigned(UInt64(civil.day), minimumDigits: 2)
+            if count - mark == 10 {
+                withUnsafeMutableBytes(of: &cachedDate) { $0.copyMemory(from: UnsafeRawBufferPointer(start: storage + mark, count: 10)) }
+                cachedDay = days
+            } else {
+                cachedDay = .min
+            }
+            count = mark
+        }
+        reserve(32)
+        storage[count] = UInt8(ascii: "\"")
+        count += 1
+        if cachedDay == days {
+            withUnsafeBytes(of: cachedDate) { source in
+                UnsafeMutableRawBufferPointer(start: storage + count, count: 10)
+                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<10]))
+            }
+            count += 10
+        } else {
+            let civil = CivilDate(daysSince1970: Int(days))
+            unsigned(UInt64(max(0, civil.year)), minimumDigits: 4)
+            byte(UInt8(ascii: "-"))
+            unsigned(UInt64(civil.month), minimumDigits: 2)
+            byte(UInt8(ascii: "-"))
+            unsigned(UInt64(civil.day), minimumDigits: 2)
+        }
+        byte(UInt8(ascii: "T"))
+        unsigned(ms / 3_600_000, minimumDigits: 2)
+        byte(UInt8(ascii: ":"))
+        unsigned(ms / 60_000 % 60, minimumDigits: 2)
+        byte(UInt8(ascii: ":"))
+        unsigned(ms / 1000 % 60, minimumDigits: 2)
+        byte(UInt8(ascii: "."))
+        unsigned(ms % 1000, minimumDigits: 3)
+        raw("Z\"")
+    }
+}

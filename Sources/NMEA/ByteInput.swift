@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import GPSReports
+
+/// A file, pipe, tty or stdin read in fixed-size chunks into one reusable buffer.
+///
+/// Memory stays bounded whatever the input's size: the buffer holds one chunk plus the
+/// unfinished tail of the previous one, which the decoders keep short.
+final class ByteInput {
+    /// Bytes read per `read(2)`.
+    static let chunkSize = 64 * 1024
+    /// Room kept for an unfinished line carried over from the previous chunk.
+    static let carryCapacity = 4 * 1024
+
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private let path: String
+    private let storage: UnsafeMutablePointer<UInt8>
+    private let capacity = ByteInput.chunkSize + ByteInput.carryCapacity
+    /// First unconsumed byte.
+    private(set) var start = 0
+    /// One past the last byte read.
+    private(set) var end = 0
+    /// Whether `read(2)` reported the end of the input.
+    private(set) var atEnd = false
+
+    /// Opens `path` for reading; "-" is stdin.
+    init(path: String) throws(SourceError) {
+        self.path = path
+        if path == "-" {
+            fd = 0
+            ownsDescriptor = false
+        } else {
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw Self.openError(path: path, errno: errno) }
+            var info = stat()
+            if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+                close(opened)
+                throw SourceError(.unreadableFile, message:
+                    "cannot replay \(path): it is a directory. Give an NMEA log or a GPX track file.")
+            }
+            fd = opened
+            ownsDescriptor = true
+        }
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+        if ownsDescriptor { close(fd) }
+    }
+
+    /// The unconsumed bytes.
+    var available: UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: storage + start, count: end - start)
+    }
+
+    /// Marks `count` bytes at the front of ``available`` as consumed.
+    func consume(_ count: Int) {
+        start = min(end, start + count)
+    }
+
+    /// Moves the unconsumed tail to the front and reads one more chunk after it.
+    ///
+    /// Returns `false` at the end of the input. The caller must keep the unconsumed tail under
+    /// ``carryCapacity``; a longer tail is dropped rather than grown.
+    func refill() throws(SourceError) -> Bool {
+        if atEnd { return false }
+        var tail = end - start
+        if tail > Self.carryCapacity {
+            // The decoders never leave this much; dropping keeps memory bounded regardless.
+            start = end - Self.carryCapacity
+            tail = Self.carryCapacity
+        }
+        if tail > 0 && start > 0 { memmove(storage, storage + start, tail) }
+        start = 0
+        end = tail
+        while true {
+            let count = read(fd, storage + end, capacity - end)
+            if count > 0 {
+                end += count
+                return true
+            }
+            if count == 0 {
+                atEnd = true
+                return false
+            }
+            if errno == EINTR { continue }
+            throw SourceError(.io, message: "cannot read \(path): \(String(cString: strerror(errno))). Check the file or device.")
+        }
+    }
+
+    private static func openError(path: String, errno code: Int32) -> SourceError {
+        switch code {
+        case ENOENT:
+            SourceError(.unreadableFile, message: "cannot replay \(path): no such file. Check the path.")
+        case EACCES, EPERM:
+            SourceError(.unreadableFile, message: "cannot replay \(path): permission denied. Check the file's permissions.")
+        default:
+            SourceError(.unreadableFile, message: "cannot replay \(path): \(String(cString: strerror(code))).")
+        }
+    }
+}

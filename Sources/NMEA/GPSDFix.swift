@@ -1,0 +1,90 @@
+import Foundation
+import GPSReports
+
+/// gpsd's working fix (`struct gps_fix_t`): NaN for unknown, so the cycle rules can be
+/// followed exactly, then converted to a ``Fix`` with optionals when reported.
+struct GPSDFix {
+    /// Seconds since 1970; 0 when unknown (gpsd's `tv_sec == 0`).
+    var time: Double = 0
+    /// 0 not seen, 1 no fix, 2 2D, 3 3D.
+    var mode = 0
+    var latitude = Double.nan
+    var longitude = Double.nan
+    var altHAE = Double.nan
+    var altMSL = Double.nan
+    var geoidSeparation = Double.nan
+    var speed = Double.nan
+    var track = Double.nan
+    var magneticTrack = Double.nan
+    var magneticVariation = Double.nan
+    var climb = Double.nan
+    var ept = Double.nan
+    var epx = Double.nan
+    var epy = Double.nan
+    var epv = Double.nan
+    var eph = Double.nan
+
+    /// The report gpsd's TPV would carry: only time and mode below 2D.
+    func report(status: Int, device: String?) -> Fix {
+        var fix = Fix(mode: FixMode(rawValue: mode) ?? .unknown,
+                      time: time > 0 ? Date(timeIntervalSince1970: time) : nil,
+                      device: device)
+        if status > 0 { fix.status = FixStatus(rawValue: status) }
+        if time > 0 { fix.ept = Self.value(ept) }
+        guard mode >= 2 else { return fix }
+        if latitude.isFinite && longitude.isFinite {
+            fix.latitude = latitude
+            fix.longitude = longitude
+        }
+        // gpsd 3.22 prints altitude, epv and climb whenever they are known, in 2D too.
+        fix.altitudeHAE = Self.value(altHAE)
+        fix.altitudeMSL = Self.value(altMSL)
+        fix.epv = Self.value(epv)
+        fix.climb = Self.value(climb)
+        if epx.isFinite && epy.isFinite {
+            fix.epx = epx
+            fix.epy = epy
+        }
+        fix.track = Self.value(track)
+        fix.magneticTrack = Self.value(magneticTrack)
+        fix.magneticVariation = Self.value(magneticVariation)
+        fix.speed = Self.value(speed)
+        fix.geoidSeparation = Self.value(geoidSeparation)
+        fix.eph = Self.value(eph)
+        return fix
+    }
+
+    /// The same report as ``report(status:device:)``, as raw TPV numbers for the JSON bulk path.
+    func tpvValues(status: Int) -> TPVValues {
+        var v = TPVValues()
+        v.mode = mode
+        v.status = status
+        if time > 0 {
+            v.time = time
+            v.ept = ept
+        }
+        guard mode >= 2 else { return v }
+        if latitude.isFinite && longitude.isFinite {
+            v.latitude = latitude
+            v.longitude = longitude
+        }
+        v.altHAE = altHAE
+        v.altMSL = altMSL
+        v.epv = epv
+        v.climb = climb
+        if epx.isFinite && epy.isFinite {
+            v.epx = epx
+            v.epy = epy
+        }
+        v.track = track
+        v.magneticTrack = magneticTrack
+        v.magneticVariation = magneticVariation
+        v.speed = speed
+        v.geoidSeparation = geoidSeparation
+        v.eph = eph
+        return v
+    }
+
+    @inline(__always)
+    private static func value(_ v: Double) -> Double? { v.isFinite ? v : nil }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import GPSReports
+
+/// Reads a GPX 1.0 or 1.1 track as a stream of fixes, one per complete `<trkpt>`.
+///
+/// A small tag-level state machine, not a DOM: memory stays bounded whatever the file's size.
+/// It takes `lat`/`lon`, `<time>`, `<ele>`, and speed (m/s) and course (degrees) from GPX 1.0
+/// `<speed>`/`<course>` or from any extension element of those names (such as Garmin's
+/// `gpxtpx:speed`). A track cut off mid-point (a crash while recording) ends at its last
+/// complete point.
+final class GPXStreamDecoder {
+    /// Counts of what was read and skipped.
+    var statistics = ReplayStatistics()
+
+    /// The device name put in every report.
+    let device: String?
+    private static let maximumTag = 4096
+    private static let maximumText = 64
+
+    private enum Mode { case text, tag, comment, skipTag }
+    private enum Element { case none, time, elevation, speed, course }
+
+    private var mode = Mode.text
+    private var tag: [UInt8] = []
+    private var text: [UInt8] = []
+    private var capturing = Element.none
+    private var inPoint = false
+    private var point = GPSDFix()
+    private var pointInvalid = false
+    private var commentTail: (UInt8, UInt8) = (0, 0)
+
+    init(device: String?) {
+        self.device = device
+        tag.reserveCapacity(256)
+        text.reserveCapacity(Self.maximumText)
+    }
+
+    /// Consumes bytes and returns how many it used; stops early once `reports` is not empty.
+    func consume(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into reports: inout [Report]) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            if !reports.isEmpty { return i }
+            let c = base[i]
+            i += 1
+            switch mode {
+            case .text:
+                if c == UInt8(ascii: "<") {
+                    mode = .tag
+                    tag.removeAll(keepingCapacity: true)
+                } else if capturing != .none {
+                    if text.count < Self.maximumText { text.append(c) } else { pointInvalid = true }
+                }
+            case .tag:
+                if c == UInt8(ascii: ">") {
+                    mode = .text
+                    handleTag(into: &reports)
+                } else if tag.count >= Self.maximumTag {
+                    mode = .skipTag
+                    statistics.oversized += 1
+                } else {
+                    tag.append(c)
+                    if tag.count == 3 && tag[0] == UInt8(ascii: "!") && tag[1] == UInt8(ascii: "-") && tag[2] == UInt8(ascii: "-") {
+                        mode = .comment
+                        commentTail = (0, 0)
+                    }
+                }
+            case .comment:
+                if c == UInt8(ascii: ">") && commentTail == (UInt8(ascii: "-"), UInt8(ascii: "-")) {
+                    mode = .text
+                }
+                commentTail = (commentTail.1, c)
+            case .skipTag:
+                if c == UInt8(ascii: ">") { mode = .text }
+            }
+        }
+        return i
+    }
+
+    private func handleTag(into reports: inout [Report]) {
+        guard let first = tag.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "!") else { return }
+        let closing = first == UInt8(ascii: "/")
+        let selfClosing = tag.last == UInt8(ascii: "/")
+        var nameStart = closing ? 1 : 0
+        var nameEnd = nameStart
+        while nameEnd < tag.count, !Self.isSpace(tag[nameEnd]), tag[nameEnd] != UInt8(ascii: "/") {
+            if tag[nameEnd] == UInt8(ascii: ":") { nameStart = nameEnd + 1 }
+            nameEnd += 1
+        }
+        let name = tag[nameStart..<nameEnd]
+        if closing {
+            closeElement(name, into: &reports)
+            return
+        }
+        if name.elementsEqual("trkpt".utf8) || name.elementsEqual("rtept".utf8) {
+            beginPoint(attributesFrom: nameEnd)
+            if selfClosing { closeElement(name, into: &reports) }
+            return
+        }
+        guard inPoint, !selfClosing else { return }
+        capturing = switch true {
+        case name.elementsEqual("time".utf8): .time
+        case name.elementsEqual("ele".utf8): .elevation
+        case name.elementsEqual("speed".utf8): .speed
+        case name.elementsEqual("course".utf8): .course
+        default: .none
+        }
+        text.removeAll(keepingCapacity: true)
+    }
+
+    private func beginPoint(attributesFrom start: Int) {
+        inPoint = true
+        pointInvalid = false
+        point = GPSDFix()
+        capturing = .none
+        var lat = Double.nan, lon = Double.nan
+        var k = start
+        while k < tag.count {
+            while k < tag.count, Self.isSpace(tag[k]) { k += 1 }
+            let keyStart = k
+            while k < tag.count, tag[k] != UInt8(ascii: "="), !Self.isSpace(tag[k]) { k += 1 }
+            let key = tag[keyStart..<k]
+            while k < tag.count, tag[k] != UInt8(ascii: "\""), tag[k] != UInt8(ascii: "'") { k += 1 }
+            guard k < tag.count else { break }
+            let quote = tag[k]
+            k += 1
+            let valueStart = k
+            while k < tag.count, tag[k] != quote { k += 1 }
+            let value = Self.number(tag[valueStart..<min(k, tag.count)])
+            if key.elementsEqual("lat".utf8) { lat = value ?? .infinity }
+            if key.elementsEqual("lon".utf8) { lon = value ?? .infinity }
+            k += 1
+        }
+        if lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 {
+            point.latitude = lat
+            point.longitude = lon
+        } else {
+            pointInvalid = true
+        }
+    }
+
+    private func closeElement(_ name: ArraySlice<UInt8>, into reports: inout [Report]) {
+        if name.elementsEqual("trkpt".utf8) || name.elementsEqual("rtept".utf8) {
+            guard inPoint else { return }
+            inPoint = false
+            capturing = .none
+            if pointInvalid {
+                statistics.invalidValues += 1
+                return
+            }
+            statistics.trackPoints += 1
+            point.mode = point.altMSL.isFinite ? 3 : 2
+            if point.time > 0 { point.ept = 0.005 }
+            reports.append(.fix(point.report(status: 0, device: device)))
+            statistics.reports += 1
+            return
+        }
+        guard inPoint, capturing != .none else { return }
+        let element = capturing
+        capturing = .none
+        let trimmed = Self.trim(text[...])
+        switch element {
+        case .time:
+            if let t = Self.isoTime(trimmed) { point.time = t } else { pointInvalid = true }
+        case .elevation:
+            if let v = Self.number(trimmed), v.isFinite, abs(v) < 1e6 { point.altMSL = v } else { pointInvalid = true }
+        case .speed:
+            if let v = Self.number(trimmed), v.isFinite, v >= 0, v < 1e5 { point.speed = v } else { pointInvalid = true }
+        case .course:
+            if let v = Self.number(trimmed), v.isFinite, (0...360).contains(v) { point.track = v } else { pointInvalid = true }
+        case .none:
+            break
+        }
+    }
+
+    @inline(__always)
+    private static func isSpace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D
+    }
+
+    private static func trim(_ s: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+        var lower = s.startIndex, upper = s.endIndex
+        while lower < upper, isSpace(s[lower]) { lower += 1 }
+        while upper > lower, isSpace(s[upper - 1]) { upper -= 1 }
+        return s[lower..<upper]
+    }
+
+    private static func number(_ s: ArraySlice<UInt8>) -> Double? {
+        let t = trim(s)
+        guard !t.isEmpty else { return nil }
+        return t.withUnsafeBufferPointer { p -> Double? in
+            guard let base = p.baseAddress, let v = NMEANumber.parse(base, 0, p.count), v.isFinite else { return nil }
+            return v
+        }
+    }
+
+    /// `YYYY-MM-DDThh:mm:ss[.fff][Z|±hh:mm]` to seconds since 1970.
+    static func isoTime(_ s: ArraySlice<UInt8>) -> Double? {
+        let b = Array(s)
+        guard b.count >= 19 else { return nil }
+        func digits(_ from: Int, _ count: Int) -> Int? {
+            var v = 0
+            for k in from..<(from + count) {
+                let d = b[k] &- 0x30
+                guard d < 10 else { return nil }
+                v = v * 10 + Int(d)
+            }
+            return v
+        }
+        guard let year = digits(0, 4), b[4] == UInt8(ascii: "-"), let month = digits(5, 2), b[7] == UInt8(ascii: "-"),
+              let day = digits(8, 2), b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: " "),
+              let hour = digits(11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(14, 2),
+              b[16] == UInt8(ascii: ":"), let second = digits(17, 2),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var k = 19
+        var fraction = 0.0
+        if k < b.count, b[k] == UInt8(ascii: ".") {
+            k += 1
+            var scale = 0.1
+            var any = false
+            while k < b.count, b[k] &- 0x30 < 10 {
+                fraction += Double(b[k] - 0x30) * scale
+                scale /= 10
+                k += 1
+                any = true
+            }
+            guard any else { return nil }
+        }
+        var offset = 0
+        if k < b.count {
+            if b[k] == UInt8(ascii: "Z") {
+                k += 1
+            } else if b[k] == UInt8(ascii: "+") || b[k] == UInt8(ascii: "-"), k + 6 <= b.count,
+                      let oh = digits(k + 1, 2), b[k + 3] == UInt8(ascii: ":"), let om = digits(k + 4, 2) {
+                offset = (oh * 3600 + om * 60) * (b[k] == UInt8(ascii: "-") ? -1 : 1)
+                k += 6
+            } else {
+                return nil
+            }
+        }
+        guard k == b.count else { return nil }
+        let days = CivilDate(year: year, month: month, day: day).daysSince1970
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    }
+}

@@ -1,0 +1,625 @@
+import GPSReports
+
+/// One decoder per sentence type. Each validates the fields it reads before touching any
+/// state and returns `nil` for an impossible value; otherwise it updates the working state
+/// as gpsd's driver does and returns gpsd's change mask.
+extension NMEACycleAssembler {
+    // MARK: Field helpers
+
+    /// A time of day `hhmmss[.sss]`.
+    struct TimeOfDay {
+        var hour: Int, minute: Int, second: Int, subseconds: Double, raw: Double
+    }
+
+    /// Parses a non-empty time field; `nil` when malformed or out of range.
+    static func timeOfDay(_ f: NMEAFields, _ i: Int) -> TimeOfDay? {
+        let n = f.length(i)
+        guard n >= 6, n <= 16 else { return nil }
+        var hms = 0
+        for k in 0..<6 {
+            let d = f.byte(i, k) &- 0x30
+            guard d < 10 else { return nil }
+            hms = hms * 10 + Int(d)
+        }
+        let hour = hms / 10000, minute = hms / 100 % 100, second = hms % 100
+        guard hour < 24, minute < 60, second < 61 else { return nil }
+        var subseconds = 0.0
+        if n > 6 {
+            guard f.byte(i, 6) == UInt8(ascii: "."), n <= 16 else { return nil }
+            var fraction = 0
+            for k in 7..<n {
+                let d = f.byte(i, k) &- 0x30
+                guard d < 10 else { return nil }
+                fraction = fraction * 10 + Int(d)
+            }
+            subseconds = Double(fraction) / NMEANumber.powerOfTen(n - 7)
+        }
+        return TimeOfDay(hour: hour, minute: minute, second: second, subseconds: subseconds,
+                         raw: Double(hms) + subseconds)
+    }
+
+    /// gpsd's merge_hhmmss: a new time of day, a day later when the hour went backwards.
+    mutating func mergeTime(_ t: TimeOfDay) {
+        if t.hour < hour { day += 1 }
+        hour = t.hour
+        minute = t.minute
+        second = t.second
+        subseconds = t.subseconds
+    }
+
+    /// gpsd's register_fractional_time: feeds the end-of-cycle detector.
+    mutating func registerFractionalTime(_ t: TimeOfDay) {
+        lastFractionalTime = thisFractionalTime
+        thisFractionalTime = t.raw
+        latchFractionalTime = true
+    }
+
+    /// Latitude and longitude from `ddmm.mmmm,N,dddmm.mmmm,E` at fields i…i+3.
+    enum LatLon {
+        case missing
+        case invalid
+        case value(Double, Double)
+    }
+
+    static func latLon(_ f: NMEAFields, _ i: Int) -> LatLon {
+        if f.isEmpty(i) || f.isEmpty(i + 1) || f.isEmpty(i + 2) || f.isEmpty(i + 3) { return .missing }
+        guard f.length(i + 1) == 1, f.length(i + 3) == 1,
+              let rawLat = f.number(i), let rawLon = f.number(i + 2),
+              rawLat >= 0, rawLon >= 0,
+              let lat = degrees(rawLat), let lon = degrees(rawLon),
+              lat <= 90, lon <= 180
+        else { return .invalid }
+        let ns = f.first(i + 1), ew = f.first(i + 3)
+        guard ns == UInt8(ascii: "N") || ns == UInt8(ascii: "S"),
+              ew == UInt8(ascii: "E") || ew == UInt8(ascii: "W")
+        else { return .invalid }
+        return .value(ns == UInt8(ascii: "S") ? -lat : lat, ew == UInt8(ascii: "W") ? -lon : lon)
+    }
+
+    /// NMEA's degrees-and-minutes to degrees, as gpsd computes it; `nil` for 60 minutes or more.
+    @inline(__always)
+    static func degrees(_ value: Double) -> Double? {
+        let q = value / 100
+        let d = q.rounded(.towardZero)
+        let minutes = 100 * (q - d)
+        guard minutes < 60.000001 else { return nil }
+        return d + minutes / 60
+    }
+
+    /// gpsd's faa_mode: an FAA mode letter to a TPV status.
+    static func faaStatus(_ mode: UInt8) -> Int {
+        switch mode {
+        case 0, UInt8(ascii: "N"), UInt8(ascii: "S"): 0
+        case UInt8(ascii: "D"), UInt8(ascii: "P"): 2
+        case UInt8(ascii: "E"): 5
+        case UInt8(ascii: "F"): 4
+        case UInt8(ascii: "R"): 3
+        default: 1
+        }
+    }
+
+    /// A number that must be finite when present: `.nan` when empty, `nil` when not a number.
+    @inline(__always)
+    static func optionalNumber(_ f: NMEAFields, _ i: Int) -> Double? {
+        f.number(i)
+    }
+
+    // MARK: RMC
+
+    mutating func decodeRMC(_ f: NMEAFields) -> Mask? {
+        sawDateSentence = true
+        var mask: Mask = []
+        let valid = f.first(2) == UInt8(ascii: "A") || f.first(2) == UInt8(ascii: "D")
+        guard valid else {
+            status = 0
+            newData.mode = 1
+            return [.status, .mode]
+        }
+        var time: TimeOfDay?
+        var date: (day: Int, month: Int, year: Int)?
+        if !f.isEmpty(1) && f.count > 9 && !f.isEmpty(9) {
+            guard let t = Self.timeOfDay(f, 1), f.length(9) == 6, let ddmmyy = f.integer(9) else { return nil }
+            let dd = ddmmyy / 10000, mm = ddmmyy / 100 % 100, yy = ddmmyy % 100
+            guard (1...12).contains(mm), (1...31).contains(dd) else { return nil }
+            time = t
+            date = (dd, mm, yy)
+        }
+        let position = Self.latLon(f, 3)
+        if case .invalid = position { return nil }
+        guard let speed = f.number(7), let track = f.number(8), speed.isNaN || speed >= 0,
+              track.isNaN || (0...360).contains(track) else { return nil }
+        guard let variation = f.number(10) else { return nil }
+
+        if let time, let date {
+            mergeTime(time)
+            if year % 100 == 99 && date.year == 0 { century += 100 }
+            var fullYear = century + date.year
+            if fullYear >= 2080 { fullYear -= 100 }
+            year = fullYear
+            month = date.month
+            day = date.day
+            mask.insert(.time)
+            registerFractionalTime(time)
+        }
+        var newStatus: Int
+        if case .value(let lat, let lon) = position {
+            newStatus = 1
+            newData.latitude = lat
+            newData.longitude = lon
+            mask.insert(.latLon)
+            if fix.mode <= 2 {
+                newData.mode = 2
+                mask.insert(.mode)
+            }
+        } else {
+            newStatus = 0
+            newData.mode = 1
+            mask.insert(.mode)
+        }
+        if !speed.isNaN {
+            newData.speed = speed * Self.knotsToMetresPerSecond
+            mask.insert(.speed)
+        }
+        if !track.isNaN {
+            newData.track = track
+            mask.insert(.track)
+        }
+        if !f.isEmpty(10) && !f.isEmpty(11) {
+            var v = variation
+            switch f.first(11) {
+            case UInt8(ascii: "E"): break
+            case UInt8(ascii: "W"): v = -v
+            default: v = .nan
+            }
+            if v.isFinite && abs(v) > 0.09 && abs(v) <= 180 {
+                newData.magneticVariation = v
+                mask.insert(.magneticTrack)
+            }
+        }
+        if f.count >= 12 { newStatus = Self.faaStatus(f.first(12)) }
+        if satellitesUsed > 3 {
+            newData.mode = 3
+            mask.insert(.mode)
+        } else if fix.altHAE.isFinite || fix.altMSL.isFinite {
+            newData.mode = 3
+            mask.insert(.mode)
+        }
+        status = newStatus
+        return mask
+    }
+
+    // MARK: GLL
+
+    mutating func decodeGLL(_ f: NMEAFields) -> Mask? {
+        var time: TimeOfDay?
+        if !f.isEmpty(5) {
+            guard let t = Self.timeOfDay(f, 5) else { return nil }
+            time = t
+        }
+        let position = Self.latLon(f, 1)
+        if case .invalid = position { return nil }
+
+        var mask: Mask = []
+        if let time {
+            applyHeaderDateIfNeeded()
+            mergeTime(time)
+            registerFractionalTime(time)
+            if year != 0 { mask = .time }
+        }
+        let flag = f.first(6)
+        if flag == 0 || flag == UInt8(ascii: "V") {
+            status = 0
+            newData.mode = 1
+            mask.formUnion([.status, .mode])
+        } else if flag == UInt8(ascii: "A"), f.count < 8 || f.first(7) != UInt8(ascii: "N"),
+                  case .value(let lat, let lon) = position {
+            newData.latitude = lat
+            newData.longitude = lon
+            mask.insert(.latLon)
+            var newStatus = 1
+            if f.count >= 8 { newStatus = Self.faaStatus(f.first(7)) }
+            if fix.altHAE.isFinite || fix.altMSL.isFinite {
+                newData.mode = 3
+                mask.insert(.mode)
+            } else if satellitesUsed > 3 {
+                newData.mode = 3
+                mask.insert(.mode)
+            } else if fix.mode < 2 || (!oldFix.altHAE.isFinite && !oldFix.altMSL.isFinite) {
+                newData.mode = 2
+                mask.insert(.mode)
+            }
+            status = newStatus
+        } else {
+            status = 0
+            newData.mode = 1
+            mask.formUnion([.status, .mode])
+        }
+        return mask
+    }
+
+    // MARK: GNS
+
+    mutating func decodeGNS(_ f: NMEAFields) -> Mask? {
+        var time: TimeOfDay?
+        if !f.isEmpty(1) {
+            guard let t = Self.timeOfDay(f, 1) else { return nil }
+            time = t
+        }
+        let position = Self.latLon(f, 2)
+        if case .invalid = position { return nil }
+        guard let hdopValue = f.number(8), let altitude = f.number(9), let separation = f.number(10),
+              hdopValue.isNaN || hdopValue >= 0,
+              altitude.isNaN || abs(altitude) < 1e6, separation.isNaN || abs(separation) < 1e3
+        else { return nil }
+
+        var mask: Mask = []
+        if let time {
+            applyHeaderDateIfNeeded()
+            mergeTime(time)
+            registerFractionalTime(time)
+            if year != 0 { mask = .time }
+        }
+        let modeLetter = f.first(6)
+        if modeLetter == 0 || modeLetter == UInt8(ascii: "N") {
+            newData.mode = 1
+            mask.insert(.mode)
+            return mask
+        }
+        let navigation = f.first(13)
+        if navigation == UInt8(ascii: "U") || navigation == UInt8(ascii: "V") { return mask }
+        let used = f.atoi(7)
+        if case .value(let lat, let lon) = position {
+            newData.latitude = lat
+            newData.longitude = lon
+            mask.insert(.latLon)
+            newData.mode = 2
+            if !f.isEmpty(9) {
+                newData.altMSL = altitude
+                mask.insert(.altitude)
+                if used > 3 { newData.mode = 3 }
+                if !f.isEmpty(10) { newData.geoidSeparation = separation }
+            }
+        } else {
+            newData.mode = 1
+            mask.insert(.mode)
+        }
+        if !f.isEmpty(8) { hdop = hdopValue }
+        status = Self.faaStatus(modeLetter)
+        mask.insert(.mode)
+        return mask
+    }
+
+    // MARK: GGA
+
+    mutating func decodeGGA(_ f: NMEAFields) -> Mask? {
+        var time: TimeOfDay?
+        if !f.isEmpty(1) {
+            guard let t = Self.timeOfDay(f, 1) else { return nil }
+            time = t
+        }
+        let position = Self.latLon(f, 2)
+        if case .invalid = position { return nil }
+        guard let hdopValue = f.number(8), let altitude = f.number(9), let separation = f.number(11),
+              hdopValue.isNaN || hdopValue >= 0,
+              altitude.isNaN || abs(altitude) < 1e6, separation.isNaN || abs(separation) < 1e3
+        else { return nil }
+
+        var mask: Mask = []
+        let previousTalker = lastGGATalker
+        lastGGATalker = f.byte(0, 1)
+        let quality = f.isEmpty(6) ? -1 : f.atoi(6)
+        let newStatus: Int = switch quality {
+        case 0: 0
+        case 1, 3: 1
+        case 2: 2
+        case 4: 3
+        case 5: 4
+        case 6: 5
+        case 7: 7
+        case 8: 8
+        default: -1
+        }
+        if newStatus >= 0 {
+            status = newStatus
+            mask = .status
+        }
+        if previousTalker != 0 && previousTalker != lastGGATalker {
+            latchMode = false
+        } else {
+            latchMode = fieldEquals(f, 1, lastGGATimestamp)
+        }
+        if latchMode {
+            status = 0
+            newData.mode = 1
+        } else {
+            lastGGATimestamp.removeAll(keepingCapacity: true)
+            for k in 0..<min(f.length(1), 15) { lastGGATimestamp.append(f.byte(1, k)) }
+        }
+        let visible = f.atoi(7)
+        if let time {
+            applyHeaderDateIfNeeded()
+            mergeTime(time)
+            registerFractionalTime(time)
+            if year != 0 { mask.insert(.time) }
+        }
+        if case .value(let lat, let lon) = position {
+            newData.mode = 2
+            newData.latitude = lat
+            newData.longitude = lon
+            mask.insert(.latLon)
+            if !f.isEmpty(11) { newData.geoidSeparation = separation }
+            if !f.isEmpty(9) {
+                newData.altMSL = altitude
+                mask.insert(.altitude)
+                if visible >= 4 { newData.mode = 3 }
+            }
+            if visible < 3 { newData.mode = 1 }
+        } else {
+            newData.mode = 1
+        }
+        mask.insert(.mode)
+        if !f.isEmpty(8) { hdop = hdopValue }
+        return mask
+    }
+
+    private func fieldEquals(_ f: NMEAFields, _ i: Int, _ bytes: [UInt8]) -> Bool {
+        let n = min(f.length(i), 15)
+        guard n == bytes.count else { return false }
+        for k in 0..<n where f.byte(i, k) != bytes[k] { return false }
+        return true
+    }
+
+    // MARK: GSA
+
+    mutating func decodeGSA(_ f: NMEAFields) -> Mask? {
+        let talker = f.byte(0, 1)
+        let previousTalker = lastGSATalker
+        var mask: Mask = []
+        if latchMode {
+            mask = []
+        } else {
+            guard let p = f.number(15), let h = f.number(16), let v = f.number(17) else { return nil }
+            let modeByte = f.first(2)
+            newData.mode = f.atoi(2)
+            guard (0...3).contains(newData.mode) else { return nil }
+            mask = modeByte == UInt8(ascii: "E") ? [] : .mode
+            if f.count <= 19 {
+                if !f.isEmpty(15) { pdop = p }
+                if !f.isEmpty(16) { hdop = h }
+                if !f.isEmpty(17) { vdop = v }
+            }
+            if lastGSATalker == 0 || (talker == lastGSATalker && talker != UInt8(ascii: "N")) {
+                satellitesUsed = 0
+                usedPRNs.removeAll(keepingCapacity: true)
+            }
+            lastGSATalker = talker
+            switch talker {
+            case UInt8(ascii: "B"), UInt8(ascii: "D"), UInt8(ascii: "Q"): seenBDGSA = true
+            case UInt8(ascii: "L"): seenGLGSA = true
+            case UInt8(ascii: "N"): seenGNGSA = true
+            case UInt8(ascii: "A"): seenGAGSA = true
+            default: break
+            }
+            if f.count > 6 {
+                for i in 0..<(f.count - 6) {
+                    let satnum = f.atoi(i + 3)
+                    if satnum < 1 { continue }
+                    let prn = Self.prn(talker0: f.byte(0, 0), talker1: talker, satnum: satnum).prn
+                    if prn > 0 {
+                        if satellitesUsed >= Self.maximumChannels { break }
+                        usedPRNs.append(prn)
+                        satellitesUsed += 1
+                    }
+                }
+            }
+            mask.formUnion([.dop, .used])
+        }
+        if (seenGLGSA || seenBDGSA || seenGAGSA) && talker == UInt8(ascii: "P") {
+            mask = []
+        } else if previousTalker != UInt8(ascii: "N") && talker == UInt8(ascii: "N") {
+            mask = .mode
+        }
+        return mask
+    }
+
+    // MARK: GSV
+
+    mutating func decodeGSV(_ f: NMEAFields) -> Mask? {
+        let count = f.count
+        let talker = f.byte(0, 1)
+        if count <= 3 {
+            clearSky()
+            return []
+        }
+        switch count % 4 {
+        case 0, 1: break
+        default:
+            clearSky()
+            return []
+        }
+        let signal = count % 4 == 1 ? f.atoi(count - 1) : 0
+        gsvAwait = f.atoi(1)
+        gsvPart = f.atoi(2)
+        if gsvPart < 1 {
+            clearSky()
+            return []
+        }
+        if gsvPart == 1 {
+            if lastGSVTalker == 0 || (talker == UInt8(ascii: "P") && signal == 0) {
+                clearSky()
+            }
+            lastGSVTalker = talker
+            switch talker {
+            case UInt8(ascii: "A"): seenGAGSV = true
+            case UInt8(ascii: "B"), UInt8(ascii: "D"), UInt8(ascii: "Q"): seenBDGSV = true
+            case UInt8(ascii: "L"): seenGLGSV = true
+            case UInt8(ascii: "P"): seenGPGSV = true
+            case UInt8(ascii: "Z"): seenQZSS = true
+            default: break
+            }
+        }
+        var field = 4
+        while field < count / 4 * 4 {
+            if sky.count + skyCount >= Self.maximumChannels {
+                clearSky()
+                break
+            }
+            let svid = f.atoi(field)
+            field += 1
+            if svid == 0 { continue }
+            if !wantsSky {
+                // Only the count and the all-azimuths-zero check matter without a sky view to build.
+                if f.atoi(field + 1) != 0 { skyHasAzimuth = true }
+                field += 3
+                skyCount += 1
+                continue
+            }
+            let id = Self.prn(talker0: f.byte(0, 0), talker1: talker, satnum: svid)
+            let elevation = f.isEmpty(field) ? nil : Double(f.atoi(field))
+            let azimuth = f.isEmpty(field + 1) ? nil : Double(f.atoi(field + 1))
+            let snr = f.isEmpty(field + 2) ? nil : Double(f.atoi(field + 2))
+            field += 3
+            var used = false
+            if id.prn > 0, let snr, snr > 0 { used = usedPRNs.contains(id.prn) }
+            sky.append(Satellite(prn: id.prn, gnssID: id.gnssID, svID: id.svID,
+                                 elevation: elevation, azimuth: azimuth, signalStrength: snr, used: used))
+        }
+        if gsvPart < gsvAwait { return [] }
+        if !skyHasAzimuth && !sky.contains(where: { ($0.azimuth ?? 0) != 0 }) {
+            clearSky()
+            return []
+        }
+        if (seenGLGSV || seenBDGSV || seenQZSS || seenGAGSV) && talker == UInt8(ascii: "P") { return [] }
+        return .satellite
+    }
+
+    /// gpsd_zero_satellites: forgets the satellites seen.
+    mutating func clearSky() {
+        sky.removeAll(keepingCapacity: true)
+        skyCount = 0
+        skyHasAzimuth = false
+    }
+
+    /// gpsd's mapping of an NMEA satellite number to its PRN numbering, with the u-blox GNSS id.
+    static func prn(talker0: UInt8, talker1: UInt8, satnum: Int) -> (prn: Int, gnssID: Int, svID: Int) {
+        if satnum < 1 { return (0, 0, 0) }
+        if satnum <= 32 {
+            switch (talker0, talker1) {
+            case (UInt8(ascii: "G"), UInt8(ascii: "A")): return (300 + satnum, 2, satnum)
+            case (UInt8(ascii: "G"), UInt8(ascii: "B")), (UInt8(ascii: "B"), UInt8(ascii: "D")),
+                 (UInt8(ascii: "P"), UInt8(ascii: "Q")), (UInt8(ascii: "G"), UInt8(ascii: "Q")):
+                return (400 + satnum, 3, satnum)
+            case (UInt8(ascii: "G"), UInt8(ascii: "L")): return (64 + satnum, 6, satnum)
+            case (UInt8(ascii: "Q"), UInt8(ascii: "Z")): return (192 + satnum, 5, satnum)
+            default: return (satnum, 0, satnum)
+            }
+        }
+        switch satnum {
+        case 33...64: return (satnum, 1, satnum + 87)
+        case 65...96: return (satnum, 6, satnum - 64)
+        case 120...158: return (satnum, 1, satnum)
+        case 173...182: return (satnum, 4, satnum - 172)
+        case 193...197: return (satnum, 5, satnum - 192)
+        case 201...237: return (satnum + 200, 3, satnum - 200)
+        case 301...356: return (satnum, 2, satnum - 300)
+        case 401...437: return (satnum, 3, satnum - 400)
+        default: return (0, 0, 0)
+        }
+    }
+
+    // MARK: VTG
+
+    mutating func decodeVTG(_ f: NMEAFields) -> Mask? {
+        if f.isEmpty(1) || f.isEmpty(5) { return [] }
+        guard let track = f.number(1), let magnetic = f.number(3), let knots = f.number(5),
+              (0...360).contains(track), magnetic.isNaN || (0...360).contains(magnetic), knots >= 0
+        else { return nil }
+        if f.count > 9 {
+            let m = f.first(9)
+            if m == UInt8(ascii: "E") || m == UInt8(ascii: "N") { return [] }
+        }
+        var mask: Mask = [.track, .speed]
+        newData.track = track
+        if !magnetic.isNaN {
+            newData.magneticTrack = magnetic
+            mask.insert(.magneticTrack)
+        }
+        newData.speed = knots * Self.knotsToMetresPerSecond
+        return mask
+    }
+
+    // MARK: ZDA
+
+    mutating func decodeZDA(_ f: NMEAFields) -> Mask? {
+        if f.isEmpty(1) || f.isEmpty(2) || f.isEmpty(3) || f.isEmpty(4) { return [] }
+        guard let time = Self.timeOfDay(f, 1), let dd = f.integer(2), let mm = f.integer(3), let yyyy = f.integer(4),
+              (1900...2200).contains(yyyy), (1...12).contains(mm), (1...31).contains(dd)
+        else { return nil }
+        sawDateSentence = true
+        // Like gpsd, ZDA stays out of end-of-cycle detection: some receivers send it only with a fix.
+        mergeTime(time)
+        century = yyyy - yyyy % 100
+        year = yyyy
+        month = mm
+        day = dd
+        return .time
+    }
+
+    // MARK: GST, GBS
+
+    mutating func decodeGST(_ f: NMEAFields) -> Mask? {
+        if !f.isEmpty(1) { guard Self.timeOfDay(f, 1) != nil else { return nil } }
+        guard let lat = f.number(6), let lon = f.number(7), let alt = f.number(8),
+              lat.isNaN || lat >= 0, lon.isNaN || lon >= 0, alt.isNaN || alt >= 0
+        else { return nil }
+        gst = (lat, lon, alt)
+        return .gst
+    }
+
+    mutating func decodeGBS(_ f: NMEAFields) -> Mask? {
+        guard let t = Self.timeOfDay(f, 1), let latError = f.number(2), let lonError = f.number(3),
+              let altError = f.number(4)
+        else { return f.isEmpty(1) ? [] : nil }
+        guard t.hour == hour, t.minute == minute, t.second == second else { return [] }
+        newData.epy = latError
+        newData.epx = lonError
+        newData.epv = altError
+        return .errors
+    }
+
+    // MARK: Heading sensors
+
+    mutating func decodeHDT(_ f: NMEAFields) -> Mask? {
+        if f.isEmpty(1) { return [] }
+        guard let heading = f.number(1), (0...360).contains(heading) else { return nil }
+        attitude.heading = heading
+        attitude.source = "HDT"
+        return .attitude
+    }
+
+    mutating func decodeHDG(_ f: NMEAFields) -> Mask? {
+        guard let heading = f.number(1), let deviation = f.number(2), let variation = f.number(4) else { return nil }
+        if heading.isNaN { return [] }
+        guard (0...360).contains(heading), deviation.isNaN || abs(deviation) <= 180,
+              variation.isNaN || abs(variation) <= 180 else { return nil }
+        attitude.magneticHeading = heading
+        if !deviation.isNaN {
+            attitude.magneticDeviation = f.first(3) == UInt8(ascii: "W") ? -deviation : deviation
+        }
+        if !variation.isNaN {
+            attitude.magneticVariation = f.first(5) == UInt8(ascii: "W") ? -variation : variation
+        }
+        attitude.source = "HDG"
+        return .attitude
+    }
+
+    mutating func decodeTHS(_ f: NMEAFields) -> Mask? {
+        if f.isEmpty(1) { return [] }
+        guard let heading = f.number(1), (0...360).contains(heading) else { return nil }
+        let mode = f.first(2)
+        if mode == UInt8(ascii: "V") || mode == 0 { return [] }
+        attitude.heading = heading
+        attitude.source = "THS"
+        return .attitude
+    }
+}

@@ -1,0 +1,340 @@
+import Foundation
+import GPSReports
+
+/// Merges the sentences of one reporting cycle into one fix, the way gpsd 3.22 does.
+///
+/// The rules follow gpsd's NMEA driver and core (learned from its behaviour, not copied):
+/// - A sentence that carries a time of day different from the previous one starts a new cycle
+///   and clears the working fix. The timestamped sentence seen just before such a change is
+///   learned as the cycle's last sentence ("cycle ender"); when it comes again, the merged fix is
+///   reported. ZDA is left out of this, as gpsd leaves it out.
+/// - Mode comes from GSA, GGA and GNS, with RMC and GLL implying 2D (3D when four or more
+///   satellites are in use or an altitude is known), and a 3D fix is not downgraded by
+///   sentences that cannot tell 2D from 3D.
+/// - The date comes from RMC (two-digit year, century 2000) or ZDA and is carried to the
+///   time-only sentences (GGA, GLL, GNS); without any date they give no time. A log's
+///   `# Date:` header can supply the date. Unlike gpsd, no 1024-week shift is applied.
+/// - altHAE = altMSL + geoid separation; speed in m/s from knots; eph = HDOP × 19 m and
+///   epv = VDOP × 23 m (gpsd's UERE constants); ept 0.005 s; climb from the previous fix.
+///
+/// The assembler is a pure state machine: sentences in, reports out. Fields it reads are
+/// validated first; a sentence with an impossible value changes nothing.
+struct NMEACycleAssembler {
+    /// gpsd's per-sentence change mask, reduced to what the cycle rules use.
+    struct Mask: OptionSet {
+        let rawValue: UInt32
+        static let time = Mask(rawValue: 1 << 0)
+        static let latLon = Mask(rawValue: 1 << 1)
+        static let altitude = Mask(rawValue: 1 << 2)
+        static let speed = Mask(rawValue: 1 << 3)
+        static let track = Mask(rawValue: 1 << 4)
+        static let magneticTrack = Mask(rawValue: 1 << 5)
+        static let status = Mask(rawValue: 1 << 6)
+        static let mode = Mask(rawValue: 1 << 7)
+        static let dop = Mask(rawValue: 1 << 8)
+        static let used = Mask(rawValue: 1 << 9)
+        static let satellite = Mask(rawValue: 1 << 10)
+        static let attitude = Mask(rawValue: 1 << 11)
+        static let gst = Mask(rawValue: 1 << 12)
+        static let errors = Mask(rawValue: 1 << 13)
+        static let clear = Mask(rawValue: 1 << 14)
+        static let report = Mask(rawValue: 1 << 15)
+    }
+
+    /// What became of one sentence.
+    enum Outcome {
+        /// Decoded into the working state.
+        case decoded
+        /// Known type, but fewer fields than gpsd requires: ignored.
+        case tooShort
+        /// A field held an impossible value: the sentence changed nothing.
+        case invalid
+    }
+
+    /// gpsd's MAXCHANNELS: the most satellites kept in a sky view or a used list.
+    static let maximumChannels = 140
+    static let knotsToMetresPerSecond = 1.852 / 3.6
+
+    /// The device name put in every report.
+    var device: String?
+    /// Whether to build sky views (the JSON fast path does not need them).
+    var wantsSky = true
+    /// Whether to build attitude reports.
+    var wantsAttitude = true
+    /// When set, fixes go to ``rawFixes`` as TPV numbers instead of ``Report``s (the JSON bulk path).
+    var collectsRawFixes = false
+    /// Fixes collected while ``collectsRawFixes`` is set.
+    var rawFixes: [TPVValues] = []
+
+    // The receiver's date and time of day, as gpsd keeps them (year 0 = no date yet).
+    var year = 0
+    var month = 1
+    var day = 1
+    var hour = 0
+    var minute = 0
+    var second = 0
+    var subseconds = 0.0
+    var century = 2000
+    var headerDate: CivilDate?
+    var sawDateSentence = false
+
+    // End-of-cycle detection.
+    var thisFractionalTime = 0.0
+    var lastFractionalTime = 0.0
+    var latchFractionalTime = false
+    var lastTag: UInt8 = 0
+    var cycleEnders: UInt64 = 0
+
+    // GGA repeated-timestamp latch.
+    var lastGGATalker: UInt8 = 0
+    var lastGGATimestamp: [UInt8] = []
+    var latchMode = false
+
+    // Satellites used (GSA) and seen (GSV).
+    var lastGSATalker: UInt8 = 0
+    var lastGSVTalker: UInt8 = 0
+    var seenGLGSA = false, seenBDGSA = false, seenGAGSA = false, seenGNGSA = false
+    var seenGLGSV = false, seenBDGSV = false, seenGAGSV = false, seenQZSS = false, seenGPGSV = false
+    var satellitesUsed = 0
+    var usedPRNs: [Int] = []
+    var gsvAwait = 0
+    var gsvPart = 0
+    var sky: [Satellite] = []
+    /// Satellites counted but not kept, when sky views are not wanted.
+    var skyCount = 0
+    var skyHasAzimuth = false
+    var pdop = Double.nan
+    var hdop = Double.nan
+    var vdop = Double.nan
+
+    // The working fix and gpsd's two previous fixes.
+    var status = 0
+    var fix = GPSDFix()
+    var lastFix = GPSDFix()
+    var oldFix = GPSDFix()
+    var newData = GPSDFix()
+    var attitude = Attitude()
+
+    /// The most recent GST pseudorange-noise statistics (1-sigma metres), kept for callers; gpsd
+    /// 3.22 does not fold them into the TPV either.
+    var gst: (latitude: Double, longitude: Double, altitude: Double) = (.nan, .nan, .nan)
+
+    init(device: String?) {
+        self.device = device
+        usedPRNs.reserveCapacity(Self.maximumChannels)
+        sky.reserveCapacity(Self.maximumChannels)
+        lastGGATimestamp.reserveCapacity(16)
+    }
+
+    /// Remembers the date of a log's `# Date: YYYY-MM-DD` header, for logs whose sentences carry none.
+    ///
+    /// It is used only while no date-carrying sentence (RMC, ZDA) has been seen: a receiver that
+    /// sends RMC will supply the date itself, and until it does gpsd gives its time-only
+    /// sentences no time, which the replay keeps.
+    mutating func setDefaultDate(year: Int, month: Int, day: Int) {
+        guard (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
+        headerDate = CivilDate(year: year, month: month, day: day)
+    }
+
+    /// Gives time-only sentences the header's date when the log has no date of its own.
+    mutating func applyHeaderDateIfNeeded() {
+        guard year == 0, !sawDateSentence, let headerDate else { return }
+        year = headerDate.year
+        month = headerDate.month
+        day = headerDate.day
+        century = year - year % 100
+    }
+
+    /// Notes a valid sentence the decoder skips (unknown, proprietary, AIS): like gpsd, any
+    /// other sentence ends a run of GSV or GSA sentences.
+    mutating func noteOtherSentence() {
+        lastGSVTalker = 0
+        lastGSATalker = 0
+    }
+
+    /// Decodes one checksum-verified sentence and appends any reports it completes.
+    mutating func process(_ type: NMEASentenceType, _ fields: NMEAFields, into reports: inout [Report]) -> Outcome {
+        latchFractionalTime = false
+        newData = GPSDFix()
+        guard fields.count >= type.minimumFields else {
+            if type != .gsv { lastGSVTalker = 0 }
+            if type != .gsa { lastGSATalker = 0 }
+            return .tooShort
+        }
+        if type == .gsv && !wantsSky {
+            // A sky view changes nothing in a fix; without one to build, GSV only ends a GSA run.
+            lastGSATalker = 0
+            return .decoded
+        }
+        let decoded: Mask?
+        switch type {
+        case .rmc: decoded = decodeRMC(fields)
+        case .gga: decoded = decodeGGA(fields)
+        case .gll: decoded = decodeGLL(fields)
+        case .gns: decoded = decodeGNS(fields)
+        case .gsa: decoded = decodeGSA(fields)
+        case .gsv: decoded = decodeGSV(fields)
+        case .vtg: decoded = decodeVTG(fields)
+        case .zda: decoded = decodeZDA(fields)
+        case .gst: decoded = decodeGST(fields)
+        case .gbs: decoded = decodeGBS(fields)
+        case .hdt: decoded = decodeHDT(fields)
+        case .hdg: decoded = decodeHDG(fields)
+        case .ths: decoded = decodeTHS(fields)
+        }
+        guard var mask = decoded else {
+            latchFractionalTime = false
+            return .invalid
+        }
+        if type != .gsv { lastGSVTalker = 0 }
+        if type != .gsa { lastGSATalker = 0 }
+        if mask.contains(.time) { newData.time = resolvedTime() }
+        endOfCycle(tag: type.rawValue, mask: &mask)
+        merge(mask)
+        errorModel()
+        if mask.contains(.report) {
+            if collectsRawFixes {
+                rawFixes.append(fix.tpvValues(status: status))
+            } else {
+                reports.append(.fix(fix.report(status: status, device: device)))
+            }
+        }
+        if mask.contains(.satellite) && wantsSky {
+            reports.append(.sky(skyView()))
+        }
+        if mask.contains(.attitude) && wantsAttitude {
+            var report = attitude
+            report.device = device
+            let time = newData.time > 0 ? newData.time : fix.time
+            report.time = time > 0 ? Date(timeIntervalSince1970: time) : nil
+            reports.append(.attitude(report))
+        }
+        return .decoded
+    }
+
+    /// gpsd's end-of-cycle detector, then its rule against downgrading a held 3D fix.
+    private mutating func endOfCycle(tag: UInt8, mask: inout Mask) {
+        let lastTagBit: UInt64 = lastTag > 0 ? 1 << UInt64(lastTag) : 0
+        let thisTagBit: UInt64 = 1 << UInt64(tag)
+        if latchFractionalTime && !(abs(thisFractionalTime - lastFractionalTime) < 0.01) {
+            mask.insert(.clear)
+            if lastTag > 0 && cycleEnders & lastTagBit == 0 {
+                cycleEnders |= lastTagBit
+            }
+        }
+        if latchFractionalTime && cycleEnders & thisTagBit != 0 {
+            mask.insert(.report)
+        }
+        if latchFractionalTime { lastTag = tag }
+
+        if mask.contains(.mode) && fix.mode == 3 && newData.mode != 1
+            && (lastFix.altHAE.isFinite || oldFix.altHAE.isFinite || lastFix.altMSL.isFinite || oldFix.altMSL.isFinite) {
+            newData.mode = fix.mode
+        }
+    }
+
+    /// gpsd's gps_merge_fix, after clearing the working fix at the start of a cycle.
+    private mutating func merge(_ mask: Mask) {
+        if mask.contains(.clear) {
+            fix = GPSDFix()
+            attitude = Attitude()
+        }
+        if mask.contains(.time) { fix.time = newData.time }
+        if mask.contains(.latLon) {
+            fix.latitude = newData.latitude
+            fix.longitude = newData.longitude
+        }
+        if mask.contains(.mode) { fix.mode = newData.mode }
+        if mask.contains(.altitude) {
+            if newData.altHAE.isFinite { fix.altHAE = newData.altHAE }
+            if newData.altMSL.isFinite { fix.altMSL = newData.altMSL }
+        }
+        if mask.contains(.track) { fix.track = newData.track }
+        if mask.contains(.magneticTrack) {
+            if newData.magneticTrack.isFinite { fix.magneticTrack = newData.magneticTrack }
+            if newData.magneticVariation.isFinite { fix.magneticVariation = newData.magneticVariation }
+        }
+        if mask.contains(.speed) { fix.speed = newData.speed }
+        if newData.epx.isFinite && newData.epy.isFinite {
+            fix.epx = newData.epx
+            fix.epy = newData.epy
+        }
+        if newData.epv.isFinite { fix.epv = newData.epv }
+        if newData.geoidSeparation.isFinite { fix.geoidSeparation = newData.geoidSeparation }
+    }
+
+    /// The part of gpsd's error model that needs no satellite geometry or magnetic/geoid tables:
+    /// derived altitudes, a speed from the last two positions when no sentence gave one, climb,
+    /// magnetic track, and DOP-based error estimates.
+    private mutating func errorModel() {
+        var deltaTime = -1.0
+        if fix.time > 0 {
+            deltaTime = fix.time - lastFix.time
+            if abs(deltaTime) > 0.0099 {
+                oldFix = lastFix
+            } else {
+                deltaTime = fix.time - oldFix.time
+            }
+        }
+        if !fix.latitude.isFinite || !fix.longitude.isFinite || abs(fix.latitude) > 90 || abs(fix.longitude) > 180 {
+            fix.latitude = .nan
+            fix.longitude = .nan
+        }
+        if abs(fix.speed) > 9999.9 { fix.speed = .nan }
+        if abs(fix.climb) > 9999.9 { fix.climb = .nan }
+        if fix.magneticVariation.isFinite {
+            if !fix.magneticTrack.isFinite && fix.track.isFinite {
+                fix.magneticTrack = fix.track + fix.magneticVariation
+            } else if fix.magneticTrack.isFinite && !fix.track.isFinite {
+                fix.track = fix.magneticTrack - fix.magneticVariation
+            }
+        }
+        if fix.track.isFinite { fix.track = Self.normalizedDegrees(fix.track) }
+        if fix.magneticTrack.isFinite { fix.magneticTrack = Self.normalizedDegrees(fix.magneticTrack) }
+        if fix.geoidSeparation.isFinite {
+            if fix.altHAE.isFinite && !fix.altMSL.isFinite {
+                fix.altMSL = fix.altHAE - fix.geoidSeparation
+            } else if !fix.altHAE.isFinite && fix.altMSL.isFinite {
+                fix.altHAE = fix.altMSL + fix.geoidSeparation
+            }
+        }
+        if deltaTime > 0 && fix.mode >= 2 && oldFix.mode >= 2 {
+            if !fix.speed.isFinite {
+                fix.speed = Vincenty.distance(latitude1: fix.latitude, longitude1: fix.longitude,
+                                              latitude2: oldFix.latitude, longitude2: oldFix.longitude) / deltaTime
+                if abs(fix.speed) > 9999.9 { fix.speed = .nan }
+            }
+            if fix.mode >= 3 && oldFix.mode >= 3 && !fix.climb.isFinite && fix.altHAE.isFinite && oldFix.altHAE.isFinite {
+                fix.climb = (fix.altHAE - oldFix.altHAE) / deltaTime
+                if abs(fix.climb) > 9999.9 { fix.climb = .nan }
+            }
+        }
+        if fix.time > 0 && !fix.ept.isFinite { fix.ept = 0.005 }
+        if fix.mode >= 2 {
+            if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * 23.0 }
+            if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * 19.0 }
+        }
+        if fix.time > 0 { lastFix = fix }
+    }
+
+    private static func normalizedDegrees(_ value: Double) -> Double {
+        var v = value
+        if v < 0 { v += 360 } else if v >= 360 { v -= 360 }
+        return v
+    }
+
+    /// Seconds since 1970 from the receiver's date and time of day (gpsd's utc_resolve).
+    func resolvedTime() -> Double {
+        let days = CivilDate(year: year, month: month, day: 1).daysSince1970 + day - 1
+        return Double(days * 86_400 + hour * 3600 + minute * 60 + second) + subseconds
+    }
+
+    private func skyView() -> SkyView {
+        var view = SkyView(device: device, time: fix.time > 0 ? Date(timeIntervalSince1970: fix.time) : nil,
+                           satellites: sky)
+        view.hdop = hdop.isFinite ? hdop : nil
+        view.vdop = vdop.isFinite ? vdop : nil
+        view.pdop = pdop.isFinite ? pdop : nil
+        return view
+    }
+}

@@ -1,0 +1,85 @@
+/// The comma-separated fields of one framed sentence, as offsets into the input buffer.
+///
+/// Nothing is copied: a field is a byte range valid only while the sentence is being decoded.
+/// Field 0 is the tag (talker and type, such as `GPRMC`). Reading past the last field gives an
+/// empty field, as in gpsd.
+struct NMEAFields {
+    /// Most fields kept; a longer sentence is not NMEA.
+    static let capacity = 104
+
+    let base: UnsafePointer<UInt8>
+    let starts: UnsafeMutablePointer<Int32>
+    let ends: UnsafeMutablePointer<Int32>
+    /// Fields stored.
+    var stored: Int
+    /// gpsd's field count: the fields including the tag, except that a sentence without a
+    /// checksum does not count its last field (gpsd's splitter drops it).
+    var count: Int
+
+    @inline(__always) func length(_ i: Int) -> Int {
+        i < stored ? Int(ends[i] - starts[i]) : 0
+    }
+
+    @inline(__always) func isEmpty(_ i: Int) -> Bool { length(i) == 0 }
+
+    /// The field's first byte, or 0 when it is empty.
+    @inline(__always) func first(_ i: Int) -> UInt8 {
+        i < stored && ends[i] > starts[i] ? base[Int(starts[i])] : 0
+    }
+
+    /// The `k`th byte of field `i`, or 0 past its end.
+    @inline(__always) func byte(_ i: Int, _ k: Int) -> UInt8 {
+        guard i < stored else { return 0 }
+        let at = Int(starts[i]) + k
+        return at < Int(ends[i]) ? base[at] : 0
+    }
+
+    /// Whether field `i` holds exactly `text`.
+    func equals(_ i: Int, _ text: StaticString) -> Bool {
+        guard length(i) == text.utf8CodeUnitCount else { return false }
+        let p = text.utf8Start
+        for k in 0..<text.utf8CodeUnitCount where base[Int(starts[i]) + k] != p[k] { return false }
+        return true
+    }
+
+    /// The field as a decimal number: `.nan` when empty, `nil` when it is not a number
+    /// (letters, several points, more than 18 significant digits…).
+    @inline(__always) func number(_ i: Int) -> Double? {
+        guard i < stored else { return .nan }
+        return NMEANumber.parse(base, Int(starts[i]), Int(ends[i]))
+    }
+
+    /// The field as C's `atoi` reads it: leading digits, 0 when there are none.
+    @inline(__always) func atoi(_ i: Int) -> Int {
+        guard i < stored else { return 0 }
+        var at = Int(starts[i])
+        let end = Int(ends[i])
+        var negative = false
+        if at < end, base[at] == UInt8(ascii: "-") || base[at] == UInt8(ascii: "+") {
+            negative = base[at] == UInt8(ascii: "-")
+            at += 1
+        }
+        var value = 0
+        var digits = 0
+        while at < end, base[at] &- 0x30 < 10, digits < 12 {
+            value = value * 10 + Int(base[at] &- 0x30)
+            at += 1
+            digits += 1
+        }
+        return negative ? -value : value
+    }
+
+    /// The field as a strict integer: `nil` when empty, not all digits, or longer than 9 digits.
+    @inline(__always) func integer(_ i: Int) -> Int? {
+        let n = length(i)
+        guard n > 0, n <= 9 else { return nil }
+        var value = 0
+        let start = Int(starts[i])
+        for k in start..<(start + n) {
+            let d = base[k] &- 0x30
+            guard d < 10 else { return nil }
+            value = value * 10 + Int(d)
+        }
+        return value
+    }
+}

@@ -1,0 +1,75 @@
+/// Decimal number parsing on bytes, without Foundation or a String per field.
+enum NMEANumber {
+    /// 10^n for 0 ≤ n ≤ 22, every one exact in a Double.
+    @inline(__always)
+    static func powerOfTen(_ n: Int) -> Double {
+        switch n {
+        case 0: 1
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        default: 1e22
+        }
+    }
+
+    /// Parses `[start, end)`: an optional sign, digits, an optional point and digits.
+    /// Returns `.nan` for an empty range and `nil` for anything else that is not such a number.
+    ///
+    /// With at most 15 significant digits (every real NMEA field) the result is the correctly
+    /// rounded value, the same as `strtod`.
+    @inline(__always)
+    static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
+        if start >= end { return .nan }
+        if end - start > 24 { return nil }
+        var i = start
+        var negative = false
+        if p[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        } else if p[i] == UInt8(ascii: "+") {
+            i += 1
+        }
+        var mantissa: UInt64 = 0
+        var significant = 0
+        var fractionDigits = 0
+        var digits = 0
+        var seenPoint = false
+        while i < end {
+            let c = p[i]
+            let d = c &- 0x30
+            if d < 10 {
+                digits += 1
+                if mantissa != 0 || d != 0 { significant += 1 }
+                if significant > 18 { return nil }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                if seenPoint { fractionDigits += 1 }
+            } else if c == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else {
+                return nil
+            }
+            i += 1
+        }
+        guard digits > 0, fractionDigits <= 22 else { return nil }
+        let value = Double(mantissa) / powerOfTen(fractionDigits)
+        return negative ? -value : value
+    }
+}

@@ -1,0 +1,24 @@
+/// The format of a file to replay.
+public enum ReplayFormat: Sendable, Hashable {
+    /// NMEA 0183 sentences, as a receiver sends them or gpsd's logs keep them.
+    case nmea
+    /// A GPX 1.0 or 1.1 track.
+    case gpx
+
+    /// Guesses the format from the first bytes of a file: XML (a `<` first, after any
+    /// byte-order mark and white space) is GPX, anything else NMEA.
+    package static func detect<Bytes: Collection<UInt8>>(prefix: Bytes) -> ReplayFormat {
+        var iterator = prefix.makeIterator()
+        var index = 0
+        while let byte = iterator.next() {
+            defer { index += 1 }
+            if index < 3, byte == 0xEF || byte == 0xBB || byte == 0xBF { continue }
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"): continue
+            case UInt8(ascii: "<"): return .gpx
+            default: return .nmea
+            }
+        }
+        return .nmea
+    }
+}

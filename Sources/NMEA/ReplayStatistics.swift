@@ -1,0 +1,58 @@
+/// What a replay read and what it skipped, by reason.
+///
+/// `description` reads like "12,034 sentences, 3 bad checksums, 41 unknown, 2 junk runs":
+/// the sentence count always, every other count only when it is not zero.
+public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
+    /// Sentences framed in the input (`$…` or `!…` up to the end of the line), valid or not.
+    public var sentences = 0
+    /// Sentences decoded into the current fix, sky view or attitude.
+    public var decoded = 0
+    /// Sentences whose checksum did not match their content, or was malformed.
+    public var badChecksums = 0
+    /// Sentences without a checksum from a receiver that otherwise sends checksums.
+    public var missingChecksums = 0
+    /// Valid sentences of a type the decoder does not use (AIS, RMB, BOD, TXT…).
+    public var unknown = 0
+    /// Proprietary sentences (`$P…`), skipped.
+    public var proprietary = 0
+    /// Runs of bytes between sentences that are not NMEA (binary protocols, line noise, cut sentences).
+    public var junkRuns = 0
+    /// Sentences with a valid checksum but impossible content (latitude beyond ±90, bad time…), skipped.
+    public var invalidValues = 0
+    /// Lines too long to be NMEA (more than gpsd's 102 characters with CR LF), skipped.
+    public var oversized = 0
+    /// GPX track points read.
+    public var trackPoints = 0
+    /// Reports produced (fixes, sky views, attitudes).
+    public var reports = 0
+
+    /// Creates empty statistics.
+    public init() {}
+
+    /// "12,034 sentences, 3 bad checksums, 41 unknown, 2 junk runs": the counts that are not zero.
+    public var description: String {
+        var parts = ["\(Self.grouped(sentences)) sentences"]
+        func add(_ count: Int, _ singular: String, _ plural: String) {
+            if count != 0 { parts.append("\(Self.grouped(count)) \(count == 1 ? singular : plural)") }
+        }
+        add(badChecksums, "bad checksum", "bad checksums")
+        add(missingChecksums, "missing checksum", "missing checksums")
+        add(unknown, "unknown", "unknown")
+        add(proprietary, "proprietary", "proprietary")
+        add(junkRuns, "junk run", "junk runs")
+        add(invalidValues, "invalid value", "invalid values")
+        add(oversized, "oversized", "oversized")
+        add(trackPoints, "track point", "track points")
+        return parts.joined(separator: ", ")
+    }
+
+    private static func grouped(_ value: Int) -> String {
+        let digits = String(value.magnitude)
+        var out = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(character)
+        }
+        return value < 0 ? "-" + out : out
+    }
+}

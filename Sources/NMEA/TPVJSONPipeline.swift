@@ -1,0 +1,95 @@
+import Dispatch
+import Foundation
+import GPSReports
+import Synchronization
+
+/// Decodes on the calling thread and formats TPV JSON on a second one: the bulk path of
+/// `geotrack replay --json`, which otherwise spends a third of its time printing numbers.
+///
+/// At most ``depth`` batches (one per 64 KiB of input) wait between the two, so memory stays
+/// bounded and a slow reader of the output slows the decoding down instead of piling up.
+package enum TPVJSONPipeline {
+    /// Batches in flight between the decoder and the formatter.
+    static let depth = 4
+    /// Output bytes gathered before one `write`.
+    static let flushThreshold = 1 << 16
+
+    private struct State {
+        var queue: [([TPVValues], String?)] = []
+        var spare: [[TPVValues]] = []
+        var done = false
+        var failed = false
+    }
+
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+        let items = DispatchSemaphore(value: 0)
+        let slots = DispatchSemaphore(value: TPVJSONPipeline.depth)
+        let finished = DispatchSemaphore(value: 0)
+    }
+
+    /// Writes every fix of `reader` as one TPV JSON line through `write`, which returns `false`
+    /// when the output is gone. Returns the number of fixes and whether every write succeeded.
+    package static func run(_ reader: ReplayReader,
+                            write: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> (fixes: Int, written: Bool) {
+        let shared = Shared()
+        let formatter = Thread {
+            var writer = JSONWriter(capacity: flushThreshold * 2)
+            var ok = true
+            while true {
+                shared.items.wait()
+                let next = shared.state.withLock { s -> ([TPVValues], String?)? in
+                    s.queue.isEmpty ? nil : s.queue.removeFirst()
+                }
+                guard let (batch, device) = next else { break }
+                if ok {
+                    for values in batch {
+                        writer.tpv(values, device: device)
+                        writer.byte(0x0A)
+                    }
+                    if writer.count >= flushThreshold {
+                        ok = writer.withBytes(write)
+                        writer.removeAll()
+                    }
+                }
+                var recycled = batch
+                recycled.removeAll(keepingCapacity: true)
+                let failed = !ok
+                shared.state.withLock { s in
+                    s.spare.append(recycled)
+                    if failed { s.failed = true }
+                }
+                shared.slots.signal()
+            }
+            if ok && writer.count > 0 {
+                ok = writer.withBytes(write)
+            }
+            if !ok { shared.state.withLock { $0.failed = true } }
+            shared.finished.signal()
+        }
+        formatter.start()
+        let fixes: Int
+        do {
+            fixes = try reader.forEachFixBatch { batch, device in
+                shared.slots.wait()
+                return shared.state.withLock { s -> Bool in
+                    var copy = s.spare.popLast() ?? []
+                    copy.append(contentsOf: batch)
+                    s.queue.append((copy, device))
+                    shared.items.signal()
+                    return !s.failed
+                }
+            }
+        } catch {
+            shared.state.withLock { $0.done = true }
+            shared.items.signal()
+            shared.finished.wait()
+            throw error
+        }
+        shared.state.withLock { $0.done = true }
+        shared.items.signal()
+        shared.finished.wait()
+        let failed = shared.state.withLock { $0.failed }
+        return (fixes, !failed)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Distances on the WGS 84 ellipsoid by Vincenty's inverse formula, as gpsd uses to derive a
+/// speed for cycles whose sentences carry none (GGA or GLL only).
+enum Vincenty {
+    /// The distance in metres between two points given in degrees; NaN if any input is not finite.
+    static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+        guard latitude1.isFinite, longitude1.isFinite, latitude2.isFinite, longitude2.isFinite else { return .nan }
+        let a = 6_378_137.0
+        let f = 1 / 298.257223563
+        let b = (1 - f) * a
+        let radians = Double.pi / 180
+        let l = (longitude2 - longitude1) * radians
+        let u1 = atan((1 - f) * tan(latitude1 * radians))
+        let u2 = atan((1 - f) * tan(latitude2 * radians))
+        let sinU1 = sin(u1), cosU1 = cos(u1), sinU2 = sin(u2), cosU2 = cos(u2)
+        var lambda = l
+        var sinSigma = 0.0, cosSigma = 0.0, sigma = 0.0, cosSquaredAlpha = 0.0, cos2SigmaM = 0.0
+        for _ in 0..<100 {
+            let sinLambda = sin(lambda), cosLambda = cos(lambda)
+            let t1 = cosU2 * sinLambda
+            let t2 = cosU1 * sinU2 - sinU1 * cosU2 * cosLambda
+            sinSigma = (t1 * t1 + t2 * t2).squareRoot()
+            if sinSigma == 0 { return 0 }
+            cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda
+            sigma = atan2(sinSigma, cosSigma)
+            let sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma
+            cosSquaredAlpha = 1 - sinAlpha * sinAlpha
+            cos2SigmaM = cosSquaredAlpha != 0 ? cosSigma - 2 * sinU1 * sinU2 / cosSquaredAlpha : 0
+            let c = f / 16 * cosSquaredAlpha * (4 + f * (4 - 3 * cosSquaredAlpha))
+            let previous = lambda
+            lambda = l + (1 - c) * f * sinAlpha
+                * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)))
+            if abs(lambda - previous) < 1e-12 { break }
+        }
+        let uSquared = cosSquaredAlpha * (a * a - b * b) / (b * b)
+        let bigA = 1 + uSquared / 16384 * (4096 + uSquared * (-768 + uSquared * (320 - 175 * uSquared)))
+        let bigB = uSquared / 1024 * (256 + uSquared * (-128 + uSquared * (74 - 47 * uSquared)))
+        let deltaSigma = bigB * sinSigma * (cos2SigmaM + bigB / 4
+            * (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)
+               - bigB / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)))
+        return b * bigA * (sigma - deltaSigma)
+    }
+}

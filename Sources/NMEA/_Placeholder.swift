@@ -1,2 +1,0 @@
-// Placeholder until the NMEA module lands.
-enum _NMEAPlaceholder {}

@@ -1,0 +1,62 @@
+import GPSReports
+import Testing
+@testable import NMEA
+
+/// RMC sentences one second apart; a replay reports the second and later ones (gpsd learns
+/// the end of the cycle from the first).
+func rmc(_ time: String, lat: String = "3238.9148", lon: String = "10822.4466") -> String {
+    "$GPRMC,\(time),A,\(lat),N,\(lon),W,005.3,247.1,181022,009.3,E"
+}
+
+@Suite("Checksums")
+struct ChecksumTests {
+    private func times(_ reports: [Report]) -> [Double] {
+        positions(reports).compactMap { $0.time?.timeIntervalSince1970 }
+    }
+
+    @Test("upper- and lower-case hex both verify")
+    func bothCases() throws {
+        let second = checksummed(rmc("113259"))
+        let lowercase = String(second.dropLast(2)) + second.suffix(2).lowercased()
+        let text = checksummed(rmc("113258")) + "\r\n" + lowercase + "\r\n"
+        let result = try replay(text)
+        #expect(positions(result.reports).count == 1)
+        #expect(result.statistics.badChecksums == 0)
+        #expect(result.statistics.decoded == 2)
+    }
+
+    @Test("a checksum that does not match drops the sentence")
+    func mismatch() throws {
+        var bad = checksummed(rmc("113259"))
+        bad = String(bad.dropLast(2)) + (bad.hasSuffix("00") ? "01" : "00")
+        let text = checksummed(rmc("113258")) + "\r\n" + bad + "\r\n" + checksummed(rmc("113300")) + "\r\n"
+        let result = try replay(text)
+        #expect(result.statistics.badChecksums == 1)
+        let reported = positions(result.reports).map { $0.time?.timeIntervalSince1970 ?? 0 }
+        #expect(reported == [1_666_092_780])   // 2022-10-18T11:33:00Z only
+    }
+
+    @Test("malformed checksums are bad", arguments: ["*6", "*G1", "*6BX", "*", "*123"])
+    func malformed(_ suffix: String) throws {
+        let text = checksummed(rmc("113258")) + "\r\n" + rmc("113259") + suffix + "\r\n"
+        let result = try replay(text)
+        #expect(result.statistics.badChecksums == 1)
+        #expect(positions(result.reports).isEmpty)
+    }
+
+    @Test("no checksum at all is accepted, as gpsd does, from a receiver that never sends one")
+    func missingAccepted() throws {
+        let text = rmc("113258") + "\r\n" + rmc("113259") + "\r\n"
+        let result = try replay(text)
+        #expect(positions(result.reports).count == 1)
+        #expect(result.statistics.missingChecksums == 0)
+    }
+
+    @Test("a missing checksum after checksummed sentences is a corrupted sentence")
+    func missingRejected() throws {
+        let text = checksummed(rmc("113258")) + "\r\n" + rmc("113259") + "\r\n" + checksummed(rmc("113300")) + "\r\n"
+        let result = try replay(text)
+        #expect(result.statistics.missingChecksums == 1)
+        #expect(times(result.reports) == [1_666_092_780])
+    }
+}

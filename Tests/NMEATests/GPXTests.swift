@@ -1,0 +1,86 @@
+import Foundation
+import GPSReports
+import Testing
+@testable import NMEA
+
+@Suite("GPX")
+struct GPXTests {
+    static let gpx11 = """
+    \u{FEFF}<?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+         xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">
+      <!-- a comment with <trkpt lat="1" lon="1"> inside -->
+      <trk><name>Morning</name><trkseg>
+        <trkpt lat="44.068900" lon="-121.314200"><ele>1144.9</ele><time>2017-01-10T00:09:42Z</time>
+          <extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>1.5</gpxtpx:speed><gpxtpx:course>12.5</gpxtpx:course></gpxtpx:TrackPointExtension></extensions>
+        </trkpt>
+        <trkpt lon='-121.314300' lat='44.069000'><time>2017-01-10T00:09:43.250Z</time></trkpt>
+        <trkpt lat="44.069100" lon="-121.314400"><ele>1146.0</ele><time>2017-01-10T02:09:44+02:00</time></trkpt>
+      </trkseg></trk>
+    </gpx>
+    """
+
+    @Test("GPX 1.1 track points with elevation, time and Garmin speed/course extensions")
+    func gpx11() throws {
+        let result = try replay(Self.gpx11)
+        let fixes = positions(result.reports)
+        #expect(fixes.count == 3)
+        #expect(result.statistics.trackPoints == 3)
+        let first = try #require(fixes.first)
+        #expect(first.mode == .threeD)
+        #expect(first.latitude == 44.0689)
+        #expect(first.longitude == -121.3142)
+        #expect(first.altitudeMSL == 1144.9)
+        #expect(first.speed == 1.5)
+        #expect(first.track == 12.5)
+        #expect(first.time == Date(timeIntervalSince1970: 1_484_006_982))
+        #expect(fixes[1].mode == .twoD)
+        #expect(fixes[1].time == Date(timeIntervalSince1970: 1_484_006_983.25))
+        #expect(fixes[2].time == Date(timeIntervalSince1970: 1_484_006_984))
+    }
+
+    @Test("GPX 1.0 speed and course elements")
+    func gpx10() throws {
+        let text = """
+        <gpx version="1.0"><trk><trkseg>
+        <trkpt lat="10.0" lon="20.0"><ele>5</ele><time>2020-01-01T00:00:00Z</time><course>270.0</course><speed>3.25</speed></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let fix = try #require(positions(try replay(text).reports).first)
+        #expect(fix.speed == 3.25)
+        #expect(fix.track == 270)
+    }
+
+    @Test("a track cut off by a crash replays up to its last complete point")
+    func truncated() throws {
+        let end = try #require(Self.gpx11.range(of: "<ele>1146"))
+        let cut = String(Self.gpx11[..<end.lowerBound])
+        let fixes = positions(try replay(cut).reports)
+        #expect(fixes.count == 2)
+    }
+
+    @Test("the format is detected from the content, not the name")
+    func detection() throws {
+        let path = try temporaryFile(Self.gpx11, suffix: ".nmea")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reader = try ReplayReader(path: path)
+        #expect(reader.format == .gpx)
+        let nmea = try temporaryFile(log(rmc("113258")), suffix: ".gpx")
+        defer { try? FileManager.default.removeItem(atPath: nmea) }
+        #expect(try ReplayReader(path: nmea).format == .nmea)
+    }
+
+    @Test("points with impossible coordinates or values are skipped and counted")
+    func invalidPoints() throws {
+        let text = """
+        <gpx><trk><trkseg>
+        <trkpt lat="91.0" lon="20.0"><time>2020-01-01T00:00:00Z</time></trkpt>
+        <trkpt lat="10.0" lon="20.0"><time>not a time</time></trkpt>
+        <trkpt lat="10.0" lon="20.0"><time>2020-01-01T00:00:02Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let result = try replay(text)
+        #expect(positions(result.reports).count == 1)
+        #expect(result.statistics.invalidValues == 2)
+    }
+}

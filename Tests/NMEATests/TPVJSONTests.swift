@@ -1,0 +1,62 @@
+import Foundation
+import GPSReports
+import Testing
+
+@Suite("TPV JSON")
+struct TPVJSONTests {
+    @Test("gpsd's names, order and formats; nil fields left out")
+    func exactLine() {
+        var fix = Fix(mode: .threeD, time: Date(timeIntervalSince1970: 1_484_006_982), device: "/dev/ttyACM0")
+        fix.status = .gps
+        fix.latitude = 44.0689
+        fix.longitude = -121.3142
+        fix.altitudeHAE = 1123.5
+        fix.altitudeMSL = 1144.9
+        fix.speed = 0.021
+        fix.track = 12.5
+        fix.ept = 0.005
+        #expect(fix.tpvJSON() == #"{"class":"TPV","device":"/dev/ttyACM0","status":1,"mode":3,"time":"2017-01-10T00:09:42.000Z","ept":0.005,"lat":44.068900000,"lon":-121.314200000,"altHAE":1123.5000,"altMSL":1144.9000,"track":12.5000,"speed":0.021}"#)
+    }
+
+    @Test("a fix without data is class and mode only")
+    func empty() {
+        #expect(Fix(mode: .noFix).tpvJSON() == #"{"class":"TPV","mode":1}"#)
+    }
+
+    @Test("time has millisecond precision", arguments: [
+        (1_484_006_982.123, "2017-01-10T00:09:42.123Z"),
+        (1_484_006_982.9996, "2017-01-10T00:09:43.000Z"),
+        (951_782_400.5, "2000-02-29T00:00:00.500Z"),
+        (0.001, "1970-01-01T00:00:00.001Z"),
+    ])
+    func milliseconds(_ seconds: Double, _ expected: String) {
+        let json = Fix(mode: .noFix, time: Date(timeIntervalSince1970: seconds)).tpvJSON()
+        #expect(json.contains("\"time\":\"\(expected)\""))
+    }
+
+    @Test("device names are escaped")
+    func escaping() {
+        let json = Fix(mode: .noFix, device: "a\"b\\c\n").tpvJSON()
+        #expect(json.contains(#""device":"a\"b\\c\n""#))
+        #expect((try? JSONSerialization.jsonObject(with: Data(json.utf8))) != nil)
+    }
+
+    @Test("numbers print exactly as printf %.Nf, near-ties included")
+    func printfExact() {
+        var generator = SeededGenerator(seed: 42)
+        for _ in 0..<20_000 {
+            let decimals = Int.random(in: 0...9, using: &generator)
+            let value: Double
+            switch Int.random(in: 0..<4, using: &generator) {
+            case 0: value = Double.random(in: -200...200, using: &generator)
+            case 1: value = (Double(Int.random(in: -100_000...100_000, using: &generator)) + 0.5) / pow(10, Double(decimals))
+            case 2: value = Double(Int.random(in: -999...999, using: &generator)) / 1000
+            default: value = Double.random(in: -1e12...1e12, using: &generator)
+            }
+            var writer = JSONWriter()
+            writer.fixed(value, decimals: decimals)
+            let printed = writer.withBytes { String(decoding: $0, as: UTF8.self) }
+            #expect(printed == String(format: "%.\(decimals)f", value), "\(value) with \(decimals) decimals")
+        }
+    }
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Replay throughput, side by side with gpsd's own decoder, on the same ≥100 MB log.
+#
+#   benchmarks/replay-throughput.sh [CORPUS_DIR] [MIN_MB]
+#
+# Builds BIG.nmea (≥ MIN_MB, default 100) by concatenating the corpus .nmea files into a
+# temporary directory (removed afterwards), then in the same run times:
+#   geotrack replay BIG --json > /dev/null      (full decoding + gpsd TPV JSON)
+#   geotrack replay BIG --count-only            (parse and assemble fixes, no output)
+#   gpsdecode < BIG > /dev/null                  (gpsd 3.22's decoder, the bar)
+#   wc -l BIG                                    (reading the bytes, the floor)
+# and prints MB/s and sentences/s for each, the ratio to gpsdecode, and the peak RSS of
+# geotrack at MIN_MB and at twice that, which must stay flat (streaming, bounded buffers).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CORPUS="${1:-../shared/nmea-corpus}"
+MIN_MB="${2:-100}"
+TARGET_RATIO=25
+
+command -v gpsdecode >/dev/null || { echo "gpsdecode is missing: apt-get install gpsd-clients" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "/usr/bin/time is missing: apt-get install time" >&2; exit 2; }
+ls "$CORPUS"/*.nmea >/dev/null 2>&1 || { echo "no .nmea files in $CORPUS" >&2; exit 2; }
+
+swift build -c release --product geotrack >/dev/null
+BIN=.build/release/geotrack
+
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+cat "$CORPUS"/*.nmea > "$WORK/one.nmea"
+build_log() { # OUT MB
+    : > "$1"
+    while [ "$(stat -c %s "$1")" -lt $(( $2 * 1000 * 1000 )) ]; do cat "$WORK/one.nmea" >> "$1"; done
+}
+build_log "$WORK/big.nmea" "$MIN_MB"
+build_log "$WORK/big2.nmea" $(( MIN_MB * 2 ))
+BYTES=$(stat -c %s "$WORK/big.nmea")
+SENTENCES=$(grep -c '^[$!]' "$WORK/big.nmea" || true)
+MB=$(awk -v b="$BYTES" 'BEGIN { printf "%.1f", b / 1e6 }')
+echo "log: $MB MB, $SENTENCES sentences ($(nproc) cores, $(gpsdecode -V 2>&1 | head -1))"
+cat "$WORK/big.nmea" > /dev/null   # warm the page cache for everyone
+
+# run NAME COMMAND...: best elapsed of 3 runs (1 for gpsdecode) and its peak RSS.
+declare -A SECONDS_OF RSS_OF
+run() {
+    local name="$1"; shift
+    local runs=3; [ "$name" = gpsdecode ] && runs=1
+    local best="" rss=""
+    for _ in $(seq "$runs"); do
+        /usr/bin/time -f "%e %M" -o "$WORK/time" bash -c "$*" > /dev/null 2>&1
+        read -r s m < "$WORK/time"
+        if [ -z "$best" ] || awk -v a="$s" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$s; rss=$m; fi
+    done
+    SECONDS_OF[$name]=$best
+    RSS_OF[$name]=$rss
+    awk -v n="$name" -v s="$best" -v b="$BYTES" -v c="$SENTENCES" -v r="$rss" 'BEGIN {
+        if (s <= 0) s = 0.001
+        printf "%-22s %7.3f s %9.1f MB/s %12.0f sentences/s  peak RSS %6.1f MB\n", n, s, b / 1e6 / s, c / s, r / 1024 }'
+}
+
+run "geotrack --json" "$BIN replay '$WORK/big.nmea' --json > /dev/null"
+run "geotrack parse-only" "$BIN replay '$WORK/big.nmea' --count-only"
+run "gpsdecode" "gpsdecode < '$WORK/big.nmea' > /dev/null"
+run "wc -l" "wc -l '$WORK/big.nmea'"
+
+RATIO=$(awk -v g="${SECONDS_OF[gpsdecode]}" -v s="${SECONDS_OF[geotrack --json]}" 'BEGIN { printf "%.1f", g / s }')
+PARSE_RATIO=$(awk -v g="${SECONDS_OF[gpsdecode]}" -v s="${SECONDS_OF[geotrack parse-only]}" 'BEGIN { printf "%.1f", g / s }')
+echo "geotrack --json is ${RATIO}x gpsdecode's throughput (parse-only ${PARSE_RATIO}x); target ${TARGET_RATIO}x"
+
+/usr/bin/time -f "%M" -o "$WORK/rss2" "$BIN" replay "$WORK/big2.nmea" --json > /dev/null
+RSS1=${RSS_OF[geotrack --json]}
+RSS2=$(cat "$WORK/rss2")
+echo "peak RSS of geotrack --json: $((RSS1 / 1024)) MB at ${MIN_MB} MB, $((RSS2 / 1024)) MB at $((MIN_MB * 2)) MB"
+
+status=0
+if awk -v r="$RATIO" -v t="$TARGET_RATIO" 'BEGIN { exit !(r < t) }'; then
+    echo "FAIL: below ${TARGET_RATIO}x gpsdecode"; status=1
+fi
+if [ $(( RSS2 )) -gt $(( RSS1 + RSS1 / 4 + 4096 )) ]; then
+    echo "FAIL: memory grows with the input"; status=1
+fi
+[ $status -eq 0 ] && echo "OK"
+exit $status
