@@ -69,7 +69,7 @@ let package = Package(
         ),
 
         // MARK: Public testing support: manual clock, replay-driven sources.
-        .target(name: "GeoTrackTesting", dependencies: ["GPSReports"], swiftSettings: strict),
+        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit"], swiftSettings: strict),
 
         // MARK: The command-line tool.
         .executableTarget(
@@ -98,12 +98,18 @@ let package = Package(
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "LocationKitTests",
-            dependencies: ["LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD"],
+            dependencies: [
+                "LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD", "Reactive",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GeoTrackServiceTests",
-            dependencies: ["GeoTrackService", "LocationKit", "GeoTrackTesting", "GPSReports"],
+            dependencies: [
+                "GeoTrackService", "LocationKit", "GeoTrackTesting", "GPSReports", "Reactive",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),

@@ -1,0 +1,12 @@
+extension AsyncSequence where Failure == Never {
+    /// The first `count` elements (fewer when the sequence ends first).
+    public func collect(_ count: Int) async -> [Element] {
+        var result: [Element] = []
+        guard count > 0 else { return result }
+        for await element in self {
+            result.append(element)
+            if result.count == count { break }
+        }
+        return result
+    }
+}
