@@ -10,3 +10,13 @@ extension AsyncSequence where Failure == Never {
         return result
     }
 }
+
+extension AsyncSequence where Failure == Never {
+    /// The first element satisfying `predicate`, or `nil` when the sequence ends first.
+    public func firstMatching(_ predicate: @Sendable (Element) -> Bool) async -> Element? {
+        for await element in self where predicate(element) {
+            return element
+        }
+        return nil
+    }
+}
