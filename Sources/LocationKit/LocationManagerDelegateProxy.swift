@@ -76,6 +76,12 @@ public struct RegionStateEvent: Sendable, Hashable {
     public var state: RegionState
     /// The region.
     public var region: CircularRegion
+
+    /// Creates an event.
+    public init(state: RegionState, region: CircularRegion) {
+        self.state = state
+        self.region = region
+    }
 }
 
 /// A region that could not be monitored, and why.
@@ -84,6 +90,12 @@ public struct MonitoringFailure: Sendable, Hashable {
     public var region: CircularRegion?
     /// Why.
     public var error: LocationError
+
+    /// Creates a failure.
+    public init(region: CircularRegion?, error: LocationError) {
+        self.region = region
+        self.error = error
+    }
 }
 
 // The events the proxy emits; internal, reached through `manager.rx`.
