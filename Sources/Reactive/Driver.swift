@@ -62,6 +62,12 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
         storage.subscribe().makeAsyncIterator()
     }
 
+    /// Subscribes a consumer now (connecting the upstream on the first one): the stream
+    /// starts with the latest value, if any, and does not keep the driver alive.
+    public func subscribe() -> EventStream<Element> {
+        storage.subscribe()
+    }
+
     /// Calls `observer` on the main actor with the latest value and each new one.
     ///
     /// The subscription is made before this returns. Cancel the returned task to stop.
