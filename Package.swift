@@ -27,6 +27,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     ],
     targets: [
         // MARK: Report types shared by every source (no C, no I/O).
@@ -64,7 +65,10 @@ let package = Package(
         ),
         .target(
             name: "GeoTrackService",
-            dependencies: ["LocationKit", "Reactive", "GPSReports"],
+            dependencies: [
+                "LocationKit", "Reactive", "GPSReports",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
             swiftSettings: strict
         ),
 

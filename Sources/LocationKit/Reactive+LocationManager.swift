@@ -19,6 +19,16 @@ extension Reactive where Base == LocationManager {
     public var didUpdateLocations: EventStream<[Location]> { delegate.events(.didUpdateLocations) }
     /// The latest location (when there is one), then each new one.
     public var location: EventStream<Location> { delegate.events(.location, startingWith: base.location) }
+    /// The current authorization status, then each new one.
+    public var authorizationStatus: EventStream<AuthorizationStatus> {
+        delegate.events(.didChangeAuthorization, startingWith: base.authorizationStatus)
+    }
+    /// The latest heading (when there is one), then each new one.
+    public var heading: EventStream<Heading> { delegate.events(.didUpdateHeading, startingWith: base.heading) }
+    /// The current receiver status, then each change.
+    public var receiverStatus: EventStream<ReceiverStatus> {
+        delegate.events(.didChangeReceiverStatus, startingWith: base.receiverStatus)
+    }
     /// Headings.
     public var didUpdateHeading: EventStream<Heading> { delegate.events(.didUpdateHeading) }
     /// Errors.
