@@ -106,6 +106,7 @@ let package = Package(
                 "LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD", "Reactive",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            resources: [.copy("Logs")],
             swiftSettings: strict
         ),
         .testTarget(
