@@ -50,16 +50,16 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
         }
         #expect(mode == .threeD)
         #expect(location.coordinate == ServiceHarness.origin)
-        #expect(await service.location.collect(1) == [ServiceHarness.origin])
-        let latest = try #require(await service.latestLocation.collect(1).first)
+        #expect(await service.location.firstElements(1) == [ServiceHarness.origin])
+        let latest = try #require(await service.latestLocation.firstElements(1).first)
         #expect(latest.horizontalAccuracy == 4)
         #expect(latest.altitude == 20)
         #expect(latest.speed == 3)
         #expect(latest.gnss.satellitesUsed == 7)
         #expect(latest.timestamp == Date(timeIntervalSince1970: 1_735_689_600))
-        let heading = try #require(await service.heading.collect(1).first)
+        let heading = try #require(await service.heading.firstElements(1).first)
         #expect(heading.trueHeading == 90 && heading.source == .courseOverGround)
-        #expect(await service.authorized.collect(1) == [true])
+        #expect(await service.authorized.firstElements(1) == [true])
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -68,11 +68,11 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
             [.state(.receiverPresent), .fix(.synthetic(at: ServiceHarness.origin, second: 0))]
         }
         let service = GeolocationService(manager: harness.manager)
-        #expect(await service.status.collect(1) == [.waitingForAuthorization])
-        #expect(await service.authorized.collect(1) == [false])
+        #expect(await service.status.firstElements(1) == [.waitingForAuthorization])
+        #expect(await service.authorized.firstElements(1) == [false])
         let authorizedStream = service.authorized.subscribe()
         try AuthorizationStore(directory: harness.store.directory, policyPath: harness.store.policyPath).write(.authorizedAlways)
-        #expect(await authorizedStream.collect(2) == [false, true])
+        #expect(await authorizedStream.firstElements(2) == [false, true])
         let fixed = await service.status.firstMatching { if case .fix = $0 { true } else { false } }
         #expect(fixed != nil)
     }
@@ -137,10 +137,10 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
         let first = service.location.subscribe()
         let second = service.location.subscribe()
         #expect(service.location.consumerCount == 2)
-        #expect(await first.collect(1) == [ServiceHarness.origin])
-        #expect(await second.collect(1) == [ServiceHarness.origin])
+        #expect(await first.firstElements(1) == [ServiceHarness.origin])
+        #expect(await second.firstElements(1) == [ServiceHarness.origin])
         // Late: the latest coordinate at once.
-        #expect(await service.location.collect(1) == [ServiceHarness.origin])
+        #expect(await service.location.firstElements(1) == [ServiceHarness.origin])
         // One upstream subscription to the manager's location stream serves all consumers.
         #expect(service.location.isConnected)
     }

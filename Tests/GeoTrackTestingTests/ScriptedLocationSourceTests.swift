@@ -8,7 +8,7 @@ import Testing
         let origin = try #require(Coordinate(latitude: 1, longitude: 2))
         let source = ScriptedLocationSource.track([.synthetic(at: origin, second: 0), .synthetic(at: origin, second: 1)],
                                                   interval: .seconds(5), clock: clock)
-        let run = Task { await source.events().collect(10) }
+        let run = Task { await source.events().firstElements(10) }
         await clock.sleepers(atLeast: 1)
         // Three events so far (two states and the first fix); the second fix waits for the clock.
         clock.advance(by: .seconds(5))
@@ -25,7 +25,7 @@ import Testing
     @Test func cancellationEndsTheSession() async {
         let clock = ManualClock()
         let source = ScriptedLocationSource([.state(.connected), .wait(.seconds(60)), .state(.receiverPresent)], clock: clock)
-        let run = Task { await source.events().collect(10) }
+        let run = Task { await source.events().firstElements(10) }
         await clock.sleepers(atLeast: 1)
         run.cancel()
         #expect(await run.value == [.state(.connected)])

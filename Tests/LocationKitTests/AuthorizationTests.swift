@@ -13,7 +13,7 @@ import Testing
 
     @Test func alreadyGrantedIsTrueThenFinishes() async throws {
         let harness = try Harness({ _ in [] }, status: .authorizedAlways)
-        let updates = await harness.manager.authorizationUpdates.collect(10)
+        let updates = await harness.manager.authorizationUpdates.firstElements(10)
         #expect(updates == [true])
         #expect(harness.manager.authorizationStatus == .authorizedAlways)
     }
@@ -23,7 +23,7 @@ import Testing
         let harness = try Harness({ _ in fixes(3) }, status: nil, prompter: prompter)
         #expect(harness.manager.authorizationStatus == .notDetermined)
         let updates = harness.manager.rx.isAuthorized
-        let answers = Task { await updates.collect(10) }
+        let answers = Task { await updates.firstElements(10) }
         let locations = harness.manager.rx.didUpdateLocations
         harness.manager.startUpdatingLocation()
         harness.manager.requestWhenInUseAuthorization()
@@ -36,7 +36,7 @@ import Testing
         #expect(harness.manager.authorizationStatus == .authorizedWhenInUse)
         #expect(try harness.store.read() == .authorizedWhenInUse)
         #expect(harness.delegate.events.first == .authorization(.authorizedWhenInUse))
-        let delivered = await locations.collect(3).flatMap { $0 }
+        let delivered = await locations.firstElements(3).flatMap { $0 }
         #expect(delivered.count == 3)
     }
 
@@ -47,8 +47,8 @@ import Testing
         let errors = harness.manager.rx.didFailWithError
         harness.manager.startUpdatingLocation()
         await #expect(throws: LocationError.denied) { try await harness.manager.requestAuthorization(.always) }
-        #expect(await updates.collect(10) == [false, false])
-        let error = await errors.collect(1).first
+        #expect(await updates.firstElements(10) == [false, false])
+        let error = await errors.firstElements(1).first
         #expect(error == .denied)
         #expect(error?.description.contains("geotrack auth grant") == true)
         #expect(harness.delegate.locations.isEmpty)
@@ -82,13 +82,13 @@ import Testing
         // What `geotrack auth grant` does: its own store on the same directory.
         let cli = AuthorizationStore(directory: harness.store.directory, policyPath: harness.store.policyPath)
         try cli.write(.authorizedAlways)
-        #expect(await changes.collect(1) == [.authorizedAlways])
-        #expect(await updates.collect(10) == [false, true])
-        #expect(await locations.collect(2).count == 2)
+        #expect(await changes.firstElements(1) == [.authorizedAlways])
+        #expect(await updates.firstElements(10) == [false, true])
+        #expect(await locations.firstElements(2).count == 2)
 
         let more = harness.manager.rx.didChangeAuthorization
         try cli.write(.denied)
-        #expect(await more.collect(1) == [.denied])
+        #expect(await more.firstElements(1) == [.denied])
         #expect(harness.delegate.errors.last == .denied)
     }
 
@@ -96,7 +96,7 @@ import Testing
         let prompter = ScriptedAuthorizationPrompter(answering: .granted)
         let harness = try Harness({ _ in fixes(2) }, status: .authorizedAlways, prompter: prompter, policy: "deny\n")
         #expect(harness.manager.authorizationStatus == .restricted)
-        #expect(await harness.manager.authorizationUpdates.collect(10) == [false])
+        #expect(await harness.manager.authorizationUpdates.firstElements(10) == [false])
         harness.manager.startUpdatingLocation()
         guard case .restricted(let path) = harness.delegate.errors.first else {
             Issue.record("expected a restricted error, got \(harness.delegate.errors)")

@@ -27,7 +27,7 @@ import Testing
 
         let updates = manager.rx.didUpdateLocations
         manager.startUpdatingLocation()
-        let first = await updates.collect(1).flatMap { $0 }
+        let first = await updates.firstElements(1).flatMap { $0 }
         #expect(replacement.locations == first)
         #expect(harness.delegate.locations.isEmpty)
 
@@ -36,7 +36,7 @@ import Testing
         let more = manager.rx.didUpdateLocations
         await harness.clock.sleepers(atLeast: 1)
         harness.clock.advance(by: .seconds(1))
-        #expect(await more.collect(1).count == 1)
+        #expect(await more.firstElements(1).count == 1)
         #expect(replacement.locations.count == 1)
     }
 
@@ -51,7 +51,7 @@ import Testing
         let fixes = (0..<20).map { Fix.synthetic(at: .at(north: Double($0) * 10), second: Double($0)) }
         let harness = try Harness(fixes: fixes)
         let streams = (0..<12).map { _ in harness.manager.rx.location }
-        let tasks = streams.map { stream in Task { await stream.collect(20) } }
+        let tasks = streams.map { stream in Task { await stream.firstElements(20) } }
         harness.manager.startUpdatingLocation()
         let expected = fixes.compactMap { Location(fix: $0) }
         for task in tasks {
@@ -64,8 +64,8 @@ import Testing
         let harness = try Harness(fixes: [.synthetic(at: .at(north: 0), second: 0)])
         let updates = harness.manager.rx.didUpdateLocations
         harness.manager.startUpdatingLocation()
-        let first = await updates.collect(1).flatMap { $0 }
-        let late = await harness.manager.rx.location.collect(1)
+        let first = await updates.firstElements(1).flatMap { $0 }
+        let late = await harness.manager.rx.location.firstElements(1)
         #expect(late == first)
     }
 
@@ -82,7 +82,7 @@ import Testing
             for await _ in cancelled { count += 1 }
             return count
         }
-        let keptTask = Task { await kept.collect(2).count }
+        let keptTask = Task { await kept.firstElements(2).count }
         #expect(proxy.subscriberCount(for: DelegateEvent<[Location]>("didUpdateLocations")) == 2)
         harness.manager.startUpdatingLocation()
         await harness.clock.sleepers(atLeast: 1)
@@ -112,7 +112,7 @@ import Testing
                 manager.rx.didUpdateLocations.counted, manager.rx.location.counted, manager.rx.didUpdateHeading.counted,
                 manager.rx.didChangeAuthorization.counted, manager.rx.didVisit.counted, manager.rx.didPause.counted,
             ]
-            tasks = streams.map { stream in Task { await stream.collect(Int.max).count } }
+            tasks = streams.map { stream in Task { await stream.firstElements(Int.max).count } }
             manager.startUpdatingLocation()
             manager.startUpdatingHeading()
             manager.startMonitoringVisits()
@@ -142,7 +142,7 @@ import Testing
         // The delegate got everything; the idle subscriber kept only the newest 128.
         #expect(harness.delegate.locations.count == 200)
         #expect(proxy.droppedEventCount == 200 - proxy.bufferLimit)
-        let kept = await idle.collect(proxy.bufferLimit)
+        let kept = await idle.firstElements(proxy.bufferLimit)
         #expect(kept.first?.timestamp == harness.delegate.locations[200 - proxy.bufferLimit].timestamp)
         #expect(kept.last == harness.delegate.locations.last)
     }

@@ -21,8 +21,8 @@ import Testing
 
         let first = manager.rx.didUpdateLocations
         let second = manager.rx.didUpdateLocations
-        let firstTask = Task { await first.collect(5).flatMap { $0 } }
-        let secondTask = Task { await second.collect(5).flatMap { $0 } }
+        let firstTask = Task { await first.firstElements(5).flatMap { $0 } }
+        let secondTask = Task { await second.firstElements(5).flatMap { $0 } }
 
         manager.startUpdatingLocation()
         for _ in 1..<5 {

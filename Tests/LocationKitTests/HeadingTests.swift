@@ -15,7 +15,7 @@ import Testing
         let harness = try Harness(fixes: fixes)
         let headings = harness.manager.rx.didUpdateHeading
         harness.manager.startUpdatingHeading()
-        let first = await headings.collect(1).first
+        let first = await headings.firstElements(1).first
         #expect(first?.trueHeading == 45)
         #expect(first?.source == .courseOverGround)
         #expect(harness.delegate.headings.count == 1)
@@ -35,7 +35,7 @@ import Testing
         harness.manager.headingFilter = 1
         let headings = harness.manager.rx.didUpdateHeading
         harness.manager.startUpdatingHeading()
-        let received = await headings.collect(3)
+        let received = await headings.firstElements(3)
         #expect(received.map(\.trueHeading) == [10, 12, 181])
         #expect(received.map(\.source) == [.sensor("HDT"), .sensor("HDT"), .courseOverGround])
         #expect(harness.manager.heading == received.last)

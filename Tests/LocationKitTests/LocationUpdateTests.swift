@@ -15,7 +15,7 @@ import Testing
         harness.manager.desiredAccuracy = LocationAccuracy.nearestTenMeters
         let updates = harness.manager.rx.didUpdateLocations
         harness.manager.startUpdatingLocation()
-        let delivered = await updates.collect(2).flatMap { $0 }
+        let delivered = await updates.firstElements(2).flatMap { $0 }
         #expect(delivered.map(\.horizontalAccuracy) == [5, 8])
     }
 
@@ -24,7 +24,7 @@ import Testing
         let harness = try Harness(fixes: fixes)
         let updates = harness.manager.rx.didUpdateLocations
         harness.manager.startUpdatingLocation()
-        let delivered = await updates.collect(3).flatMap { $0 }
+        let delivered = await updates.firstElements(3).flatMap { $0 }
         #expect(delivered.map(\.horizontalAccuracy) == [5, 500, 50])
     }
 
@@ -59,7 +59,7 @@ import Testing
         let harness = try Harness(fixes: [bad, noPosition, noFix, good])
         let updates = harness.manager.rx.didUpdateLocations
         harness.manager.startUpdatingLocation()
-        let delivered = await updates.collect(2).flatMap { $0 }
+        let delivered = await updates.firstElements(2).flatMap { $0 }
         #expect(delivered.count == 2)
         let first = try #require(delivered.first)
         #expect(first.altitude == nil && first.ellipsoidalAltitude == nil)
@@ -86,7 +86,7 @@ import Testing
         harness.manager.startUpdatingLocation()
         let stale = await statuses.firstMatching { $0.isStale }
         #expect(stale?.sourceState == .stale)
-        let both = await locations.collect(2)
+        let both = await locations.firstElements(2)
         #expect(both.map(\.isStale) == [false, false])
         #expect(harness.manager.location?.isStale == false)
         #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .stale, fixMode: .threeD, isStale: true))))
@@ -143,7 +143,7 @@ import Testing
         harness.clock.advance(by: .seconds(5))
         let none = try await maybe.value
         #expect(none == nil)
-        let error = await errors.collect(1).first
+        let error = await errors.firstElements(1).first
         #expect(error == .locationUnknown(timeout: .seconds(5)))
         #expect(error?.description.contains("5s") == true)
         #expect(harness.delegate.locations.isEmpty)

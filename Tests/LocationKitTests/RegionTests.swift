@@ -91,7 +91,7 @@ import Testing
         let states = harness.manager.rx.didDetermineState
         harness.manager.requestState(for: region)
         harness.manager.startMonitoring(for: region)
-        let received = await states.collect(2)
+        let received = await states.firstElements(2)
         #expect(received.map(\.state) == [.unknown, .inside])
         harness.manager.requestState(for: region)
         #expect(harness.delegate.events.last == .state(.inside, "home"))
@@ -102,7 +102,7 @@ import Testing
         let failures = harness.manager.rx.monitoringDidFail
         harness.manager.startMonitoring(for: region)
         #expect(harness.delegate.events == [.monitoringFailed("home", .denied)])
-        let failure = await failures.collect(1).first
+        let failure = await failures.firstElements(1).first
         #expect(failure == MonitoringFailure(region: region, error: .denied))
         #expect(harness.manager.monitoredRegions.isEmpty)
     }

@@ -22,7 +22,7 @@ import Testing
         harness.manager.visitDwellTime = .seconds(300)
         let visits = harness.manager.rx.didVisit
         harness.manager.startMonitoringVisits()
-        let received = await visits.collect(2)
+        let received = await visits.firstElements(2)
 
         let base = 1_735_689_600.0
         #expect(received.count == 2)

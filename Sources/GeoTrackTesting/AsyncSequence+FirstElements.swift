@@ -1,6 +1,6 @@
 extension AsyncSequence where Failure == Never {
     /// The first `count` elements (fewer when the sequence ends first).
-    public func collect(_ count: Int) async -> [Element] {
+    public func firstElements(_ count: Int) async -> [Element] {
         var result: [Element] = []
         guard count > 0 else { return result }
         for await element in self {
