@@ -57,10 +57,16 @@ extension LocationManager {
 
     /// Requests one location and waits for it (see ``requestLocation()``).
     func awaitOneLocation() async throws -> Location {
+        // Like requestLocation(), a refusal also reaches the delegate and the error stream.
         switch authorizationStatus {
-        case .denied: throw LocationError.denied
-        case .restricted: throw LocationError.restricted(policyPath: authorizationStore.policyPath)
-        case .notDetermined, .authorizedWhenInUse, .authorizedAlways: break
+        case .denied:
+            reportIfNotAuthorized()
+            throw LocationError.denied
+        case .restricted:
+            reportIfNotAuthorized()
+            throw LocationError.restricted(policyPath: authorizationStore.policyPath)
+        case .notDetermined, .authorizedWhenInUse, .authorizedAlways:
+            break
         }
         nextRequestID += 1
         let id = nextRequestID

@@ -159,6 +159,21 @@ import Testing
         await #expect(throws: LocationError.locationUnknown(timeout: .seconds(3))) { try await single.value }
     }
 
+    @Test func cancellingTheSingleEndsItWithoutAFix() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent), .wait(.seconds(600))] }
+        let manager = harness.manager
+        let single = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 2)
+        single.cancel()
+        await #expect(throws: CancellationError.self) { try await single.value }
+    }
+
+    @Test func singleFailsAtOnceWhenDenied() async throws {
+        let harness = try Harness({ _ in [] }, status: .denied)
+        await #expect(throws: LocationError.denied) { try await harness.manager.rx.requestLocation() }
+        #expect(harness.delegate.errors == [.denied])
+    }
+
     @Test func pausesWhileStationaryAndResumesWhenMoving() async throws {
         var fixes: [Fix] = []
         var second = 0.0
