@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
     ],
     targets: [
         // MARK: Report types shared by every source (no C, no I/O).
@@ -67,12 +68,15 @@ let package = Package(
         ),
         .target(
             name: "GeoTrackService",
-            dependencies: ["LocationKit", "Reactive", "GPSReports"],
+            dependencies: [
+                "LocationKit", "Reactive", "GPSReports",
+                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+            ],
             swiftSettings: strict
         ),
 
         // MARK: Public testing support: manual clock, replay-driven sources.
-        .target(name: "GeoTrackTesting", dependencies: ["GPSReports"], swiftSettings: strict),
+        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit"], swiftSettings: strict),
 
         // MARK: The command-line tool.
         .executableTarget(
@@ -113,12 +117,19 @@ let package = Package(
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "LocationKitTests",
-            dependencies: ["LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD"],
+            dependencies: [
+                "LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD", "Reactive",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Logs")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "GeoTrackServiceTests",
-            dependencies: ["GeoTrackService", "LocationKit", "GeoTrackTesting", "GPSReports"],
+            dependencies: [
+                "GeoTrackService", "LocationKit", "GeoTrackTesting", "GPSReports", "Reactive",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),

@@ -1,2 +1,0 @@
-// Placeholder until the GeoTrackService module lands.
-enum _GeoTrackServicePlaceholder {}

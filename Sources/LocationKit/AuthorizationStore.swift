@@ -1,0 +1,141 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the user's location-access decision lives: one small file under
+/// `$XDG_STATE_HOME/geotrack` (by default `~/.local/state/geotrack/authorization`).
+///
+/// The file is written atomically (temporary file, fsync, rename) with mode 0600, so a
+/// reader never sees half a decision. The `geotrack auth grant|deny|reset` commands and
+/// any running ``LocationManager`` share it: managers notice changes at once through
+/// ``changes()`` (inotify, no polling).
+///
+/// An administrator can forbid location use for everyone with a policy file (by default
+/// `/etc/geotrack/policy`) containing `deny`; ``read()`` then answers
+/// ``AuthorizationStatus/restricted`` whatever the user decided.
+public final class AuthorizationStore: Sendable {
+    /// The directory holding the decision file.
+    public let directory: String
+    /// The administrator's policy file.
+    public let policyPath: String
+
+    /// The decision file's name within ``directory``.
+    public static let fileName = "authorization"
+    /// The default policy file.
+    public static let defaultPolicyPath = "/etc/geotrack/policy"
+
+    /// Creates a store.
+    /// - Parameters:
+    ///   - directory: where to keep the decision; `nil` means ``defaultDirectory(environment:)``.
+    ///   - policyPath: the administrator's policy file.
+    ///   - environment: the environment to read `XDG_STATE_HOME` and `HOME` from.
+    public init(directory: String? = nil, policyPath: String = AuthorizationStore.defaultPolicyPath,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.directory = directory ?? Self.defaultDirectory(environment: environment)
+        self.policyPath = policyPath
+    }
+
+    /// `$XDG_STATE_HOME/geotrack` when that variable holds an absolute path, else `$HOME/.local/state/geotrack`.
+    public static func defaultDirectory(environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return state + "/geotrack"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/state/geotrack"
+    }
+
+    /// The decision file's full path.
+    public var path: String { directory + "/" + Self.fileName }
+
+    /// The current status: ``AuthorizationStatus/restricted`` under an administrator's
+    /// `deny` policy, else the stored decision, else ``AuthorizationStatus/notDetermined``.
+    public func read() throws(LocationError) -> AuthorizationStatus {
+        if isRestrictedByPolicy() { return .restricted }
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            if !FileManager.default.fileExists(atPath: path) { return .notDetermined }
+            throw .authorizationStore(path: path, reason: "it cannot be read")
+        }
+        let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let status = AuthorizationStatus(rawValue: word), status != .restricted else {
+            throw .authorizationStore(path: path, reason: "it holds '\(word.prefix(40))', not a decision")
+        }
+        return status
+    }
+
+    /// Saves `status` as the user's decision; ``AuthorizationStatus/notDetermined`` forgets it.
+    ///
+    /// ``AuthorizationStatus/restricted`` cannot be stored: it comes from the administrator's policy.
+    public func write(_ status: AuthorizationStatus) throws(LocationError) {
+        switch status {
+        case .notDetermined:
+            try reset()
+        case .restricted:
+            throw .authorizationStore(path: path, reason: "'restricted' is set by the administrator policy in \(policyPath), not stored per user")
+        case .denied, .authorizedWhenInUse, .authorizedAlways:
+            try ensureDirectory()
+            try writeAtomically(status.rawValue + "\n")
+        }
+    }
+
+    /// Forgets the user's decision, so the next request asks again.
+    public func reset() throws(LocationError) {
+        if unlink(path) != 0 && errno != ENOENT {
+            throw .authorizationStore(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    /// Whether the policy file says `deny`.
+    func isRestrictedByPolicy() -> Bool {
+        guard let text = try? String(contentsOfFile: policyPath, encoding: .utf8) else { return false }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == "deny"
+    }
+
+    /// Creates the directory (mode 0700) when missing.
+    func ensureDirectory() throws(LocationError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .authorizationStore(path: directory, reason: "the directory cannot be created")
+        }
+    }
+
+    private func writeAtomically(_ text: String) throws(LocationError) {
+        var template = Array((directory + "/.\(Self.fileName).XXXXXX").utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { throw failure() }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var closed = false
+        defer {
+            if !closed { close(fd) }
+        }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        guard fchmod(fd, 0o600) == 0, written == bytes.count, fsync(fd) == 0 else {
+            let error = failure()
+            unlink(temporary)
+            throw error
+        }
+        close(fd)
+        closed = true
+        guard rename(temporary, path) == 0 else {
+            let error = failure()
+            unlink(temporary)
+            throw error
+        }
+        // Make the rename itself durable.
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private func failure() -> LocationError {
+        .authorizationStore(path: path, reason: String(cString: strerror(errno)))
+    }
+}

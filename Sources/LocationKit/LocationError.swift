@@ -1,0 +1,38 @@
+import GPSReports
+
+/// Why the location manager could not do what was asked, with a message that says what to do.
+public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The user denied location access.
+    case denied
+    /// An administrator's policy (the file at `policyPath`) forbids location access.
+    case restricted(policyPath: String)
+    /// Access was requested, but nobody could be asked: there is no prompter.
+    case notDetermined
+    /// No fix arrived within `timeout`.
+    case locationUnknown(timeout: Duration)
+    /// The location source failed (gpsd unreachable, no receiver, unreadable log...).
+    case source(SourceError)
+    /// A region could not be monitored.
+    case regionMonitoringFailed(identifier: String, reason: String)
+    /// The authorization decision could not be read or saved.
+    case authorizationStore(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .denied:
+            "location access is denied. Run `geotrack auth grant` to allow it."
+        case .restricted(let policyPath):
+            "location access is disabled by the administrator policy in \(policyPath); ask your administrator to change it."
+        case .notDetermined:
+            "location access has not been decided and no prompt is available here. Run `geotrack auth grant` to allow it."
+        case .locationUnknown(let timeout):
+            "no position fix within \(timeout.components.seconds)s. Check that the receiver has a clear view of the sky (try `cgps`)."
+        case .source(let error):
+            error.message
+        case .regionMonitoringFailed(let identifier, let reason):
+            "cannot monitor region '\(identifier)': \(reason)"
+        case .authorizationStore(let path, let reason):
+            "cannot use the authorization file \(path): \(reason). Check its permissions, or run `geotrack auth reset`."
+        }
+    }
+}

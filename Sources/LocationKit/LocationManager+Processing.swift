@@ -1,0 +1,165 @@
+import Foundation
+import GPSReports
+
+extension LocationManager {
+    /// Handles one event from the source.
+    func handle(_ event: SourceEvent) {
+        switch event {
+        case .state(let state):
+            handle(state)
+        case .report(.fix(let fix)):
+            handle(fix)
+        case .report(.sky(let sky)):
+            lastSky = sky
+            locationServicesEnabled = true
+            updateReceiverStatus { $0.satellitesSeen = sky.seen; $0.satellitesUsed = sky.used }
+        case .report(.attitude(let attitude)):
+            handle(attitude)
+        case .report(.devices(let devices)):
+            locationServicesEnabled = !devices.isEmpty
+        case .report(.deviceAdded):
+            locationServicesEnabled = true
+        case .report(.deviceRemoved), .report(.version):
+            break
+        }
+    }
+
+    func handle(_ state: SourceState) {
+        switch state {
+        case .receiverPresent:
+            locationServicesEnabled = true
+        case .receiverAbsent, .retrying, .finished:
+            locationServicesEnabled = false
+        case .disconnected(let error):
+            locationServicesEnabled = false
+            if updatingLocation || updatingHeading || oneShot != nil { report(.source(error)) }
+        case .stale:
+            // The last fix no longer describes the present: say so instead of showing it as current.
+            location?.isStale = true
+            lastRawLocation?.isStale = true
+        case .connecting, .connected:
+            break
+        }
+        updateReceiverStatus {
+            $0.sourceState = state
+            if state == .stale { $0.isStale = true }
+        }
+    }
+
+    /// The source's sequence ended: a replay reached its end, or the source gave up.
+    func sourceEnded() {
+        pumpTask = nil
+        if receiverStatus.sourceState != .finished {
+            updateReceiverStatus { $0.sourceState = .finished }
+        }
+        locationServicesEnabled = false
+    }
+
+    func updateReceiverStatus(_ change: (inout ReceiverStatus) -> Void) {
+        var status = receiverStatus
+        change(&status)
+        guard status != receiverStatus else { return }
+        receiverStatus = status
+        receiver?.locationManager(self, didChangeReceiverStatus: status)
+    }
+
+    func handle(_ fix: Fix) {
+        locationServicesEnabled = true
+        updateReceiverStatus {
+            $0.fixMode = fix.mode
+            if fix.hasPosition { $0.isStale = false }
+        }
+        guard authorizationStatus.isAuthorized, let location = Location(fix: fix, sky: lastSky) else { return }
+        lastRawLocation = location
+        updateRegions(with: location)
+        if monitoringVisits { updateVisits(with: location) }
+        let deliveredOnce = completeOneShot(with: location)
+        if updatingLocation && !deliveredOnce { deliverUpdate(location) }
+        if updatingHeading { deliverCourseHeading(from: fix, location: location) }
+    }
+
+    /// Whether `location` is as accurate as ``desiredAccuracy`` asks.
+    func meetsDesiredAccuracy(_ location: Location) -> Bool {
+        guard desiredAccuracy > 0 else { return true }
+        guard let accuracy = location.horizontalAccuracy else { return false }
+        return accuracy <= desiredAccuracy
+    }
+
+    func deliverUpdate(_ location: Location) {
+        guard meetsDesiredAccuracy(location) else { return }
+        if pausesLocationUpdatesAutomatically {
+            var detector = pauseDetector ?? DwellDetector(radius: pauseRadius, dwell: pauseInterval)
+            let event = detector.update(with: location)
+            pauseDetector = detector
+            switch event {
+            case .arrived:
+                paused = true
+                receiver?.locationManagerDidPauseLocationUpdates(self)
+            case .departed:
+                paused = false
+                receiver?.locationManagerDidResumeLocationUpdates(self)
+            case nil:
+                break
+            }
+        }
+        guard !paused else { return }
+        if distanceFilter > 0, let previous = self.location, !previous.isStale,
+           previous.distance(from: location) < distanceFilter {
+            return
+        }
+        deliver(location)
+    }
+
+    func deliver(_ location: Location) {
+        self.location = location
+        receiver?.locationManager(self, didUpdateLocations: [location])
+    }
+
+    // MARK: Headings
+
+    func handle(_ attitude: Attitude) {
+        guard authorizationStatus.isAuthorized, updatingHeading else { return }
+        let time = attitude.time ?? lastRawLocation?.timestamp ?? Date()
+        guard let heading = Heading(trueHeading: attitude.heading, magneticHeading: attitude.magneticHeading,
+                                    timestamp: time, source: .sensor(attitude.source)) else { return }
+        lastSensorHeadingTime = time
+        deliver(heading)
+    }
+
+    func deliverCourseHeading(from fix: Fix, location: Location) {
+        // A heading sensor, when present, is better than the course; prefer it while it reports.
+        if let sensorTime = lastSensorHeadingTime, location.timestamp.timeIntervalSince(sensorTime) < 5 { return }
+        guard let speed = location.speed, speed >= minimumSpeedForCourseHeading,
+              let heading = Heading(trueHeading: location.course, magneticHeading: fix.magneticTrack,
+                                    headingAccuracy: location.courseAccuracy,
+                                    timestamp: location.timestamp, source: .courseOverGround)
+        else { return }
+        deliver(heading)
+    }
+
+    func deliver(_ heading: Heading) {
+        if headingFilter > 0, let previous = self.heading, previous.source == heading.source,
+           Measurement.angularDistance(previous.bestHeading, heading.bestHeading) < headingFilter {
+            return
+        }
+        self.heading = heading
+        receiver?.locationManager(self, didUpdateHeading: heading)
+    }
+
+    // MARK: Visits
+
+    func updateVisits(with location: Location) {
+        guard var detector = visitDetector else { return }
+        let event = detector.update(with: location)
+        visitDetector = detector
+        switch event {
+        case .arrived(let center, let since):
+            receiver?.locationManager(self, didVisit: Visit(coordinate: center, horizontalAccuracy: visitRadius, arrivalDate: since))
+        case .departed(let center, let arrival, let lastInside):
+            receiver?.locationManager(self, didVisit: Visit(coordinate: center, horizontalAccuracy: visitRadius,
+                                                            arrivalDate: arrival, departureDate: lastInside))
+        case nil:
+            break
+        }
+    }
+}

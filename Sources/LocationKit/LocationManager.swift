@@ -1,0 +1,295 @@
+import Foundation
+import GPSReports
+import Logging
+import Reactive
+
+/// Delivers locations, headings, region events and visits from a GPS receiver,
+/// like CoreLocation's `CLLocationManager`.
+///
+/// **Isolation.** `LocationManager` is `@MainActor`: create and configure it on the main
+/// actor, and every delegate callback and ``Reactive`` stream event is produced there —
+/// which is what delegate code expects. Reports are read from the ``LocationSource`` by a
+/// task that hops to the main actor for each one; nothing blocks the main actor while waiting.
+///
+/// **Authorization.** Nothing is delivered until the user allowed location use (see
+/// ``AuthorizationStore``). Starting a service while access is denied or restricted
+/// reports ``LocationError/denied`` or ``LocationError/restricted(policyPath:)`` through
+/// ``LocationManagerDelegate/locationManager(_:didFailWithError:)``; while undecided the
+/// service waits for the decision.
+///
+/// **Time.** Timeouts (``requestLocation()``) run on the injected clock. Dwell times
+/// (visits, automatic pausing) are measured on the fixes' timestamps, so a replayed track
+/// behaves the same at any replay speed.
+///
+/// **Lifetime.** The manager stops its source and finishes every ``Reactive`` stream when
+/// it is deallocated. Nothing it starts keeps it alive.
+@MainActor
+public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
+    // MARK: Configuration
+
+    /// `distanceFilter` value meaning every location is delivered.
+    public static let distanceFilterNone: Double = -1
+    /// `headingFilter` value meaning every heading is delivered.
+    public static let headingFilterNone: Double = -1
+
+    /// Where delegate callbacks go; held weakly. Setting it after `rx` streams were
+    /// subscribed keeps the streams working: the new delegate is called first, then the streams.
+    public var delegate: (any LocationManagerDelegate)? {
+        get { delegateSlot.delegate }
+        set { delegateSlot.delegate = newValue }
+    }
+
+    /// The delegate and the installed ``LocationManagerDelegateProxy``; see ``delegate``.
+    public let delegateSlot = DelegateSlot<any LocationManagerDelegate>()
+
+    /// The minimum distance in metres the device must move before a new location is delivered;
+    /// ``distanceFilterNone`` (the default) delivers every location.
+    public var distanceFilter: Double = LocationManager.distanceFilterNone
+
+    /// The accuracy wanted, in metres (see ``LocationAccuracy``). Locations whose horizontal
+    /// accuracy is worse — or unknown — are not delivered as updates. Zero or negative
+    /// values (the default, ``LocationAccuracy/best``) deliver every location.
+    public var desiredAccuracy: Double = LocationAccuracy.best
+
+    /// The minimum change in degrees before a new heading is delivered (default 1);
+    /// ``headingFilterNone`` delivers every heading.
+    public var headingFilter: Double = 1
+
+    /// Course over ground becomes a heading only above this speed, in metres per second
+    /// (default 1): below it, the direction of travel is dominated by noise.
+    public var minimumSpeedForCourseHeading: Double = 1
+
+    /// Whether updates pause while the device stands still (default `false`), reporting
+    /// ``LocationManagerDelegate/locationManagerDidPauseLocationUpdates(_:)`` and, once it
+    /// moves again, ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``.
+    public var pausesLocationUpdatesAutomatically = false
+
+    /// Standing still means staying within this radius in metres (default 25)...
+    public var pauseRadius: Double = 25
+    /// ...for this long (default two minutes).
+    public var pauseInterval: Duration = .seconds(120)
+
+    /// A visit is a stay within this radius in metres (default 50)...
+    public var visitRadius: Double = 50
+    /// ...lasting at least this long (default five minutes).
+    public var visitDwellTime: Duration = .seconds(300)
+
+    /// How long ``requestLocation()`` waits for a fix before failing (default 15 s).
+    public var requestLocationTimeout: Duration = .seconds(15)
+
+    /// The largest region radius that can be monitored, in metres.
+    public let maximumRegionMonitoringDistance: Double = 100_000
+
+    // MARK: State
+
+    /// The most recently delivered location, or `nil`. Its ``Location/isStale`` turns true
+    /// when the source goes quiet, so a stale position is never presented as current.
+    public internal(set) var location: Location?
+
+    /// The most recently delivered heading, or `nil`.
+    public internal(set) var heading: Heading?
+
+    /// The regions being monitored.
+    public var monitoredRegions: Set<CircularRegion> { Set(regionTrackers.values.map(\.region)) }
+
+    /// Whether the user allowed location use.
+    public internal(set) var authorizationStatus: AuthorizationStatus
+
+    /// Whether the source is reachable and has a receiver (gpsd answers and a device reports).
+    public internal(set) var locationServicesEnabled = false
+
+    /// The receiver's latest status: source state, satellites, fix mode, staleness.
+    public internal(set) var receiverStatus = ReceiverStatus()
+
+    // MARK: Internals
+
+    let source: any LocationSource
+    let clock: any Clock<Duration>
+    let authorizationStore: AuthorizationStore
+    let prompter: (any AuthorizationPrompter)?
+    let logger: Logger
+
+    var updatingLocation = false
+    var updatingHeading = false
+    var monitoringVisits = false
+    var oneShot: OneShotRequest?
+    var paused = false
+    var pauseDetector: DwellDetector?
+    var visitDetector: DwellDetector?
+    var regionTrackers: [String: RegionTracker] = [:]
+    var lastRawLocation: Location?
+    var lastSky: SkyView?
+    var lastSensorHeadingTime: Date?
+    var pendingPrompt: Task<Void, Never>?
+    var promptWaiters: [CheckedContinuation<Void, Never>] = []
+    var nextRequestID: UInt64 = 0
+
+    var pumpTask: Task<Void, Never>?
+    var authorizationWatch: Task<Void, Never>?
+    var pumpGeneration: UInt64 = 0
+
+    /// Creates a manager reading `source`.
+    ///
+    /// - Parameters:
+    ///   - source: gpsd, a replay, or a scripted source for tests.
+    ///   - clock: the clock for timeouts; inject a manual clock in tests.
+    ///   - authorizationStore: where the user's decision lives; watched for changes.
+    ///   - prompter: asks the user when authorization is requested while undecided; without
+    ///     one, requests leave the status undecided and say how to decide (`geotrack auth grant`).
+    ///   - logger: where the manager logs.
+    public init(source: some LocationSource, clock: any Clock<Duration> = ContinuousClock(),
+                authorizationStore: AuthorizationStore = AuthorizationStore(),
+                prompter: (any AuthorizationPrompter)? = nil, logger: Logger) {
+        self.source = source
+        self.clock = clock
+        self.authorizationStore = authorizationStore
+        self.prompter = prompter
+        self.logger = logger
+        // Watch before reading, so a decision made in between is not missed.
+        let changes: AsyncStream<AuthorizationStatus>?
+        do {
+            changes = try authorizationStore.changes()
+        } catch {
+            logger.warning("authorization changes made outside this process will not be noticed: \(error)")
+            changes = nil
+        }
+        do {
+            authorizationStatus = try authorizationStore.read()
+        } catch {
+            logger.error("\(error)")
+            authorizationStatus = .notDetermined
+        }
+        if let changes {
+            authorizationWatch = Task { [weak self] in
+                for await status in changes {
+                    guard let self else { return }
+                    self.applyAuthorization(status)
+                }
+            }
+        }
+    }
+
+    isolated deinit {
+        pumpTask?.cancel()
+        authorizationWatch?.cancel()
+        pendingPrompt?.cancel()
+        oneShot?.timeout?.cancel()
+        for waiter in oneShot?.waiters.values.map({ $0 }) ?? [] {
+            waiter.resume(returning: .failure(CancellationError()))
+        }
+        for waiter in promptWaiters { waiter.resume() }
+    }
+
+    /// Whom to call: the proxy when installed (it forwards to ``delegate``), else ``delegate``.
+    var receiver: (any LocationManagerDelegate)? { delegateSlot.receiver }
+
+    // MARK: Location updates
+
+    /// Starts delivering locations to ``LocationManagerDelegate/locationManager(_:didUpdateLocations:)``.
+    public func startUpdatingLocation() {
+        updatingLocation = true
+        paused = false
+        pauseDetector = nil
+        reportIfNotAuthorized()
+        reconcileSource()
+    }
+
+    /// Stops delivering locations.
+    public func stopUpdatingLocation() {
+        updatingLocation = false
+        paused = false
+        pauseDetector = nil
+        reconcileSource()
+    }
+
+    /// Starts delivering headings to ``LocationManagerDelegate/locationManager(_:didUpdateHeading:)``.
+    public func startUpdatingHeading() {
+        updatingHeading = true
+        reportIfNotAuthorized()
+        reconcileSource()
+    }
+
+    /// Stops delivering headings.
+    public func stopUpdatingHeading() {
+        updatingHeading = false
+        reconcileSource()
+    }
+
+    /// Starts reporting arrivals and departures to ``LocationManagerDelegate/locationManager(_:didVisit:)``.
+    public func startMonitoringVisits() {
+        monitoringVisits = true
+        visitDetector = DwellDetector(radius: visitRadius, dwell: visitDwellTime)
+        reportIfNotAuthorized()
+        reconcileSource()
+    }
+
+    /// Stops reporting visits.
+    public func stopMonitoringVisits() {
+        monitoringVisits = false
+        visitDetector = nil
+        reconcileSource()
+    }
+
+    /// Whether any service needs the source.
+    var needsSource: Bool {
+        updatingLocation || updatingHeading || monitoringVisits || oneShot != nil || !regionTrackers.isEmpty
+    }
+
+    /// Reports a denial or restriction at once, so a start call is never met with silence.
+    func reportIfNotAuthorized() {
+        switch authorizationStatus {
+        case .denied:
+            report(.denied)
+        case .restricted:
+            report(.restricted(policyPath: authorizationStore.policyPath))
+        case .notDetermined:
+            logger.notice("location access is not decided yet; updates start once it is granted (request it, or run `geotrack auth grant`)")
+        case .authorizedWhenInUse, .authorizedAlways:
+            break
+        }
+    }
+
+    func report(_ error: LocationError) {
+        logger.debug("location error: \(error)")
+        receiver?.locationManager(self, didFailWithError: error)
+    }
+
+    /// Runs the source exactly while it is needed and allowed.
+    func reconcileSource() {
+        let wanted = needsSource && authorizationStatus.isAuthorized
+        if wanted, pumpTask == nil {
+            pumpGeneration += 1
+            pumpTask = Self.pump(source, into: self, generation: pumpGeneration)
+        } else if !wanted, let task = pumpTask {
+            task.cancel()
+            pumpTask = nil
+            pumpGeneration += 1
+        }
+    }
+
+    /// Reads `source` on the main actor, holding the manager only while handling each event.
+    private static func pump<Source: LocationSource>(_ source: Source, into manager: LocationManager, generation: UInt64) -> Task<Void, Never> {
+        Task { [weak manager] in
+            for await event in source.events() {
+                guard let manager, manager.pumpGeneration == generation else { return }
+                manager.handle(event)
+            }
+            guard let manager, manager.pumpGeneration == generation else { return }
+            manager.sourceEnded()
+        }
+    }
+}
+
+/// Accuracy constants for ``LocationManager/desiredAccuracy``, in metres.
+public enum LocationAccuracy {
+    /// Every location, whatever its accuracy.
+    public static let best: Double = -1
+    /// Within 10 m.
+    public static let nearestTenMeters: Double = 10
+    /// Within 100 m.
+    public static let hundredMeters: Double = 100
+    /// Within 1 km.
+    public static let kilometer: Double = 1000
+    /// Within 3 km.
+    public static let threeKilometers: Double = 3000
+}

@@ -1,0 +1,160 @@
+import Reactive
+
+/// The ``LocationManager``'s delegate proxy: it forwards every callback to the manager's
+/// ``LocationManager/delegate`` and emits it on the `manager.rx` streams.
+///
+/// Installed on first use of `manager.rx`; setting `manager.delegate` afterwards replaces
+/// the forward delegate and leaves the proxy (and every stream) in place.
+public final class LocationManagerDelegateProxy: DelegateProxy<LocationManager, any LocationManagerDelegate>,
+    DelegateProxyType, LocationManagerDelegate {
+    /// Creates the proxy for `parentObject`; use ``DelegateProxyType/proxy(for:)`` instead.
+    public required init(parentObject: LocationManager) {
+        super.init(parentObject: parentObject)
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didUpdateLocations locations: [Location]) {
+        forward(.didUpdateLocations, locations) { $0.locationManager(manager, didUpdateLocations: locations) }
+        for location in locations { emit(.location, location) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading) {
+        forward(.didUpdateHeading, heading) { $0.locationManager(manager, didUpdateHeading: heading) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didFailWithError error: LocationError) {
+        forward(.didFailWithError, error) { $0.locationManager(manager, didFailWithError: error) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManagerDidChangeAuthorization(_ manager: LocationManager) {
+        forward(.didChangeAuthorization, manager.authorizationStatus) { $0.locationManagerDidChangeAuthorization(manager) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didEnterRegion region: CircularRegion) {
+        forward(.didEnterRegion, region) { $0.locationManager(manager, didEnterRegion: region) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didExitRegion region: CircularRegion) {
+        forward(.didExitRegion, region) { $0.locationManager(manager, didExitRegion: region) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didDetermineState state: RegionState, for region: CircularRegion) {
+        forward(.didDetermineState, RegionStateEvent(state: state, region: region)) {
+            $0.locationManager(manager, didDetermineState: state, for: region)
+        }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, monitoringDidFailFor region: CircularRegion?, withError error: LocationError) {
+        forward(.monitoringDidFail, MonitoringFailure(region: region, error: error)) {
+            $0.locationManager(manager, monitoringDidFailFor: region, withError: error)
+        }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didStartMonitoringFor region: CircularRegion) {
+        forward(.didStartMonitoring, region) { $0.locationManager(manager, didStartMonitoringFor: region) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didVisit visit: Visit) {
+        forward(.didVisit, visit) { $0.locationManager(manager, didVisit: visit) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManagerDidPauseLocationUpdates(_ manager: LocationManager) {
+        forward(.didPause, ()) { $0.locationManagerDidPauseLocationUpdates(manager) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManagerDidResumeLocationUpdates(_ manager: LocationManager) {
+        forward(.didResume, ()) { $0.locationManagerDidResumeLocationUpdates(manager) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didChangeReceiverStatus status: ReceiverStatus) {
+        forward(.didChangeReceiverStatus, status) { $0.locationManager(manager, didChangeReceiverStatus: status) }
+    }
+}
+
+/// A region's state, as ``LocationManagerDelegate/locationManager(_:didDetermineState:for:)`` reports it.
+public struct RegionStateEvent: Sendable, Hashable {
+    /// Inside, outside or unknown.
+    public var state: RegionState
+    /// The region.
+    public var region: CircularRegion
+
+    /// Creates an event.
+    public init(state: RegionState, region: CircularRegion) {
+        self.state = state
+        self.region = region
+    }
+}
+
+/// A region that could not be monitored, and why.
+public struct MonitoringFailure: Sendable, Hashable {
+    /// The region, when the failure concerns one.
+    public var region: CircularRegion?
+    /// Why.
+    public var error: LocationError
+
+    /// Creates a failure.
+    public init(region: CircularRegion?, error: LocationError) {
+        self.region = region
+        self.error = error
+    }
+}
+
+// The events the proxy emits; internal, reached through `manager.rx`.
+extension DelegateEvent where Element == [Location] {
+    static var didUpdateLocations: Self { .init("didUpdateLocations") }
+}
+
+extension DelegateEvent where Element == Location {
+    static var location: Self { .init("location") }
+}
+
+extension DelegateEvent where Element == Heading {
+    static var didUpdateHeading: Self { .init("didUpdateHeading") }
+}
+
+extension DelegateEvent where Element == LocationError {
+    static var didFailWithError: Self { .init("didFailWithError") }
+}
+
+extension DelegateEvent where Element == AuthorizationStatus {
+    static var didChangeAuthorization: Self { .init("didChangeAuthorization") }
+}
+
+extension DelegateEvent where Element == CircularRegion {
+    static var didEnterRegion: Self { .init("didEnterRegion") }
+    static var didExitRegion: Self { .init("didExitRegion") }
+    static var didStartMonitoring: Self { .init("didStartMonitoring") }
+}
+
+extension DelegateEvent where Element == RegionStateEvent {
+    static var didDetermineState: Self { .init("didDetermineState") }
+}
+
+extension DelegateEvent where Element == MonitoringFailure {
+    static var monitoringDidFail: Self { .init("monitoringDidFail") }
+}
+
+extension DelegateEvent where Element == Visit {
+    static var didVisit: Self { .init("didVisit") }
+}
+
+extension DelegateEvent where Element == Void {
+    static var didPause: Self { .init("didPause") }
+    static var didResume: Self { .init("didResume") }
+}
+
+extension DelegateEvent where Element == ReceiverStatus {
+    static var didChangeReceiverStatus: Self { .init("didChangeReceiverStatus") }
+}

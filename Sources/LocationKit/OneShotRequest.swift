@@ -1,0 +1,13 @@
+/// A pending ``LocationManager/requestLocation()``: its timeout, and the async callers awaiting it.
+struct OneShotRequest {
+    typealias Waiter = CheckedContinuation<Result<Location, any Error>, Never>
+
+    var timeout: Task<Void, Never>?
+    var waiters: [UInt64: Waiter] = [:]
+
+    /// Ends the request: cancels the timeout and hands every waiter `result`.
+    func complete(with result: Result<Location, any Error>) {
+        timeout?.cancel()
+        for waiter in waiters.values { waiter.resume(returning: result) }
+    }
+}

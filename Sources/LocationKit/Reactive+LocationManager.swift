@@ -1,0 +1,88 @@
+import Reactive
+
+/// `manager.rx`: every delegate callback as an ``EventStream``.
+///
+/// Each stream subscribes when the property is read and sees every event from then on,
+/// in order, while the delegate keeps receiving its callbacks. Any number of
+/// subscribers may listen at once. Cancelling a consuming task releases its
+/// subscription at once; when the manager is deallocated every stream finishes.
+/// Each subscriber buffers at most 128 events; a subscriber that falls further behind
+/// loses its oldest events (counted in ``LocationManagerDelegateProxy``'s `droppedEventCount`).
+@MainActor
+extension Reactive where Base == LocationManager {
+    /// The installed delegate proxy (installed now if needed).
+    public var delegate: LocationManagerDelegateProxy {
+        LocationManagerDelegateProxy.proxy(for: base)
+    }
+
+    /// Locations as delivered to `locationManager(_:didUpdateLocations:)`.
+    public var didUpdateLocations: EventStream<[Location]> { delegate.events(.didUpdateLocations) }
+    /// The latest location (when there is one), then each new one.
+    public var location: EventStream<Location> { delegate.events(.location, startingWith: base.location) }
+    /// The current authorization status, then each new one.
+    public var authorizationStatus: EventStream<AuthorizationStatus> {
+        delegate.events(.didChangeAuthorization, startingWith: base.authorizationStatus)
+    }
+    /// The latest heading (when there is one), then each new one.
+    public var heading: EventStream<Heading> { delegate.events(.didUpdateHeading, startingWith: base.heading) }
+    /// The current receiver status, then each change.
+    public var receiverStatus: EventStream<ReceiverStatus> {
+        delegate.events(.didChangeReceiverStatus, startingWith: base.receiverStatus)
+    }
+    /// Headings.
+    public var didUpdateHeading: EventStream<Heading> { delegate.events(.didUpdateHeading) }
+    /// Errors.
+    public var didFailWithError: EventStream<LocationError> { delegate.events(.didFailWithError) }
+    /// Each new authorization status.
+    public var didChangeAuthorization: EventStream<AuthorizationStatus> { delegate.events(.didChangeAuthorization) }
+    /// Region entries.
+    public var didEnterRegion: EventStream<CircularRegion> { delegate.events(.didEnterRegion) }
+    /// Region exits.
+    public var didExitRegion: EventStream<CircularRegion> { delegate.events(.didExitRegion) }
+    /// Region states.
+    public var didDetermineState: EventStream<RegionStateEvent> { delegate.events(.didDetermineState) }
+    /// Region monitoring failures.
+    public var monitoringDidFail: EventStream<MonitoringFailure> { delegate.events(.monitoringDidFail) }
+    /// Regions whose monitoring began.
+    public var didStartMonitoring: EventStream<CircularRegion> { delegate.events(.didStartMonitoring) }
+    /// Visits: arrivals, then departures.
+    public var didVisit: EventStream<Visit> { delegate.events(.didVisit) }
+    /// Automatic pauses.
+    public var didPause: EventStream<Void> { delegate.events(.didPause) }
+    /// Resumptions after automatic pauses.
+    public var didResume: EventStream<Void> { delegate.events(.didResume) }
+    /// Receiver status changes.
+    public var didChangeReceiverStatus: EventStream<ReceiverStatus> { delegate.events(.didChangeReceiverStatus) }
+
+    /// Whether locations may be delivered; see ``LocationManager/authorizationUpdates``.
+    public var isAuthorized: AuthorizationUpdates { base.authorizationUpdates }
+
+    /// One location (Single): requests it and returns it, or throws ``LocationError``
+    /// (`locationUnknown` after ``LocationManager/requestLocationTimeout``, `denied`...) or
+    /// `CancellationError` when the calling task is cancelled.
+    public func requestLocation() async throws -> Location {
+        try await base.awaitOneLocation()
+    }
+
+    /// One location, or `nil` when none arrives in time (Maybe). Other failures still throw.
+    public func requestLocationIfAvailable() async throws -> Location? {
+        do {
+            return try await base.awaitOneLocation()
+        } catch LocationError.locationUnknown {
+            return nil
+        }
+    }
+
+    /// Requests authorization and waits for the answer (Completable): see ``LocationManager/requestAuthorization(_:)``.
+    public func requestAuthorization(_ level: AuthorizationLevel = .whenInUse) async throws(LocationError) {
+        try await base.requestAuthorization(level)
+    }
+}
+
+extension LocationManager {
+    /// Whether locations may be delivered: when already decided, the answer and the end;
+    /// when undecided, `false`, then the answer once the user decides, then the end.
+    public var authorizationUpdates: AuthorizationUpdates {
+        AuthorizationUpdates(initial: authorizationStatus, changes: rx.didChangeAuthorization)
+    }
+}

@@ -1,0 +1,28 @@
+import GPSReports
+
+/// What the location source says about the receiver, beyond positions.
+///
+/// This goes past CoreLocation, which hides its hardware: GeoTrack users want to know
+/// whether gpsd answers, whether a receiver is attached, and how many satellites it uses.
+public struct ReceiverStatus: Sendable, Hashable {
+    /// The source's last state, or `nil` before it said anything.
+    public var sourceState: SourceState?
+    /// Satellites in view, from the latest sky view.
+    public var satellitesSeen: Int
+    /// Satellites used in the solution, from the latest sky view.
+    public var satellitesUsed: Int
+    /// The latest fix mode.
+    public var fixMode: FixMode
+    /// Whether the source went quiet: the last fix no longer describes the present.
+    public var isStale: Bool
+
+    /// Creates a status.
+    public init(sourceState: SourceState? = nil, satellitesSeen: Int = 0, satellitesUsed: Int = 0,
+                fixMode: FixMode = .unknown, isStale: Bool = false) {
+        self.sourceState = sourceState
+        self.satellitesSeen = satellitesSeen
+        self.satellitesUsed = satellitesUsed
+        self.fixMode = fixMode
+        self.isStale = isStale
+    }
+}

@@ -1,2 +1,0 @@
-// Placeholder until the LocationKit module lands.
-enum _LocationKitPlaceholder {}

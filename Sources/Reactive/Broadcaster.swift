@@ -1,0 +1,87 @@
+import Synchronization
+
+/// Sends every element to any number of ``EventStream`` subscribers.
+///
+/// Buffering policy: each subscriber has its own buffer holding at most
+/// ``bufferLimit`` elements. When a subscriber falls that far behind, its *oldest*
+/// buffered element is dropped to make room for the newest, and the drop is counted
+/// in ``droppedCount``. A slow subscriber therefore never blocks the producer or
+/// the other subscribers, and never grows memory without bound.
+///
+/// A subscriber is released the moment its consuming task is cancelled or its
+/// stream is discarded. ``finish()`` ends every stream after its buffered elements.
+///
+/// Elements reach each subscriber in the order of ``send(_:)`` calls; callers
+/// send from one producer at a time (an actor, or one task).
+public final class Broadcaster<Element: Sendable>: Sendable {
+    private let state: Mutex<BroadcasterStateMachine<Element>>
+
+    /// The most elements one subscriber may have waiting before the oldest is dropped.
+    public let bufferLimit: Int
+
+    /// Creates a broadcaster.
+    /// - Parameters:
+    ///   - bufferLimit: the per-subscriber buffer size (at least 1).
+    ///   - replaysLatest: whether a new subscriber first receives the last element sent.
+    public init(bufferLimit: Int = 128, replaysLatest: Bool = false) {
+        self.bufferLimit = max(1, bufferLimit)
+        self.state = Mutex(BroadcasterStateMachine(replaysLatest: replaysLatest))
+    }
+
+    /// How many subscribers are attached.
+    public var subscriberCount: Int { state.withLock { $0.subscriberCount } }
+
+    /// How many elements were dropped, over all subscribers, because a buffer was full.
+    public var droppedCount: Int { state.withLock { $0.droppedCount } }
+
+    /// The last element sent, when this broadcaster replays it.
+    public var latest: Element? { state.withLock { $0.latestElement } }
+
+    /// Subscribes now: the stream receives every element sent from this call on.
+    ///
+    /// - Parameter initial: an element to deliver first (for "current value, then changes"
+    ///   streams); when `nil`, a replaying broadcaster delivers its latest element.
+    public func subscribe(startingWith initial: Element? = nil) -> EventStream<Element> {
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
+        // The replay is yielded under the lock so that no concurrent send can overtake it.
+        let registered: UInt64? = state.withLock { machine in
+            switch machine.subscribe(continuation, initial: initial) {
+            case .registered(let id, let replay):
+                if let replay { continuation.yield(replay) }
+                return id
+            case .finishImmediately(let replay):
+                if let replay { continuation.yield(replay) }
+                return nil
+            }
+        }
+        if let id = registered {
+            continuation.onTermination = { [weak self] _ in
+                self?.state.withLock { $0.unsubscribe(id) }
+            }
+        } else {
+            continuation.finish()
+        }
+        return EventStream(stream)
+    }
+
+    /// Delivers `element` to every current subscriber.
+    public func send(_ element: Element) {
+        let targets = state.withLock { $0.send(element) }
+        var drops = 0
+        for continuation in targets {
+            if case .dropped = continuation.yield(element) { drops += 1 }
+        }
+        if drops > 0 { state.withLock { $0.recordDrops(drops) } }
+    }
+
+    /// Ends every stream; later subscribers get an already-finished stream.
+    public func finish() {
+        let targets = state.withLock { $0.finish() }
+        for continuation in targets { continuation.finish() }
+    }
+
+    deinit {
+        // Subscribers must not wait forever on a broadcaster nobody can send to any more.
+        finish()
+    }
+}

@@ -1,0 +1,130 @@
+import Synchronization
+
+/// A pure-Swift delegate proxy: it stands in as an object's delegate, calls the
+/// user's delegate (the *forward delegate*) for every callback, and emits the
+/// callback as an event on any number of ``EventStream``s.
+///
+/// Subclass it and conform to the delegate protocol and ``DelegateProxyType``;
+/// implement each callback as `forward(.event, value) { $0.callback(...) }`.
+///
+/// Lifetime: the parent object owns the proxy (through its ``DelegateSlot``) and the
+/// proxy holds the parent weakly, so there is no cycle. When the parent goes away
+/// the proxy does too, and every stream finishes.
+///
+/// Buffering: each subscriber keeps at most ``bufferLimit`` undelivered events; beyond
+/// that its oldest event is dropped and counted in ``droppedEventCount`` (see ``Broadcaster``).
+@MainActor
+open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding {
+    /// The object whose delegate this proxy is.
+    public private(set) weak var parentObject: ParentObject?
+
+    private weak var forwardObject: AnyObject?
+    private let registry: BroadcasterRegistry
+
+    /// The most events one subscriber may have waiting before its oldest is dropped.
+    public let bufferLimit: Int
+
+    /// Creates a proxy for `parentObject`.
+    public init(parentObject: ParentObject, bufferLimit: Int = 128) {
+        self.parentObject = parentObject
+        self.bufferLimit = bufferLimit
+        self.registry = BroadcasterRegistry(bufferLimit: bufferLimit)
+    }
+
+    /// The user's delegate, held weakly; it receives every callback before the streams do.
+    public var forwardToDelegate: Delegate? {
+        get { forwardObject as? Delegate }
+        set { forwardObject = newValue.map { $0 as AnyObject } }
+    }
+
+    /// Subscribes to `event` from now on (optionally starting with `initial`).
+    public func events<Element: Sendable>(_ event: DelegateEvent<Element>, startingWith initial: Element? = nil) -> EventStream<Element> {
+        registry.broadcaster(for: event).subscribe(startingWith: initial)
+    }
+
+    /// Emits `value` on the streams of `event` without calling the forward delegate.
+    public func emit<Element: Sendable>(_ event: DelegateEvent<Element>, _ value: Element) {
+        registry.existing(event)?.send(value)
+    }
+
+    /// Calls the forward delegate with `call`, then emits `value` on the streams of `event`.
+    public func forward<Element: Sendable>(_ event: DelegateEvent<Element>, _ value: Element, _ call: (Delegate) -> Void) {
+        if let delegate = forwardToDelegate { call(delegate) }
+        emit(event, value)
+    }
+
+    /// How many subscribers currently listen to `event`.
+    public func subscriberCount<Element: Sendable>(for event: DelegateEvent<Element>) -> Int {
+        registry.existing(event)?.subscriberCount ?? 0
+    }
+
+    /// Events dropped so far, over every stream, because a subscriber's buffer was full.
+    public var droppedEventCount: Int { registry.droppedCount }
+
+    /// Finishes every stream now; later subscriptions get finished streams.
+    public func finishStreams() {
+        registry.finishAll()
+    }
+
+    deinit {
+        registry.finishAll()
+    }
+}
+
+/// The proxy's broadcasters, one per event, created on first subscription.
+final class BroadcasterRegistry: Sendable {
+    private struct Key: Hashable {
+        let name: String
+        let type: ObjectIdentifier
+    }
+
+    private struct State {
+        var broadcasters: [Key: any FinishableBroadcaster] = [:]
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let bufferLimit: Int
+
+    init(bufferLimit: Int) {
+        self.bufferLimit = bufferLimit
+    }
+
+    func broadcaster<Element: Sendable>(for event: DelegateEvent<Element>) -> Broadcaster<Element> {
+        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
+        let (broadcaster, finished) = state.withLock { s -> (Broadcaster<Element>, Bool) in
+            if let existing = s.broadcasters[key] as? Broadcaster<Element> { return (existing, s.finished) }
+            let created = Broadcaster<Element>(bufferLimit: bufferLimit)
+            s.broadcasters[key] = created
+            return (created, s.finished)
+        }
+        if finished { broadcaster.finish() }
+        return broadcaster
+    }
+
+    func existing<Element: Sendable>(_ event: DelegateEvent<Element>) -> Broadcaster<Element>? {
+        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
+        return state.withLock { $0.broadcasters[key] as? Broadcaster<Element> }
+    }
+
+    var droppedCount: Int {
+        let all = state.withLock { Array($0.broadcasters.values) }
+        return all.reduce(0) { $0 + $1.droppedCount }
+    }
+
+    func finishAll() {
+        let all = state.withLock { s -> [any FinishableBroadcaster] in
+            s.finished = true
+            return Array(s.broadcasters.values)
+        }
+        for broadcaster in all { broadcaster.finish() }
+    }
+}
+
+/// Lets the registry finish broadcasters of any element type.
+protocol FinishableBroadcaster: Sendable {
+    func finish()
+    var droppedCount: Int { get }
+}
+
+extension Broadcaster: FinishableBroadcaster {}

@@ -1,0 +1,50 @@
+/// Holds an object's delegate (weakly) and, once installed, its delegate proxy (strongly).
+///
+/// This is what makes setting `object.delegate` after a proxy is installed safe:
+/// the new delegate becomes the proxy's forward delegate and the proxy stays in
+/// place, so neither the user's delegate nor the streams are silently cut off.
+/// The object calls ``receiver``, which is the proxy when there is one.
+@MainActor
+public final class DelegateSlot<Delegate> {
+    private weak var ownDelegate: AnyObject?
+
+    /// The installed proxy, if any. The slot keeps it alive; the proxy holds its parent weakly.
+    public private(set) var proxy: (any DelegateForwarding<Delegate>)?
+
+    /// Creates an empty slot.
+    public init() {}
+
+    /// The user's delegate, held weakly. With a proxy installed, reading and writing it
+    /// reads and writes the proxy's forward delegate.
+    ///
+    /// `Delegate` must be a class-bound protocol: a value stored here is held weakly.
+    public var delegate: Delegate? {
+        get {
+            if let proxy { return proxy.forwardToDelegate }
+            return ownDelegate as? Delegate
+        }
+        set {
+            if let proxy {
+                // Pointing the delegate at the proxy itself would make it call itself forever.
+                if let newValue, (newValue as AnyObject) === proxy { return }
+                proxy.forwardToDelegate = newValue
+            } else {
+                ownDelegate = newValue.map { $0 as AnyObject }
+            }
+        }
+    }
+
+    /// Installs `proxy` unless one is installed; the current delegate becomes its forward delegate.
+    public func install(_ proxy: any DelegateForwarding<Delegate>) {
+        guard self.proxy == nil else { return }
+        proxy.forwardToDelegate = ownDelegate as? Delegate
+        ownDelegate = nil
+        self.proxy = proxy
+    }
+
+    /// Whom the object calls: the proxy when installed (it forwards), else the user's delegate.
+    public var receiver: Delegate? {
+        if let proxy { return proxy as? Delegate }
+        return ownDelegate as? Delegate
+    }
+}

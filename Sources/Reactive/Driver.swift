@@ -1,0 +1,167 @@
+import Synchronization
+
+/// A stream for driving output (a terminal line, a UI), like RxCocoa's `Driver` trait:
+///
+/// - it never fails: an upstream error becomes a fallback value or a plain end,
+///   as the ``DriverErrorPolicy`` given at creation says;
+/// - it produces on the main actor, and ``drive(_:)`` calls its observer there;
+/// - all consumers share **one** upstream subscription, made when the first consumer
+///   subscribes and kept until the upstream ends or the driver is deallocated;
+/// - a late consumer first receives the latest value (replay 1), then every new one.
+///
+/// Each consumer has a bounded buffer (``Broadcaster`` policy: the newest
+/// `bufferLimit` values are kept, older ones dropped and counted), so a slow consumer
+/// never holds up the others; for a driver only the latest value matters anyway.
+public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
+    /// Drivers never fail.
+    public typealias Failure = Never
+    /// Consumers iterate an ``EventStream``.
+    public typealias AsyncIterator = EventStream<Element>.AsyncIterator
+
+    private let storage: DriverStorage<Element>
+
+    /// Shares `upstream`, which cannot fail.
+    public convenience init<Upstream: AsyncSequence & Sendable>(_ upstream: Upstream, bufferLimit: Int = 16)
+    where Upstream.Element == Element, Upstream.Failure == Never {
+        self.init(upstream, onError: .complete, bufferLimit: bufferLimit)
+    }
+
+    /// Shares `upstream`; when it fails, `onError` decides what consumers see.
+    public init<Upstream: AsyncSequence & Sendable>(_ upstream: Upstream, onError: DriverErrorPolicy<Element>, bufferLimit: Int = 16)
+    where Upstream.Element == Element {
+        storage = DriverStorage(bufferLimit: bufferLimit) { broadcaster in
+            Task { @MainActor in
+                do {
+                    for try await element in upstream {
+                        broadcaster.send(element)
+                    }
+                } catch {
+                    if case .justReturn(let fallback) = onError { broadcaster.send(fallback) }
+                }
+                broadcaster.finish()
+            }
+        }
+    }
+
+    /// A driver that delivers `value` to every consumer and never changes.
+    public static func just(_ value: Element) -> Driver<Element> {
+        Driver(Just(value: value))
+    }
+
+    /// The latest value, once the upstream produced one.
+    public var latest: Element? { storage.latest }
+
+    /// Whether the single upstream subscription has been made.
+    public var isConnected: Bool { storage.isConnected }
+
+    /// How many consumers are attached.
+    public var consumerCount: Int { storage.consumerCount }
+
+    /// Subscribes a consumer (connecting the upstream on the first one).
+    public func makeAsyncIterator() -> EventStream<Element>.AsyncIterator {
+        storage.subscribe().makeAsyncIterator()
+    }
+
+    /// Subscribes a consumer now (connecting the upstream on the first one): the stream
+    /// starts with the latest value, if any, and does not keep the driver alive.
+    public func subscribe() -> EventStream<Element> {
+        storage.subscribe()
+    }
+
+    /// Calls `observer` on the main actor with the latest value and each new one.
+    ///
+    /// The subscription is made before this returns. Cancel the returned task to stop.
+    @discardableResult
+    public func drive(_ observer: @escaping @MainActor (Element) -> Void) -> Task<Void, Never> {
+        let stream = storage.subscribe()
+        return Task { @MainActor in
+            for await element in stream {
+                observer(element)
+            }
+        }
+    }
+
+    deinit {
+        storage.disconnect()
+    }
+}
+
+/// One value, then the end.
+private struct Just<Element: Sendable>: AsyncSequence, Sendable {
+    typealias Failure = Never
+    let value: Element
+
+    func makeAsyncIterator() -> Iterator { Iterator(value: value) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var value: Element?
+        mutating func next() async -> Element? {
+            defer { value = nil }
+            return value
+        }
+        mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            defer { value = nil }
+            return value
+        }
+    }
+}
+
+/// The shared connection of a ``Driver``.
+final class DriverStorage<Element: Sendable>: Sendable {
+    private enum Connection {
+        case idle
+        case connecting
+        case connected(Task<Void, Never>)
+        case disconnected
+    }
+
+    private let broadcaster: Broadcaster<Element>
+    private let connection = Mutex(Connection.idle)
+    private let connect: @Sendable (Broadcaster<Element>) -> Task<Void, Never>
+
+    init(bufferLimit: Int, connect: @escaping @Sendable (Broadcaster<Element>) -> Task<Void, Never>) {
+        self.broadcaster = Broadcaster(bufferLimit: bufferLimit, replaysLatest: true)
+        self.connect = connect
+    }
+
+    var latest: Element? { broadcaster.latest }
+    var consumerCount: Int { broadcaster.subscriberCount }
+    var isConnected: Bool {
+        connection.withLock {
+            switch $0 {
+            case .connecting, .connected: true
+            case .idle, .disconnected: false
+            }
+        }
+    }
+
+    func subscribe() -> EventStream<Element> {
+        let stream = broadcaster.subscribe()
+        let shouldConnect = connection.withLock { state -> Bool in
+            guard case .idle = state else { return false }
+            // Reserve the connection before starting it, so exactly one caller starts it.
+            state = .connecting
+            return true
+        }
+        if shouldConnect {
+            let task = connect(broadcaster)
+            let cancelNow = connection.withLock { state -> Bool in
+                if case .disconnected = state { return true }
+                state = .connected(task)
+                return false
+            }
+            if cancelNow { task.cancel() }
+        }
+        return stream
+    }
+
+    func disconnect() {
+        let task = connection.withLock { state -> Task<Void, Never>? in
+            defer { state = .disconnected }
+            if case .connected(let task) = state { return task }
+            return nil
+        }
+        task?.cancel()
+        broadcaster.finish()
+    }
+}

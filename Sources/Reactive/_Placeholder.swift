@@ -1,2 +1,0 @@
-// Placeholder until the Reactive module lands.
-enum _ReactivePlaceholder {}

@@ -1,0 +1,147 @@
+import Foundation
+import GeoTrackService
+import GeoTrackTesting
+import GPSReports
+import LocationKit
+import Logging
+import Testing
+
+@MainActor
+struct ServiceHarness {
+    let directory: TemporaryDirectory
+    let store: AuthorizationStore
+    let clock = ManualClock()
+    let manager: LocationManager
+
+    nonisolated static let origin = Coordinate(latitude: 59.3293, longitude: 18.0686) ?? Coordinate(latitude: 0, longitude: 0)!
+
+    init(status: AuthorizationStatus?, prompter: (any AuthorizationPrompter)? = nil,
+         _ steps: (ManualClock) -> [ScriptedLocationSource.Step]) throws {
+        directory = try TemporaryDirectory()
+        store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/policy")
+        if let status { try store.write(status) }
+        manager = LocationManager(source: ScriptedLocationSource(steps(clock), clock: clock), clock: clock,
+                                  authorizationStore: store, prompter: prompter, logger: Logger(label: "test"))
+    }
+}
+
+func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
+    let satellites = (0..<seen).map { Satellite(prn: $0 + 1, signalStrength: 30, used: $0 < used) }
+    return .event(.report(.sky(SkyView(satellites: satellites))))
+}
+
+@MainActor
+@Suite struct GeolocationServiceTests {
+    @Test func startsByItselfAndReachesAFix() async throws {
+        let fix = Fix.synthetic(at: ServiceHarness.origin, second: 0, accuracy: 4, altitude: 20, speed: 3, course: 90)
+        let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in
+            [.state(.connected), .state(.receiverPresent), sky(seen: 9, used: 0), .wait(.seconds(1)),
+             sky(seen: 9, used: 7), .fix(fix), .wait(.seconds(3600))]
+        }
+        let service = GeolocationService(manager: harness.manager)
+        let searching = await service.status.firstMatching { if case .searching(9, 0) = $0 { true } else { false } }
+        #expect(searching != nil)
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        let fixed = await service.status.firstMatching { if case .fix = $0 { true } else { false } }
+        guard case .fix(let mode, let location) = fixed else {
+            Issue.record("no fix status")
+            return
+        }
+        #expect(mode == .threeD)
+        #expect(location.coordinate == ServiceHarness.origin)
+        #expect(await service.location.firstElements(1) == [ServiceHarness.origin])
+        let latest = try #require(await service.latestLocation.firstElements(1).first)
+        #expect(latest.horizontalAccuracy == 4)
+        #expect(latest.altitude == 20)
+        #expect(latest.speed == 3)
+        #expect(latest.gnss.satellitesUsed == 7)
+        #expect(latest.timestamp == Date(timeIntervalSince1970: 1_735_689_600))
+        let heading = try #require(await service.heading.firstElements(1).first)
+        #expect(heading.trueHeading == 90 && heading.source == .courseOverGround)
+        #expect(await service.authorized.firstElements(1) == [true])
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func waitsForAuthorizationThenFollowsAnOutsideGrant() async throws {
+        let harness = try ServiceHarness(status: nil) { _ in
+            [.state(.receiverPresent), .fix(.synthetic(at: ServiceHarness.origin, second: 0))]
+        }
+        let service = GeolocationService(manager: harness.manager)
+        #expect(await service.status.firstElements(1) == [.waitingForAuthorization])
+        #expect(await service.authorized.firstElements(1) == [false])
+        let authorizedStream = service.authorized.subscribe()
+        try AuthorizationStore(directory: harness.store.directory, policyPath: harness.store.policyPath).write(.authorizedAlways)
+        #expect(await authorizedStream.firstElements(2) == [false, true])
+        let fixed = await service.status.firstMatching { if case .fix = $0 { true } else { false } }
+        #expect(fixed != nil)
+    }
+
+    @Test func deniedIsAStatusNotSilence() async throws {
+        let harness = try ServiceHarness(status: nil, prompter: ScriptedAuthorizationPrompter(answering: .denied)) { _ in [] }
+        let service = GeolocationService(manager: harness.manager)
+        let denied = await service.status.firstMatching { $0 == .denied }
+        #expect(denied == .denied)
+        #expect(denied?.description.contains("geotrack auth grant") == true)
+        #expect(await service.authorized.firstMatching { !$0 } == false)
+    }
+
+    @Test func gpsdUnreachableShowsTheRetryDelay() async throws {
+        let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in
+            [.state(.connecting), .state(.disconnected(.connectionRefused(host: "localhost", port: 2947))),
+             .state(.retrying(after: .seconds(4))), .wait(.seconds(3600))]
+        }
+        let service = GeolocationService(manager: harness.manager)
+        let status = await service.status.firstMatching { $0 == .gpsdUnreachable(retryingIn: .seconds(4)) }
+        #expect(status?.description == "gpsd unreachable, retrying in 4s")
+    }
+
+    @Test func noReceiverAndStale() async throws {
+        let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in
+            [.state(.receiverAbsent), .wait(.seconds(1)), .state(.receiverPresent),
+             .fix(.synthetic(at: ServiceHarness.origin, second: 0)), .wait(.seconds(1)), .state(.stale), .wait(.seconds(3600))]
+        }
+        let service = GeolocationService(manager: harness.manager)
+        let statuses = service.status.subscribe()
+        let seen = Task {
+            var received: [ServiceStatus] = []
+            for await status in statuses {
+                received.append(status)
+                if status == .stale { break }
+            }
+            return received
+        }
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        // Transient states (searching before the receiver reports) may come between; the order may not change.
+        let kinds = await seen.value.map { status -> String in
+            switch status {
+            case .noReceiver: "N"
+            case .fix: "F"
+            case .stale: "S"
+            default: "."
+            }
+        }.filter { $0 != "." }
+        #expect(kinds == ["N", "F", "S"])
+        // The location driver never presents the stale position as current: nothing new after the fix.
+        #expect(harness.manager.location?.isStale == true)
+    }
+
+    @Test func driversShareTheirUpstreamAndReplayTheLatest() async throws {
+        let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in
+            [.state(.receiverPresent), .fix(.synthetic(at: ServiceHarness.origin, second: 0)), .wait(.seconds(3600))]
+        }
+        let service = GeolocationService(manager: harness.manager)
+        let first = service.location.subscribe()
+        let second = service.location.subscribe()
+        #expect(service.location.consumerCount == 2)
+        #expect(await first.firstElements(1) == [ServiceHarness.origin])
+        #expect(await second.firstElements(1) == [ServiceHarness.origin])
+        // Late: the latest coordinate at once.
+        #expect(await service.location.firstElements(1) == [ServiceHarness.origin])
+        // One upstream subscription to the manager's location stream serves all consumers.
+        #expect(service.location.isConnected)
+    }
+}

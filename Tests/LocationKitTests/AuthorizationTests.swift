@@ -1,0 +1,147 @@
+import Foundation
+import GeoTrackTesting
+import GPSReports
+import LocationKit
+import Logging
+import Testing
+
+@MainActor
+@Suite struct AuthorizationTests {
+    func fixes(_ count: Int) -> [ScriptedLocationSource.Step] {
+        [.state(.receiverPresent)] + (0..<count).map { .fix(.synthetic(at: .at(north: Double($0) * 10), second: Double($0))) }
+    }
+
+    @Test func alreadyGrantedIsTrueThenFinishes() async throws {
+        let harness = try Harness({ _ in [] }, status: .authorizedAlways)
+        let updates = await harness.manager.authorizationUpdates.firstElements(10)
+        #expect(updates == [true])
+        #expect(harness.manager.authorizationStatus == .authorizedAlways)
+    }
+
+    @Test func notDeterminedThenGrantedThroughThePrompter() async throws {
+        let prompter = ScriptedAuthorizationPrompter()
+        let harness = try Harness({ _ in fixes(3) }, status: nil, prompter: prompter)
+        #expect(harness.manager.authorizationStatus == .notDetermined)
+        let updates = harness.manager.rx.isAuthorized
+        let answers = Task { await updates.firstElements(10) }
+        let locations = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        harness.manager.requestWhenInUseAuthorization()
+        await prompter.waitForPrompt()
+        // Nothing is delivered while the question is open.
+        #expect(harness.delegate.locations.isEmpty)
+        prompter.respond(.granted)
+        #expect(await answers.value == [false, true])
+        #expect(prompter.prompts == [.whenInUse])
+        #expect(harness.manager.authorizationStatus == .authorizedWhenInUse)
+        #expect(try harness.store.read() == .authorizedWhenInUse)
+        #expect(harness.delegate.events.first == .authorization(.authorizedWhenInUse))
+        let delivered = await locations.firstElements(3).flatMap { $0 }
+        #expect(delivered.count == 3)
+    }
+
+    @Test func notDeterminedThenDeniedIsReportedNeverSilent() async throws {
+        let prompter = ScriptedAuthorizationPrompter(answering: .denied)
+        let harness = try Harness({ _ in fixes(3) }, status: nil, prompter: prompter)
+        let updates = harness.manager.authorizationUpdates
+        let errors = harness.manager.rx.didFailWithError
+        harness.manager.startUpdatingLocation()
+        await #expect(throws: LocationError.denied) { try await harness.manager.requestAuthorization(.always) }
+        #expect(await updates.firstElements(10) == [false, false])
+        let error = await errors.firstElements(1).first
+        #expect(error == .denied)
+        #expect(error?.description.contains("geotrack auth grant") == true)
+        #expect(harness.delegate.locations.isEmpty)
+        #expect(try harness.store.read() == .denied)
+        // A later start is refused at once, not silently ignored.
+        harness.manager.startUpdatingHeading()
+        #expect(harness.delegate.errors == [.denied, .denied])
+    }
+
+    @Test func withoutPrompterTheStatusStaysUndecidedAndSaysWhy() async throws {
+        let harness = try Harness({ _ in [] }, status: nil)
+        harness.manager.requestWhenInUseAuthorization()
+        #expect(harness.manager.authorizationStatus == .notDetermined)
+        do {
+            try await harness.manager.requestAuthorization()
+            Issue.record("expected an error")
+        } catch {
+            #expect(error == .notDetermined)
+            #expect(error.description.contains("geotrack auth grant"))
+        }
+        #expect(harness.manager.authorizationStatus == .notDetermined)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func changeMadeByAnotherProcessIsNoticed() async throws {
+        let harness = try Harness({ _ in fixes(2) }, status: nil)
+        let changes = harness.manager.rx.didChangeAuthorization
+        let updates = harness.manager.authorizationUpdates
+        let locations = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        // What `geotrack auth grant` does: its own store on the same directory.
+        let cli = AuthorizationStore(directory: harness.store.directory, policyPath: harness.store.policyPath)
+        try cli.write(.authorizedAlways)
+        #expect(await changes.firstElements(1) == [.authorizedAlways])
+        #expect(await updates.firstElements(10) == [false, true])
+        #expect(await locations.firstElements(2).count == 2)
+
+        let more = harness.manager.rx.didChangeAuthorization
+        try cli.write(.denied)
+        #expect(await more.firstElements(1) == [.denied])
+        #expect(harness.delegate.errors.last == .denied)
+    }
+
+    @Test func administratorPolicyRestrictsAndCannotBeOverridden() async throws {
+        let prompter = ScriptedAuthorizationPrompter(answering: .granted)
+        let harness = try Harness({ _ in fixes(2) }, status: .authorizedAlways, prompter: prompter, policy: "deny\n")
+        #expect(harness.manager.authorizationStatus == .restricted)
+        #expect(await harness.manager.authorizationUpdates.firstElements(10) == [false])
+        harness.manager.startUpdatingLocation()
+        guard case .restricted(let path) = harness.delegate.errors.first else {
+            Issue.record("expected a restricted error, got \(harness.delegate.errors)")
+            return
+        }
+        #expect(path == harness.store.policyPath)
+        await #expect(throws: LocationError.self) { try await harness.manager.requestAuthorization() }
+        #expect(prompter.prompts.isEmpty)
+        #expect(throws: LocationError.self) { try harness.store.write(.restricted) }
+    }
+}
+
+@Suite struct AuthorizationStoreTests {
+    @Test func writesAtomicallyWithPrivateMode() throws {
+        let directory = try TemporaryDirectory()
+        let store = AuthorizationStore(directory: directory.path + "/nested/geotrack", policyPath: directory.path + "/none")
+        #expect(try store.read() == .notDetermined)
+        try store.write(.authorizedWhenInUse)
+        #expect(try store.read() == .authorizedWhenInUse)
+        let attributes = try FileManager.default.attributesOfItem(atPath: store.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        // Only the decision file remains: the temporary file was renamed over it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.directory) == [AuthorizationStore.fileName])
+        try store.write(.denied)
+        #expect(try String(contentsOfFile: store.path, encoding: .utf8) == "denied\n")
+        try store.reset()
+        #expect(try store.read() == .notDetermined)
+        try store.reset()
+    }
+
+    @Test func garbageIsAnActionableError() throws {
+        let directory = try TemporaryDirectory()
+        let store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/none")
+        try "yes please".write(toFile: store.path, atomically: true, encoding: .utf8)
+        #expect {
+            try store.read()
+        } throws: { error in
+            (error as? LocationError)?.description.contains(store.path) == true
+                && (error as? LocationError)?.description.contains("geotrack auth reset") == true
+        }
+    }
+
+    @Test func directoryFollowsXDG() {
+        #expect(AuthorizationStore.defaultDirectory(environment: ["XDG_STATE_HOME": "/x/state", "HOME": "/home/a"]) == "/x/state/geotrack")
+        #expect(AuthorizationStore.defaultDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/a"]) == "/home/a/.local/state/geotrack")
+        #expect(AuthorizationStore.defaultDirectory(environment: ["HOME": "/home/a"]) == "/home/a/.local/state/geotrack")
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import GeoTrackTesting
+import GPSReports
+import LocationKit
+import Testing
+
+@MainActor
+@Suite struct LocationUpdateTests {
+    @Test func desiredAccuracyDropsWorseAndUnknownAccuracy() async throws {
+        let accuracies: [Double?] = [5, 50, nil, 8, 10.5]
+        let fixes = accuracies.enumerated().map { index, accuracy in
+            Fix.synthetic(at: .at(north: Double(index) * 100), second: Double(index), accuracy: accuracy)
+        }
+        let harness = try Harness(fixes: fixes)
+        harness.manager.desiredAccuracy = LocationAccuracy.nearestTenMeters
+        let updates = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        let delivered = await updates.firstElements(2).flatMap { $0 }
+        #expect(delivered.map(\.horizontalAccuracy) == [5, 8])
+    }
+
+    @Test func bestAccuracyDeliversEverything() async throws {
+        let fixes = [5.0, 500, 50].enumerated().map { Fix.synthetic(at: .at(north: Double($0.offset)), second: Double($0.offset), accuracy: $0.element) }
+        let harness = try Harness(fixes: fixes)
+        let updates = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        let delivered = await updates.firstElements(3).flatMap { $0 }
+        #expect(delivered.map(\.horizontalAccuracy) == [5, 500, 50])
+    }
+
+    @Test func distanceFilterDeliversOnlyAfterMovingFarEnough() async throws {
+        let norths: [Double] = [0, 20, 60, 70, 130, 140]
+        let fixes = norths.enumerated().map { Fix.synthetic(at: .at(north: $0.element), second: Double($0.offset)) }
+        let harness = try Harness(fixes: fixes)
+        harness.manager.distanceFilter = 50
+        let status = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        // The source ends after the last fix, which the receiver status reports.
+        _ = await status.firstMatching { $0.sourceState == .finished }
+        let delivered = harness.delegate.locations.map { ($0.coordinate.distance(to: Harness.origin)).rounded() }
+        #expect(delivered == [0, 60, 130])
+    }
+
+    @Test func noNaNSurfacesAndNonPositionsAreNotDelivered() async throws {
+        var bad = Fix.synthetic(at: .at(north: 0), second: 0)
+        bad.altitudeMSL = .nan
+        bad.altitudeHAE = .infinity
+        bad.eph = .nan
+        bad.epv = -1
+        bad.speed = .nan
+        bad.track = .nan
+        bad.eps = .nan
+        bad.epd = -.infinity
+        var noPosition = Fix.synthetic(at: .at(north: 10), second: 1)
+        noPosition.latitude = .nan
+        var noFix = Fix.synthetic(at: .at(north: 20), second: 2)
+        noFix.mode = .noFix
+        let good = Fix.synthetic(at: .at(north: 30), second: 3, speed: 2, course: 370)
+        let harness = try Harness(fixes: [bad, noPosition, noFix, good])
+        let updates = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        let delivered = await updates.firstElements(2).flatMap { $0 }
+        #expect(delivered.count == 2)
+        let first = try #require(delivered.first)
+        #expect(first.altitude == nil && first.ellipsoidalAltitude == nil)
+        #expect(first.horizontalAccuracy == nil && first.verticalAccuracy == nil)
+        #expect(first.speed == nil && first.course == nil && first.speedAccuracy == nil && first.courseAccuracy == nil)
+        #expect(delivered.last?.course == 10)
+        for location in delivered {
+            let optionals: [Double?] = [location.altitude, location.ellipsoidalAltitude, location.horizontalAccuracy, location.verticalAccuracy,
+                                        location.speed, location.speedAccuracy, location.course, location.courseAccuracy]
+            let values = optionals.compactMap { $0 }
+            #expect(values.allSatisfy { $0.isFinite })
+        }
+        #expect(Location(fix: noPosition) == nil)
+        #expect(Location(fix: noFix) == nil)
+    }
+
+    @Test func staleSourceMarksTheLocationStale() async throws {
+        let harness = try Harness { _ in
+            [.state(.receiverPresent), .fix(.synthetic(at: .at(north: 0), second: 0)), .state(.stale),
+             .fix(.synthetic(at: .at(north: 5), second: 9))]
+        }
+        let locations = harness.manager.rx.location
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        let stale = await statuses.firstMatching { $0.isStale }
+        #expect(stale?.sourceState == .stale)
+        let both = await locations.firstElements(2)
+        #expect(both.map(\.isStale) == [false, false])
+        #expect(harness.manager.location?.isStale == false)
+        #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .stale, fixMode: .threeD, isStale: true))))
+    }
+
+    @Test func staleWithoutNewFixIsNeverCurrent() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent), .fix(.synthetic(at: .at(north: 0), second: 0)), .state(.stale)] }
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        #expect(harness.manager.location?.isStale == true)
+        #expect(harness.manager.receiverStatus.isStale)
+    }
+
+    @Test func locationServicesEnabledFollowsTheReceiver() async throws {
+        let harness = try Harness { _ in [.state(.connected), .state(.receiverPresent), .wait(.seconds(1)), .state(.receiverAbsent), .wait(.seconds(1))] }
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        #expect(!harness.manager.locationServicesEnabled)
+        harness.manager.startUpdatingLocation()
+        _ = await statuses.firstMatching { $0.sourceState == .receiverPresent }
+        #expect(harness.manager.locationServicesEnabled)
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        _ = await statuses.firstMatching { $0.sourceState == .receiverAbsent }
+        #expect(!harness.manager.locationServicesEnabled)
+    }
+
+    @Test func requestLocationDeliversOneFixThenStops() async throws {
+        let harness = try Harness { _ in
+            [.state(.receiverPresent), .wait(.seconds(2)), .fix(.synthetic(at: .at(north: 0), second: 0)),
+             .fix(.synthetic(at: .at(north: 100), second: 1))]
+        }
+        harness.manager.requestLocationTimeout = .seconds(10)
+        let manager = harness.manager
+        let request = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 2) // the timeout and the script's wait
+        harness.clock.advance(by: .seconds(2))
+        let location = try await request.value
+        #expect(location.coordinate == Coordinate.at(north: 0))
+        #expect(harness.delegate.locations == [location])
+        #expect(harness.delegate.errors.isEmpty)
+        // The timeout was cancelled with the request: no failure comes later.
+        harness.clock.advance(by: .seconds(30))
+        #expect(harness.delegate.errors.isEmpty)
+    }
+
+    @Test func requestLocationFailsAfterTheTimeoutOnTheClock() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent), .wait(.seconds(600)), .fix(.synthetic(at: .at(north: 0), second: 0))] }
+        harness.manager.requestLocationTimeout = .seconds(5)
+        let errors = harness.manager.rx.didFailWithError
+        let manager = harness.manager
+        let maybe = Task { try await manager.rx.requestLocationIfAvailable() }
+        await harness.clock.sleepers(atLeast: 2)
+        harness.clock.advance(by: .seconds(5))
+        let none = try await maybe.value
+        #expect(none == nil)
+        let error = await errors.firstElements(1).first
+        #expect(error == .locationUnknown(timeout: .seconds(5)))
+        #expect(error?.description.contains("5s") == true)
+        #expect(harness.delegate.locations.isEmpty)
+    }
+
+    @Test func singleThrowsOnTimeout() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent), .wait(.seconds(600))] }
+        harness.manager.requestLocationTimeout = .seconds(3)
+        let manager = harness.manager
+        let single = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 2)
+        harness.clock.advance(by: .seconds(3))
+        await #expect(throws: LocationError.locationUnknown(timeout: .seconds(3))) { try await single.value }
+    }
+
+    @Test func cancellingTheSingleEndsItWithoutAFix() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent), .wait(.seconds(600))] }
+        let manager = harness.manager
+        let single = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 2)
+        single.cancel()
+        await #expect(throws: CancellationError.self) { try await single.value }
+    }
+
+    @Test func singleFailsAtOnceWhenDenied() async throws {
+        let harness = try Harness({ _ in [] }, status: .denied)
+        await #expect(throws: LocationError.denied) { try await harness.manager.rx.requestLocation() }
+        #expect(harness.delegate.errors == [.denied])
+    }
+
+    @Test func pausesWhileStationaryAndResumesWhenMoving() async throws {
+        var fixes: [Fix] = []
+        var second = 0.0
+        for step in 0..<3 { fixes.append(.synthetic(at: .at(north: Double(step) * 100), second: second)); second += 10 }
+        let stop = Coordinate.at(north: 300)
+        let jitter: [(Double, Double)] = [(0, 0), (3, -2), (-4, 1), (2, 5), (-1, -3), (4, 2), (-2, -4), (1, 3), (0, -1), (3, 3)]
+        for (north, east) in jitter { fixes.append(.synthetic(at: stop.offset(north: north, east: east), second: second)); second += 10 }
+        for step in 1...2 { fixes.append(.synthetic(at: stop.offset(north: Double(step) * 100, east: 0), second: second)); second += 10 }
+        let harness = try Harness(fixes: fixes)
+        harness.manager.pausesLocationUpdatesAutomatically = true
+        harness.manager.pauseRadius = 25
+        harness.manager.pauseInterval = .seconds(60)
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        let kinds = harness.delegate.events.compactMap { event -> String? in
+            switch event {
+            case .locations: "L"
+            case .pause: "P"
+            case .resume: "R"
+            default: nil
+            }
+        }
+        // 3 moving fixes, 6 at the stop (t+0...t+50 s), the pause when 60 s have passed,
+        // silence for the rest of the stop, then the first fix away resumes and is delivered.
+        let expected = "LLLLLLLLLPRLL"
+        #expect(kinds.joined() == expected)
+        #expect(harness.delegate.locations.count == 11)
+        #expect(harness.delegate.locations.last?.coordinate == stop.offset(north: 200, east: 0))
+    }
+}

@@ -1,2 +1,0 @@
-import Testing
-// Placeholder until the LocationKitTests suite lands.
