@@ -91,7 +91,7 @@ let package = Package(
         .target(
             name: "GeoTrackCLI",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService",
+                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "Reactive",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",
-            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting"],
+            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit"],
             swiftSettings: strict
         ),
     ]

@@ -1,19 +1,20 @@
 import Foundation
+import LocationKit
 import Testing
 @testable import GeoTrackCLI
 
 @Suite("Authorization at the terminal")
 struct AuthorizationTests {
-    static func store() throws -> AuthorizationFileStore {
-        AuthorizationFileStore(environment: ["XDG_STATE_HOME": try TestSupport.temporaryDirectory().path])
+    static func store() throws -> AuthorizationStore {
+        AuthorizationStore(directory: try TestSupport.temporaryDirectory().path, policyPath: "/nonexistent/policy")
     }
 
     @Test("a non-interactive run never asks: it fails with its own exit code naming 'geotrack auth grant'")
     func nonInteractive() throws {
         let gate = AuthorizationGate(store: try Self.store(), interactive: false)
-        #expect(throws: CLIError.self) { try gate.requireAccess() }
         do {
             _ = try gate.requireAccess()
+            Issue.record("went through undecided")
         } catch {
             #expect(error.status == .authorizationRequired)
             #expect(error.message.contains("geotrack auth grant"))
@@ -30,32 +31,63 @@ struct AuthorizationTests {
         } catch {
             #expect(error.status == .noPermission)
         }
-        try store.write(.always)
-        #expect(try AuthorizationGate(store: store, interactive: false).requireAccess() == .always)
-        try store.reset()
-        #expect(try store.read() == .notDetermined)
+        try store.write(.authorizedAlways)
+        #expect(try AuthorizationGate(store: store, interactive: false).requireAccess() == .stored(.authorizedAlways))
     }
 
-    @Test("asking: 'always' is stored, 'once' is not, a bad answer asks again", arguments: [
-        ("a\n", AuthorizationChoice.always, AuthorizationChoice.always),
-        ("o\n", .once, .notDetermined),
-        ("what\nd\n", .denied, .denied),
-    ])
-    func asking(answers: String, result: AuthorizationChoice, stored: AuthorizationChoice) throws {
-        let store = try Self.store()
+    static func gate(_ store: AuthorizationStore, answers: String) -> (AuthorizationGate, () -> Void) {
         var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
+        _ = pipe(&fds)
         let devNull = open("/dev/null", O_WRONLY)
-        defer { close(fds[0]); close(devNull) }
         Terminal.write(answers, to: fds[1])
         close(fds[1])
         let gate = AuthorizationGate(store: store, interactive: true, prompter: TerminalPrompter(input: fds[0], output: devNull))
-        do {
-            #expect(try gate.requireAccess() == result)
-        } catch {
-            #expect(result == .denied)
-            #expect(error.status == .noPermission)
+        return (gate, { close(fds[0]); close(devNull) })
+    }
+
+    @Test("'always' is stored; a bad answer asks again; 'deny' is stored and refused")
+    func asking() throws {
+        let store = try Self.store()
+        let (always, closeAlways) = Self.gate(store, answers: "what\na\n")
+        defer { closeAlways() }
+        #expect(try always.requireAccess() == .stored(.authorizedAlways))
+        #expect(try store.read() == .authorizedAlways)
+
+        let other = try Self.store()
+        let (deny, closeDeny) = Self.gate(other, answers: "d\n")
+        defer { closeDeny() }
+        #expect(throws: CLIError(.noPermission, "location access denied: run 'geotrack auth grant' to allow it")) {
+            try deny.requireAccess()
         }
-        #expect(try store.read() == stored)
+        #expect(try other.read() == .denied)
+    }
+
+    @Test("'once' stores nothing: the run gets a private store that is removed afterwards")
+    func once() throws {
+        let store = try Self.store()
+        let (gate, close) = Self.gate(store, answers: "o\n")
+        defer { close() }
+        let access = try gate.requireAccess()
+        guard case .once(let directory) = access else {
+            Issue.record("not a once access: \(access)")
+            return
+        }
+        #expect(try store.read() == .notDetermined)
+        #expect(try access.store(default: store).read() == .authorizedWhenInUse)
+        access.cleanUp()
+        #expect(!FileManager.default.fileExists(atPath: directory))
+    }
+
+    @Test("the prompter is LocationKit's terminal AuthorizationPrompter")
+    func prompterProtocol() async throws {
+        var fds: [Int32] = [0, 0]
+        _ = pipe(&fds)
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(fds[0]); close(devNull) }
+        Terminal.write("n\n", to: fds[1])
+        close(fds[1])
+        let prompter: any AuthorizationPrompter = TerminalPrompter(input: fds[0], output: devNull)
+        #expect(await prompter.requestAuthorization(for: .whenInUse) == .denied)
+        #expect(await prompter.requestAuthorization(for: .whenInUse) == .dismissed)
     }
 }

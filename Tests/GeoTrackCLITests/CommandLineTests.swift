@@ -49,7 +49,7 @@ struct CommandLineTests {
         let home = try TestSupport.temporaryDirectory()
         #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "notDetermined\n")
         #expect(try TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
-        #expect(try TestSupport.geotrack(["auth"], home: home).stdout == "always\n")
+        #expect(try TestSupport.geotrack(["auth"], home: home).stdout == "authorizedAlways\n")
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("state/geotrack/authorization").path))
         #expect(try TestSupport.geotrack(["auth", "deny"], home: home).status == 0)
         #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "denied\n")

@@ -153,7 +153,7 @@ struct ArgumentTests {
     func answers() {
         #expect(TerminalPrompter.parse("o") == .once)
         #expect(TerminalPrompter.parse(" Always ") == .always)
-        #expect(TerminalPrompter.parse("d") == .denied)
+        #expect(TerminalPrompter.parse("d") == .deny)
         #expect(TerminalPrompter.parse("maybe") == nil)
     }
 }

@@ -11,7 +11,8 @@ final class TmuxSession {
 
     /// Starts `command` in a `width`×`height` terminal; the pane stays after the command exits so
     /// its last screen and exit status can be read.
-    init(width: Int, height: Int = 12, command: [String], environment: [String: String] = [:]) throws {
+    init(width: Int, height: Int = 12, command: [String], environment: [String: String] = [:],
+         afterwards: String? = nil) throws {
         socket = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
         self.width = width
         var arguments = ["new-session", "-d", "-s", Self.target, "-x", "\(width)", "-y", "\(height)"]
@@ -21,10 +22,11 @@ final class TmuxSession {
             arguments += ["-e", "\(key)=\(value)"]
         }
         // A small shell records the exit status in a file (tmux 3.3 does not always report a dead
-        // pane's status). It ignores Ctrl-C itself (a no-op trap, reset to the default in the child).
+        // pane's status), then keeps the pane and its last screen until the test ends. It ignores
+        // Ctrl-C itself (a no-op trap, reset to the default in the child).
         statusFile = socket + ".status"
         arguments.append("trap : INT; " + command.map(Self.quote).joined(separator: " ")
-                         + "; echo $? > " + Self.quote(statusFile))
+                         + "; echo $? > " + Self.quote(statusFile) + (afterwards.map { "; " + $0 } ?? "") + "; exec sleep 600")
         arguments += [";", "set-option", "-w", "-t", Self.target, "remain-on-exit", "on"]
         let run = try tmux(arguments)
         guard run.status == 0 else { throw TmuxError.failed("tmux new-session: \(run.stderr)") }

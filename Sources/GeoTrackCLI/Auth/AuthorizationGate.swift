@@ -1,14 +1,38 @@
 import Foundation
+import LocationKit
 
 /// Decides, before anything is shown, whether `watch` may go on: asks at a terminal the first
-/// time, never asks without one.
+/// time, never asks without one. The decision lives in LocationKit's ``AuthorizationStore``.
 package struct AuthorizationGate: Sendable {
-    let store: any AuthorizationStoring
+    /// What the run may use.
+    package enum Access: Sendable, Equatable {
+        /// The stored decision allows it.
+        case stored(AuthorizationStatus)
+        /// Allowed once: the store the run uses lives in this temporary directory, removed at the end.
+        case once(directory: String)
+
+        /// The store a LocationManager should use for this access.
+        package func store(default store: AuthorizationStore) -> AuthorizationStore {
+            switch self {
+            case .stored: store
+            case .once(let directory): AuthorizationStore(directory: directory, policyPath: store.policyPath)
+            }
+        }
+
+        /// Removes a once-only store.
+        package func cleanUp() {
+            if case .once(let directory) = self {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+        }
+    }
+
+    let store: AuthorizationStore
     let interactive: Bool
     let prompter: TerminalPrompter
 
     /// A gate over `store`; interactive when stdin and stdout are both terminals.
-    package init(store: any AuthorizationStoring,
+    package init(store: AuthorizationStore,
                  interactive: Bool = Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO),
                  prompter: TerminalPrompter = TerminalPrompter()) {
         self.store = store
@@ -16,22 +40,53 @@ package struct AuthorizationGate: Sendable {
         self.prompter = prompter
     }
 
-    /// The decision that lets location through, or the error that ends the run.
-    package func requireAccess() throws(CLIError) -> AuthorizationChoice {
-        var choice = try store.read()
-        if choice == .notDetermined {
-            guard interactive else {
-                throw CLIError(.authorizationRequired,
-                               "location access has not been granted, and there is no terminal to ask on: run 'geotrack auth grant' first")
-            }
-            choice = try prompter.ask()
-            if choice == .always || choice == .denied {
-                try store.write(choice)
-            }
-        }
-        guard choice.allowsLocation else {
+    /// The access the run has, or the error that ends it (77 denied, 79 undecided without a terminal).
+    package func requireAccess() throws(CLIError) -> Access {
+        let status = try Self.read(store)
+        switch status {
+        case .authorizedAlways, .authorizedWhenInUse:
+            return .stored(status)
+        case .denied:
             throw CLIError(.noPermission, "location access denied: run 'geotrack auth grant' to allow it")
+        case .restricted:
+            throw CLIError(.noPermission, "location access is disabled by the administrator policy in \(store.policyPath)")
+        case .notDetermined:
+            break
         }
-        return choice
+        guard interactive else {
+            throw CLIError(.authorizationRequired,
+                           "location access has not been granted, and there is no terminal to ask on: run 'geotrack auth grant' first")
+        }
+        switch try prompter.ask() {
+        case .always:
+            try Self.write(.authorizedAlways, to: store)
+            return .stored(.authorizedAlways)
+        case .deny:
+            try Self.write(.denied, to: store)
+            throw CLIError(.noPermission, "location access denied: run 'geotrack auth grant' to allow it")
+        case .once:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geotrack-once-\(getpid())-\(UUID().uuidString.prefix(8))").path
+            let temporary = AuthorizationStore(directory: directory, policyPath: store.policyPath)
+            try Self.write(.authorizedWhenInUse, to: temporary)
+            return .once(directory: directory)
+        }
+    }
+
+    /// Reads a store, as a CLI error when it cannot.
+    package static func read(_ store: AuthorizationStore) throws(CLIError) -> AuthorizationStatus {
+        do {
+            return try store.read()
+        } catch {
+            throw CLIError(.failure, error.description)
+        }
+    }
+
+    /// Writes a store, as a CLI error when it cannot.
+    package static func write(_ status: AuthorizationStatus, to store: AuthorizationStore) throws(CLIError) {
+        do {
+            try store.write(status)
+        } catch {
+            throw CLIError(.cannotCreate, error.description)
+        }
     }
 }

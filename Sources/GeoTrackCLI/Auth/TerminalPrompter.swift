@@ -1,7 +1,11 @@
 import Foundation
+import LocationKit
 
 /// Asks at the terminal whether geotrack may use the location: once, always, or deny.
-package struct TerminalPrompter: Sendable {
+///
+/// It is LocationKit's terminal ``AuthorizationPrompter``; `watch` asks through it before
+/// anything is shown, so that "once" can stay out of the stored decision.
+package struct TerminalPrompter: AuthorizationPrompter {
     let input: Int32
     let output: Int32
 
@@ -15,7 +19,7 @@ package struct TerminalPrompter: Sendable {
     package static let question = "geotrack wants to use your location. Allow [o]nce, [a]lways, or [d]eny? "
 
     /// Asks until the answer is understood; end of input is a refusal to answer.
-    package func ask() throws(CLIError) -> AuthorizationChoice {
+    package func ask() throws(CLIError) -> AuthorizationAnswer {
         while true {
             Terminal.write(Self.question, to: output)
             guard let line = readLine(from: input) else {
@@ -28,11 +32,11 @@ package struct TerminalPrompter: Sendable {
     }
 
     /// Understands o/once, a/always/y/yes, d/deny/n/no, in any case.
-    package static func parse(_ answer: String) -> AuthorizationChoice? {
+    package static func parse(_ answer: String) -> AuthorizationAnswer? {
         switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
         case "o", "once": .once
         case "a", "always", "y", "yes": .always
-        case "d", "deny", "n", "no": .denied
+        case "d", "deny", "n", "no": .deny
         default: nil
         }
     }
@@ -47,6 +51,26 @@ package struct TerminalPrompter: Sendable {
             guard count == 1 else { return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self) }
             if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
             bytes.append(byte)
+        }
+    }
+}
+
+extension TerminalPrompter {
+    /// LocationKit's question: once and always grant, deny denies, no answer dismisses.
+    package func requestAuthorization(for level: AuthorizationLevel) async -> AuthorizationDecision {
+        // Reading the terminal blocks: do it on a thread of its own, not on the cooperative pool.
+        await withCheckedContinuation { continuation in
+            let thread = Thread {
+                let decision: AuthorizationDecision
+                do {
+                    decision = try ask() == .deny ? .denied : .granted
+                } catch {
+                    decision = .dismissed
+                }
+                continuation.resume(returning: decision)
+            }
+            thread.name = "geotrack prompt"
+            thread.start()
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LocationKit
 
 extension GeoTrack {
     /// `geotrack auth status|grant|deny|reset`: the stored location-access decision.
@@ -14,11 +15,11 @@ extension GeoTrack {
 
         /// `auth status`.
         package struct Status: AsyncParsableCommand {
-            package static let configuration = CommandConfiguration(abstract: "Print the stored decision: notDetermined, always or denied.")
+            package static let configuration = CommandConfiguration(
+                abstract: "Print the decision: notDetermined, authorizedAlways, authorizedWhenInUse, denied or restricted.")
             package init() {}
             package func run() async throws {
-                let store = AuthorizationStores.default()
-                print("\(try store.read().rawValue)")
+                print(try AuthorizationGate.read(AuthorizationStore()).rawValue)
             }
         }
 
@@ -27,9 +28,9 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(abstract: "Allow geotrack to use your location from now on.")
             package init() {}
             package func run() async throws {
-                let store = AuthorizationStores.default()
-                try store.write(.always)
-                print("location access: always (stored in \(store.location))")
+                let store = AuthorizationStore()
+                try AuthorizationGate.write(.authorizedAlways, to: store)
+                print("location access: authorizedAlways (stored in \(store.path))")
             }
         }
 
@@ -38,9 +39,9 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(abstract: "Refuse geotrack the use of your location.")
             package init() {}
             package func run() async throws {
-                let store = AuthorizationStores.default()
-                try store.write(.denied)
-                print("location access: denied (stored in \(store.location))")
+                let store = AuthorizationStore()
+                try AuthorizationGate.write(.denied, to: store)
+                print("location access: denied (stored in \(store.path))")
             }
         }
 
@@ -49,18 +50,9 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(abstract: "Forget the decision; the next 'watch' at a terminal asks again.")
             package init() {}
             package func run() async throws {
-                let store = AuthorizationStores.default()
-                try store.reset()
+                try AuthorizationGate.write(.notDetermined, to: AuthorizationStore())
                 print("location access: notDetermined")
             }
         }
-    }
-}
-
-/// Which store the commands use.
-package enum AuthorizationStores {
-    /// The store for this process's environment.
-    package static func `default`() -> any AuthorizationStoring {
-        AuthorizationFileStore()
     }
 }

@@ -44,7 +44,7 @@ extension GeoTrack {
                 return
             }
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true)
-            let events = try LocationSources.replay(path: file, speed: speed ?? 1)
+            let events = LocationSources.replay(path: file, speed: speed ?? 1)
             let updates = SourceUpdates(events, sourceName: file == "-" ? "standard input" : file, failOnDisconnect: true)
             outputs.display.show(.starting("replaying \(file)"))
             try await TrackerSession.run(updates, output: outputs, timeout: output.timeout.map { .seconds($0) },

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import LocationKit
 import Logging
 
 extension GeoTrack {
@@ -33,17 +34,23 @@ extension GeoTrack {
             if let device { flags[ConfigKeys.gpsdDevice] = device }
             let settings = try await Settings.load(flags: flags, explicitFile: output.config)
 
-            let authorization = try AuthorizationGate(store: AuthorizationStores.default()).requireAccess()
-            _ = authorization
+            let store = AuthorizationStore()
+            let access = try AuthorizationGate(store: store).requireAccess()
+            defer { access.cleanUp() }
 
             let logger = Logger.geotrack()
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true)
-            let events = try LocationSources.gpsd(settings: settings, logger: logger)
-            let updates = SourceUpdates(events, sourceName: "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)",
-                                        failOnDisconnect: noRetry)
-            outputs.display.show(updates.initialStatus)
-            try await TrackerSession.run(updates, output: outputs, timeout: output.timeout.map { .seconds($0) },
-                                         logger: logger)
+            let session = await WatchSession(settings: settings, store: access.store(default: store),
+                                             failOnDisconnect: noRetry, logger: logger)
+            outputs.display.show(.starting("connecting to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"))
+            do {
+                try await TrackerSession.run(session.updates, output: outputs,
+                                             timeout: output.timeout.map { .seconds($0) }, logger: logger)
+            } catch {
+                await session.stop()
+                throw error
+            }
+            await session.stop()
         }
     }
 }

@@ -1,27 +1,30 @@
+import GPSD
 import GPSReports
 import Logging
+import NMEA
 
 /// Where location events come from: the adapters to the GPSD and NMEA layers.
 package enum LocationSources {
-    /// gpsd's events for the settings' host, port and device.
-    package static func gpsd(settings: Settings, logger: Logger) throws(CLIError) -> AsyncStream<SourceEvent> {
-        throw CLIError(.unavailable, "this build has no gpsd client yet (the GPSD layer is not merged)")
+    /// The gpsd client for the settings' host, port and device.
+    package static func gpsdClient(settings: Settings, logger: Logger) -> GPSDClient {
+        GPSDClient(configuration: GPSDConfiguration(host: settings.gpsdHost, port: settings.gpsdPort, device: settings.device),
+                   logger: logger)
     }
 
     /// A fix as gpsd's TPV JSON line.
-    package static let tpvJSON: @Sendable (Fix) -> String = { fix in
-        "{\"class\":\"TPV\",\"mode\":\(fix.mode.rawValue)}"
-    }
-}
+    package static let tpvJSON: @Sendable (Fix) -> String = { $0.tpvJSON() }
 
-extension LocationSources {
-    /// A paced replay's events.
-    package static func replay(path: String, speed: Double) throws(CLIError) -> AsyncStream<SourceEvent> {
-        throw CLIError(.failure, "this build has no NMEA replay yet (the NMEA layer is not merged)")
+    /// A paced replay's events (`speed` times the recorded pace).
+    package static func replay(path: String, speed: Double) -> ReplayEvents {
+        Replay(path: path, pacing: .realTime(speed: speed)).events()
     }
 
     /// The receivers attached to gpsd.
     package static func devices(settings: Settings, timeout: Duration, logger: Logger) async throws(CLIError) -> [Device] {
-        throw CLIError(.unavailable, "this build has no gpsd client yet (the GPSD layer is not merged)")
+        do {
+            return try await gpsdClient(settings: settings, logger: logger).devices(timeout: timeout)
+        } catch {
+            throw CLIError(error)
+        }
     }
 }

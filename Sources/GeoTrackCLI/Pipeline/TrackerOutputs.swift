@@ -11,7 +11,7 @@ package enum TrackerOutputs {
         let render = RenderOptions(format: settings.format, units: settings.units,
                                    color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment))
         let gpx = try options.gpxPath.map { path throws(CLIError) in try GPXWriter(path: path, options: settings.gpx) }
-        return TrackerOutput(display: StatusDisplay(mode: mode, options: render),
+        return TrackerOutput(display: StatusDisplay(mode: mode, options: render, terminalMode: TerminalMode()),
                              json: options.json ? LineWriter(flushEachLine: live) : nil,
                              encode: LocationSources.tpvJSON,
                              gpx: gpx,

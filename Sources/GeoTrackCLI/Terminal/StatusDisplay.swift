@@ -38,6 +38,7 @@ package final class StatusDisplay: Sendable {
     private let now: @Sendable () -> Double
     private let wallClock: @Sendable () -> Date
     private let state: Mutex<State>
+    private let terminalMode: TerminalMode?
     /// On a terminal, fix-to-fix redraws closer together than this are coalesced (a fast replay
     /// would otherwise redraw thousands of times a second); the last one is drawn on the next tick or at the end.
     private let minimumRedrawInterval: Double
@@ -51,7 +52,7 @@ package final class StatusDisplay: Sendable {
                  width: @escaping @Sendable () -> Int? = { Terminal.columns(STDOUT_FILENO) },
                  now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds,
                  wallClock: @escaping @Sendable () -> Date = { Date() },
-                 minimumRedrawInterval: Double = 0.05) {
+                 minimumRedrawInterval: Double = 0.05, terminalMode: TerminalMode? = nil) {
         self.mode = mode
         self.minimumRedrawInterval = mode == .terminal ? minimumRedrawInterval : 0
         self.options = options
@@ -60,7 +61,9 @@ package final class StatusDisplay: Sendable {
         self.now = now
         self.wallClock = wallClock
         self.state = Mutex(State(width: mode == .terminal ? width() : nil))
+        self.terminalMode = mode == .terminal ? terminalMode : nil
         if mode == .terminal {
+            self.terminalMode?.quiet()
             Terminal.write(Self.hideCursor, to: descriptor)
         }
     }
@@ -134,6 +137,7 @@ package final class StatusDisplay: Sendable {
             guard !state.finished, !state.suspended else { return }
             state.suspended = true
             Terminal.write("\r" + Self.clearToEnd + Self.showCursor, to: descriptor)
+            terminalMode?.restore()
             state.drawn = false
             state.lastLine = nil
         }
@@ -148,6 +152,7 @@ package final class StatusDisplay: Sendable {
             guard !state.finished, state.suspended else { return }
             state.suspended = false
             state.width = columns
+            terminalMode?.quiet()
             Terminal.write(Self.hideCursor, to: descriptor)
             draw(&state, now: now)
         }
@@ -163,6 +168,7 @@ package final class StatusDisplay: Sendable {
             state.finished = true
             if mode == .terminal {
                 Terminal.write((state.drawn ? "\n" : "") + Self.showCursor, to: descriptor)
+                terminalMode?.restore()
             }
         }
     }

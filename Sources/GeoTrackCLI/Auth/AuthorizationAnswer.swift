@@ -1,0 +1,9 @@
+/// The three answers the terminal prompt offers.
+package enum AuthorizationAnswer: String, Sendable, CaseIterable {
+    /// Allowed for this run only; nothing is stored.
+    case once
+    /// Allowed from now on (stored as `authorizedAlways`).
+    case always
+    /// Refused (stored as `denied`).
+    case deny
+}

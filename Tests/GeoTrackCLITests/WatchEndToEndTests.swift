@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// `geotrack watch` against a real gpsd (gpsfake), as a person would use it: in a terminal, stopped
+/// with Ctrl-C or a signal, recording GPX.
+@Suite("watch through a real gpsd", .serialized)
+struct WatchEndToEndTests {
+    static let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
+
+    /// A home with authorization already granted.
+    static func grantedHome() throws -> URL {
+        let home = try TestSupport.temporaryDirectory()
+        let grant = try TestSupport.geotrack(["auth", "grant"], home: home)
+        #expect(grant.status == 0)
+        return home
+    }
+
+    static func environment(_ home: URL) -> [String: String] {
+        ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "XDG_CONFIG_HOME": home.path, "HOME": home.path]
+    }
+
+    static func isFixLine(_ line: String) -> Bool {
+        line.hasPrefix("3D  ") || line.hasPrefix("2D  ")
+    }
+
+    @Test("the status line is one line, redrawn in place, never wrapping; Ctrl-C ends it with status 0",
+          arguments: [80, 40])
+    func statusLine(width: Int) throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.grantedHome()
+        let stty = home.appendingPathComponent("stty-after").path
+        let session = try TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
+                                      environment: Self.environment(home), afterwards: "stty -a > " + TmuxSession.quote(stty))
+        let first = try session.waitFor("a fix on the status line") { lines in lines.contains(where: Self.isFixLine) }
+        let firstFix = try #require(first.first(where: Self.isFixLine))
+        // The receiver's time moves on: the same single line must show a later fix.
+        let later = try session.waitFor("the line redrawn with a new fix") { lines in
+            lines.count == 1 && Self.isFixLine(lines[0]) && lines[0] != firstFix
+        }
+        #expect(later.count == 1)
+        for _ in 0..<10 {
+            let screen = try session.lines()
+            #expect(screen.count == 1, "more than one line: \(screen)")
+            for line in screen {
+                #expect(line.count <= width - 1, "wider than \(width - 1): \(line)")
+            }
+            usleep(100_000)
+        }
+        try session.send("C-c")
+        let started = Date()
+        #expect(try session.waitForExit(timeout: 5) == 0)
+        #expect(Date().timeIntervalSince(started) < 2)
+        let after = try session.lines()
+        #expect(after.count == 1 && Self.isFixLine(after[0]), "the last fix stays on screen: \(after)")
+        // Echo was off while the line was up (no ^C on it) and is back on afterwards.
+        #expect(after.first?.contains("^C") == false)
+        let settings = try String(contentsOfFile: stty, encoding: .utf8)
+        #expect(settings.contains(" echo ") && !settings.contains("-echo "), "\(settings)")
+    }
+
+    @Test("SIGTERM during a recording: exit 0 within a second, and the GPX file is valid (xmllint)")
+    func sigtermClosesGPX() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.grantedHome()
+        let gpx = home.appendingPathComponent("track.gpx").path
+        let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx],
+                                     environment: Self.environment(home))
+        try Self.waitForPoints(gpx, atLeast: 3)
+        let started = Date()
+        watch.signal(SIGTERM)
+        #expect(watch.wait(timeout: 3) == 0, "\(watch.stderr)")
+        #expect(Date().timeIntervalSince(started) < 1.0)
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(text.hasSuffix("</gpx>\n"))
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        #expect(lint.status == 0, "\(lint.stderr)")
+    }
+
+    @Test("kill -9 during a recording loses at most the last second, and what is left replays")
+    func killLeavesReplayableGPX() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.grantedHome()
+        let gpx = home.appendingPathComponent("crash.gpx").path
+        let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx, "--json"],
+                                     environment: Self.environment(home))
+        try Self.waitForPoints(gpx, atLeast: 4)
+        let printed = watch.stdout.split(separator: "\n").count
+        watch.signal(SIGKILL)
+        #expect(watch.wait(timeout: 3) == 128 + SIGKILL)
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(!text.contains("</gpx>"))
+        let points = text.components(separatedBy: "<trkpt ").count - 1
+        // Every fix printed before the kill had been written to the file first.
+        #expect(points >= printed)
+        let replay = try TestSupport.geotrack(["replay", gpx, "--json"], home: home)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stdout.split(separator: "\n").count == points)
+    }
+
+    @Test("--once prints one TPV and exits 0; --timeout with no gpsd fix exits 75")
+    func onceAndTimeout() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.grantedHome()
+        let once = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--once", "--json", "--timeout", "20"], home: home)
+        #expect(once.status == 0, "\(once.stderr)")
+        let lines = once.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("{\"class\":\"TPV\"") == true)
+        // Nothing listens on port 9: retrying never yields a fix.
+        let timeout = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--once", "--timeout", "1"], home: home)
+        #expect(timeout.status == 75)
+        #expect(timeout.stderr.contains("no fix within 1 s"))
+        let noRetry = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry"], home: home)
+        #expect(noRetry.status == 69)
+        #expect(noRetry.stderr.contains("127.0.0.1:9"))
+    }
+
+    static func waitForPoints(_ path: String, atLeast count: Int, timeout: Double = 20,
+                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let text = try? String(contentsOfFile: path, encoding: .utf8),
+               text.components(separatedBy: "<trkpt ").count - 1 >= count { return }
+            usleep(50_000)
+        }
+        Issue.record("fewer than \(count) points in \(path) after \(timeout) s", sourceLocation: sourceLocation)
+        throw TmuxSession.TmuxError.timeout("GPX points")
+    }
+}
