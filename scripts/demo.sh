@@ -8,7 +8,7 @@ set -euo pipefail
 
 bin=${1:?usage: scripts/demo.sh BIN LOG}
 log=${2:?usage: scripts/demo.sh BIN LOG}
-fixes=${DEMO_FIXES:-6}
+fixes=${DEMO_FIXES:-4}
 
 for tool in /usr/bin/gpsfake /usr/bin/python3; do
     [ -x "$tool" ] || { echo "demo: $tool is missing: sudo apt-get install gpsd gpsd-clients" >&2; exit 69; }
@@ -46,7 +46,7 @@ for _ in $(seq 1 300); do
 done
 
 echo "demo: gpsd (via gpsfake) on 127.0.0.1:$port replaying $(basename "$log"); geotrack watch, $fixes fixes, recording demo.gpx:"
-timeout 60 "$bin" watch --gpsd "127.0.0.1:$port" --count "$fixes" --timeout 50 --gpx "$work/demo.gpx" </dev/null
+timeout 60 "$bin" watch --gpsd "127.0.0.1:$port" --count "$fixes" --timeout 30 --gpx "$work/demo.gpx" </dev/null
 echo "demo: demo.gpx has $(grep -c '<trkpt' "$work/demo.gpx") track points$(command -v xmllint >/dev/null && xmllint --noout "$work/demo.gpx" && echo ', valid XML')"
 echo "demo: geotrack replay demo.gpx --json, the first two fixes:"
 "$bin" replay "$work/demo.gpx" --json | head -n 2 || true

@@ -25,7 +25,7 @@ final class TmuxSession {
         // pane's status), then keeps the pane and its last screen until the test ends. It ignores
         // Ctrl-C itself (a no-op trap, reset to the default in the child).
         statusFile = socket + ".status"
-        arguments.append("trap : INT; " + command.map(Self.quote).joined(separator: " ")
+        arguments.append("trap : INT TSTP; " + command.map(Self.quote).joined(separator: " ")
                          + "; echo $? > " + Self.quote(statusFile) + (afterwards.map { "; " + $0 } ?? "") + "; exec sleep 600")
         arguments += [";", "set-option", "-w", "-t", Self.target, "remain-on-exit", "on"]
         let run = try tmux(arguments)

@@ -58,6 +58,60 @@ struct WatchEndToEndTests {
         #expect(settings.contains(" echo ") && !settings.contains("-echo "), "\(settings)")
     }
 
+    @Test("Ctrl-Z stops it with the line cleared and the terminal given back; SIGCONT brings the line back")
+    func suspendAndResume() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.grantedHome()
+        let session = try TmuxSession(width: 80, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
+                                      environment: Self.environment(home))
+        try session.waitFor("a fix") { $0.contains(where: Self.isFixLine) }
+        let pid = try session.commandPID()
+        try session.send("C-z")
+        try Self.waitForState(pid, stopped: true)
+        let stopped = try session.lines()
+        #expect(!stopped.contains(where: Self.isFixLine), "the line is cleared while stopped: \(stopped)")
+        kill(pid, SIGCONT)
+        try Self.waitForState(pid, stopped: false)
+        try session.waitFor("the line back after SIGCONT") { $0.count == 1 && Self.isFixLine($0[0]) }
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 5) == 0)
+    }
+
+    /// Polls /proc/PID/stat until the process is (or is no longer) stopped.
+    static func waitForState(_ pid: pid_t, stopped: Bool, timeout: Double = 5,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? ""
+            if (state == "T") == stopped { return }
+            usleep(20_000)
+        }
+        Issue.record("process \(pid) is \(stopped ? "not stopped" : "still stopped")", sourceLocation: sourceLocation)
+        throw TmuxSession.TmuxError.timeout("process state")
+    }
+
+    @Test("devices lists gpsd's receivers; an unreachable gpsd is exit 69")
+    func devices() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try TestSupport.temporaryDirectory()
+        // gpsd learns about gpsfake's pseudo-terminal a moment after it listens: ask until it knows.
+        var run = try TestSupport.geotrack(["devices", "--gpsd", gpsd.address], home: home)
+        let deadline = Date().addingTimeInterval(15)
+        while run.stdout.hasPrefix("no receivers"), Date() < deadline {
+            usleep(100_000)
+            run = try TestSupport.geotrack(["devices", "--gpsd", gpsd.address], home: home)
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("DEVICE") == true)
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("/dev/") == true || lines.last?.contains("/tmp/") == true)
+        let down = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:9", "--timeout", "2"], home: home)
+        #expect(down.status == 69)
+        #expect(down.stderr.hasPrefix("geotrack: "))
+    }
+
     @Test("SIGTERM during a recording: exit 0 within a second, and the GPX file is valid (xmllint)")
     func sigtermClosesGPX() throws {
         let gpsd = try GPSFake(log: Self.log)

@@ -8,7 +8,8 @@ package enum DeviceTable {
             [device.path,
              device.driver ?? "-",
              device.bitsPerSecond.map { "\($0) bps" } ?? "-",
-             device.cycle.map { String(format: "%.2g s", $0) } ?? "-",
+             // An implausible cycle (libgps reports garbage when gpsd has not measured one yet) reads as unknown.
+             device.cycle.flatMap { $0 > 0 && $0 < 3600 ? String(format: "%.2g s", $0) : nil } ?? "-",
              device.subtype ?? "-"]
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -42,7 +42,11 @@ package final class TrackerOutput: Sendable {
                 count += 1
                 return count
             }
-            if let stopAfter, count >= stopAfter { return true }
+            if let stopAfter, count >= stopAfter {
+                // The status stream may not have caught up with this fix yet: show it as the last word.
+                display.show(.fix(summary))
+                return true
+            }
         }
         return false
     }

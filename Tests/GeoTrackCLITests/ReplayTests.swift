@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@Suite("replay")
+struct ReplayTests {
+    static let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
+
+    @Test("replay FILE --json: one TPV line per fix (the 6 gpsd reports for this log), exit 0")
+    func json() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let run = try TestSupport.geotrack(["replay", Self.log, "--json"], home: home)
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 6)
+        #expect(lines.allSatisfy { $0.hasPrefix("{\"class\":\"TPV\"") && $0.hasSuffix("}") })
+        // No authorization needed: the state directory was never written.
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("state").path))
+        let stdin = try TestSupport.geotrack(["replay", "-", "--json"], home: home,
+                                             input: try String(contentsOfFile: Self.log, encoding: .utf8))
+        #expect(stdin.status == 0)
+        #expect(stdin.stdout.split(separator: "\n").count == 6)
+    }
+
+    @Test("a missing file or a directory: one line on stderr, non-zero exit", arguments: ["/nonexistent/track.nmea", "/tmp"])
+    func missing(path: String) throws {
+        let run = try TestSupport.geotrack(["replay", path, "--json"], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 66)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.hasPrefix("geotrack: "))
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.contains(path))
+    }
+
+    @Test("replay --gpx writes a valid track that replays to the same positions; --count stops early")
+    func gpxRoundTrip() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("out.gpx").path
+        let run = try TestSupport.geotrack(["replay", Self.log, "--gpx", gpx], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        #expect(lint.status == 0, "\(lint.stderr)")
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(text.components(separatedBy: "<trkpt ").count - 1 == 6)
+        #expect(text.contains("<gpxtpx:speed>"))
+        let back = try TestSupport.geotrack(["replay", gpx, "--json"], home: home)
+        #expect(back.status == 0)
+        #expect(back.stdout.split(separator: "\n").count == 6)
+        let counted = try TestSupport.geotrack(["replay", Self.log, "--json", "--count", "3"], home: home)
+        #expect(counted.status == 0)
+        #expect(counted.stdout.split(separator: "\n").count == 3)
+    }
+
+    @Test("without a terminal the status goes out as plain lines without escape codes")
+    func plainLines() throws {
+        let run = try TestSupport.geotrack(["replay", Self.log], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("\u{1B}"))
+        #expect(run.stdout.contains("3D  32.6485"))
+        #expect(run.stdout.hasSuffix("end of \(Self.log)\n"))
+    }
+
+    @Test("--realtime --speed keeps the recorded pace, sped up")
+    func paced() throws {
+        let started = Date()
+        let run = try TestSupport.geotrack(["replay", Self.log, "--json", "--speed", "4"], home: try TestSupport.temporaryDirectory())
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").count == 6)
+        // Six fixes a second apart: about 1.5 s at four times the pace.
+        #expect(elapsed > 1.2 && elapsed < 6, "took \(elapsed) s")
+    }
+}
