@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",
-            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit"],
+            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive"],
             swiftSettings: strict
         ),
     ]

@@ -1,56 +1,107 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Reactive
 
-/// The process's lifecycle as a stream of ``LifecycleState``, fed by DispatchSource signal sources.
+/// Receives the process's lifecycle, the way a UIApplicationDelegate receives an app's.
+@MainActor
+package protocol ProcessLifecycleDelegate: AnyObject {
+    /// Ctrl-Z (SIGTSTP): the process is about to stop; give the terminal back.
+    func processDidEnterBackground(_ lifecycle: ProcessLifecycle)
+    /// SIGCONT: the process runs again; take the terminal back.
+    func processWillEnterForeground(_ lifecycle: ProcessLifecycle)
+    /// SIGTERM, SIGINT or SIGHUP: shut down gracefully.
+    func processWillTerminate(_ lifecycle: ProcessLifecycle, signal: Int32)
+}
+
+/// The process's lifecycle, fed by DispatchSource signal sources: a delegate, and through
+/// its delegate proxy a stream (`lifecycle.rx.state`), like UIApplication's state for an app.
 ///
 /// Each watched signal's default action is turned off first (`SIG_IGN`), so only the
 /// dispatch source sees it: Ctrl-C no longer kills the process on the spot but starts a
 /// graceful shutdown, and Ctrl-Z no longer stops it before the terminal is restored
 /// (the consumer stops the process itself with ``stopProcess()``).
-package final class ProcessLifecycle: Sendable {
-    private let sources: Mutex<[any DispatchSourceSignal]>
-    private let continuation: AsyncStream<LifecycleState>.Continuation
-    /// The states, starting with `.active`. One consumer.
-    package let states: AsyncStream<LifecycleState>
+@MainActor
+package final class ProcessLifecycle: HasDelegateSlot, ReactiveCompatible {
+    /// Where the delegate and, once `rx` is used, the proxy live.
+    package let delegateSlot = DelegateSlot<any ProcessLifecycleDelegate>()
+    /// The delegate (held weakly).
+    package var delegate: (any ProcessLifecycleDelegate)? {
+        get { delegateSlot.delegate }
+        set { delegateSlot.delegate = newValue }
+    }
+    /// The current state.
+    package private(set) var state: LifecycleState = .active
+    private var sources: [any DispatchSourceSignal] = []
 
-    /// Starts watching `signals` (by default SIGTSTP, SIGCONT, SIGTERM, SIGINT, SIGHUP).
-    package init(signals: [Int32] = LifecycleState.signals, queue: DispatchQueue = DispatchQueue(label: "geotrack.lifecycle")) {
-        let (states, continuation) = AsyncStream.makeStream(of: LifecycleState.self, bufferingPolicy: .unbounded)
-        self.states = states
-        self.continuation = continuation
-        continuation.yield(.active)
-        var created: [any DispatchSourceSignal] = []
+    /// Starts watching `signals` (by default SIGTSTP, SIGCONT, SIGTERM, SIGINT, SIGHUP) on the main queue.
+    package init(signals: [Int32] = LifecycleState.signals) {
         for number in signals {
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                if let state = LifecycleState(signal: number) {
-                    continuation.yield(state)
-                }
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated { self?.receive(number) }
             }
             source.resume()
-            created.append(source)
+            sources.append(source)
         }
-        sources = Mutex(created)
     }
 
-    /// Stops watching and ends the stream. Signals keep being ignored until ``restoreDefaults()``.
-    package func cancel() {
-        let all = sources.withLock { sources in
-            defer { sources.removeAll() }
-            return sources
+    /// Takes one signal into account: a new state, and the delegate call that goes with it.
+    package func receive(_ number: Int32) {
+        guard let new = LifecycleState(signal: number) else { return }
+        state = new
+        let receiver = delegateSlot.receiver
+        switch new {
+        case .active: break
+        case .background: receiver?.processDidEnterBackground(self)
+        case .foreground: receiver?.processWillEnterForeground(self)
+        case .terminating(let signal): receiver?.processWillTerminate(self, signal: signal)
         }
-        for source in all { source.cancel() }
-        continuation.finish()
+    }
+
+    /// Stops watching. The signals stay ignored, so a late Ctrl-C cannot cut the shutdown short.
+    package func cancel() {
+        for source in sources { source.cancel() }
+        sources.removeAll()
+        (delegateSlot.proxy as? ProcessLifecycleDelegateProxy)?.finishStreams()
     }
 
     /// Stops the process the way Ctrl-Z would have (SIGSTOP cannot be caught); returns when continued.
-    package static func stopProcess() {
+    nonisolated package static func stopProcess() {
         kill(getpid(), SIGSTOP)
     }
+}
 
-    deinit {
-        cancel()
+/// The lifecycle's delegate proxy: forwards each callback to the delegate and emits the new state on `rx.state`.
+package final class ProcessLifecycleDelegateProxy: DelegateProxy<ProcessLifecycle, any ProcessLifecycleDelegate>,
+    DelegateProxyType, ProcessLifecycleDelegate {
+    /// Creates the proxy; use `ProcessLifecycleDelegateProxy.proxy(for:)`.
+    package required init(parentObject: ProcessLifecycle) {
+        super.init(parentObject: parentObject)
+    }
+
+    package func processDidEnterBackground(_ lifecycle: ProcessLifecycle) {
+        forward(.lifecycleState, .background) { $0.processDidEnterBackground(lifecycle) }
+    }
+
+    package func processWillEnterForeground(_ lifecycle: ProcessLifecycle) {
+        forward(.lifecycleState, .foreground) { $0.processWillEnterForeground(lifecycle) }
+    }
+
+    package func processWillTerminate(_ lifecycle: ProcessLifecycle, signal: Int32) {
+        forward(.lifecycleState, .terminating(signal: signal)) { $0.processWillTerminate(lifecycle, signal: signal) }
+    }
+}
+
+extension DelegateEvent where Element == LifecycleState {
+    /// Every lifecycle callback, as the state it leads to.
+    static var lifecycleState: DelegateEvent<LifecycleState> { DelegateEvent("lifecycleState") }
+}
+
+@MainActor
+extension Reactive where Base == ProcessLifecycle {
+    /// The current state, then each change.
+    package var state: EventStream<LifecycleState> {
+        ProcessLifecycleDelegateProxy.proxy(for: base).events(.lifecycleState, startingWith: base.state)
     }
 }

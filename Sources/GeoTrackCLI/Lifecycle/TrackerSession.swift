@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import Reactive
 import ServiceLifecycle
 import Synchronization
 
@@ -14,19 +15,17 @@ package enum TrackerSession {
     package static func run<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>(
         _ updates: Updates, output: TrackerOutput, timeout: Duration?, logger: Logger
     ) async throws(CLIError) {
-        let lifecycle = ProcessLifecycle()
+        let lifecycle = await ProcessLifecycle()
+        let states = await MainActor.run { lifecycle.rx.state }
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
         signal(SIGWINCH, SIG_IGN)
         resize.setEventHandler { output.display.resize() }
         resize.resume()
-        defer {
-            resize.cancel()
-            lifecycle.cancel()
-        }
+        defer { resize.cancel() }
 
         let result = ResultBox()
         let tracker = TrackerService(updates: updates, output: output, timeout: timeout, result: result)
-        let watcher = LifecycleService(lifecycle: lifecycle, display: output.display)
+        let watcher = LifecycleService(states: states, display: output.display)
         var configuration = ServiceGroupConfiguration(
             services: [
                 .init(service: tracker, successTerminationBehavior: .gracefullyShutdownGroup,
@@ -45,6 +44,7 @@ package enum TrackerSession {
         } catch {
             // The services report through `result`; a group error only says one of them failed.
         }
+        await lifecycle.cancel()
         if let error = result.value {
             throw error
         }
@@ -88,11 +88,11 @@ struct TrackerService<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>: 
 /// Follows the process lifecycle: stops the process on SIGTSTP with the terminal restored,
 /// redraws on SIGCONT, and returns on a terminating signal, which shuts the group down gracefully.
 struct LifecycleService: Service {
-    let lifecycle: ProcessLifecycle
+    let states: EventStream<LifecycleState>
     let display: StatusDisplay
 
     func run() async throws {
-        for await state in lifecycle.states.cancelOnGracefulShutdown() {
+        for await state in states.cancelOnGracefulShutdown() {
             switch state {
             case .active:
                 continue

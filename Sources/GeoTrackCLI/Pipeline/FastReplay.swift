@@ -13,16 +13,14 @@ package enum FastReplay {
     /// Replays `path` to the outputs.
     package static func run(path: String, options: OutputOptions, settings: Settings) async throws(CLIError) {
         let stop = StopFlag()
-        let lifecycle = ProcessLifecycle(signals: [SIGTERM, SIGINT, SIGHUP])
+        let lifecycle = await ProcessLifecycle(signals: [SIGTERM, SIGINT, SIGHUP])
+        let states = await MainActor.run { lifecycle.rx.state }
         let watcher = Task {
-            for await state in lifecycle.states {
+            for await state in states {
                 if case .terminating = state { stop.set() }
             }
         }
-        defer {
-            watcher.cancel()
-            lifecycle.cancel()
-        }
+        defer { watcher.cancel() }
         let plainJSON = options.json && options.gpxPath == nil && options.stopAfter == nil
         let outputs: TrackerOutput? = plainJSON ? nil : try TrackerOutputs.make(options: options, settings: settings, live: false)
         let progress = outputs != nil && options.gpxPath != nil && path != "-" && Terminal.isTerminal(STDERR_FILENO)
@@ -44,6 +42,7 @@ package enum FastReplay {
             thread.start()
         }
         progress?.finish()
+        await lifecycle.cancel()
         try result.get()
     }
 
