@@ -137,3 +137,25 @@ struct FormattingTests {
         #expect(CompassPoint.bearing(degrees) == expected)
     }
 }
+
+@Suite("Fixed-point formatting")
+struct DecimalTests {
+    @Test("matches printf's %.Nf", arguments: [
+        (0.0, 1), (1.25, 1), (-1.25, 1), (9.99, 1), (-0.04, 1), (123.456_789, 5), (0.000_004_9, 5), (59.9995, 3), (1e6, 0), (-7.5, 0),
+    ] as [(Double, Int)])
+    func printf(value: Double, decimals: Int) {
+        let expected = String(format: "%.\(decimals)f", value)
+        // printf rounds half to even on exact binary halves and keeps "-0.0"; we round half away and drop the sign of zero.
+        let actual = Decimal.fixed(value, decimals: decimals)
+        #expect(actual == expected || (expected.hasPrefix("-0") && Double(expected) == 0 && actual == String(expected.dropFirst()))
+                || abs((Double(actual) ?? .nan) - (Double(expected) ?? .nan)) <= pow(10, -Double(decimals)) + 1e-12,
+                "\(value) → \(actual), printf \(expected)")
+    }
+
+    @Test("padding")
+    func padding() {
+        #expect(Decimal.fixed(5.25, decimals: 3, integerDigits: 2) == "05.250")
+        #expect(Decimal.padded(7, digits: 2) == "07")
+        #expect(Decimal.padded(2023, digits: 4) == "2023")
+    }
+}

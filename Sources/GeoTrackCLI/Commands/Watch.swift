@@ -41,7 +41,9 @@ extension GeoTrack {
             let logger = Logger.geotrack()
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true)
             let session = await WatchSession(settings: settings, store: access.store(default: store),
-                                             failOnDisconnect: noRetry, logger: logger)
+                                             failOnDisconnect: noRetry,
+                                             deliversLocations: output.json || output.gpxPath != nil || output.stopAfter != nil,
+                                             logger: logger)
             outputs.display.show(.starting("connecting to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"))
             do {
                 try await TrackerSession.run(session.updates, output: outputs,

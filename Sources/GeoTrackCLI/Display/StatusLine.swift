@@ -122,12 +122,12 @@ package enum StatusLine {
             let gap = index == 0 ? 0 : separator.count
             let room = limit - used - gap
             if room <= 0 { break }
-            let count = part.text.count
+            let count = part.text.unicodeScalars.count
             if count <= room && !(index < kept.count - 1 && count == room) {
                 result.append(part)
                 used += gap + count
             } else {
-                let cut = String(part.text.prefix(max(0, room - 1))) + "…"
+                let cut = String(String.UnicodeScalarView(part.text.unicodeScalars.prefix(max(0, room - 1)))) + "…"
                 result.append(Part(text: cut, priority: part.priority, style: part.style))
                 break
             }
@@ -135,9 +135,10 @@ package enum StatusLine {
         return result
     }
 
-    /// The columns a line of parts takes (every character the renderer uses is one column wide).
+    /// The columns a line of parts takes: every scalar the renderer uses is one column wide,
+    /// and counting scalars is much cheaper than counting grapheme clusters.
     static func columns(_ parts: [Part]) -> Int {
-        parts.reduce(0) { $0 + $1.text.count } + max(0, parts.count - 1) * separator.count
+        parts.reduce(0) { $0 + $1.text.unicodeScalars.count } + max(0, parts.count - 1) * separator.count
     }
 
     static func paint(_ parts: [Part], color: Bool, dimAll: Bool) -> String {
@@ -154,6 +155,7 @@ package enum StatusLine {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%02d:%02d:%02dZ", parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return Decimal.padded(Int(parts.tm_hour), digits: 2) + ":" + Decimal.padded(Int(parts.tm_min), digits: 2) + ":"
+            + Decimal.padded(Int(parts.tm_sec), digits: 2) + "Z"
     }
 }

@@ -12,17 +12,17 @@ package enum Units: String, Sendable, CaseIterable {
     /// A speed given in metres per second.
     package func speed(_ metresPerSecond: Double) -> String {
         switch self {
-        case .metric: String(format: "%.1f km/h", metresPerSecond * 3.6)
-        case .imperial: String(format: "%.1f mph", metresPerSecond * 2.236_936_292)
-        case .nautical: String(format: "%.1f kn", metresPerSecond * 1.943_844_492)
+        case .metric: Decimal.fixed(metresPerSecond * 3.6, decimals: 1) + " km/h"
+        case .imperial: Decimal.fixed(metresPerSecond * 2.236_936_292, decimals: 1) + " mph"
+        case .nautical: Decimal.fixed(metresPerSecond * 1.943_844_492, decimals: 1) + " kn"
         }
     }
 
     /// A height or a short distance (an accuracy) given in metres.
     package func length(_ metres: Double) -> String {
         switch self {
-        case .metric, .nautical: String(format: "%.0f m", metres)
-        case .imperial: String(format: "%.0f ft", metres * 3.280_839_895)
+        case .metric, .nautical: Decimal.fixed(metres, decimals: 0) + " m"
+        case .imperial: Decimal.fixed(metres * 3.280_839_895, decimals: 0) + " ft"
         }
     }
 }

@@ -31,9 +31,9 @@ package enum GPXFormat {
     /// One `trkpt` line for a fix that has a position (elements in the order GPX 1.1 requires).
     package static func point(_ fix: Fix, satellitesUsed: Int?) -> String? {
         guard let coordinate = fix.coordinate, let time = fix.time else { return nil }
-        var line = String(format: "<trkpt lat=\"%.8f\" lon=\"%.8f\">", coordinate.latitude, coordinate.longitude)
+        var line = "<trkpt lat=\"" + Decimal.fixed(coordinate.latitude, decimals: 8) + "\" lon=\"" + Decimal.fixed(coordinate.longitude, decimals: 8) + "\">"
         if let elevation = fix.altitudeMSL ?? fix.altitudeHAE {
-            line += String(format: "<ele>%.2f</ele>", elevation)
+            line += "<ele>" + Decimal.fixed(elevation, decimals: 2) + "</ele>"
         }
         line += "<time>\(timestamp(time))</time>"
         line += fix.mode == .threeD ? "<fix>3d</fix>" : "<fix>2d</fix>"
@@ -42,8 +42,8 @@ package enum GPXFormat {
         }
         if fix.speed != nil || fix.track != nil {
             line += "<extensions><gpxtpx:TrackPointExtension>"
-            if let speed = fix.speed { line += String(format: "<gpxtpx:speed>%.3f</gpxtpx:speed>", speed) }
-            if let track = fix.track { line += String(format: "<gpxtpx:course>%.2f</gpxtpx:course>", track) }
+            if let speed = fix.speed { line += "<gpxtpx:speed>" + Decimal.fixed(speed, decimals: 3) + "</gpxtpx:speed>" }
+            if let track = fix.track { line += "<gpxtpx:course>" + Decimal.fixed(track, decimals: 2) + "</gpxtpx:course>" }
             line += "</gpxtpx:TrackPointExtension></extensions>"
         }
         return line + "</trkpt>\n"
@@ -60,9 +60,10 @@ package enum GPXFormat {
         }
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        let base = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", parts.tm_year + 1900, parts.tm_mon + 1,
-                          parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec)
-        return milliseconds == 0 ? base + "Z" : base + String(format: ".%03dZ", milliseconds)
+        let base = Decimal.padded(Int(parts.tm_year) + 1900, digits: 4) + "-" + Decimal.padded(Int(parts.tm_mon) + 1, digits: 2)
+            + "-" + Decimal.padded(Int(parts.tm_mday), digits: 2) + "T" + Decimal.padded(Int(parts.tm_hour), digits: 2)
+            + ":" + Decimal.padded(Int(parts.tm_min), digits: 2) + ":" + Decimal.padded(Int(parts.tm_sec), digits: 2)
+        return milliseconds == 0 ? base + "Z" : base + "." + Decimal.padded(milliseconds, digits: 3) + "Z"
     }
 
     static func escape(_ text: String) -> String {

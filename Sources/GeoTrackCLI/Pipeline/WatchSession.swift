@@ -23,13 +23,15 @@ package final class WatchSession {
     package let updates: AsyncStream<TrackerUpdate>
     private let continuation: AsyncStream<TrackerUpdate>.Continuation
     private var tasks: [Task<Void, Never>] = []
-    private var heading: Double?
     private var lastSummary: FixSummary?
     private var connectionLost = false
     private var lastError: String?
 
     /// Starts the manager and the service on gpsd.
-    package init(settings: Settings, store: AuthorizationStore, failOnDisconnect: Bool, logger: Logger) {
+    /// - Parameter deliversLocations: whether every location is needed (JSON, GPX, `--count`);
+    ///   the status line alone needs only the status Driver, and each subscription costs CPU per fix.
+    package init(settings: Settings, store: AuthorizationStore, failOnDisconnect: Bool, deliversLocations: Bool,
+                 logger: Logger) {
         let client = LocationSources.gpsdClient(settings: settings, logger: logger)
         let manager = LocationManager(source: GPSDSource(client: client), authorizationStore: store, logger: logger)
         manager.distanceFilter = settings.distanceFilter > 0 ? settings.distanceFilter : LocationManager.distanceFilterNone
@@ -46,7 +48,8 @@ package final class WatchSession {
         self.continuation = continuation
         // Subscribe to the delegate streams before the service starts the manager, so nothing is missed.
         let rx = manager.rx
-        let locations = rx.didUpdateLocations
+        // A stream subscribes when read: only read the one for every location when it is consumed.
+        let locations = deliversLocations ? rx.didUpdateLocations : nil
         let receiver = rx.receiverStatus
         let entries = rx.didEnterRegion
         let exits = rx.didExitRegion
@@ -59,19 +62,16 @@ package final class WatchSession {
                 self.continuation.yield(.status(self.state(for: status, source: source)))
             }
         })
-        tasks.append(Task { [weak self, service] in
-            for await heading in service.heading {
-                self?.heading = heading.bestHeading
-            }
-        })
-        tasks.append(Task { [weak self] in
-            for await batch in locations {
-                guard let self else { return }
-                for location in batch {
-                    self.continuation.yield(.location(self.summary(location)))
+        if let locations {
+            tasks.append(Task { [weak self] in
+                for await batch in locations {
+                    guard let self else { return }
+                    for location in batch {
+                        self.continuation.yield(.location(self.summary(location)))
+                    }
                 }
-            }
-        })
+            })
+        }
         tasks.append(Task { [weak self] in
             for await status in receiver {
                 guard let self else { return }
@@ -100,8 +100,9 @@ package final class WatchSession {
     }
 
     func summary(_ location: Location) -> FixSummary {
+        // The service's heading Driver follows the manager; reading the manager here saves a subscription.
         let summary = FixSummary(fix: Fix(location: location), satellitesUsed: location.gnss.satellitesUsed,
-                                 heading: heading)
+                                 heading: manager.heading?.bestHeading)
         lastSummary = summary
         return summary
     }
