@@ -71,6 +71,11 @@ final class TmuxSession {
         _ = try tmux(["send-keys", "-t", Self.target] + keys)
     }
 
+    /// Resizes the terminal, as a person dragging the window would (the program gets SIGWINCH).
+    func resize(width: Int) throws {
+        _ = try tmux(["resize-window", "-t", Self.target, "-x", "\(width)"])
+    }
+
     /// The command's process (the child of the pane's shell), once it runs.
     func commandPID(timeout: Double = 10) throws -> pid_t {
         let run = try tmux(["display-message", "-p", "-t", Self.target, "#{pane_pid}"])

@@ -58,6 +58,21 @@ struct WatchEndToEndTests {
         #expect(settings.contains(" echo ") && !settings.contains("-echo "), "\(settings)")
     }
 
+    @Test("narrowing the window (SIGWINCH) refits the line to the new width")
+    func resize() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.grantedHome()
+        let session = try TmuxSession(width: 80, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
+                                      environment: Self.environment(home))
+        try session.waitFor("a wide fix line") { $0.count == 1 && Self.isFixLine($0[0]) && $0[0].count > 40 }
+        try session.resize(width: 40)
+        try session.waitFor("the line refitted to 39 columns") { lines in
+            lines.count == 1 && Self.isFixLine(lines[0]) && lines[0].count <= 39
+        }
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 5) == 0)
+    }
+
     @Test("Ctrl-Z stops it with the line cleared and the terminal given back; SIGCONT brings the line back")
     func suspendAndResume() throws {
         let gpsd = try GPSFake(log: Self.log)
