@@ -1,4 +1,3 @@
-
 /// A pure-Swift delegate proxy: it stands in as an object's delegate, calls the
 /// user's delegate (the *forward delegate*) for every callback, and emits the
 /// callback as an event on any number of ``EventStream``s.

@@ -1,4 +1,3 @@
-
 /// A stream for driving output (a terminal line, a UI), like RxCocoa's `Driver` trait:
 ///
 /// - it never fails: an upstream error becomes a fallback value or a plain end,
