@@ -32,21 +32,3 @@ public struct CircularRegion: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(identifier) (\(center), \(radius)m)" }
 }
-
-/// Whether the device is inside a region, like CoreLocation's `CLRegionState`.
-public enum RegionState: Sendable, Hashable, CustomStringConvertible {
-    /// Not known yet: no fix accurate enough has arrived.
-    case unknown
-    /// Inside the region.
-    case inside
-    /// Outside the region.
-    case outside
-
-    public var description: String {
-        switch self {
-        case .unknown: "unknown"
-        case .inside: "inside"
-        case .outside: "outside"
-        }
-    }
-}

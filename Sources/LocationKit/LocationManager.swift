@@ -279,17 +279,3 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         }
     }
 }
-
-/// Accuracy constants for ``LocationManager/desiredAccuracy``, in metres.
-public enum LocationAccuracy {
-    /// Every location, whatever its accuracy.
-    public static let best: Double = -1
-    /// Within 10 m.
-    public static let nearestTenMeters: Double = 10
-    /// Within 100 m.
-    public static let hundredMeters: Double = 100
-    /// Within 1 km.
-    public static let kilometer: Double = 1000
-    /// Within 3 km.
-    public static let threeKilometers: Double = 3000
-}

@@ -1,0 +1,9 @@
+/// The user's answer to an authorization prompt.
+public enum AuthorizationDecision: Sendable, Hashable {
+    /// The user allowed access.
+    case granted
+    /// The user refused access.
+    case denied
+    /// The user closed the prompt without deciding; the status stays undetermined.
+    case dismissed
+}

@@ -1,0 +1,59 @@
+import Synchronization
+
+/// The proxy's broadcasters, one per event, created on first subscription.
+final class BroadcasterRegistry: Sendable {
+    private struct Key: Hashable {
+        let name: String
+        let type: ObjectIdentifier
+    }
+
+    private struct State {
+        var broadcasters: [Key: any FinishableBroadcaster] = [:]
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    private let bufferLimit: Int
+
+    init(bufferLimit: Int) {
+        self.bufferLimit = bufferLimit
+    }
+
+    func broadcaster<Element: Sendable>(for event: DelegateEvent<Element>) -> Broadcaster<Element> {
+        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
+        let (broadcaster, finished) = state.withLock { s -> (Broadcaster<Element>, Bool) in
+            if let existing = s.broadcasters[key] as? Broadcaster<Element> { return (existing, s.finished) }
+            let created = Broadcaster<Element>(bufferLimit: bufferLimit)
+            s.broadcasters[key] = created
+            return (created, s.finished)
+        }
+        if finished { broadcaster.finish() }
+        return broadcaster
+    }
+
+    func existing<Element: Sendable>(_ event: DelegateEvent<Element>) -> Broadcaster<Element>? {
+        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
+        return state.withLock { $0.broadcasters[key] as? Broadcaster<Element> }
+    }
+
+    var droppedCount: Int {
+        let all = state.withLock { Array($0.broadcasters.values) }
+        return all.reduce(0) { $0 + $1.droppedCount }
+    }
+
+    func finishAll() {
+        let all = state.withLock { s -> [any FinishableBroadcaster] in
+            s.finished = true
+            return Array(s.broadcasters.values)
+        }
+        for broadcaster in all { broadcaster.finish() }
+    }
+}
+
+/// Lets the registry finish broadcasters of any element type.
+protocol FinishableBroadcaster: Sendable {
+    func finish()
+    var droppedCount: Int { get }
+}
+
+extension Broadcaster: FinishableBroadcaster {}

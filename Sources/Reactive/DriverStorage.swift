@@ -1,0 +1,61 @@
+import Synchronization
+
+/// The shared connection of a ``Driver``.
+final class DriverStorage<Element: Sendable>: Sendable {
+    private enum Connection {
+        case idle
+        case connecting
+        case connected(Task<Void, Never>)
+        case disconnected
+    }
+
+    private let broadcaster: Broadcaster<Element>
+    private let connection = Mutex(Connection.idle)
+    private let connect: @Sendable (Broadcaster<Element>) -> Task<Void, Never>
+
+    init(bufferLimit: Int, connect: @escaping @Sendable (Broadcaster<Element>) -> Task<Void, Never>) {
+        self.broadcaster = Broadcaster(bufferLimit: bufferLimit, replaysLatest: true)
+        self.connect = connect
+    }
+
+    var latest: Element? { broadcaster.latest }
+    var consumerCount: Int { broadcaster.subscriberCount }
+    var isConnected: Bool {
+        connection.withLock {
+            switch $0 {
+            case .connecting, .connected: true
+            case .idle, .disconnected: false
+            }
+        }
+    }
+
+    func subscribe() -> EventStream<Element> {
+        let stream = broadcaster.subscribe()
+        let shouldConnect = connection.withLock { state -> Bool in
+            guard case .idle = state else { return false }
+            // Reserve the connection before starting it, so exactly one caller starts it.
+            state = .connecting
+            return true
+        }
+        if shouldConnect {
+            let task = connect(broadcaster)
+            let cancelNow = connection.withLock { state -> Bool in
+                if case .disconnected = state { return true }
+                state = .connected(task)
+                return false
+            }
+            if cancelNow { task.cancel() }
+        }
+        return stream
+    }
+
+    func disconnect() {
+        let task = connection.withLock { state -> Task<Void, Never>? in
+            defer { state = .disconnected }
+            if case .connected(let task) = state { return task }
+            return nil
+        }
+        task?.cancel()
+        broadcaster.finish()
+    }
+}
