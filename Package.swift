@@ -76,7 +76,7 @@ let package = Package(
         ),
 
         // MARK: Public testing support: manual clock, replay-driven sources.
-        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit"], swiftSettings: strict),
+        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit", "NMEA"], swiftSettings: strict),
 
         // MARK: The command-line tool.
         .executableTarget(

@@ -1,0 +1,23 @@
+import LocationKit
+import NMEA
+
+/// A recorded NMEA log or GPX track as a ``LocationSource``, paced by a clock you control.
+///
+/// With a ``ManualClock`` and `speed` 1, one second of the recording passes each time the
+/// test advances the clock by one second; with ``ReplayPacing/asFastAsPossible`` the
+/// reports arrive as fast as they are consumed and the clock is not used.
+public struct ReplayLocationSource: LocationSource {
+    /// The underlying replay.
+    public let replay: Replay
+
+    /// Replays `path` at `pacing`, sleeping on `clock`.
+    public init(path: String, format: ReplayFormat? = nil, pacing: ReplayPacing = .realTime(speed: 1),
+                clock: any Clock<Duration>) {
+        replay = Replay(path: path, format: format, pacing: pacing, clock: clock)
+    }
+
+    /// Starts a run of the replay.
+    public func events() -> ReplayEvents {
+        replay.events()
+    }
+}
