@@ -13,8 +13,7 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func gpsfakeFixesReachTheDelegateAndTheStreams() async throws {
         let log = Bundle.module.path(forResource: "garmin15x", ofType: "nmea", inDirectory: "Logs") ?? "Logs/garmin15x.nmea"
-        let server = try await GPSFakeServer(log: log)
-        defer { server.stop() }
+        let server = try await GPSFake(log: log)
         let directory = try TemporaryDirectory()
         let store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/policy")
         try store.write(.authorizedWhenInUse)
@@ -43,5 +42,6 @@ import Testing
         #expect(abs(heading.bestHeading - 246) < 5)
         manager.stopUpdatingLocation()
         manager.stopUpdatingHeading()
+        try await server.stop()
     }
 }

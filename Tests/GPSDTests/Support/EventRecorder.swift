@@ -1,3 +1,4 @@
+import GeoTrackTesting
 import GPSReports
 import Synchronization
 

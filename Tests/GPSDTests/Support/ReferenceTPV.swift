@@ -1,3 +1,4 @@
+import GeoTrackTesting
 import Foundation
 import GPSReports
 

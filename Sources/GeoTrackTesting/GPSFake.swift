@@ -6,24 +6,27 @@ import Glibc
 /// A real gpsd fed from a log by gpsfake, on a free loopback port.
 ///
 /// `gpsfake -1 -q -P PORT -c CYCLE LOG`: the log is read once, one sentence per
-/// cycle; when it ends gpsd reports the device gone and stays up, quiet.
-final class GPSFake {
-    static let path = "/usr/bin/gpsfake"
+/// cycle; when it ends gpsd reports the device gone and stays up, quiet. Use it to
+/// test your own location code against a real gpsd (package gpsd-clients).
+public final class GPSFake {
+    /// Where Debian installs gpsfake.
+    public static let path = "/usr/bin/gpsfake"
 
     /// Whether gpsfake is installed.
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     /// Whether these tests run under CI, where a missing gpsfake is a failure, not a skip.
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
     /// Run gpsfake tests when gpsfake is installed, and always under CI (where they then fail).
-    static var shouldRun: Bool { isInstalled || isCI }
+    public static var shouldRun: Bool { isInstalled || isCI }
 
-    let port: Int
+    /// The loopback port gpsd listens on.
+    public let port: Int
     private let process: ChildProcess
 
     /// Starts gpsfake on `port` (a free one when `nil`) and waits until gpsd accepts connections.
-    init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
+    public init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
         guard Self.isInstalled else {
             throw HarnessError("gpsfake is not installed at \(Self.path): sudo apt-get install gpsd-clients")
         }
@@ -39,7 +42,7 @@ final class GPSFake {
     }
 
     /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port refuses connections.
-    func stop(signal: Int32 = SIGTERM) async throws {
+    public func stop(signal: Int32 = SIGTERM) async throws {
         process.signalGroup(signal)
         // gpsfake's SIGTERM handler stops gpsd, but once its log is done and its
         // clients are gone it may carry on: then it is killed.
@@ -52,7 +55,7 @@ final class GPSFake {
     }
 
     /// A TCP port on 127.0.0.1 that nothing listens on right now.
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -70,7 +73,7 @@ final class GPSFake {
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -4,19 +4,22 @@ import Glibc
 #endif
 
 /// A failure of the test harness itself (a tool missing, a process that would not start or stop).
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct HarnessError: Error, CustomStringConvertible {
+    /// What went wrong, and what to do about it.
+    public let description: String
+    /// Creates an error with its message.
+    public init(_ description: String) { self.description = description }
 }
 
 /// A real child process in its own process group, so stopping it also stops
 /// whatever it started (gpsfake's gpsd).
-final class ChildProcess {
-    let pid: pid_t
+public final class ChildProcess {
+    /// The child's process id, which is also its process group id.
+    public let pid: pid_t
     private var exitStatus: Int32?
 
     /// Starts `path` with `arguments`; stdout goes to `stdoutPath` (or /dev/null), stderr to /dev/null.
-    init(path: String, arguments: [String], stdoutPath: String? = nil) throws {
+    public init(path: String, arguments: [String], stdoutPath: String? = nil) throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -62,7 +65,7 @@ final class ChildProcess {
     }
 
     /// Whether the process has exited (reaping it if so).
-    var hasExited: Bool {
+    public var hasExited: Bool {
         if exitStatus != nil { return true }
         var status: Int32 = 0
         if waitpid(pid, &status, WNOHANG) == pid {
@@ -73,12 +76,12 @@ final class ChildProcess {
     }
 
     /// Sends `signal` to the whole process group.
-    func signalGroup(_ signal: Int32) {
+    public func signalGroup(_ signal: Int32) {
         kill(-pid, signal)
     }
 
     /// Waits for the process to exit, up to `timeout`; true when it did.
-    func waitForExit(timeout: Duration) async -> Bool {
+    public func waitForExit(timeout: Duration) async -> Bool {
         await waitUntil(timeout: timeout) { self.hasExited }
     }
 }
@@ -86,7 +89,7 @@ final class ChildProcess {
 /// Checks `condition` every 20 ms until it holds or `timeout` passes.
 ///
 /// Only for waiting on real external processes, which give no other signal.
-func waitUntil(timeout: Duration, _ condition: () -> Bool) async -> Bool {
+public func waitUntil(timeout: Duration, _ condition: () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now.advanced(by: timeout)
     while clock.now < deadline {
