@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 
 /// A child process the test starts, watches and stops: output to files, its own process group,
 /// no blocked signals (see ``TestSupport/run(_:_:environment:input:)``).
@@ -86,12 +87,12 @@ final class GPSFake {
 
     /// Starts gpsfake with one sentence every `delay` seconds; returns once gpsd accepts connections.
     init(log: String, delay: Double = 0.1, once: Bool = false) throws {
-        port = try Self.freePort()
+        port = try GeoTrackTesting.GPSFake.freePort()
         process = try ChildProcess("/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-q", "-P", "\(port)", "-c", "\(delay)", log],
                                    newGroup: true)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            if Self.accepts(port) { return }
+            if GeoTrackTesting.GPSFake.accepts(port: port) { return }
             usleep(50_000)
         }
         throw TestSupport.SpawnError(executable: "gpsfake (gpsd never listened)", code: -1)
@@ -106,29 +107,4 @@ final class GPSFake {
     }
 
     var address: String { "127.0.0.1:\(port)" }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
 }
