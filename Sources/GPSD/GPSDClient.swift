@@ -42,7 +42,14 @@ public final class GPSDClient: Sendable {
     /// one report; nothing from an earlier message or connection is repeated.
     public func events() -> AsyncStream<SourceEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: SourceEvent.self, bufferingPolicy: .unbounded)
-        let task = startSession(clock: clock, output: continuation)
+        // The production clock gets a specialised session: opening `any Clock` leaves the reader
+        // thread's per-message path generic, and resolving generic metadata at run time cost more
+        // CPU per message than libgps's parsing did.
+        let task = if let clock = clock as? ContinuousClock {
+            startSession(clock: clock, output: continuation)
+        } else {
+            startSession(clock: clock, output: continuation)
+        }
         continuation.onTermination = { _ in task.cancel() }
         return stream
     }

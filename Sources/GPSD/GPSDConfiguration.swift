@@ -12,6 +12,8 @@ public struct GPSDConfiguration: Sendable {
     public var initialBackoff: Duration
     /// The longest delay between reconnection attempts.
     public var maximumBackoff: Duration
+    /// Which SKY reports to deliver: every one, or only those whose summary changed.
+    public var skyViews: SkyViewDelivery
 
     /// Creates a configuration; the defaults reach a local gpsd on its standard port.
     public init(
@@ -20,7 +22,8 @@ public struct GPSDConfiguration: Sendable {
         device: String? = nil,
         staleAfter: Duration = .seconds(5),
         initialBackoff: Duration = .seconds(1),
-        maximumBackoff: Duration = .seconds(30)
+        maximumBackoff: Duration = .seconds(30),
+        skyViews: SkyViewDelivery = .every
     ) {
         self.host = host
         self.port = port
@@ -28,5 +31,6 @@ public struct GPSDConfiguration: Sendable {
         self.staleAfter = staleAfter
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
+        self.skyViews = skyViews
     }
 }

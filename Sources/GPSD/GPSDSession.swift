@@ -24,7 +24,8 @@ final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
         self.clock = clock
         self.logger = logger
         self.output = output
-        machine = Mutex(GPSDStateMachine(device: configuration.device, staleAfter: configuration.staleAfter))
+        machine = Mutex(GPSDStateMachine(device: configuration.device, staleAfter: configuration.staleAfter,
+                                          skyViews: configuration.skyViews))
     }
 
     /// Runs until the calling task is cancelled.

@@ -20,6 +20,8 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         var isStale = false
         var receivers: Set<String> = []
         var receiverState: SourceState?
+        /// The summary of the last SKY delivered, while nothing else about the source changed.
+        var lastSky: SkySummary?
     }
 
     private enum Phase {
@@ -31,11 +33,13 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
     private var phase = Phase.idle
     private let device: String?
     private let staleAfter: Duration
+    private let skyViews: SkyViewDelivery
 
     /// Creates a machine; `device` limits receiver presence to that one receiver.
-    init(device: String?, staleAfter: Duration) {
+    init(device: String?, staleAfter: Duration, skyViews: SkyViewDelivery = .every) {
         self.device = device
         self.staleAfter = staleAfter
+        self.skyViews = skyViews
     }
 
     /// A connection attempt starts.
@@ -53,6 +57,8 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
     /// One report arrived at `now`.
     mutating func received(_ report: Report, now: Instant) -> Action {
         guard case .connected(var state) = phase else { return Action(events: [.report(report)]) }
+        // Release the phase's copy, so the sets below are changed in place rather than copied.
+        phase = .connecting
         var action = Action()
         let wasStale = state.isStale
         state.lastActivity = now
@@ -67,7 +73,9 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         case .deviceRemoved(let device):
             state.receivers.remove(device.path)
         default:
-            if let device = Self.device(of: report), watches(device) { state.receivers.insert(device) }
+            if let device = Self.device(of: report), watches(device), !state.receivers.contains(device) {
+                state.receivers.insert(device)
+            }
         }
 
         // Presence follows the receivers gpsd lists; a report from a receiver proves it.
@@ -85,12 +93,27 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         } else if wasStale {
             stateEvents.append(.state(.connected))
         }
+        var reports = [report]
+        switch report {
+        case .sky(let sky) where skyViews == .whenSummaryChanges:
+            let summary = SkySummary(sky)
+            if summary == state.lastSky && stateEvents.isEmpty {
+                reports = []
+            }
+            state.lastSky = summary
+        case .sky:
+            break
+        case .devices, .deviceAdded, .deviceRemoved:
+            state.lastSky = nil
+        default:
+            if !stateEvents.isEmpty { state.lastSky = nil }
+        }
         // A fix after silence first says the source is current again; a device
         // list first says what it lists.
         if reportsPresenceFirst {
-            action.events = stateEvents + [.report(report)]
+            action.events = stateEvents + reports.map { .report($0) }
         } else {
-            action.events = [.report(report)] + stateEvents
+            action.events = reports.map { .report($0) } + stateEvents
         }
         action.rearmWatchdog = wasStale
         phase = .connected(state)

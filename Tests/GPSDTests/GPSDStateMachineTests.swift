@@ -86,4 +86,55 @@ struct GPSDStateMachineTests {
         #expect(machine.staleDeadline() == nil)
         #expect(machine.retrying(after: .seconds(2)).events == [.state(.retrying(after: .seconds(2)))])
     }
+
+    func sky(seen: Int, used: Int, hdop: Double = 0.9, azimuthShift: Double = 0) -> Report {
+        let satellites = (0..<seen).map {
+            Satellite(prn: $0 + 1, elevation: 40, azimuth: Double($0 * 30) + azimuthShift, signalStrength: 35, used: $0 < used)
+        }
+        var view = SkyView(satellites: satellites)
+        view.device = "/dev/ttyACM0"
+        view.hdop = hdop
+        return .sky(view)
+    }
+
+    func skyReports(_ action: Machine.Action) -> Int {
+        action.events.filter { if case .report(.sky) = $0 { true } else { false } }.count
+    }
+
+    @Test func repeatedSkySummariesAreDroppedOnlyWhenAsked() {
+        for delivery in [SkyViewDelivery.every, .whenSummaryChanges] {
+            var machine = Machine(device: nil, staleAfter: .seconds(5), skyViews: delivery)
+            _ = machine.connected(now: t0)
+            let first = machine.received(sky(seen: 9, used: 6), now: at(1))
+            #expect(skyReports(first) == 1)
+            // Satellites move across the sky between cycles; the counts and dilutions do not.
+            let repeated = machine.received(sky(seen: 9, used: 6, azimuthShift: 0.5), now: at(2))
+            #expect(skyReports(repeated) == (delivery == .every ? 1 : 0))
+            // The fix between two SKYs does not make a repeated summary news.
+            _ = machine.received(fix(), now: at(3))
+            #expect(skyReports(machine.received(sky(seen: 9, used: 6), now: at(3))) == (delivery == .every ? 1 : 0))
+            #expect(skyReports(machine.received(sky(seen: 9, used: 7), now: at(4))) == 1)
+            #expect(skyReports(machine.received(sky(seen: 9, used: 7, hdop: 1.4), now: at(5))) == 1)
+        }
+    }
+
+    @Test func afterAnyChangeOfStateTheNextSkyIsDelivered() throws {
+        var machine = Machine(device: nil, staleAfter: .seconds(5), skyViews: .whenSummaryChanges)
+        _ = machine.connected(now: t0)
+        #expect(skyReports(machine.received(sky(seen: 9, used: 6), now: at(1))) == 1)
+        // Silence: stale. The same summary afterwards is delivered, with the state that says current again.
+        let armed = try #require(machine.staleDeadline())
+        #expect(machine.staleTimerFired(generation: armed.generation).events == [.state(.stale)])
+        let afterSilence = machine.received(sky(seen: 9, used: 6), now: at(9))
+        #expect(skyReports(afterSilence) == 1)
+        #expect(afterSilence.events.contains(.state(.receiverPresent)))
+        // gpsd's device list changes: the next SKY is delivered even though it repeats.
+        _ = machine.received(.deviceRemoved(Device(path: "/dev/ttyACM0")), now: at(10))
+        _ = machine.received(.deviceAdded(Device(path: "/dev/ttyACM0")), now: at(11))
+        #expect(skyReports(machine.received(sky(seen: 9, used: 6), now: at(12))) == 1)
+        // A new connection starts afresh.
+        _ = machine.disconnected(SourceError(.connectionClosed, message: "gone"))
+        _ = machine.connected(now: at(20))
+        #expect(skyReports(machine.received(sky(seen: 9, used: 6), now: at(21))) == 1)
+    }
 }
