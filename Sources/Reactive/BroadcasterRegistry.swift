@@ -9,6 +9,7 @@ final class BroadcasterRegistry: Sendable {
 
     private struct State {
         var broadcasters: [Key: any FinishableBroadcaster] = [:]
+        var relays: [Key: any FinishableBroadcaster] = [:]
         var finished = false
     }
 
@@ -36,6 +37,27 @@ final class BroadcasterRegistry: Sendable {
         return state.withLock { $0.broadcasters[key] as? Broadcaster<Element> }
     }
 
+    /// The relay that feeds the driver of `event`, created (holding `initial`) on first use.
+    func relay<Element: Sendable>(for event: DelegateEvent<Element>, initial: Element?) -> DriverRelay<Element> {
+        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
+        let (relay, finished) = state.withLock { s -> (DriverRelay<Element>, Bool) in
+            if let existing = s.relays[key] as? DriverRelay<Element> { return (existing, s.finished) }
+            let created = DriverRelay<Element>(initial, bufferLimit: bufferLimit)
+            s.relays[key] = created
+            return (created, s.finished)
+        }
+        if finished { relay.finish() }
+        return relay
+    }
+
+    /// Where an emitted `event` goes: its streams' broadcaster and its driver's relay, if any.
+    func existingOutlets<Element: Sendable>(_ event: DelegateEvent<Element>) -> (Broadcaster<Element>?, DriverRelay<Element>?) {
+        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
+        return state.withLock { s in
+            (s.broadcasters[key] as? Broadcaster<Element>, s.relays.isEmpty ? nil : s.relays[key] as? DriverRelay<Element>)
+        }
+    }
+
     var droppedCount: Int {
         let all = state.withLock { Array($0.broadcasters.values) }
         return all.reduce(0) { $0 + $1.droppedCount }
@@ -44,7 +66,7 @@ final class BroadcasterRegistry: Sendable {
     func finishAll() {
         let all = state.withLock { s -> [any FinishableBroadcaster] in
             s.finished = true
-            return Array(s.broadcasters.values)
+            return Array(s.broadcasters.values) + Array(s.relays.values)
         }
         for broadcaster in all { broadcaster.finish() }
     }
@@ -57,3 +79,5 @@ protocol FinishableBroadcaster: Sendable {
 }
 
 extension Broadcaster: FinishableBroadcaster {}
+
+extension DriverRelay: FinishableBroadcaster {}

@@ -5,7 +5,10 @@
 struct BroadcasterStateMachine<Element: Sendable> {
     typealias Continuation = AsyncStream<Element>.Continuation
 
-    private var subscribers: [UInt64: Continuation] = [:]
+    // Parallel arrays in subscription order: a send hands out `continuations` as it is (a
+    // copy-on-write share, no allocation), which matters because every delegate callback sends.
+    private var ids: [UInt64] = []
+    private var continuations: [Continuation] = []
     private var nextID: UInt64 = 0
     private var latest: Element?
     private var finished = false
@@ -16,7 +19,7 @@ struct BroadcasterStateMachine<Element: Sendable> {
         self.replaysLatest = replaysLatest
     }
 
-    var subscriberCount: Int { subscribers.count }
+    var subscriberCount: Int { ids.count }
     var latestElement: Element? { latest }
 
     enum SubscribeAction {
@@ -32,20 +35,23 @@ struct BroadcasterStateMachine<Element: Sendable> {
         let replay = initial ?? (replaysLatest ? latest : nil)
         if finished { return .finishImmediately(replay: replay) }
         nextID += 1
-        subscribers[nextID] = continuation
+        ids.append(nextID)
+        continuations.append(continuation)
         return .registered(id: nextID, replay: replay)
     }
 
     /// Removes a subscriber whose stream ended (cancelled, or dropped by its consumer).
     mutating func unsubscribe(_ id: UInt64) {
-        subscribers[id] = nil
+        guard let index = ids.firstIndex(of: id) else { return }
+        ids.remove(at: index)
+        continuations.remove(at: index)
     }
 
     /// Returns the continuations to yield `element` to, in subscription order.
     mutating func send(_ element: Element) -> [Continuation] {
         guard !finished else { return [] }
         if replaysLatest { latest = element }
-        return subscribers.sorted { $0.key < $1.key }.map(\.value)
+        return continuations
     }
 
     mutating func recordDrops(_ count: Int) {
@@ -56,8 +62,9 @@ struct BroadcasterStateMachine<Element: Sendable> {
     mutating func finish() -> [Continuation] {
         guard !finished else { return [] }
         finished = true
-        let all = Array(subscribers.values)
-        subscribers.removeAll()
+        let all = continuations
+        ids.removeAll()
+        continuations.removeAll()
         return all
     }
 }

@@ -40,9 +40,20 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
         registry.broadcaster(for: event).subscribe(startingWith: initial)
     }
 
+    /// Observes `event` as a ``Driver``: `initial` (if any) until the event is next emitted,
+    /// then each new value; every call for the same event returns the same driver.
+    ///
+    /// The proxy feeds the driver as it emits, on the main actor, with no task in between;
+    /// its ``Driver/latest`` is therefore current as soon as the callback has been made.
+    public func driver<Element: Sendable>(_ event: DelegateEvent<Element>, startingWith initial: Element? = nil) -> Driver<Element> {
+        registry.relay(for: event, initial: initial).driver
+    }
+
     /// Emits `value` on the streams of `event` without calling the forward delegate.
     public func emit<Element: Sendable>(_ event: DelegateEvent<Element>, _ value: Element) {
-        registry.existing(event)?.send(value)
+        let (broadcaster, relay) = registry.existingOutlets(event)
+        relay?.accept(value)
+        broadcaster?.send(value)
     }
 
     /// Calls the forward delegate with `call`, then emits `value` on the streams of `event`.

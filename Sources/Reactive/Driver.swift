@@ -2,7 +2,7 @@
 ///
 /// - it never fails: an upstream error becomes a fallback value or a plain end,
 ///   as the ``DriverErrorPolicy`` given at creation says;
-/// - it produces on the main actor, and ``drive(_:)`` calls its observer there;
+/// - ``drive(_:)`` calls its observer on the main actor;
 /// - all consumers share **one** upstream subscription, made when the first consumer
 ///   subscribes and kept until the upstream ends or the driver is deallocated;
 /// - a late consumer first receives the latest value (replay 1), then every new one.
@@ -28,7 +28,11 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
     public init<Upstream: AsyncSequence & Sendable>(_ upstream: Upstream, onError: DriverErrorPolicy<Element>, bufferLimit: Int = 16)
     where Upstream.Element == Element {
         storage = DriverStorage(bufferLimit: bufferLimit) { broadcaster in
-            Task { @MainActor in
+            // The shared upstream is read on the global pool, not the main actor: sending only
+            // enqueues for the consumers, and on Linux every resumption on the main actor wakes
+            // the main queue's thread, which cost several times the work done per value.
+            // Consumers on the main actor (``drive(_:)``) still receive every value there.
+            Task.detached {
                 do {
                     for try await element in upstream {
                         broadcaster.send(element)
@@ -39,6 +43,11 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
                 broadcaster.finish()
             }
         }
+    }
+
+    /// A driver over storage fed by a ``DriverRelay``.
+    init(storage: DriverStorage<Element>) {
+        self.storage = storage
     }
 
     /// A driver that delivers `value` to every consumer and never changes.

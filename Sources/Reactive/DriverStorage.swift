@@ -6,16 +6,26 @@ final class DriverStorage<Element: Sendable>: Sendable {
         case idle
         case connecting
         case connected(Task<Void, Never>)
+        /// Fed by a relay: there is no upstream task to start or cancel.
+        case fed
         case disconnected
     }
 
     private let broadcaster: Broadcaster<Element>
-    private let connection = Mutex(Connection.idle)
+    private let connection: Mutex<Connection>
     private let connect: @Sendable (Broadcaster<Element>) -> Task<Void, Never>
 
     init(bufferLimit: Int, connect: @escaping @Sendable (Broadcaster<Element>) -> Task<Void, Never>) {
         self.broadcaster = Broadcaster(bufferLimit: bufferLimit, replaysLatest: true)
+        self.connection = Mutex(.idle)
         self.connect = connect
+    }
+
+    /// Storage fed from outside (a ``DriverRelay``): always connected, nothing to start.
+    init(feeding broadcaster: Broadcaster<Element>) {
+        self.broadcaster = broadcaster
+        self.connection = Mutex(.fed)
+        self.connect = { _ in Task {} }
     }
 
     var latest: Element? { broadcaster.latest }
@@ -23,7 +33,7 @@ final class DriverStorage<Element: Sendable>: Sendable {
     var isConnected: Bool {
         connection.withLock {
             switch $0 {
-            case .connecting, .connected: true
+            case .connecting, .connected, .fed: true
             case .idle, .disconnected: false
             }
         }
