@@ -2,6 +2,7 @@ import AsyncAlgorithms
 import GPSReports
 import LocationKit
 import Reactive
+import Synchronization
 
 /// The location as the `geotrack` terminal shows it: a handful of ``Driver``s over a
 /// ``LocationManager``.
@@ -23,6 +24,8 @@ public final class GeolocationService {
     public let heading: Driver<Heading>
     /// What the service is doing: waiting for access, unreachable gpsd, searching, a fix, stale...
     public let status: Driver<ServiceStatus>
+    /// The tasks that feed ``status``; they end with the manager's streams, or with the service.
+    private let statusInputs: [Task<Void, Never>]
 
     /// Creates the service, requests authorization and starts updates.
     ///
@@ -33,21 +36,14 @@ public final class GeolocationService {
         authorized = Driver(rx.authorizationStatus.map { $0.isAuthorized }.removeDuplicates())
         location = Driver(rx.location.filter { !$0.isStale }.map(\.coordinate))
         latestLocation = Driver(rx.location)
-        heading = Driver(rx.heading)
+        heading = rx.headingDriver
 
         let reducer = ServiceStatusReducer(authorization: manager.authorizationStatus, receiver: manager.receiverStatus,
                                            location: manager.location)
-        let inputs = merge(
-            rx.authorizationStatus.map { ServiceStatusReducer.Input.authorization($0) },
-            rx.receiverStatus.map { ServiceStatusReducer.Input.receiver($0) },
-            rx.didUpdateLocations.compactMap { $0.last.map { ServiceStatusReducer.Input.location($0) } }
-        )
-        status = Driver(
-            inputs
-                .reductions(into: reducer) { state, input in state.apply(input) }
-                .map(\.status)
-                .removeDuplicates()
-        )
+        let relay = DriverRelay(reducer.status)
+        status = relay.driver
+        statusInputs = Self.follow(rx.authorizationStatus, rx.receiverStatus, rx.didUpdateLocations,
+                                   into: LockedStatusReducer(reducer, relay: relay))
 
         switch level {
         case .whenInUse: manager.requestWhenInUseAuthorization()
@@ -57,9 +53,57 @@ public final class GeolocationService {
         manager.startUpdatingHeading()
     }
 
+    /// Reads the three inputs of ``status`` on the global pool and reduces them under one lock.
+    ///
+    /// This replaces `merge(...).reductions(...)`: merging spawns a task per input and hands
+    /// every element through a second one, and on a live gpsd feed those hops were the larger
+    /// part of the service's CPU time. Here each element takes one hop, from the manager to
+    /// its reader.
+    private nonisolated static func follow(
+        _ authorization: EventStream<AuthorizationStatus>, _ receiver: EventStream<ReceiverStatus>,
+        _ locations: EventStream<[Location]>, into reducer: LockedStatusReducer
+    ) -> [Task<Void, Never>] {
+        [
+            Task { for await status in authorization { reducer.apply(.authorization(status)) } },
+            Task { for await status in receiver { reducer.apply(.receiver(status)) } },
+            Task {
+                for await batch in locations {
+                    if let last = batch.last { reducer.apply(.location(last)) }
+                }
+            },
+        ]
+    }
+
+    deinit {
+        for task in statusInputs { task.cancel() }
+    }
+
     /// Stops updates; the drivers keep their latest values.
     public func stop() {
         manager.stopUpdatingLocation()
         manager.stopUpdatingHeading()
+    }
+}
+
+/// The status reducer shared by the tasks that feed it: each input is applied, and a changed
+/// status accepted into the relay, under one lock, so the driver sees inputs in the order they
+/// were reduced and never the same status twice in a row.
+final class LockedStatusReducer: Sendable {
+    private let state: Mutex<ServiceStatusReducer>
+    private let relay: DriverRelay<ServiceStatus>
+
+    init(_ reducer: ServiceStatusReducer, relay: DriverRelay<ServiceStatus>) {
+        state = Mutex(reducer)
+        self.relay = relay
+    }
+
+    func apply(_ input: ServiceStatusReducer.Input) {
+        state.withLock { reducer in
+            let before = reducer.status
+            reducer.apply(input)
+            let after = reducer.status
+            // Accepting only enqueues for the consumers; it never calls back into this lock.
+            if after != before { relay.accept(after) }
+        }
     }
 }

@@ -6,6 +6,8 @@ extension LocationManager {
     ///
     /// - Parameters:
     ///   - configuration: where gpsd listens, which device, staleness and reconnection timing.
+    ///     Its ``GPSDConfiguration/skyViews`` is set to ``SkyViewDelivery/whenSummaryChanges``:
+    ///     a manager uses only the satellite counts and dilutions of a sky view.
     ///   - clock: the clock for timeouts, reconnection backoff and staleness.
     ///   - authorizationStore: where the user's decision lives.
     ///   - prompter: asks the user when authorization is requested while undecided.
@@ -14,6 +16,8 @@ extension LocationManager {
                             clock: any Clock<Duration> = ContinuousClock(),
                             authorizationStore: AuthorizationStore = AuthorizationStore(),
                             prompter: (any AuthorizationPrompter)? = nil, logger: Logger) {
+        var configuration = configuration
+        configuration.skyViews = .whenSummaryChanges
         self.init(source: GPSDClient(configuration: configuration, clock: clock, logger: logger), clock: clock,
                   authorizationStore: authorizationStore, prompter: prompter, logger: logger)
     }

@@ -15,6 +15,11 @@ extension Reactive where Base == LocationManager {
         LocationManagerDelegateProxy.proxy(for: base)
     }
 
+    /// The heading as a ``Driver``, fed by the proxy as it calls the delegate: the current
+    /// heading, then each new one. Unlike a ``heading`` stream it needs no consumer to stay
+    /// current, so its ``Driver/latest`` can be read at any time.
+    public var headingDriver: Driver<Heading> { delegate.driver(.didUpdateHeading, startingWith: base.heading) }
+
     /// Locations as delivered to `locationManager(_:didUpdateLocations:)`.
     public var didUpdateLocations: EventStream<[Location]> { delegate.events(.didUpdateLocations) }
     /// The latest location (when there is one), then each new one.
