@@ -29,14 +29,26 @@ package struct FixSummary: Sendable, Equatable {
     package var fix: Fix
     /// Satellites used in the solution, when known.
     package var satellitesUsed: Int?
-    /// Heading in degrees from true north: a heading sensor's when there is one, else the course over ground.
+    /// Heading in degrees from true north: a heading sensor's when there is one, else the course
+    /// over ground while moving; nil when standing still without a sensor.
     package var heading: Double?
 
-    /// Creates a summary; heading defaults to the fix's course over ground.
+    /// Below this speed (m/s) the course over ground is noise, not a heading; LocationManager's
+    /// `minimumSpeedForCourseHeading` defaults to the same value.
+    package static let minimumSpeedForCourse = 1.0
+
+    /// Creates a summary; without a `heading`, the fix's course over ground stands in for it,
+    /// but only while moving at ``minimumSpeedForCourse`` or faster.
     package init(fix: Fix, satellitesUsed: Int? = nil, heading: Double? = nil) {
         self.fix = fix
         self.satellitesUsed = satellitesUsed
-        self.heading = heading ?? fix.track
+        if let heading {
+            self.heading = heading
+        } else if let speed = fix.speed, speed >= Self.minimumSpeedForCourse {
+            self.heading = fix.track
+        } else {
+            self.heading = nil
+        }
     }
 }
 

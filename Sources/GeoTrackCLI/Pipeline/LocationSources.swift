@@ -7,8 +7,12 @@ import NMEA
 package enum LocationSources {
     /// The gpsd client for the settings' host, port and device.
     package static func gpsdClient(settings: Settings, logger: Logger) -> GPSDClient {
-        GPSDClient(configuration: GPSDConfiguration(host: settings.gpsdHost, port: settings.gpsdPort, device: settings.device),
-                   logger: logger)
+        GPSDClient(configuration: gpsdConfiguration(settings: settings), logger: logger)
+    }
+
+    /// Where gpsd is, from the settings.
+    package static func gpsdConfiguration(settings: Settings) -> GPSDConfiguration {
+        GPSDConfiguration(host: settings.gpsdHost, port: settings.gpsdPort, device: settings.device)
     }
 
     /// A fix as gpsd's TPV JSON line.

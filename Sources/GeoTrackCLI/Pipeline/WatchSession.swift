@@ -3,16 +3,12 @@ import GPSReports
 import GeoTrackService
 import LocationKit
 import Logging
-
-/// gpsd as a LocationKit source (a wrapper, so the CLI does not claim the conformance for the library).
-struct GPSDSource: LocationSource {
-    let client: GPSDClient
-    func events() -> AsyncStream<SourceEvent> { client.events() }
-}
+import Reactive
+import Synchronization
 
 /// `watch`'s adapter from GeolocationService's Drivers (and the manager's delegate streams) to
-/// tracker updates: the status Driver drives the status line, delivered locations feed JSON,
-/// GPX and `--count`, regions, visits and reconnections become event lines.
+/// tracker updates: the status Driver (with the heading Driver's latest value) drives the status line, delivered locations
+/// feed JSON, GPX and `--count`, regions, visits and reconnections become event lines.
 @MainActor
 package final class WatchSession {
     /// The manager behind the service.
@@ -23,17 +19,14 @@ package final class WatchSession {
     package let updates: AsyncStream<TrackerUpdate>
     private let continuation: AsyncStream<TrackerUpdate>.Continuation
     private var tasks: [Task<Void, Never>] = []
-    private var lastSummary: FixSummary?
-    private var connectionLost = false
-    private var lastError: String?
 
     /// Starts the manager and the service on gpsd.
     /// - Parameter deliversLocations: whether every location is needed (JSON, GPX, `--count`);
-    ///   the status line alone needs only the status Driver, and each subscription costs CPU per fix.
+    ///   the status line alone needs only the Drivers, and each subscription costs CPU per fix.
     package init(settings: Settings, store: AuthorizationStore, failOnDisconnect: Bool, deliversLocations: Bool,
                  logger: Logger) {
-        let client = LocationSources.gpsdClient(settings: settings, logger: logger)
-        let manager = LocationManager(source: GPSDSource(client: client), authorizationStore: store, logger: logger)
+        let manager = LocationManager(gpsd: LocationSources.gpsdConfiguration(settings: settings),
+                                      authorizationStore: store, logger: logger)
         manager.distanceFilter = settings.distanceFilter > 0 ? settings.distanceFilter : LocationManager.distanceFilterNone
         manager.desiredAccuracy = settings.desiredAccuracy > 0 ? settings.desiredAccuracy : LocationAccuracy.best
         for region in settings.regions {
@@ -55,40 +48,35 @@ package final class WatchSession {
         let exits = rx.didExitRegion
         let visits = rx.didVisit
         self.service = GeolocationService(manager: manager)
-        let source = "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"
-        tasks.append(Task { [weak self, service] in
-            for await status in service.status {
-                guard let self else { return }
-                self.continuation.yield(.status(self.state(for: status, source: source)))
-            }
-        })
+        let reducer = LockedReducer(WatchReducer(sourceName: "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)",
+                                                 failOnDisconnect: failOnDisconnect),
+                                    output: continuation)
+        tasks = Self.consume(reducer, status: service.status.subscribe(), heading: service.heading,
+                             locations: locations, receiver: receiver, entries: entries, exits: exits, visits: visits)
+    }
+
+    /// Reads every stream on the global pool: a task on the main actor would wake the main
+    /// queue once per stream and fix, which cost more CPU than everything else `watch` does.
+    private nonisolated static func consume(
+        _ reducer: LockedReducer, status: EventStream<ServiceStatus>, heading: Driver<Heading>,
+        locations: EventStream<[Location]>?, receiver: EventStream<ReceiverStatus>, entries: EventStream<CircularRegion>,
+        exits: EventStream<CircularRegion>, visits: EventStream<Visit>
+    ) -> [Task<Void, Never>] {
+        var tasks = [
+            // The heading Driver is fed on the main actor while the manager handles a fix, so by
+            // the time the status for that fix is read here its latest value is (almost always)
+            // that fix's heading; a late one is simply not shown (see WatchReducer). Reading it
+            // instead of following it saves waking a task per fix.
+            Task { for await value in status { reducer.apply(.status(value, heading: heading.latest)) } },
+            Task { for await value in receiver { reducer.apply(.receiver(value.sourceState)) } },
+            Task { for await region in entries { reducer.apply(.regionEntered(region.identifier)) } },
+            Task { for await region in exits { reducer.apply(.regionExited(region.identifier)) } },
+            Task { for await visit in visits { reducer.apply(.visit(visit)) } },
+        ]
         if let locations {
-            tasks.append(Task { [weak self] in
-                for await batch in locations {
-                    guard let self else { return }
-                    for location in batch {
-                        self.continuation.yield(.location(self.summary(location)))
-                    }
-                }
-            })
+            tasks.append(Task { for await batch in locations { for location in batch { reducer.apply(.location(location)) } } })
         }
-        tasks.append(Task { [weak self] in
-            for await status in receiver {
-                guard let self else { return }
-                self.receiverChanged(status.sourceState, source: source, failOnDisconnect: failOnDisconnect)
-            }
-        })
-        tasks.append(Task { [continuation] in
-            for await region in entries { continuation.yield(.event(.regionEntered(region.identifier))) }
-        })
-        tasks.append(Task { [continuation] in
-            for await region in exits { continuation.yield(.event(.regionExited(region.identifier))) }
-        })
-        tasks.append(Task { [continuation] in
-            for await visit in visits {
-                continuation.yield(.event(visit.departureDate == nil ? .visitStarted(visit.coordinate) : .visitEnded(visit.coordinate)))
-            }
-        })
+        return tasks
     }
 
     /// Stops updates and ends the stream.
@@ -98,48 +86,23 @@ package final class WatchSession {
         service.stop()
         continuation.finish()
     }
+}
 
-    func summary(_ location: Location) -> FixSummary {
-        // The service's heading Driver follows the manager; reading the manager here saves a subscription.
-        let summary = FixSummary(fix: Fix(location: location), satellitesUsed: location.gnss.satellitesUsed,
-                                 heading: manager.heading?.bestHeading)
-        lastSummary = summary
-        return summary
+/// A ``WatchReducer`` shared by the tasks that read the streams: each input is reduced and its
+/// updates yielded under one lock, so the updates keep the order in which inputs were reduced.
+final class LockedReducer: Sendable {
+    private let state: Mutex<WatchReducer>
+    private let output: AsyncStream<TrackerUpdate>.Continuation
+
+    init(_ reducer: WatchReducer, output: AsyncStream<TrackerUpdate>.Continuation) {
+        state = Mutex(reducer)
+        self.output = output
     }
 
-    func state(for status: ServiceStatus, source: String) -> StatusState {
-        switch status {
-        case .waitingForAuthorization: return .waitingForAuthorization
-        case .denied: return .denied
-        case .gpsdUnreachable(let retryingIn): return .gpsdUnreachable(reason: lastError ?? source, retryingIn: retryingIn)
-        case .noReceiver: return .noReceiver
-        case .searching(let seen, let used): return .searching(seen: seen, used: used)
-        case .fix(_, let location): return .fix(summary(location))
-        case .stale:
-            if let lastSummary { return .stale(lastSummary) }
-            return .searching(seen: 0, used: 0)
-        }
-    }
-
-    func receiverChanged(_ state: SourceState?, source: String, failOnDisconnect: Bool) {
-        switch state {
-        case .disconnected(let error)?:
-            lastError = error.message
-            if failOnDisconnect {
-                continuation.yield(.failed(CLIError(error)))
-                return
-            }
-            if !connectionLost {
-                connectionLost = true
-                continuation.yield(.event(.disconnected(error.message)))
-            }
-        case .connected?, .receiverPresent?:
-            if connectionLost {
-                connectionLost = false
-                continuation.yield(.event(.reconnected(source)))
-            }
-        default:
-            break
+    func apply(_ input: WatchReducer.Input) {
+        state.withLock { reducer in
+            // Yielding to an AsyncStream only enqueues; it never calls back into this lock.
+            for update in reducer.reduce(input) { output.yield(update) }
         }
     }
 }
