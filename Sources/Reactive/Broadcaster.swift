@@ -14,7 +14,7 @@ import Synchronization
 /// Elements reach each subscriber in the order of ``send(_:)`` calls; callers
 /// send from one producer at a time (an actor, or one task).
 public final class Broadcaster<Element: Sendable>: Sendable {
-    private let state: Mutex<BroadcasterStateMachine<Element>>
+    @usableFromInline let state: Mutex<BroadcasterStateMachine<Element>>
 
     /// The most elements one subscriber may have waiting before the oldest is dropped.
     public let bufferLimit: Int
@@ -35,7 +35,8 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     public var droppedCount: Int { state.withLock { $0.droppedCount } }
 
     /// The last element sent, when this broadcaster replays it.
-    public var latest: Element? { state.withLock { $0.latestElement } }
+    @inlinable
+    public var latest: Element? { state.withLock { $0.latest } }
 
     /// Subscribes now: the stream receives every element sent from this call on.
     ///
@@ -64,14 +65,35 @@ public final class Broadcaster<Element: Sendable>: Sendable {
         return EventStream(stream)
     }
 
-    /// Delivers `element` to every current subscriber.
+    /// Calls `observer` synchronously, in the sender's context, with each element sent from now
+    /// on (a replaying broadcaster first calls it with its latest element).
+    ///
+    /// Unlike a stream, an observer costs no task and no thread wake-up per element; in return it
+    /// runs inside ``send(_:)``, so it must be quick and must not send to this broadcaster.
+    /// Observing stops when the returned ``Observation`` is cancelled or deallocated.
+    public func observe(_ observer: @escaping @Sendable (Element) -> Void) -> Observation {
+        // The replay is delivered under the lock, as for streams, so no concurrent send overtakes it.
+        let id = state.withLock { machine -> UInt64? in
+            guard let (id, replay) = machine.observe(observer) else { return nil }
+            if let replay { observer(replay) }
+            return id
+        }
+        guard let id else { return Observation {} }
+        return Observation { [weak self] in
+            self?.state.withLock { $0.stopObserving(id) }
+        }
+    }
+
+    /// Delivers `element` to every current subscriber and observer.
+    @inlinable
     public func send(_ element: Element) {
-        let targets = state.withLock { $0.send(element) }
+        let (continuations, observers) = state.withLock { $0.send(element) }
         var drops = 0
-        for continuation in targets {
+        for continuation in continuations {
             if case .dropped = continuation.yield(element) { drops += 1 }
         }
         if drops > 0 { state.withLock { $0.recordDrops(drops) } }
+        for observer in observers { observer(element) }
     }
 
     /// Ends every stream; later subscribers get an already-finished stream.

@@ -1,19 +1,28 @@
 import Synchronization
 
 /// The proxy's broadcasters, one per event, created on first subscription.
+@usableFromInline
 final class BroadcasterRegistry: Sendable {
-    private struct Key: Hashable {
-        let name: String
-        let type: ObjectIdentifier
+    @usableFromInline
+    struct Key: Hashable, Sendable {
+        @usableFromInline let name: String
+        @usableFromInline let type: ObjectIdentifier
+
+        @inlinable
+        init(name: String, type: ObjectIdentifier) {
+            self.name = name
+            self.type = type
+        }
     }
 
-    private struct State {
-        var broadcasters: [Key: any FinishableBroadcaster] = [:]
-        var relays: [Key: any FinishableBroadcaster] = [:]
-        var finished = false
+    @usableFromInline
+    struct State: Sendable {
+        @usableFromInline var broadcasters: [Key: any FinishableBroadcaster] = [:]
+        @usableFromInline var relays: [Key: any FinishableBroadcaster] = [:]
+        @usableFromInline var finished = false
     }
 
-    private let state = Mutex(State())
+    @usableFromInline let state = Mutex(State())
     private let bufferLimit: Int
 
     init(bufferLimit: Int) {
@@ -51,11 +60,17 @@ final class BroadcasterRegistry: Sendable {
     }
 
     /// Where an emitted `event` goes: its streams' broadcaster and its driver's relay, if any.
+    ///
+    /// The key holds the element type, so what is stored under it has that type: the entries are
+    /// downcast without a run-time check, which on every callback cost more than the lookup.
+    @inlinable
     func existingOutlets<Element: Sendable>(_ event: DelegateEvent<Element>) -> (Broadcaster<Element>?, DriverRelay<Element>?) {
         let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
-        return state.withLock { s in
-            (s.broadcasters[key] as? Broadcaster<Element>, s.relays.isEmpty ? nil : s.relays[key] as? DriverRelay<Element>)
+        let (broadcaster, relay) = state.withLock { s in
+            (s.broadcasters[key].map { $0 as AnyObject }, s.relays[key].map { $0 as AnyObject })
         }
+        return (broadcaster.map { unsafeDowncast($0, to: Broadcaster<Element>.self) },
+                relay.map { unsafeDowncast($0, to: DriverRelay<Element>.self) })
     }
 
     var droppedCount: Int {
@@ -73,7 +88,8 @@ final class BroadcasterRegistry: Sendable {
 }
 
 /// Lets the registry finish broadcasters of any element type.
-protocol FinishableBroadcaster: Sendable {
+@usableFromInline
+protocol FinishableBroadcaster: AnyObject, Sendable {
     func finish()
     var droppedCount: Int { get }
 }

@@ -2,24 +2,27 @@
 ///
 /// Every mutation returns the side effects to perform; the caller performs them
 /// outside the lock, so no continuation is resumed while the lock is held.
+@usableFromInline
 struct BroadcasterStateMachine<Element: Sendable> {
-    typealias Continuation = AsyncStream<Element>.Continuation
+    @usableFromInline typealias Continuation = AsyncStream<Element>.Continuation
 
     // Parallel arrays in subscription order: a send hands out `continuations` as it is (a
     // copy-on-write share, no allocation), which matters because every delegate callback sends.
     private var ids: [UInt64] = []
-    private var continuations: [Continuation] = []
+    @usableFromInline var continuations: [Continuation] = []
+    private var observerIDs: [UInt64] = []
+    @usableFromInline var observers: [@Sendable (Element) -> Void] = []
     private var nextID: UInt64 = 0
-    private var latest: Element?
-    private var finished = false
-    private let replaysLatest: Bool
-    private(set) var droppedCount = 0
+    @usableFromInline var latest: Element?
+    @usableFromInline var finished = false
+    @usableFromInline let replaysLatest: Bool
+    @usableFromInline var droppedCount = 0
 
     init(replaysLatest: Bool) {
         self.replaysLatest = replaysLatest
     }
 
-    var subscriberCount: Int { ids.count }
+    var subscriberCount: Int { ids.count + observerIDs.count }
     var latestElement: Element? { latest }
 
     enum SubscribeAction {
@@ -40,6 +43,23 @@ struct BroadcasterStateMachine<Element: Sendable> {
         return .registered(id: nextID, replay: replay)
     }
 
+    /// Registers a synchronous observer; returns its id and the replay to call it with first,
+    /// or nil when the broadcaster already ended.
+    mutating func observe(_ observer: @escaping @Sendable (Element) -> Void) -> (id: UInt64, replay: Element?)? {
+        guard !finished else { return nil }
+        nextID += 1
+        observerIDs.append(nextID)
+        observers.append(observer)
+        return (nextID, replaysLatest ? latest : nil)
+    }
+
+    /// Removes a synchronous observer.
+    mutating func stopObserving(_ id: UInt64) {
+        guard let index = observerIDs.firstIndex(of: id) else { return }
+        observerIDs.remove(at: index)
+        observers.remove(at: index)
+    }
+
     /// Removes a subscriber whose stream ended (cancelled, or dropped by its consumer).
     mutating func unsubscribe(_ id: UInt64) {
         guard let index = ids.firstIndex(of: id) else { return }
@@ -47,13 +67,16 @@ struct BroadcasterStateMachine<Element: Sendable> {
         continuations.remove(at: index)
     }
 
-    /// Returns the continuations to yield `element` to, in subscription order.
-    mutating func send(_ element: Element) -> [Continuation] {
-        guard !finished else { return [] }
+    /// Returns the continuations to yield `element` to and the observers to call with it, each
+    /// in subscription order.
+    @inlinable
+    mutating func send(_ element: Element) -> (continuations: [Continuation], observers: [@Sendable (Element) -> Void]) {
+        guard !finished else { return ([], []) }
         if replaysLatest { latest = element }
-        return continuations
+        return (continuations, observers)
     }
 
+    @inlinable
     mutating func recordDrops(_ count: Int) {
         droppedCount += count
     }
@@ -65,6 +88,8 @@ struct BroadcasterStateMachine<Element: Sendable> {
         let all = continuations
         ids.removeAll()
         continuations.removeAll()
+        observerIDs.removeAll()
+        observers.removeAll()
         return all
     }
 }

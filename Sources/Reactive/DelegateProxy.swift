@@ -17,7 +17,7 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
     public private(set) weak var parentObject: ParentObject?
 
     private weak var forwardObject: AnyObject?
-    private let registry: BroadcasterRegistry
+    @usableFromInline let registry: BroadcasterRegistry
 
     /// The most events one subscriber may have waiting before its oldest is dropped.
     public let bufferLimit: Int
@@ -31,7 +31,11 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
 
     /// The user's delegate, held weakly; it receives every callback before the streams do.
     public var forwardToDelegate: Delegate? {
-        get { forwardObject as? Delegate }
+        get {
+            // Most proxies forward to nobody; skip the run-time cast then.
+            guard let forwardObject else { return nil }
+            return forwardObject as? Delegate
+        }
         set { forwardObject = newValue.map { $0 as AnyObject } }
     }
 
@@ -49,7 +53,22 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
         registry.relay(for: event, initial: initial).driver
     }
 
+    /// Calls `observer` synchronously on the main actor each time `event` is emitted, right after
+    /// the forward delegate, until the returned ``Observation`` is cancelled or deallocated.
+    ///
+    /// The synchronous counterpart of ``events(_:startingWith:)``, for code that derives state
+    /// from the callbacks (as RxSwift's `subscribe(onNext:)` does): no task, no buffer and no
+    /// thread wake-up per event. The observer must be quick.
+    public func observe<Element: Sendable>(_ event: DelegateEvent<Element>,
+                                           _ observer: @escaping @MainActor (Element) -> Void) -> Observation {
+        registry.broadcaster(for: event).observe { value in
+            // The proxy emits only on the main actor (it is main-actor isolated).
+            MainActor.assumeIsolated { observer(value) }
+        }
+    }
+
     /// Emits `value` on the streams of `event` without calling the forward delegate.
+    @inlinable
     public func emit<Element: Sendable>(_ event: DelegateEvent<Element>, _ value: Element) {
         let (broadcaster, relay) = registry.existingOutlets(event)
         relay?.accept(value)
@@ -57,6 +76,7 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
     }
 
     /// Calls the forward delegate with `call`, then emits `value` on the streams of `event`.
+    @inlinable
     public func forward<Element: Sendable>(_ event: DelegateEvent<Element>, _ value: Element, _ call: (Delegate) -> Void) {
         if let delegate = forwardToDelegate { call(delegate) }
         emit(event, value)

@@ -6,10 +6,11 @@
 /// The object calls ``receiver``, which is the proxy when there is one.
 @MainActor
 public final class DelegateSlot<Delegate> {
-    private weak var ownDelegate: AnyObject?
+    @usableFromInline weak var ownDelegate: AnyObject?
 
     /// The installed proxy, if any. The slot keeps it alive; the proxy holds its parent weakly.
     public private(set) var proxy: (any DelegateForwarding<Delegate>)?
+    @usableFromInline var proxyReceiver: Delegate?
 
     /// Creates an empty slot.
     public init() {}
@@ -40,11 +41,15 @@ public final class DelegateSlot<Delegate> {
         proxy.forwardToDelegate = ownDelegate as? Delegate
         ownDelegate = nil
         self.proxy = proxy
+        // Cast once: the receiver is asked for on every callback, and a cast to a protocol
+        // existential is a run-time conformance lookup.
+        proxyReceiver = proxy as? Delegate
     }
 
     /// Whom the object calls: the proxy when installed (it forwards), else the user's delegate.
+    @inlinable
     public var receiver: Delegate? {
-        if let proxy { return proxy as? Delegate }
+        if proxy != nil { return proxyReceiver }
         return ownDelegate as? Delegate
     }
 }

@@ -16,7 +16,7 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
     /// Consumers iterate an ``EventStream``.
     public typealias AsyncIterator = EventStream<Element>.AsyncIterator
 
-    private let storage: DriverStorage<Element>
+    @usableFromInline let storage: DriverStorage<Element>
 
     /// Shares `upstream`, which cannot fail.
     public convenience init<Upstream: AsyncSequence & Sendable>(_ upstream: Upstream, bufferLimit: Int = 16)
@@ -56,6 +56,7 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     /// The latest value, once the upstream produced one.
+    @inlinable
     public var latest: Element? { storage.latest }
 
     /// Whether the single upstream subscription has been made.
@@ -73,6 +74,17 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
     /// starts with the latest value, if any, and does not keep the driver alive.
     public func subscribe() -> EventStream<Element> {
         storage.subscribe()
+    }
+
+    /// Calls `observer` synchronously, where each value is produced, with the latest value and
+    /// each new one, until the returned ``Observation`` is cancelled or deallocated.
+    ///
+    /// For a consumer that does its own synchronisation and wants no task and no thread wake-up
+    /// per value. A driver from a ``DriverRelay`` produces where ``DriverRelay/accept(_:)`` is
+    /// called (for a proxy-fed driver, on the main actor); one with an upstream produces on the
+    /// global pool. The observer must be quick. Use ``drive(_:)`` to be called on the main actor.
+    public func observe(_ observer: @escaping @Sendable (Element) -> Void) -> Observation {
+        storage.observe(observer)
     }
 
     /// Calls `observer` on the main actor with the latest value and each new one.

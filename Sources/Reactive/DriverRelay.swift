@@ -9,7 +9,7 @@
 /// A ``DelegateProxy`` keeps one per event that is observed as a driver
 /// (``DelegateProxy/driver(_:startingWith:)``), and feeds it as it emits the event.
 public final class DriverRelay<Element: Sendable>: Sendable {
-    private let broadcaster: Broadcaster<Element>
+    @usableFromInline let broadcaster: Broadcaster<Element>
 
     /// The driver that observes this relay; every call returns the same one.
     public let driver: Driver<Element>
@@ -26,6 +26,7 @@ public final class DriverRelay<Element: Sendable>: Sendable {
     ///
     /// Values reach consumers in the order of `accept` calls; call it from one producer at a
     /// time (an actor, or under a lock).
+    @inlinable
     public func accept(_ element: Element) {
         broadcaster.send(element)
     }
@@ -34,7 +35,7 @@ public final class DriverRelay<Element: Sendable>: Sendable {
     public var value: Element? { broadcaster.latest }
 
     /// Values dropped because a consumer of ``driver`` fell behind (see ``Broadcaster``).
-    var droppedCount: Int { broadcaster.droppedCount }
+    @usableFromInline var droppedCount: Int { broadcaster.droppedCount }
 
     /// Ends the driver's streams after their buffered values.
     public func finish() {

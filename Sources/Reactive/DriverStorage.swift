@@ -1,6 +1,7 @@
 import Synchronization
 
 /// The shared connection of a ``Driver``.
+@usableFromInline
 final class DriverStorage<Element: Sendable>: Sendable {
     private enum Connection {
         case idle
@@ -11,7 +12,7 @@ final class DriverStorage<Element: Sendable>: Sendable {
         case disconnected
     }
 
-    private let broadcaster: Broadcaster<Element>
+    @usableFromInline let broadcaster: Broadcaster<Element>
     private let connection: Mutex<Connection>
     private let connect: @Sendable (Broadcaster<Element>) -> Task<Void, Never>
 
@@ -28,7 +29,7 @@ final class DriverStorage<Element: Sendable>: Sendable {
         self.connect = { _ in Task {} }
     }
 
-    var latest: Element? { broadcaster.latest }
+    @inlinable var latest: Element? { broadcaster.latest }
     var consumerCount: Int { broadcaster.subscriberCount }
     var isConnected: Bool {
         connection.withLock {
@@ -41,6 +42,17 @@ final class DriverStorage<Element: Sendable>: Sendable {
 
     func subscribe() -> EventStream<Element> {
         let stream = broadcaster.subscribe()
+        connectIfIdle()
+        return stream
+    }
+
+    func observe(_ observer: @escaping @Sendable (Element) -> Void) -> Observation {
+        let observation = broadcaster.observe(observer)
+        connectIfIdle()
+        return observation
+    }
+
+    private func connectIfIdle() {
         let shouldConnect = connection.withLock { state -> Bool in
             guard case .idle = state else { return false }
             // Reserve the connection before starting it, so exactly one caller starts it.
@@ -56,7 +68,6 @@ final class DriverStorage<Element: Sendable>: Sendable {
             }
             if cancelNow { task.cancel() }
         }
-        return stream
     }
 
     func disconnect() {

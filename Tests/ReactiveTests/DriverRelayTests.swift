@@ -1,4 +1,5 @@
 import Reactive
+import Synchronization
 import Testing
 
 @MainActor
@@ -52,5 +53,53 @@ import Testing
         toy?.tick(1)
         toy = nil
         #expect(await consumer?.collect(10) == [1])
+    }
+}
+
+@Suite struct ObservationTests {
+    @Test func observersAreCalledInOrderWithinSendUntilCancelled() {
+        let broadcaster = Broadcaster<Int>(replaysLatest: true)
+        broadcaster.send(1)
+        let seen = Mutex<[String]>([])
+        let first = broadcaster.observe { value in seen.withLock { $0.append("a\(value)") } }
+        let second = broadcaster.observe { value in seen.withLock { $0.append("b\(value)") } }
+        // The replay comes at once; each send reaches every observer before it returns.
+        #expect(seen.withLock { $0 } == ["a1", "b1"])
+        broadcaster.send(2)
+        #expect(seen.withLock { $0 } == ["a1", "b1", "a2", "b2"])
+        first.cancel()
+        broadcaster.send(3)
+        #expect(seen.withLock { $0 } == ["a1", "b1", "a2", "b2", "b3"])
+        #expect(broadcaster.subscriberCount == 1)
+        _ = second
+    }
+
+    @Test func droppingTheObservationStopsIt() {
+        let broadcaster = Broadcaster<Int>()
+        let count = Mutex(0)
+        var observation: Observation? = broadcaster.observe { _ in count.withLock { $0 += 1 } }
+        broadcaster.send(1)
+        observation = nil
+        broadcaster.send(2)
+        #expect(count.withLock { $0 } == 1)
+        #expect(broadcaster.subscriberCount == 0)
+        _ = observation
+    }
+
+    @Test @MainActor func theProxyCallsObserversSynchronouslyAfterTheDelegate() {
+        let toy = Toy()
+        let recorder = ToyRecorder()
+        toy.delegate = recorder
+        var seen: [Int] = []
+        let observation = toy.rx.proxy.observe(.ticks) { value in
+            // The user's delegate has already been called.
+            seen.append(value * 10 + recorder.ticks.count)
+        }
+        toy.tick(1)
+        toy.tick(2)
+        #expect(seen == [11, 22])
+        observation.cancel()
+        toy.tick(3)
+        #expect(seen == [11, 22])
     }
 }
