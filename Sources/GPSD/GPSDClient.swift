@@ -40,18 +40,18 @@ public final class GPSDClient: Sendable {
     /// per silence longer than ``GPSDConfiguration/staleAfter``; and on a failure
     /// `disconnected(error)` then `retrying(after:)`. Every gpsd message is at most
     /// one report; nothing from an earlier message or connection is repeated.
-    public func events() -> AsyncStream<SourceEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SourceEvent.self, bufferingPolicy: .unbounded)
+    public func events() -> GPSDEvents {
+        let channel = GPSDEventChannel()
         // The production clock gets a specialised session: opening `any Clock` leaves the reader
         // thread's per-message path generic, and resolving generic metadata at run time cost more
         // CPU per message than libgps's parsing did.
         let task = if let clock = clock as? ContinuousClock {
-            startSession(clock: clock, output: continuation)
+            startSession(clock: clock, output: channel)
         } else {
-            startSession(clock: clock, output: continuation)
+            startSession(clock: clock, output: channel)
         }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        channel.onTermination { task.cancel() }
+        return GPSDEvents(channel: channel)
     }
 
     /// One-shot: connect, read the DEVICES list, close.
@@ -59,7 +59,7 @@ public final class GPSDClient: Sendable {
         try await queryDevices(clock: clock, timeout: timeout).get()
     }
 
-    private func startSession<C: Clock<Duration>>(clock: C, output: AsyncStream<SourceEvent>.Continuation) -> Task<Void, Never> {
+    private func startSession<C: Clock<Duration>>(clock: C, output: GPSDEventChannel) -> Task<Void, Never> {
         let session = GPSDSession(configuration: configuration, clock: clock, logger: logger, output: output)
         return Task {
             await session.run()

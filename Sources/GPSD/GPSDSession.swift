@@ -8,18 +8,18 @@ import Synchronization
 /// Decisions come from ``GPSDStateMachine``. Each decision and the yields it
 /// produces happen under one lock, so the stream's order is the machine's
 /// order even though the reader thread and the watchdog task both feed it;
-/// yielding to an `AsyncStream` only enqueues, it never calls back into us.
+/// yielding to the channel only enqueues (or resumes the consumer), it never calls back into us.
 final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
     private let configuration: GPSDConfiguration
     private let clock: C
     private let logger: Logger
-    private let output: AsyncStream<SourceEvent>.Continuation
+    private let output: GPSDEventChannel
     private let machine: Mutex<GPSDStateMachine<C.Instant>>
     /// Rings the current attempt's watchdog; replaced on every attempt.
     private let doorbell = Mutex<AsyncStream<Void>.Continuation?>(nil)
 
     init(configuration: GPSDConfiguration, clock: C, logger: Logger,
-         output: AsyncStream<SourceEvent>.Continuation) {
+         output: GPSDEventChannel) {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger

@@ -93,13 +93,11 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         } else if wasStale {
             stateEvents.append(.state(.connected))
         }
-        var reports = [report]
+        var delivers = true
         switch report {
         case .sky(let sky) where skyViews == .whenSummaryChanges:
             let summary = SkySummary(sky)
-            if summary == state.lastSky && stateEvents.isEmpty {
-                reports = []
-            }
+            delivers = summary != state.lastSky || !stateEvents.isEmpty
             state.lastSky = summary
         case .sky:
             break
@@ -111,9 +109,11 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         // A fix after silence first says the source is current again; a device
         // list first says what it lists.
         if reportsPresenceFirst {
-            action.events = stateEvents + reports.map { .report($0) }
+            action.events = stateEvents
+            if delivers { action.events.append(.report(report)) }
         } else {
-            action.events = reports.map { .report($0) } + stateEvents
+            if delivers { action.events = [.report(report)] }
+            action.events.append(contentsOf: stateEvents)
         }
         action.rearmWatchdog = wasStale
         phase = .connected(state)

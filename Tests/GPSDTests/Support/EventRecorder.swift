@@ -1,4 +1,5 @@
 import GeoTrackTesting
+import GPSD
 import GPSReports
 import Synchronization
 
@@ -12,7 +13,7 @@ final class EventRecorder: Sendable {
     private let storage = Storage()
     private let consumer: Task<Void, Never>
 
-    init(_ stream: AsyncStream<SourceEvent>) {
+    init(_ stream: GPSDEvents) {
         let consumerStorage = storage
         consumer = Task {
             for await event in stream {

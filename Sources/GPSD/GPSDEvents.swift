@@ -1,0 +1,135 @@
+import GPSReports
+import Synchronization
+
+/// The events of one ``GPSDClient`` session, as ``GPSDClient/events()`` returns them.
+///
+/// It behaves as an `AsyncStream<SourceEvent>` with an unbounded buffer: every event, in
+/// order, to one consumer. Cancelling the consuming task, or discarding the sequence, ends the
+/// session. It exists because the standard stream is generic code the compiler cannot
+/// specialise: on a live gpsd feed, resolving its generic metadata on the reader thread, per
+/// message, cost more CPU than libgps spent parsing the message.
+public struct GPSDEvents: AsyncSequence, Sendable {
+    /// The events never fail.
+    public typealias Failure = Never
+
+    private let consumer: Consumer
+
+    init(channel: GPSDEventChannel) {
+        consumer = Consumer(channel: channel)
+    }
+
+    /// Creates the iterator; iterate the sequence once.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(consumer: consumer)
+    }
+
+    /// Iterates ``GPSDEvents``.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let consumer: Consumer
+
+        /// The next event; nil once the session ended or the task was cancelled.
+        public mutating func next() async -> SourceEvent? {
+            await consumer.channel.next(isolation: nil)
+        }
+
+        /// The next event, resuming on `actor`.
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> SourceEvent? {
+            await consumer.channel.next(isolation: actor)
+        }
+    }
+
+    /// Held only by the consuming side: when the last copy of the sequence and its iterators
+    /// is gone, nobody can read the session any more, and it is ended.
+    final class Consumer: Sendable {
+        let channel: GPSDEventChannel
+
+        init(channel: GPSDEventChannel) {
+            self.channel = channel
+        }
+
+        deinit {
+            channel.terminate()
+        }
+    }
+}
+
+/// One producer (the session) and one consumer, an unbounded buffer between them.
+final class GPSDEventChannel: Sendable {
+    private struct State {
+        var buffer: [SourceEvent] = []
+        /// The next event to hand out; the buffer is compacted once the consumer has caught up.
+        var head = 0
+        var waiter: UnsafeContinuation<SourceEvent?, Never>?
+        var finished = false
+        var onTermination: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    /// Called once, when the consumer goes away or the channel finishes.
+    func onTermination(_ action: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onTermination = action }
+    }
+
+    /// Hands `event` to the waiting consumer, or buffers it.
+    func yield(_ event: SourceEvent) {
+        let waiter = state.withLock { state -> UnsafeContinuation<SourceEvent?, Never>? in
+            guard !state.finished else { return nil }
+            if let waiter = state.waiter {
+                state.waiter = nil
+                return waiter
+            }
+            state.buffer.append(event)
+            return nil
+        }
+        waiter?.resume(returning: event)
+    }
+
+    /// No more events: the consumer gets what is buffered, then nil.
+    func finish() {
+        let (waiter, action) = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil; state.onTermination = nil }
+            return (state.waiter, state.onTermination)
+        }
+        waiter?.resume(returning: nil)
+        action?()
+    }
+
+    /// The consumer is gone: drop the buffer and end the session.
+    func terminate() {
+        let (waiter, action) = state.withLock { state in
+            state.finished = true
+            state.buffer.removeAll()
+            state.head = 0
+            defer { state.waiter = nil; state.onTermination = nil }
+            return (state.waiter, state.onTermination)
+        }
+        waiter?.resume(returning: nil)
+        action?()
+    }
+
+    func next(isolation actor: isolated (any Actor)?) async -> SourceEvent? {
+        await withTaskCancellationHandler {
+            await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<SourceEvent?, Never>) in
+                let ready = state.withLock { state -> SourceEvent?? in
+                    if state.head < state.buffer.count {
+                        let event = state.buffer[state.head]
+                        state.head += 1
+                        if state.head == state.buffer.count {
+                            state.buffer.removeAll(keepingCapacity: true)
+                            state.head = 0
+                        }
+                        return .some(event)
+                    }
+                    if state.finished { return .some(nil) }
+                    state.waiter = continuation
+                    return .none
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            terminate()
+        }
+    }
+}
