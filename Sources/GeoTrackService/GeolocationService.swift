@@ -1,8 +1,6 @@
-import AsyncAlgorithms
 import GPSReports
 import LocationKit
 import Reactive
-import Synchronization
 
 /// The location as the `geotrack` terminal shows it: a handful of ``Driver``s over a
 /// ``LocationManager``.
@@ -24,8 +22,8 @@ public final class GeolocationService {
     public let heading: Driver<Heading>
     /// What the service is doing: waiting for access, unreachable gpsd, searching, a fix, stale...
     public let status: Driver<ServiceStatus>
-    /// The tasks that feed ``status``; they end with the manager's streams, or with the service.
-    private let statusInputs: [Task<Void, Never>]
+    /// The observations of the manager's callbacks that feed the drivers, for the service's lifetime.
+    private let observations: [Observation]
 
     /// Creates the service, requests authorization and starts updates.
     ///
@@ -33,17 +31,35 @@ public final class GeolocationService {
     public init(manager: LocationManager, requesting level: AuthorizationLevel = .whenInUse) {
         self.manager = manager
         let rx = manager.rx
-        authorized = Driver(rx.authorizationStatus.map { $0.isAuthorized }.removeDuplicates())
-        location = Driver(rx.location.filter { !$0.isStale }.map(\.coordinate))
-        latestLocation = Driver(rx.location)
+        let proxy = rx.delegate
+        // Every driver is fed synchronously, on the main actor, as the manager calls its
+        // delegate: no task, no buffer and no thread wake-up per fix, and each driver's latest
+        // value is current as soon as the callback has returned.
+        let authorizedRelay = DriverRelay(manager.authorizationStatus.isAuthorized)
+        authorized = authorizedRelay.driver
+        let coordinateRelay = DriverRelay(manager.location.flatMap { $0.isStale ? nil : $0.coordinate })
+        location = coordinateRelay.driver
+        latestLocation = proxy.driver(.location, startingWith: manager.location)
         heading = rx.headingDriver
 
         let reducer = ServiceStatusReducer(authorization: manager.authorizationStatus, receiver: manager.receiverStatus,
                                            location: manager.location)
         let relay = DriverRelay(reducer.status)
         status = relay.driver
-        statusInputs = Self.follow(rx.authorizationStatus, rx.receiverStatus, rx.didUpdateLocations,
-                                   into: LockedStatusReducer(reducer, relay: relay))
+        let follower = StatusFollower(reducer, relay: relay)
+        observations = [
+            proxy.observe(.didChangeAuthorization) { status in
+                if status.isAuthorized != authorizedRelay.value { authorizedRelay.accept(status.isAuthorized) }
+                follower.apply(.authorization(status))
+            },
+            proxy.observe(.location) { location in
+                if !location.isStale { coordinateRelay.accept(location.coordinate) }
+            },
+            proxy.observe(.didChangeReceiverStatus) { follower.apply(.receiver($0)) },
+            proxy.observe(.didUpdateLocations) { locations in
+                if let last = locations.last { follower.apply(.location(last)) }
+            },
+        ]
 
         switch level {
         case .whenInUse: manager.requestWhenInUseAuthorization()
@@ -53,31 +69,6 @@ public final class GeolocationService {
         manager.startUpdatingHeading()
     }
 
-    /// Reads the three inputs of ``status`` on the global pool and reduces them under one lock.
-    ///
-    /// This replaces `merge(...).reductions(...)`: merging spawns a task per input and hands
-    /// every element through a second one, and on a live gpsd feed those hops were the larger
-    /// part of the service's CPU time. Here each element takes one hop, from the manager to
-    /// its reader.
-    private nonisolated static func follow(
-        _ authorization: EventStream<AuthorizationStatus>, _ receiver: EventStream<ReceiverStatus>,
-        _ locations: EventStream<[Location]>, into reducer: LockedStatusReducer
-    ) -> [Task<Void, Never>] {
-        [
-            Task { for await status in authorization { reducer.apply(.authorization(status)) } },
-            Task { for await status in receiver { reducer.apply(.receiver(status)) } },
-            Task {
-                for await batch in locations {
-                    if let last = batch.last { reducer.apply(.location(last)) }
-                }
-            },
-        ]
-    }
-
-    deinit {
-        for task in statusInputs { task.cancel() }
-    }
-
     /// Stops updates; the drivers keep their latest values.
     public func stop() {
         manager.stopUpdatingLocation()
@@ -85,25 +76,23 @@ public final class GeolocationService {
     }
 }
 
-/// The status reducer shared by the tasks that feed it: each input is applied, and a changed
-/// status accepted into the relay, under one lock, so the driver sees inputs in the order they
-/// were reduced and never the same status twice in a row.
-final class LockedStatusReducer: Sendable {
-    private let state: Mutex<ServiceStatusReducer>
+/// The status reducer behind ``GeolocationService/status``: each input is applied on the main
+/// actor, as the manager calls its delegate, and a changed status accepted into the relay, so the
+/// driver never repeats a status.
+@MainActor
+final class StatusFollower {
+    private var reducer: ServiceStatusReducer
     private let relay: DriverRelay<ServiceStatus>
 
     init(_ reducer: ServiceStatusReducer, relay: DriverRelay<ServiceStatus>) {
-        state = Mutex(reducer)
+        self.reducer = reducer
         self.relay = relay
     }
 
     func apply(_ input: ServiceStatusReducer.Input) {
-        state.withLock { reducer in
-            let before = reducer.status
-            reducer.apply(input)
-            let after = reducer.status
-            // Accepting only enqueues for the consumers; it never calls back into this lock.
-            if after != before { relay.accept(after) }
-        }
+        let before = reducer.status
+        reducer.apply(input)
+        let after = reducer.status
+        if after != before { relay.accept(after) }
     }
 }

@@ -1,49 +1,64 @@
 import Reactive
 
-// The events the proxy emits; internal, reached through `manager.rx`.
+// The events the proxy emits: streams of them through `manager.rx`, or synchronous observers
+// through `manager.rx.delegate.observe(_:_:)`.
 extension DelegateEvent where Element == [Location] {
-    static var didUpdateLocations: Self { .init("didUpdateLocations") }
+    /// The locations of each `locationManager(_:didUpdateLocations:)` call.
+    public static var didUpdateLocations: Self { .init("didUpdateLocations") }
 }
 
 extension DelegateEvent where Element == Location {
-    static var location: Self { .init("location") }
+    /// Each location delivered, one at a time (the last of each `didUpdateLocations` batch).
+    public static var location: Self { .init("location") }
 }
 
 extension DelegateEvent where Element == Heading {
-    static var didUpdateHeading: Self { .init("didUpdateHeading") }
+    /// Each `locationManager(_:didUpdateHeading:)` heading.
+    public static var didUpdateHeading: Self { .init("didUpdateHeading") }
 }
 
 extension DelegateEvent where Element == LocationError {
-    static var didFailWithError: Self { .init("didFailWithError") }
+    /// Each `locationManager(_:didFailWithError:)` error.
+    public static var didFailWithError: Self { .init("didFailWithError") }
 }
 
 extension DelegateEvent where Element == AuthorizationStatus {
-    static var didChangeAuthorization: Self { .init("didChangeAuthorization") }
+    /// Each new status given to `locationManagerDidChangeAuthorization(_:)`.
+    public static var didChangeAuthorization: Self { .init("didChangeAuthorization") }
 }
 
 extension DelegateEvent where Element == CircularRegion {
-    static var didEnterRegion: Self { .init("didEnterRegion") }
-    static var didExitRegion: Self { .init("didExitRegion") }
-    static var didStartMonitoring: Self { .init("didStartMonitoring") }
+    /// Each region given to `locationManager(_:didEnterRegion:)`.
+    public static var didEnterRegion: Self { .init("didEnterRegion") }
+    /// Each region given to `locationManager(_:didExitRegion:)`.
+    public static var didExitRegion: Self { .init("didExitRegion") }
+    /// Each region given to `locationManager(_:didStartMonitoringFor:)`.
+    public static var didStartMonitoring: Self { .init("didStartMonitoring") }
 }
 
 extension DelegateEvent where Element == RegionStateEvent {
-    static var didDetermineState: Self { .init("didDetermineState") }
+    /// Each region state given to `locationManager(_:didDetermineState:for:)`.
+    public static var didDetermineState: Self { .init("didDetermineState") }
 }
 
 extension DelegateEvent where Element == MonitoringFailure {
-    static var monitoringDidFail: Self { .init("monitoringDidFail") }
+    /// Each failure given to `locationManager(_:monitoringDidFailFor:withError:)`.
+    public static var monitoringDidFail: Self { .init("monitoringDidFail") }
 }
 
 extension DelegateEvent where Element == Visit {
-    static var didVisit: Self { .init("didVisit") }
+    /// Each visit given to `locationManager(_:didVisit:)`.
+    public static var didVisit: Self { .init("didVisit") }
 }
 
 extension DelegateEvent where Element == Void {
-    static var didPause: Self { .init("didPause") }
-    static var didResume: Self { .init("didResume") }
+    /// Each `locationManagerDidPauseLocationUpdates(_:)` call.
+    public static var didPause: Self { .init("didPause") }
+    /// Each `locationManagerDidResumeLocationUpdates(_:)` call.
+    public static var didResume: Self { .init("didResume") }
 }
 
 extension DelegateEvent where Element == ReceiverStatus {
-    static var didChangeReceiverStatus: Self { .init("didChangeReceiverStatus") }
+    /// Each status given to `locationManager(_:didChangeReceiverStatus:)`.
+    public static var didChangeReceiverStatus: Self { .init("didChangeReceiverStatus") }
 }
