@@ -40,11 +40,11 @@ extension GeoTrack {
 
             let logger = Logger.geotrack()
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true)
+            outputs.display.show(.starting("connecting to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"))
             let session = await WatchSession(settings: settings, store: access.store(default: store),
                                              failOnDisconnect: noRetry,
                                              deliversLocations: output.json || output.gpxPath != nil || output.stopAfter != nil,
-                                             logger: logger)
-            outputs.display.show(.starting("connecting to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"))
+                                             display: outputs.display, logger: logger)
             do {
                 try await TrackerSession.run(session.updates, output: outputs,
                                              timeout: output.timeout.map { .seconds($0) }, logger: logger)

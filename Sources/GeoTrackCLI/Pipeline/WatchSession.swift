@@ -19,12 +19,16 @@ package final class WatchSession {
     package let updates: AsyncStream<TrackerUpdate>
     private let continuation: AsyncStream<TrackerUpdate>.Continuation
     private var tasks: [Task<Void, Never>] = []
+    private var statusObservation: Observation?
+    private var receiverObservation: Observation?
 
     /// Starts the manager and the service on gpsd.
     /// - Parameter deliversLocations: whether every location is needed (JSON, GPX, `--count`);
     ///   the status line alone needs only the Drivers, and each subscription costs CPU per fix.
+    /// - Parameter display: where the status line and event lines go, straight from the Drivers'
+    ///   observers; without one they are updates like the rest.
     package init(settings: Settings, store: AuthorizationStore, failOnDisconnect: Bool, deliversLocations: Bool,
-                 logger: Logger) {
+                 display: StatusDisplay? = nil, logger: Logger) {
         let manager = LocationManager(gpsd: LocationSources.gpsdConfiguration(settings: settings),
                                       authorizationStore: store, logger: logger)
         manager.distanceFilter = settings.distanceFilter > 0 ? settings.distanceFilter : LocationManager.distanceFilterNone
@@ -43,32 +47,36 @@ package final class WatchSession {
         let rx = manager.rx
         // A stream subscribes when read: only read the one for every location when it is consumed.
         let locations = deliversLocations ? rx.didUpdateLocations : nil
-        let receiver = rx.receiverStatus
         let entries = rx.didEnterRegion
         let exits = rx.didExitRegion
         let visits = rx.didVisit
-        self.service = GeolocationService(manager: manager)
         let reducer = LockedReducer(WatchReducer(sourceName: "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)",
                                                  failOnDisconnect: failOnDisconnect),
-                                    output: continuation)
-        tasks = Self.consume(reducer, status: service.status.subscribe(), heading: service.heading,
-                             locations: locations, receiver: receiver, entries: entries, exits: exits, visits: visits)
+                                    output: continuation, display: display)
+        // Observed before the service exists, so that for each change the reducer hears of the
+        // connection (and its error) before the status that the service derives from it.
+        receiverObservation = rx.delegate.observe(.didChangeReceiverStatus) { status in
+            reducer.apply(.receiver(status.sourceState))
+        }
+        self.service = GeolocationService(manager: manager)
+        // The status Driver is fed on the main actor as the manager calls its delegate; observing
+        // it synchronously costs no task and no wake-up per fix. The heading Driver is read, not
+        // followed: the manager reports a fix's heading after its location, so the value read
+        // here may be the previous fix's, and WatchReducer then shows the course if moving.
+        let heading = service.heading
+        statusObservation = service.status.observe { status in
+            reducer.apply(.status(status, heading: heading.latest))
+        }
+        tasks = Self.consume(reducer, locations: locations, entries: entries, exits: exits, visits: visits)
     }
 
-    /// Reads every stream on the global pool: a task on the main actor would wake the main
-    /// queue once per stream and fix, which cost more CPU than everything else `watch` does.
+    /// Reads the other streams on the global pool: a task on the main actor would wake the main
+    /// queue's thread once per event.
     private nonisolated static func consume(
-        _ reducer: LockedReducer, status: EventStream<ServiceStatus>, heading: Driver<Heading>,
-        locations: EventStream<[Location]>?, receiver: EventStream<ReceiverStatus>, entries: EventStream<CircularRegion>,
+        _ reducer: LockedReducer, locations: EventStream<[Location]>?, entries: EventStream<CircularRegion>,
         exits: EventStream<CircularRegion>, visits: EventStream<Visit>
     ) -> [Task<Void, Never>] {
         var tasks = [
-            // The heading Driver is fed on the main actor while the manager handles a fix, so by
-            // the time the status for that fix is read here its latest value is (almost always)
-            // that fix's heading; a late one is simply not shown (see WatchReducer). Reading it
-            // instead of following it saves waking a task per fix.
-            Task { for await value in status { reducer.apply(.status(value, heading: heading.latest)) } },
-            Task { for await value in receiver { reducer.apply(.receiver(value.sourceState)) } },
             Task { for await region in entries { reducer.apply(.regionEntered(region.identifier)) } },
             Task { for await region in exits { reducer.apply(.regionExited(region.identifier)) } },
             Task { for await visit in visits { reducer.apply(.visit(visit)) } },
@@ -81,6 +89,10 @@ package final class WatchSession {
 
     /// Stops updates and ends the stream.
     package func stop() {
+        statusObservation?.cancel()
+        statusObservation = nil
+        receiverObservation?.cancel()
+        receiverObservation = nil
         for task in tasks { task.cancel() }
         tasks.removeAll()
         service.stop()
@@ -88,21 +100,35 @@ package final class WatchSession {
     }
 }
 
-/// A ``WatchReducer`` shared by the tasks that read the streams: each input is reduced and its
-/// updates yielded under one lock, so the updates keep the order in which inputs were reduced.
+/// A ``WatchReducer`` shared by the observers and tasks that read the Drivers and streams: each
+/// input is reduced and its updates handed on under one lock, so they keep the order in which
+/// the inputs were reduced.
+///
+/// With a display, the status line and event lines are drawn right here: most inputs arrive on
+/// the main actor as the manager handles a fix, and handing them to another task would wake a
+/// thread per fix for a one-line write. Locations (JSON, GPX, `--count`) and failures, which
+/// decide when the run ends, go to the tracker loop as updates.
 final class LockedReducer: Sendable {
     private let state: Mutex<WatchReducer>
     private let output: AsyncStream<TrackerUpdate>.Continuation
+    private let display: StatusDisplay?
 
-    init(_ reducer: WatchReducer, output: AsyncStream<TrackerUpdate>.Continuation) {
+    init(_ reducer: WatchReducer, output: AsyncStream<TrackerUpdate>.Continuation, display: StatusDisplay?) {
         state = Mutex(reducer)
         self.output = output
+        self.display = display
     }
 
     func apply(_ input: WatchReducer.Input) {
         state.withLock { reducer in
-            // Yielding to an AsyncStream only enqueues; it never calls back into this lock.
-            for update in reducer.reduce(input) { output.yield(update) }
+            // Neither the display nor the stream ever calls back into this lock.
+            for update in reducer.reduce(input) {
+                switch (update, display) {
+                case (.status(let status), let display?): display.show(status)
+                case (.event(let event), let display?): display.event(event)
+                default: output.yield(update)
+                }
+            }
         }
     }
 }

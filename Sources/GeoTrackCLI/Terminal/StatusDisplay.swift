@@ -39,8 +39,10 @@ package final class StatusDisplay: Sendable {
     private let wallClock: @Sendable () -> Date
     private let state: Mutex<State>
     private let terminalMode: TerminalMode?
-    /// On a terminal, fix-to-fix redraws closer together than this are coalesced (a fast replay
-    /// would otherwise redraw thousands of times a second); the last one is drawn on the next tick or at the end.
+    /// On a terminal, fix-to-fix redraws closer together than this are coalesced: a fast replay
+    /// would otherwise redraw thousands of times a second, and a 10 Hz receiver ten times, faster
+    /// than anyone reads a line. The latest fix is drawn with the next one after the interval,
+    /// on the next tick, or at the end, so what is on screen is at most one fix behind.
     private let minimumRedrawInterval: Double
 
     static let clearToEnd = "\u{1B}[K"
@@ -52,7 +54,7 @@ package final class StatusDisplay: Sendable {
                  width: @escaping @Sendable () -> Int? = { Terminal.columns(STDOUT_FILENO) },
                  now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds,
                  wallClock: @escaping @Sendable () -> Date = { Date() },
-                 minimumRedrawInterval: Double = 0.05, terminalMode: TerminalMode? = nil) {
+                 minimumRedrawInterval: Double = 0.15, terminalMode: TerminalMode? = nil) {
         self.mode = mode
         self.minimumRedrawInterval = mode == .terminal ? minimumRedrawInterval : 0
         self.options = options
