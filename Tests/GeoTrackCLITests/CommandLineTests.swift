@@ -28,7 +28,11 @@ struct CommandLineTests {
     func usage(arguments: [String]) throws {
         let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
-        #expect(run.stderr.hasPrefix("Error: "))
+        // One line, like every other error, saying where help is.
+        let lines = run.stderr.split(whereSeparator: \.isNewline)
+        #expect(lines.count == 1, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("geotrack: "))
+        #expect(run.stderr.contains("--help'"))
     }
 
     @Test("a bad configuration value exits 78 with one line naming key, value and what is allowed")

@@ -32,8 +32,23 @@ package struct GeoTrack: AsyncParsableCommand {
             Terminal.standardError("geotrack: \(error.message)")
             Foundation.exit(error.status.rawValue)
         } catch {
-            exit(withError: error)
+            let code = exitCode(for: error)
+            // --help, --version and completion scripts end the parse with a success.
+            guard code != .success else { exit(withError: error) }
+            Terminal.standardError(usageLine(for: error, arguments: CommandLine.arguments))
+            Foundation.exit(code.rawValue)
         }
+    }
+
+    /// A parse error as one line, like every other error: the parser's own message (without its
+    /// usage block) and where to look for help.
+    package static func usageLine(for error: any Error, arguments: [String]) -> String {
+        let text = message(for: error)
+        var first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
+        if first.hasSuffix(".") { first.removeLast() }
+        let subcommands = configuration.subcommands.map { $0._commandName }
+        let help = arguments.dropFirst().first { subcommands.contains($0) }.map { "geotrack \($0) --help" } ?? "geotrack --help"
+        return "geotrack: \(first); see '\(help)'"
     }
 }
 
