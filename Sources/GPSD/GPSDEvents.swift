@@ -1,3 +1,4 @@
+import Dispatch
 import GPSReports
 import Synchronization
 
@@ -21,6 +22,22 @@ public struct GPSDEvents: AsyncSequence, Sendable {
     /// Creates the iterator; iterate the sequence once.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(consumer: consumer)
+    }
+
+    /// Instead of iterating: hands every event to `handler` on `queue`, in order, then `nil`
+    /// once when the session ends (or ``cancel()`` is called). Returns at once.
+    ///
+    /// For a consumer that lives on a dispatch queue, such as the main actor (whose executor is
+    /// the main queue): a task iterating the sequence is resumed through the global pool and
+    /// then moved to its actor, which wakes two threads per message; this wakes one. Keep this
+    /// value alive while delivering: when the last copy is released the session ends.
+    public func deliver(on queue: DispatchQueue, to handler: @escaping @Sendable (SourceEvent?) -> Void) {
+        consumer.channel.deliver(on: queue, to: handler)
+    }
+
+    /// Ends the session; a ``deliver(on:to:)`` handler then receives `nil`.
+    public func cancel() {
+        consumer.channel.terminate()
     }
 
     /// Iterates ``GPSDEvents``.
@@ -55,7 +72,13 @@ public struct GPSDEvents: AsyncSequence, Sendable {
 
 /// One producer (the session) and one consumer, an unbounded buffer between them.
 final class GPSDEventChannel: Sendable {
+    private struct Sink {
+        let queue: DispatchQueue
+        let handler: @Sendable (SourceEvent?) -> Void
+    }
+
     private struct State {
+        var sink: Sink?
         var buffer: [SourceEvent] = []
         /// The next event to hand out; the buffer is compacted once the consumer has caught up.
         var head = 0
@@ -71,10 +94,31 @@ final class GPSDEventChannel: Sendable {
         state.withLock { $0.onTermination = action }
     }
 
-    /// Hands `event` to the waiting consumer, or buffers it.
+    /// Switches to delivering on `queue`: what is buffered first, then each event as it comes.
+    func deliver(on queue: DispatchQueue, to handler: @escaping @Sendable (SourceEvent?) -> Void) {
+        state.withLock { state in
+            // Enqueued under the lock, so no concurrent yield can overtake the buffered events.
+            let pending = Array(state.buffer[state.head...])
+            state.buffer.removeAll()
+            state.head = 0
+            let ended = state.finished
+            state.sink = ended ? nil : Sink(queue: queue, handler: handler)
+            queue.async {
+                for event in pending { handler(event) }
+                if ended { handler(nil) }
+            }
+        }
+    }
+
+    /// Hands `event` to the sink or the waiting consumer, or buffers it.
     func yield(_ event: SourceEvent) {
         let waiter = state.withLock { state -> UnsafeContinuation<SourceEvent?, Never>? in
             guard !state.finished else { return nil }
+            if let sink = state.sink {
+                // Under the lock: the queue receives events in the order they were yielded.
+                sink.queue.async { sink.handler(event) }
+                return nil
+            }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return waiter
@@ -87,9 +131,11 @@ final class GPSDEventChannel: Sendable {
 
     /// No more events: the consumer gets what is buffered, then nil.
     func finish() {
-        let (waiter, action) = state.withLock { state in
+        let (waiter, action) = state.withLock { state -> (UnsafeContinuation<SourceEvent?, Never>?, (@Sendable () -> Void)?) in
+            guard !state.finished else { return (nil, nil) }
             state.finished = true
-            defer { state.waiter = nil; state.onTermination = nil }
+            if let sink = state.sink { sink.queue.async { sink.handler(nil) } }
+            defer { state.waiter = nil; state.onTermination = nil; state.sink = nil }
             return (state.waiter, state.onTermination)
         }
         waiter?.resume(returning: nil)
@@ -98,11 +144,13 @@ final class GPSDEventChannel: Sendable {
 
     /// The consumer is gone: drop the buffer and end the session.
     func terminate() {
-        let (waiter, action) = state.withLock { state in
-            state.finished = true
+        let (waiter, action) = state.withLock { state -> (UnsafeContinuation<SourceEvent?, Never>?, (@Sendable () -> Void)?) in
             state.buffer.removeAll()
             state.head = 0
-            defer { state.waiter = nil; state.onTermination = nil }
+            guard !state.finished else { return (nil, nil) }
+            state.finished = true
+            if let sink = state.sink { sink.queue.async { sink.handler(nil) } }
+            defer { state.waiter = nil; state.onTermination = nil; state.sink = nil }
             return (state.waiter, state.onTermination)
         }
         waiter?.resume(returning: nil)

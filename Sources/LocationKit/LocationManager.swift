@@ -1,4 +1,6 @@
+import Dispatch
 import Foundation
+import GPSD
 import GPSReports
 import Logging
 import Reactive
@@ -270,12 +272,53 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// Reads `source` on the main actor, holding the manager only while handling each event.
     private static func pump<Source: LocationSource>(_ source: Source, into manager: LocationManager, generation: UInt64) -> Task<Void, Never> {
         Task { [weak manager] in
-            for await event in source.events() {
+            let events = source.events()
+            if let gpsd = events as? GPSDEvents {
+                await pumpOnMainQueue(gpsd, into: WeakManager(manager), generation: generation)
+                return
+            }
+            for await event in events {
                 guard let manager, manager.pumpGeneration == generation else { return }
                 manager.handle(event)
             }
             guard let manager, manager.pumpGeneration == generation else { return }
             manager.sourceEnded()
         }
+    }
+
+    /// gpsd's events, handed straight to the main queue (the main actor's executor on this
+    /// platform) by the client's reader thread: iterating them in a task would resume it through
+    /// the global pool first, waking two threads per gpsd message instead of one. Returns when
+    /// the session ends or the calling task is cancelled.
+    private static func pumpOnMainQueue(_ events: GPSDEvents, into target: WeakManager, generation: UInt64) async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                events.deliver(on: .main) { event in
+                    MainActor.assumeIsolated {
+                        let manager = target.manager
+                        guard let event else {
+                            if let manager, manager.pumpGeneration == generation { manager.sourceEnded() }
+                            done.resume()
+                            return
+                        }
+                        guard let manager, manager.pumpGeneration == generation else { return }
+                        manager.handle(event)
+                    }
+                }
+            }
+        } onCancel: {
+            events.cancel()
+        }
+        // Holds the session open until here.
+        withExtendedLifetime(events) {}
+    }
+}
+
+/// The manager as the gpsd pump holds it: weakly, so that a manager nobody else holds goes away.
+final class WeakManager: Sendable {
+    weak let manager: LocationManager?
+
+    init(_ manager: LocationManager?) {
+        self.manager = manager
     }
 }
