@@ -39,6 +39,16 @@ public final class GPSFake {
             process.signalGroup(SIGKILL)
             throw HarnessError("gpsfake did not start gpsd on port \(self.port) within 30 s")
         }
+        // gpsd listens before gpsfake has added its receiver. A client that watches in between
+        // is told there are no devices, and gpsd 3.22 then never tells it of the one added
+        // next: in CI a test saw "devices: []" and nothing else for 30 s.
+        let listed = await waitUntil(timeout: .seconds(30)) { [port = self.port, process] in
+            process.hasExited || Self.listsDevice(port: port)
+        }
+        guard listed, !process.hasExited else {
+            process.signalGroup(SIGKILL)
+            throw HarnessError("gpsd on port \(self.port) listed no receiver from gpsfake within 30 s")
+        }
     }
 
     /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port refuses connections.
@@ -73,6 +83,39 @@ public final class GPSFake {
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+    /// Whether gpsd on the loopback `port` lists at least one receiver, asked with `?DEVICES;`,
+    /// which does not make gpsd open it (only a watch does).
+    public static func listsDevice(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return false }
+        let request = Array("?DEVICES;\n".utf8)
+        guard send(fd, request, request.count, 0) == request.count else { return false }
+        // gpsd answers with its VERSION line, then DEVICES; read until the DEVICES line is complete.
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < 65_536 {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { return false }
+            received.append(contentsOf: buffer[0..<count])
+            let text = String(decoding: received, as: UTF8.self)
+            guard let range = text.range(of: "\"class\":\"DEVICES\"") else { continue }
+            let rest = text[range.upperBound...]
+            // gpsd ends lines with CR LF, which Swift reads as one Character.
+            guard let end = rest.firstIndex(where: \.isNewline) else { continue }
+            return rest[..<end].contains("\"path\":")
+        }
+        return false
+    }
+
+    /// Whether a connection to the loopback `port` succeeds.
     public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
