@@ -131,22 +131,22 @@ final class GPSDEventChannel: Sendable {
 
     /// No more events: the consumer gets what is buffered, then nil.
     func finish() {
-        let (waiter, action) = state.withLock { state -> (UnsafeContinuation<SourceEvent?, Never>?, (@Sendable () -> Void)?) in
-            guard !state.finished else { return (nil, nil) }
-            state.finished = true
-            if let sink = state.sink { sink.queue.async { sink.handler(nil) } }
-            defer { state.waiter = nil; state.onTermination = nil; state.sink = nil }
-            return (state.waiter, state.onTermination)
-        }
-        waiter?.resume(returning: nil)
-        action?()
+        end(droppingBuffer: false)
     }
 
     /// The consumer is gone: drop the buffer and end the session.
     func terminate() {
+        end(droppingBuffer: true)
+    }
+
+    /// Ends the channel once: a waiting consumer gets nil, a sink gets nil after what it was
+    /// sent, and the termination action runs.
+    private func end(droppingBuffer: Bool) {
         let (waiter, action) = state.withLock { state -> (UnsafeContinuation<SourceEvent?, Never>?, (@Sendable () -> Void)?) in
-            state.buffer.removeAll()
-            state.head = 0
+            if droppingBuffer {
+                state.buffer.removeAll()
+                state.head = 0
+            }
             guard !state.finished else { return (nil, nil) }
             state.finished = true
             if let sink = state.sink { sink.queue.async { sink.handler(nil) } }
