@@ -30,33 +30,33 @@ final class BroadcasterRegistry: Sendable {
     }
 
     func broadcaster<Element: Sendable>(for event: DelegateEvent<Element>) -> Broadcaster<Element> {
-        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
-        let (broadcaster, finished) = state.withLock { s -> (Broadcaster<Element>, Bool) in
-            if let existing = s.broadcasters[key] as? Broadcaster<Element> { return (existing, s.finished) }
-            let created = Broadcaster<Element>(bufferLimit: bufferLimit)
-            s.broadcasters[key] = created
-            return (created, s.finished)
-        }
-        if finished { broadcaster.finish() }
-        return broadcaster
+        outlet(\.broadcasters, for: event) { Broadcaster<Element>(bufferLimit: bufferLimit) }
     }
 
     func existing<Element: Sendable>(_ event: DelegateEvent<Element>) -> Broadcaster<Element>? {
-        let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
-        return state.withLock { $0.broadcasters[key] as? Broadcaster<Element> }
+        existingOutlets(event).0
     }
 
     /// The relay that feeds the driver of `event`, created (holding `initial`) on first use.
     func relay<Element: Sendable>(for event: DelegateEvent<Element>, initial: Element?) -> DriverRelay<Element> {
+        outlet(\.relays, for: event) { DriverRelay<Element>(initial, bufferLimit: bufferLimit) }
+    }
+
+    /// The entry of `table` for `event`, made on first use; already finished when the registry is.
+    private func outlet<Element: Sendable, Outlet: FinishableBroadcaster>(
+        _ table: WritableKeyPath<State, [Key: any FinishableBroadcaster]>, for event: DelegateEvent<Element>,
+        make: () -> Outlet
+    ) -> Outlet {
         let key = Key(name: event.name, type: ObjectIdentifier(Element.self))
-        let (relay, finished) = state.withLock { s -> (DriverRelay<Element>, Bool) in
-            if let existing = s.relays[key] as? DriverRelay<Element> { return (existing, s.finished) }
-            let created = DriverRelay<Element>(initial, bufferLimit: bufferLimit)
-            s.relays[key] = created
+        let (outlet, finished) = state.withLock { s -> (Outlet, Bool) in
+            // The key holds the element type, so an entry under it is an `Outlet`.
+            if let existing = s[keyPath: table][key] { return (unsafeDowncast(existing, to: Outlet.self), s.finished) }
+            let created = make()
+            s[keyPath: table][key] = created
             return (created, s.finished)
         }
-        if finished { relay.finish() }
-        return relay
+        if finished { outlet.finish() }
+        return outlet
     }
 
     /// Where an emitted `event` goes: its streams' broadcaster and its driver's relay, if any.

@@ -23,7 +23,6 @@ struct BroadcasterStateMachine<Element: Sendable> {
     }
 
     var subscriberCount: Int { ids.count + observerIDs.count }
-    var latestElement: Element? { latest }
 
     enum SubscribeAction {
         /// Registered under this id; yield the replay (if any) to it before anything else.

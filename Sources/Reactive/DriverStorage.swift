@@ -14,7 +14,8 @@ final class DriverStorage<Element: Sendable>: Sendable {
 
     @usableFromInline let broadcaster: Broadcaster<Element>
     private let connection: Mutex<Connection>
-    private let connect: @Sendable (Broadcaster<Element>) -> Task<Void, Never>
+    /// Starts the upstream; nil when a relay feeds the broadcaster and there is nothing to start.
+    private let connect: (@Sendable (Broadcaster<Element>) -> Task<Void, Never>)?
 
     init(bufferLimit: Int, connect: @escaping @Sendable (Broadcaster<Element>) -> Task<Void, Never>) {
         self.broadcaster = Broadcaster(bufferLimit: bufferLimit, replaysLatest: true)
@@ -26,7 +27,7 @@ final class DriverStorage<Element: Sendable>: Sendable {
     init(feeding broadcaster: Broadcaster<Element>) {
         self.broadcaster = broadcaster
         self.connection = Mutex(.fed)
-        self.connect = { _ in Task {} }
+        self.connect = nil
     }
 
     @inlinable var latest: Element? { broadcaster.latest }
@@ -53,6 +54,7 @@ final class DriverStorage<Element: Sendable>: Sendable {
     }
 
     private func connectIfIdle() {
+        guard let connect else { return }
         let shouldConnect = connection.withLock { state -> Bool in
             guard case .idle = state else { return false }
             // Reserve the connection before starting it, so exactly one caller starts it.
