@@ -49,7 +49,7 @@ public final class GeolocationService {
         let follower = StatusFollower(reducer, relay: relay)
         observations = [
             proxy.observe(.didChangeAuthorization) { status in
-                if status.isAuthorized != authorizedRelay.value { authorizedRelay.accept(status.isAuthorized) }
+                authorizedRelay.acceptIfChanged(status.isAuthorized)
                 follower.apply(.authorization(status))
             },
             proxy.observe(.location) { location in
@@ -90,9 +90,7 @@ final class StatusFollower {
     }
 
     func apply(_ input: ServiceStatusReducer.Input) {
-        let before = reducer.status
         reducer.apply(input)
-        let after = reducer.status
-        if after != before { relay.accept(after) }
+        relay.acceptIfChanged(reducer.status)
     }
 }

@@ -46,3 +46,11 @@ public final class DriverRelay<Element: Sendable>: Sendable {
         broadcaster.finish()
     }
 }
+
+extension DriverRelay where Element: Equatable {
+    /// Accepts `element` only when it differs from the current value, so the driver never
+    /// delivers the same value twice in a row (RxSwift's `distinctUntilChanged`).
+    public func acceptIfChanged(_ element: Element) {
+        if element != value { accept(element) }
+    }
+}
