@@ -3,17 +3,17 @@ import GPSReports
 import GeoTrackService
 import LocationKit
 
-/// Folds what `watch` hears from GeolocationService's Drivers and the manager's delegate streams
+/// Folds what `watch` hears from GeolocationService's Drivers and the manager's delegate callbacks
 /// into tracker updates.
 ///
-/// Pure and synchronous, like ``SourceReducer``: the streams arrive on separate tasks, and the
-/// session feeds them through one reducer under one lock so that their order is kept.
+/// Pure and synchronous, like ``SourceReducer``: the session feeds it every input as the
+/// manager reports it, under one lock, so that their order is kept.
 package struct WatchReducer: Sendable {
     /// One thing `watch` heard.
     package enum Input: Sendable {
         /// The service's status Driver changed; `heading` is the heading Driver's latest value.
         case status(ServiceStatus, heading: Heading?)
-        /// The manager delivered a location (only subscribed when JSON, GPX or `--count` need every one).
+        /// The manager delivered a location (only observed when JSON, GPX or `--count` need every one).
         case location(Location)
         /// The receiver's connection state changed.
         case receiver(SourceState?)
