@@ -1,3 +1,4 @@
+import GeoTrackTesting
 import Reactive
 import Testing
 
@@ -15,8 +16,8 @@ import Testing
         toy.reset()
         #expect(recorder.ticks == [1, 2, 3])
         #expect(recorder.resets == 1)
-        #expect(await a.collect(3) == [1, 2, 3])
-        #expect(await b.collect(3) == [1, 2, 3])
+        #expect(await a.firstElements(3) == [1, 2, 3])
+        #expect(await b.firstElements(3) == [1, 2, 3])
     }
 
     @Test func settingTheDelegateLaterRetargetsTheForwardDelegate() async {
@@ -32,7 +33,7 @@ import Testing
         #expect(toy.rx.proxy === proxy)
         #expect(first.ticks == [1])
         #expect(second.ticks == [2])
-        #expect(await stream.collect(2) == [1, 2])
+        #expect(await stream.firstElements(2) == [1, 2])
     }
 
     @Test func forwardDelegateIsWeak() {
@@ -63,7 +64,7 @@ import Testing
         #expect(weakToy == nil)
         #expect(weakProxy == nil)
         // The buffered event, then the end.
-        #expect(await stream?.collect(10) == [7])
+        #expect(await stream?.firstElements(10) == [7])
     }
 
     @Test func boundedBufferKeepsTheNewestAndCountsDrops() async {
@@ -73,14 +74,14 @@ import Testing
         let fast = toy.rx.ticks
         toy.tick(11)
         #expect(toy.rx.proxy.droppedEventCount == 7) // 11 events into a buffer of 4
-        #expect(await slow.collect(4) == [8, 9, 10, 11])
-        #expect(await fast.collect(1) == [11])
+        #expect(await slow.firstElements(4) == [8, 9, 10, 11])
+        #expect(await fast.firstElements(1) == [11])
     }
 
     @Test func subscribingAfterTheProxyFinishedEndsAtOnce() async {
         let toy = Toy()
         toy.rx.proxy.finishStreams()
-        #expect(await toy.rx.ticks.collect(1).isEmpty)
+        #expect(await toy.rx.ticks.firstElements(1).isEmpty)
     }
 }
 
@@ -89,14 +90,14 @@ import Testing
         let broadcaster = Broadcaster<Int>(bufferLimit: 8)
         let a = broadcaster.subscribe()
         let b = broadcaster.subscribe()
-        let cancelled = Task { await a.collect(100) }
+        let cancelled = Task { await a.firstElements(100) }
         #expect(broadcaster.subscriberCount == 2)
         cancelled.cancel()
         _ = await cancelled.value
         #expect(broadcaster.subscriberCount == 1)
         broadcaster.send(1)
         broadcaster.finish()
-        #expect(await b.collect(10) == [1])
+        #expect(await b.firstElements(10) == [1])
     }
 
     @Test func discardedStreamIsReleased() {
@@ -111,6 +112,6 @@ import Testing
         let broadcaster = Broadcaster<String>()
         let stream = broadcaster.subscribe(startingWith: "now")
         broadcaster.send("next")
-        #expect(await stream.collect(2) == ["now", "next"])
+        #expect(await stream.firstElements(2) == ["now", "next"])
     }
 }

@@ -1,3 +1,4 @@
+import GeoTrackTesting
 import Reactive
 import Synchronization
 import Testing
@@ -15,8 +16,8 @@ import Testing
         let late = relay.driver.subscribe()
         relay.accept(3)
         relay.finish()
-        #expect(await early.collect(10) == [0, 1, 2, 3])
-        #expect(await late.collect(10) == [2, 3])
+        #expect(await early.firstElements(10) == [0, 1, 2, 3])
+        #expect(await late.firstElements(10) == [2, 3])
     }
 
     @Test func aRelayWithoutAnInitialValueStartsEmpty() async {
@@ -25,7 +26,7 @@ import Testing
         let stream = relay.driver.subscribe()
         relay.accept("first")
         relay.finish()
-        #expect(await stream.collect(10) == ["first"])
+        #expect(await stream.firstElements(10) == ["first"])
     }
 
     @Test func theProxysDriverIsCurrentAsSoonAsTheCallbackReturns() async {
@@ -42,8 +43,8 @@ import Testing
         #expect(driver.latest == 7)
         toy.tick(8)
         #expect(recorder.ticks == [7, 8])
-        #expect(await stream.collect(2) == [7, 8])
-        #expect(await consumer.collect(3) == [0, 7, 8])
+        #expect(await stream.firstElements(2) == [7, 8])
+        #expect(await consumer.firstElements(3) == [0, 7, 8])
     }
 
     @Test func theProxysDriverFinishesWithItsObject() async {
@@ -52,7 +53,7 @@ import Testing
         let consumer = driver?.subscribe()
         toy?.tick(1)
         toy = nil
-        #expect(await consumer?.collect(10) == [1])
+        #expect(await consumer?.firstElements(10) == [1])
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Reactive
 import Synchronization
 import Testing
@@ -31,15 +32,15 @@ final class CountingUpstream: AsyncSequence, Sendable {
         let firstStream = driver.subscribe()
         let secondStream = driver.subscribe()
         #expect(driver.consumerCount == 2)
-        let first = Task { await firstStream.collect(2) }
-        let second = Task { await secondStream.collect(2) }
+        let first = Task { await firstStream.firstElements(2) }
+        let second = Task { await secondStream.firstElements(2) }
         upstream.continuation.yield(1)
         upstream.continuation.yield(2)
         #expect(await first.value == [1, 2])
         #expect(await second.value == [1, 2])
         // A late consumer sees the latest value at once, then new ones.
         let lateStream = driver.subscribe()
-        let late = Task { await lateStream.collect(2) }
+        let late = Task { await lateStream.firstElements(2) }
         upstream.continuation.yield(3)
         #expect(await late.value == [2, 3])
         #expect(upstream.subscriptions.withLock { $0 } == 1)
@@ -50,7 +51,7 @@ final class CountingUpstream: AsyncSequence, Sendable {
         struct Boom: Error {}
         let upstream = CountingUpstream()
         let driver = Driver(upstream, onError: .justReturn(-1))
-        let consumer = Task { await driver.collect(10) }
+        let consumer = Task { await driver.firstElements(10) }
         upstream.continuation.yield(5)
         upstream.continuation.finish(throwing: Boom())
         #expect(await consumer.value == [5, -1])
@@ -60,7 +61,7 @@ final class CountingUpstream: AsyncSequence, Sendable {
         struct Boom: Error {}
         let upstream = CountingUpstream()
         let driver = Driver(upstream, onError: .complete)
-        let consumer = Task { await driver.collect(10) }
+        let consumer = Task { await driver.firstElements(10) }
         upstream.continuation.yield(5)
         upstream.continuation.finish(throwing: Boom())
         #expect(await consumer.value == [5])
@@ -81,15 +82,15 @@ final class CountingUpstream: AsyncSequence, Sendable {
         Task.detached {
             for value in 1...3 { continuation.yield(value) }
         }
-        _ = await done.stream.collect(1)
+        _ = await done.stream.firstElements(1)
         task.cancel()
         #expect(received.withLock { $0 } == [1, 2, 3])
     }
 
     @Test func justReplaysToEveryConsumer() async {
         let driver = Driver.just("fixed")
-        #expect(await driver.collect(1) == ["fixed"])
-        #expect(await driver.collect(1) == ["fixed"])
+        #expect(await driver.firstElements(1) == ["fixed"])
+        #expect(await driver.firstElements(1) == ["fixed"])
     }
 
     @Test func deallocatingTheDriverCancelsTheUpstream() async {
@@ -98,8 +99,8 @@ final class CountingUpstream: AsyncSequence, Sendable {
         let stream = driver?.subscribe()
         let probe = driver?.subscribe()
         upstream.continuation.yield(1)
-        _ = await probe?.collect(1)
-        let consumer = Task { await stream?.collect(10) ?? [] }
+        _ = await probe?.firstElements(1)
+        let consumer = Task { await stream?.firstElements(10) ?? [] }
         driver = nil
         // The shared subscription is cancelled and the consumer's stream ends.
         #expect(await consumer.value == [1])

@@ -62,15 +62,3 @@ final class ToyRecorder: ToyDelegate {
     func toy(_ toy: Toy, didTick value: Int) { ticks.append(value) }
     func toyDidReset(_ toy: Toy) { resets += 1 }
 }
-
-extension AsyncSequence where Failure == Never {
-    func collect(_ count: Int) async -> [Element] {
-        var result: [Element] = []
-        guard count > 0 else { return result }
-        for await element in self {
-            result.append(element)
-            if result.count == count { break }
-        }
-        return result
-    }
-}
