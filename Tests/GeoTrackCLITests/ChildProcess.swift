@@ -2,24 +2,35 @@ import Foundation
 import GeoTrackTesting
 
 /// A child process the test starts, watches and stops: output to files, its own process group,
-/// no blocked signals (see ``TestSupport/run(_:_:environment:input:)``).
+/// no blocked signals. ``TestSupport/run(_:_:environment:input:)`` runs one to the end.
 final class ChildProcess {
     let pid: pid_t
     let directory: URL
     private(set) var exitStatus: Int32?
 
-    /// Starts `executable`; with `newGroup` it leads a process group of its own (so `stop` reaches its children).
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], newGroup: Bool = false) throws {
+    /// Starts `executable`, with stdin from /dev/null unless `input` is given; with `newGroup`
+    /// it leads a process group of its own (so `stop` reaches its children).
+    ///
+    /// posix_spawn rather than Foundation's Process: the output goes to files (a daemon the child
+    /// starts, like tmux's server, would hold a pipe open forever), and waitpid reaps the child
+    /// even when the daemon it forked lives on.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
+         newGroup: Bool = false) throws {
         directory = try TestSupport.temporaryDirectory()
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
         for (key, value) in environment { env[key] = value }
+        let inPath = directory.appendingPathComponent("stdin").path
+        if let input { try input.write(toFile: inPath, atomically: true, encoding: .utf8) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input == nil ? "/dev/null" : inPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, directory.appendingPathComponent("stdout").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, directory.appendingPathComponent("stderr").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // The calling thread (a Swift concurrency worker) blocks every signal, and a child inherits
+        // that mask: tmux's server would never see SIGCHLD. Start children with nothing blocked
+        // and every signal at its default.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -66,12 +77,27 @@ final class ChildProcess {
         repeat {
             var status: Int32 = 0
             if waitpid(pid, &status, WNOHANG) == pid {
-                exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+                exitStatus = Self.exitStatus(status)
                 return exitStatus
             }
             usleep(10_000)
         } while Date() < deadline
         return nil
+    }
+
+    /// Waits, however long it takes, for the process to end; returns its exit status (128+N for signal N).
+    func waitUntilExit() -> Int32 {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let code = Self.exitStatus(status)
+        exitStatus = code
+        return code
+    }
+
+    /// WIFEXITED / WEXITSTATUS, spelled out (the C macros are not imported).
+    private static func exitStatus(_ status: Int32) -> Int32 {
+        (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     }
 
     /// Sends a signal to the process (or its whole group).
