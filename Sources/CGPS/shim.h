@@ -9,6 +9,7 @@
  * Where a field moved, the branch is chosen with GPSD_API_MAJOR_VERSION, after
  * the change list at the top of gpsd's include/gps.h:
  *   API 7  gps_read() gained (message, message_len).
+ *   API 8  gps_fix_t gained sep (spherical error).
  *   API 9  gps_fix_t.time, skyview_time, devices.time and devconfig_t.activated
  *          and cycle became timespec_t (before: double seconds); altHAE, altMSL,
  *          geoid_sep and magnetic_var were added to gps_fix_t (before: altitude
@@ -68,7 +69,7 @@ typedef struct {
     int status;                  /* 0 when unknown or absent */
     double latitude, longitude;
     double alt_hae, alt_msl, geoid_sep;
-    double eph, epx, epy, epv, ept;
+    double eph, epx, epy, epv, ept, sep;
     double speed, track, magnetic_track, magnetic_var, climb;
     double eps, epd, epc;
 
@@ -276,7 +277,7 @@ static inline int geotrack_read(struct gps_data_t *data, char *message, int mess
 
     const double nan = NAN;
     out->latitude = out->longitude = out->alt_hae = out->alt_msl = out->geoid_sep = nan;
-    out->eph = out->epx = out->epy = out->epv = out->ept = nan;
+    out->eph = out->epx = out->epy = out->epv = out->ept = out->sep = nan;
     out->speed = out->track = out->magnetic_track = out->magnetic_var = out->climb = nan;
     out->eps = out->epd = out->epc = nan;
     out->xdop = out->ydop = out->vdop = out->tdop = out->hdop = out->pdop = out->gdop = nan;
@@ -303,6 +304,9 @@ static inline int geotrack_read(struct gps_data_t *data, char *message, int mess
         out->alt_msl = geotrack_finite_or_nan(fix->altitude);
 #endif
         out->eph = geotrack_finite_or_nan(fix->eph);
+#if GPSD_API_MAJOR_VERSION >= 8
+        out->sep = geotrack_finite_or_nan(fix->sep);
+#endif
         out->epx = geotrack_finite_or_nan(fix->epx);
         out->epy = geotrack_finite_or_nan(fix->epy);
         out->epv = geotrack_finite_or_nan(fix->epv);

@@ -43,6 +43,7 @@ extension GPSDConnection {
         fix.altitudeMSL = finite(raw.alt_msl)
         fix.geoidSeparation = finite(raw.geoid_sep)
         fix.eph = finite(raw.eph)
+        fix.sep = finite(raw.sep)
         fix.epx = finite(raw.epx)
         fix.epy = finite(raw.epy)
         fix.epv = finite(raw.epv)

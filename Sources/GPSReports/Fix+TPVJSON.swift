@@ -41,6 +41,7 @@ extension Fix {
         v.epc = epc ?? .nan
         v.geoidSeparation = geoidSeparation ?? .nan
         v.eph = eph ?? .nan
+        v.sep = sep ?? .nan
         return v
     }
 }

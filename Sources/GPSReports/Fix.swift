@@ -29,6 +29,8 @@ public struct Fix: Sendable, Hashable {
     public var geoidSeparation: Double?
     /// Estimated horizontal position error in metres, 95% confidence (gpsd `eph`).
     public var eph: Double?
+    /// Estimated spherical (3D) position error in metres, 95% confidence (gpsd `sep`).
+    public var sep: Double?
     /// Estimated longitude error in metres, 95% confidence (gpsd `epx`).
     public var epx: Double?
     /// Estimated latitude error in metres, 95% confidence (gpsd `epy`).

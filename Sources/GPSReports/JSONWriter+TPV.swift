@@ -22,6 +22,8 @@ extension JSONWriter {
         field(2, ",\"lon\":", v.longitude, 9)
         field(3, ",\"altHAE\":", v.altHAE, 4)
         field(4, ",\"altMSL\":", v.altMSL, 4)
+        // gpsd 3.22 still prints the deprecated `alt`, as altMSL, for older clients.
+        field(18, ",\"alt\":", v.altMSL, 4)
         field(5, ",\"epx\":", v.epx, 3)
         field(6, ",\"epy\":", v.epy, 3)
         field(7, ",\"epv\":", v.epv, 3)
@@ -35,6 +37,7 @@ extension JSONWriter {
         field(15, ",\"epc\":", v.epc, 2)
         field(16, ",\"geoidSep\":", v.geoidSeparation, 3)
         field(17, ",\"eph\":", v.eph, 3)
+        field(19, ",\"sep\":", v.sep, 3)
         raw("}")
     }
 

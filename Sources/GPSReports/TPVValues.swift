@@ -26,6 +26,7 @@ package struct TPVValues {
     package var epc = Double.nan
     package var geoidSeparation = Double.nan
     package var eph = Double.nan
+    package var sep = Double.nan
 
     /// Creates values with nothing known.
     package init() {}

@@ -23,6 +23,7 @@ struct GPSDFix {
     var epy = Double.nan
     var epv = Double.nan
     var eph = Double.nan
+    var sep = Double.nan
 
     /// The report gpsd's TPV would carry: only time and mode below 2D.
     func report(status: Int, device: String?) -> Fix {
@@ -51,6 +52,7 @@ struct GPSDFix {
         fix.speed = Self.value(speed)
         fix.geoidSeparation = Self.value(geoidSeparation)
         fix.eph = Self.value(eph)
+        fix.sep = Self.value(sep)
         return fix
     }
 
@@ -82,6 +84,7 @@ struct GPSDFix {
         v.speed = speed
         v.geoidSeparation = geoidSeparation
         v.eph = eph
+        v.sep = sep
         return v
     }
 

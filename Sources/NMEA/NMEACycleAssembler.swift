@@ -15,7 +15,7 @@ import GPSReports
 ///   time-only sentences (GGA, GLL, GNS); without any date they give no time. A log's
 ///   `# Date:` header can supply the date. Unlike gpsd, no 1024-week shift is applied.
 /// - altHAE = altMSL + geoid separation; speed in m/s from knots; eph = HDOP × 19 m and
-///   epv = VDOP × 23 m (gpsd's UERE constants); ept 0.005 s; climb from the previous fix.
+///   epv = VDOP × 23 m and sep = PDOP × 19 m (gpsd's UERE constants); ept 0.005 s; climb from the previous fix.
 ///
 /// The assembler is a pure state machine: sentences in, reports out. Fields it reads are
 /// validated first; a sentence with an impossible value changes nothing.
@@ -313,6 +313,7 @@ struct NMEACycleAssembler {
         if fix.mode >= 2 {
             if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * 23.0 }
             if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * 19.0 }
+            if !fix.sep.isFinite && pdop.isFinite { fix.sep = pdop * 19.0 }
         }
         if fix.time > 0 { lastFix = fix }
     }

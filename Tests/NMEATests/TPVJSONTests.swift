@@ -12,10 +12,11 @@ struct TPVJSONTests {
         fix.longitude = -121.3142
         fix.altitudeHAE = 1123.5
         fix.altitudeMSL = 1144.9
+        fix.sep = 26.6
         fix.speed = 0.021
         fix.track = 12.5
         fix.ept = 0.005
-        #expect(fix.tpvJSON() == #"{"class":"TPV","device":"/dev/ttyACM0","status":1,"mode":3,"time":"2017-01-10T00:09:42.000Z","ept":0.005,"lat":44.068900000,"lon":-121.314200000,"altHAE":1123.5000,"altMSL":1144.9000,"track":12.5000,"speed":0.021}"#)
+        #expect(fix.tpvJSON() == #"{"class":"TPV","device":"/dev/ttyACM0","status":1,"mode":3,"time":"2017-01-10T00:09:42.000Z","ept":0.005,"lat":44.068900000,"lon":-121.314200000,"altHAE":1123.5000,"altMSL":1144.9000,"alt":1144.9000,"track":12.5000,"speed":0.021,"sep":26.600}"#)
     }
 
     @Test("a fix without data is class and mode only")
