@@ -2,9 +2,10 @@
 // GeoTrack: CoreLocation's programming model for Linux machines with a GPS receiver.
 //
 // The folders follow the data flow:
-//   gpsd → CGPS → GPSD ─┐
-//   NMEA log / GPX → NMEA ┴→ GPSReports types → LocationKit (manager, delegate, proxy)
-//     → GeoTrackService (Drivers) → geotrack (CLI)
+//   gpsd → CGPS → GPSD ─┐  (each a GPSReports.LocationSource)
+//   NMEA log / GPX → NMEA ┴→ LocationKit (manager, delegate, proxy; knows only GPSReports and Reactive)
+//     → GeoTrackService (status, heading, events, Drivers) → GeoTrackCLI's outputs → geotrack
+// GeoTrackKit re-exports them all, for one import.
 import PackageDescription
 
 /// Every target of ours: Swift 6 mode (the tools default) with warnings as errors.
@@ -22,6 +23,7 @@ let package = Package(
         .library(name: "Reactive", targets: ["Reactive"]),
         .library(name: "LocationKit", targets: ["LocationKit"]),
         .library(name: "GeoTrackService", targets: ["GeoTrackService"]),
+        .library(name: "GeoTrackKit", targets: ["GeoTrackKit"]),
         .library(name: "GeoTrackTesting", targets: ["GeoTrackTesting"]),
         .executable(name: "geotrack", targets: ["geotrack"]),
     ],
@@ -30,7 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-async-algorithms.git", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // MARK: Report types shared by every source (no C, no I/O).
@@ -61,16 +63,22 @@ let package = Package(
         .target(
             name: "LocationKit",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "Reactive",
+                "GPSReports", "Reactive",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .target(
             name: "GeoTrackService",
+            dependencies: ["LocationKit", "Reactive", "GPSReports"],
+            swiftSettings: strict
+        ),
+        // MARK: One import for programs: every layer above, re-exported.
+        .target(
+            name: "GeoTrackKit",
             dependencies: [
-                "LocationKit", "Reactive", "GPSReports",
-                .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                "GPSReports", "GPSD", "NMEA", "Reactive", "LocationKit", "GeoTrackService",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -81,10 +89,7 @@ let package = Package(
         // MARK: The command-line tool.
         .executableTarget(
             name: "geotrack",
-            dependencies: [
-                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "GeoTrackCLI",
-                .product(name: "Logging", package: "swift-log"),
-            ],
+            dependencies: ["GeoTrackCLI"],
             swiftSettings: strict
         ),
         // The CLI's commands, renderer, GPX writer and configuration, as a library so tests can reach them.
@@ -96,6 +101,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strict
         ),
@@ -118,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "LocationKitTests",
             dependencies: [
-                "LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD", "Reactive",
+                "LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD", "Reactive", "GeoTrackKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Logs")],
@@ -135,7 +141,7 @@ let package = Package(
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",
-            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive"],
+            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "NMEA"],
             swiftSettings: strict
         ),
     ]

@@ -14,6 +14,9 @@ public struct GPSDConfiguration: Sendable {
     public var maximumBackoff: Duration
     /// Which SKY reports to deliver: every one, or only those whose summary changed.
     public var skyViews: SkyViewDelivery
+    /// Whether a failed or lost connection is retried (the default). When `false`, the first
+    /// failure ends the session: ``SourceState/disconnected(_:)``, then ``SourceState/finished``.
+    public var reconnects: Bool
 
     /// Creates a configuration; the defaults reach a local gpsd on its standard port.
     public init(
@@ -23,7 +26,8 @@ public struct GPSDConfiguration: Sendable {
         staleAfter: Duration = .seconds(5),
         initialBackoff: Duration = .seconds(1),
         maximumBackoff: Duration = .seconds(30),
-        skyViews: SkyViewDelivery = .every
+        skyViews: SkyViewDelivery = .every,
+        reconnects: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -32,5 +36,6 @@ public struct GPSDConfiguration: Sendable {
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
         self.skyViews = skyViews
+        self.reconnects = reconnects
     }
 }

@@ -3,7 +3,8 @@ import Logging
 import Synchronization
 
 /// One run of ``GPSDClient/events()``: connects, reads, watches for silence,
-/// and reconnects with capped exponential backoff until its task is cancelled.
+/// and reconnects with capped exponential backoff until its task is cancelled (or, without
+/// ``GPSDConfiguration/reconnects``, ends after the first failure).
 ///
 /// Decisions come from ``GPSDStateMachine``. Each decision and the yields it
 /// produces happen under one lock, so the stream's order is the machine's
@@ -39,6 +40,10 @@ final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
             case .failed(let error, let connected):
                 perform { $0.disconnected(error) }
                 logger.info("gpsd connection ended", metadata: ["reason": "\(error)"])
+                guard configuration.reconnects else {
+                    perform { $0.finished() }
+                    return
+                }
                 if connected { nextDelay = min(configuration.initialBackoff, configuration.maximumBackoff) }
                 let delay = nextDelay
                 nextDelay = min(delay * 2, configuration.maximumBackoff)

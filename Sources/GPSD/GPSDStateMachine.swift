@@ -126,6 +126,11 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         return Action(events: [.state(.disconnected(error))])
     }
 
+    /// No attempt follows: the session ends.
+    func finished() -> Action {
+        Action(events: [.state(.finished)])
+    }
+
     /// The next attempt follows after `delay`.
     func retrying(after delay: Duration) -> Action {
         Action(events: [.state(.retrying(after: delay))])

@@ -1,4 +1,5 @@
 import GPSD
+import LocationKit
 import Logging
 
 extension LocationManager {

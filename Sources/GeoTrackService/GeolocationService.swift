@@ -1,13 +1,20 @@
+import Foundation
 import GPSReports
 import LocationKit
 import Reactive
 
-/// The location as the `geotrack` terminal shows it: a handful of ``Driver``s over a
-/// ``LocationManager``.
+/// What a ``LocationManager`` means for the person watching: the one place that decides the
+/// status, the heading to show and the events, for every output.
 ///
-/// On creation the service requests authorization (through the manager's prompter, if
-/// any) and starts location and heading updates by itself. Every driver replays its
-/// latest value to a late consumer and never fails.
+/// Like RxSwift's GeolocationService example, it offers ``Driver``s (``authorized``,
+/// ``location``, ``latestLocation``, ``heading``, ``status``) that never fail and replay their
+/// latest value. For outputs that record or print everything (event lines, JSON, GPX, a
+/// publisher) it also gives one ordered sequence of ``TrackingUpdate``s: ``observe(_:)``
+/// synchronously, or ``updates()`` as a stream. Outputs draw what they are given; none derives
+/// a status, a heading or an event of its own.
+///
+/// Everything happens on the main actor, as the manager calls its delegate: the service
+/// observes the manager's delegate proxy, so the user's own delegate keeps its callbacks.
 @MainActor
 public final class GeolocationService {
     /// The manager the service drives.
@@ -16,51 +23,88 @@ public final class GeolocationService {
     public let authorized: Driver<Bool>
     /// The current position (never a stale one).
     public let location: Driver<Coordinate>
-    /// The latest full location — accuracy, altitude, speed, satellites, time — for a status line.
+    /// The latest delivered location, with its accuracy, altitude, speed and the report it came from.
     public let latestLocation: Driver<Location>
-    /// The latest heading.
+    /// The latest heading, as the manager delivered it.
     public let heading: Driver<Heading>
-    /// What the service is doing: waiting for access, unreachable gpsd, searching, a fix, stale...
-    public let status: Driver<ServiceStatus>
-    /// The observations of the manager's callbacks that feed the drivers, for the service's lifetime.
-    private let observations: [Observation]
+    /// What the user is shown: waiting for access, unreachable gpsd, searching, a fix, stale...
+    public let status: Driver<TrackingStatus>
 
-    /// Creates the service, requests authorization and starts updates.
+    private let level: AuthorizationLevel
+    private let now: @Sendable () -> Date
+    private let statusRelay: DriverRelay<TrackingStatus>
+    private let outlet = Broadcaster<TrackingUpdate>(bufferLimit: 1024)
+    private var reducer: TrackingReducer
+    private var observations: [Observation] = []
+
+    /// Creates the service over `manager`.
     ///
-    /// - Parameter level: the access to ask for when undecided.
-    public init(manager: LocationManager, requesting level: AuthorizationLevel = .whenInUse) {
+    /// - Parameters:
+    ///   - level: the access to ask for when undecided.
+    ///   - startsUpdates: whether to request authorization and start updates now (the default);
+    ///     pass `false` to attach observers first, then call ``start()``.
+    ///   - now: the clock that dates events no fix dates (connections, access changes).
+    public init(manager: LocationManager, requesting level: AuthorizationLevel = .whenInUse,
+                startsUpdates: Bool = true, now: @escaping @Sendable () -> Date = { Date() }) {
         self.manager = manager
+        self.level = level
+        self.now = now
         let rx = manager.rx
         let proxy = rx.delegate
-        // Every driver is fed synchronously, on the main actor, as the manager calls its
-        // delegate: no task, no buffer and no thread wake-up per fix, and each driver's latest
-        // value is current as soon as the callback has returned.
         let authorizedRelay = DriverRelay(manager.authorizationStatus.isAuthorized)
         authorized = authorizedRelay.driver
         let coordinateRelay = DriverRelay(manager.location.flatMap { $0.isStale ? nil : $0.coordinate })
         location = coordinateRelay.driver
         latestLocation = proxy.driver(.location, startingWith: manager.location)
         heading = rx.headingDriver
+        reducer = TrackingReducer(authorization: manager.authorizationStatus, receiver: manager.receiverStatus,
+                                  location: manager.location, policyPath: manager.authorizationStore.policyPath)
+        statusRelay = DriverRelay(reducer.status)
+        status = statusRelay.driver
 
-        let reducer = ServiceStatusReducer(authorization: manager.authorizationStatus, receiver: manager.receiverStatus,
-                                           location: manager.location)
-        let relay = DriverRelay(reducer.status)
-        status = relay.driver
-        let follower = StatusFollower(reducer, relay: relay)
+        // Every input is observed synchronously, as the manager calls its delegate: no task and
+        // no thread wake-up per fix, and the updates keep the order the manager reported in.
         observations = [
-            proxy.observe(.didChangeAuthorization) { status in
+            proxy.observe(.didChangeAuthorization) { [unowned self] status in
                 authorizedRelay.acceptIfChanged(status.isAuthorized)
-                follower.apply(.authorization(status))
+                apply(.authorization(status))
             },
-            proxy.observe(.location) { location in
-                if !location.isStale { coordinateRelay.accept(location.coordinate) }
+            proxy.observe(.didChangeReceiverStatus) { [unowned self] status in apply(.receiver(status)) },
+            proxy.observe(.didReceiveReport) { [unowned self] report in outlet.send(.report(report)) },
+            proxy.observe(.didUpdateHeading) { [unowned self] heading in
+                // A course heading belongs to the fix whose location follows it; only a sensor's
+                // reading changes what is shown between fixes.
+                guard case .sensor = heading.source, let current = reducer.location else { return }
+                apply(.heading(shownHeading(for: current)))
             },
-            proxy.observe(.didChangeReceiverStatus) { follower.apply(.receiver($0)) },
-            proxy.observe(.didUpdateLocations) { locations in
-                if let last = locations.last { follower.apply(.location(last)) }
+            proxy.observe(.didUpdateLocations) { [unowned self] locations in
+                for location in locations {
+                    if !location.isStale { coordinateRelay.accept(location.coordinate) }
+                    // The status first: an output that stops at this location has drawn it.
+                    apply(.location(location, heading: shownHeading(for: location)))
+                    outlet.send(.location(location))
+                }
+            },
+            proxy.observe(.didEnterRegion) { [unowned self] region in
+                send(.regionEntered(region.identifier), at: fixTime)
+            },
+            proxy.observe(.didExitRegion) { [unowned self] region in
+                send(.regionExited(region.identifier), at: fixTime)
+            },
+            proxy.observe(.didVisit) { [unowned self] visit in
+                if let departure = visit.departureDate {
+                    send(.visitEnded(visit), at: departure)
+                } else {
+                    send(.visitStarted(visit), at: visit.arrivalDate)
+                }
             },
         ]
+        if startsUpdates { start() }
+    }
 
+    /// Requests authorization (through the manager's prompter, if any) and starts location and
+    /// heading updates.
+    public func start() {
         switch level {
         case .whenInUse: manager.requestWhenInUseAuthorization()
         case .always: manager.requestAlwaysAuthorization()
@@ -74,23 +118,61 @@ public final class GeolocationService {
         manager.stopUpdatingLocation()
         manager.stopUpdatingHeading()
     }
-}
 
-/// The status reducer behind ``GeolocationService/status``: each input is applied on the main
-/// actor, as the manager calls its delegate, and a changed status accepted into the relay, so the
-/// driver never repeats a status.
-@MainActor
-final class StatusFollower {
-    private var reducer: ServiceStatusReducer
-    private let relay: DriverRelay<ServiceStatus>
-
-    init(_ reducer: ServiceStatusReducer, relay: DriverRelay<ServiceStatus>) {
-        self.reducer = reducer
-        self.relay = relay
+    /// Calls `observer` synchronously on the main actor with the current status, then with every
+    /// update as it happens, until the returned ``Observation`` is cancelled or released.
+    public func observe(_ observer: @escaping @MainActor (TrackingUpdate) -> Void) -> Observation {
+        observer(.status(currentStatus))
+        return outlet.observe { update in
+            // The service sends only on the main actor.
+            MainActor.assumeIsolated { observer(update) }
+        }
     }
 
-    func apply(_ input: ServiceStatusReducer.Input) {
-        reducer.apply(input)
-        relay.acceptIfChanged(reducer.status)
+    /// The current status, then every update, as a stream (see ``Broadcaster`` for its buffering).
+    public func updates() -> EventStream<TrackingUpdate> {
+        outlet.subscribe(startingWith: .status(currentStatus))
+    }
+
+    /// The status the outputs were last told.
+    public var currentStatus: TrackingStatus { statusRelay.value ?? reducer.status }
+
+    /// The heading that describes `location`: the course of that very fix, or a heading sensor's
+    /// reading that the manager still considers current at the fix's time. An older heading is
+    /// not shown, so a receiver that stopped does not keep showing the course it last had.
+    public func shownHeading(for location: Location) -> Heading? {
+        guard let heading = manager.heading else { return nil }
+        switch heading.source {
+        case .courseOverGround:
+            return heading.timestamp == location.timestamp ? heading : nil
+        case .sensor:
+            return manager.isCurrent(heading.timestamp, at: location.timestamp) ? heading : nil
+        }
+    }
+
+    /// The time of the fix that caused a region event: the manager decides regions on it.
+    private var fixTime: Date { manager.latestReceivedLocation?.timestamp ?? now() }
+
+    private func apply(_ input: TrackingReducer.Input) {
+        for notice in reducer.apply(input) {
+            switch notice {
+            case .disconnected(let error): send(.disconnected(error), at: now())
+            case .reconnected: send(.reconnected, at: now())
+            case .authorizationChanged(let status): send(.authorizationChanged(status), at: now())
+            }
+        }
+        let status = reducer.status
+        guard status != statusRelay.value else { return }
+        statusRelay.accept(status)
+        outlet.send(.status(status))
+    }
+
+    private func send(_ kind: TrackingEvent.Kind, at time: Date) {
+        outlet.send(.event(TrackingEvent(kind, at: time)))
+    }
+
+    isolated deinit {
+        for observation in observations { observation.cancel() }
+        outlet.finish()
     }
 }

@@ -1,4 +1,4 @@
-import LocationKit
+import GPSReports
 import NMEA
 
 /// A recorded NMEA log or GPX track as a ``LocationSource``, paced by a clock you control.

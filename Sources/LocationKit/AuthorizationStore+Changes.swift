@@ -14,6 +14,7 @@ extension AuthorizationStore {
     /// polling, and no thread of the cooperative pool blocks. Only actual changes of status
     /// are yielded. The watch ends when the consuming task is cancelled.
     public func changes() throws(LocationError) -> AsyncStream<AuthorizationStatus> {
+        if let memory { return memory.changes() }
         try ensureDirectory()
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {

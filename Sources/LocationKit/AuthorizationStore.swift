@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +20,8 @@ public final class AuthorizationStore: Sendable {
     public let directory: String
     /// The administrator's policy file.
     public let policyPath: String
+    /// The decision of a store made with ``inMemory(_:)``, which touches no file.
+    let memory: MemoryDecision?
 
     /// The decision file's name within ``directory``.
     public static let fileName = "authorization"
@@ -34,6 +37,20 @@ public final class AuthorizationStore: Sendable {
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.policyPath = policyPath
+        self.memory = nil
+    }
+
+    private init(memory: MemoryDecision) {
+        directory = ""
+        policyPath = ""
+        self.memory = memory
+    }
+
+    /// A store that keeps `status` in memory, for data that is the user's already (a replayed
+    /// log or track): no file, and no administrator policy. ``write(_:)`` changes it for this
+    /// process only, and ``changes()`` reports those writes.
+    public static func inMemory(_ status: AuthorizationStatus) -> AuthorizationStore {
+        AuthorizationStore(memory: MemoryDecision(status))
     }
 
     /// `$XDG_STATE_HOME/geotrack` when that variable holds an absolute path, else `$HOME/.local/state/geotrack`.
@@ -46,11 +63,12 @@ public final class AuthorizationStore: Sendable {
     }
 
     /// The decision file's full path.
-    public var path: String { directory + "/" + Self.fileName }
+    public var path: String { memory == nil ? directory + "/" + Self.fileName : "(in memory)" }
 
     /// The current status: ``AuthorizationStatus/restricted`` under an administrator's
     /// `deny` policy, else the stored decision, else ``AuthorizationStatus/notDetermined``.
     public func read() throws(LocationError) -> AuthorizationStatus {
+        if let memory { return memory.status }
         if isRestrictedByPolicy() { return .restricted }
         let text: String
         do {
@@ -76,6 +94,7 @@ public final class AuthorizationStore: Sendable {
         case .restricted:
             throw .authorizationStore(path: path, reason: "'restricted' is set by the administrator policy in \(policyPath), not stored per user")
         case .denied, .authorizedWhenInUse, .authorizedAlways:
+            if let memory { return memory.set(status) }
             try ensureDirectory()
             try writeAtomically(status.rawValue + "\n")
         }
@@ -83,6 +102,7 @@ public final class AuthorizationStore: Sendable {
 
     /// Forgets the user's decision, so the next request asks again.
     public func reset() throws(LocationError) {
+        if let memory { return memory.set(.notDetermined) }
         if unlink(path) != 0 && errno != ENOENT {
             throw .authorizationStore(path: path, reason: String(cString: strerror(errno)))
         }
@@ -137,5 +157,36 @@ public final class AuthorizationStore: Sendable {
 
     private func failure() -> LocationError {
         .authorizationStore(path: path, reason: String(cString: strerror(errno)))
+    }
+}
+
+/// The decision of an in-memory ``AuthorizationStore``, and who listens for its changes.
+final class MemoryDecision: Sendable {
+    private struct State {
+        var status: AuthorizationStatus
+        var listeners: [AsyncStream<AuthorizationStatus>.Continuation] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(_ status: AuthorizationStatus) {
+        state = Mutex(State(status: status))
+    }
+
+    var status: AuthorizationStatus { state.withLock { $0.status } }
+
+    func set(_ status: AuthorizationStatus) {
+        let listeners = state.withLock { state -> [AsyncStream<AuthorizationStatus>.Continuation] in
+            guard state.status != status else { return [] }
+            state.status = status
+            return state.listeners
+        }
+        for listener in listeners { listener.yield(status) }
+    }
+
+    func changes() -> AsyncStream<AuthorizationStatus> {
+        let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationStatus.self, bufferingPolicy: .bufferingNewest(8))
+        state.withLock { $0.listeners.append(continuation) }
+        return stream
     }
 }

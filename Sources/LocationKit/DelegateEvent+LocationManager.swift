@@ -1,3 +1,4 @@
+import GPSReports
 import Reactive
 
 // The events the proxy emits: streams of them through `manager.rx`, or synchronous observers
@@ -56,6 +57,11 @@ extension DelegateEvent where Element == Void {
     public static var didPause: Self { .init("didPause") }
     /// Each `locationManagerDidResumeLocationUpdates(_:)` call.
     public static var didResume: Self { .init("didResume") }
+}
+
+extension DelegateEvent where Element == Report {
+    /// Each report given to `locationManager(_:didReceive:)`.
+    public static var didReceiveReport: Self { .init("didReceiveReport") }
 }
 
 extension DelegateEvent where Element == ReceiverStatus {

@@ -1,38 +1,44 @@
 import Foundation
 import GPSReports
 
-/// A position report, like CoreLocation's `CLLocation`.
+/// A position report, like CoreLocation's `CLLocation`: immutable once made.
 ///
 /// Values the receiver did not report are `nil` — never NaN, never a stand-in 0,
 /// never a negative accuracy. Accuracies are gpsd's 95%-confidence estimates, in metres
 /// (degrees for ``courseAccuracy``, metres per second for ``speedAccuracy``).
 public struct Location: Sendable, Hashable, CustomStringConvertible {
     /// Latitude and longitude (WGS 84).
-    public var coordinate: Coordinate
+    public private(set) var coordinate: Coordinate
     /// Height above mean sea level in metres.
-    public var altitude: Double?
+    public private(set) var altitude: Double?
     /// Height above the WGS 84 ellipsoid in metres.
-    public var ellipsoidalAltitude: Double?
+    public private(set) var ellipsoidalAltitude: Double?
     /// Horizontal position error in metres (95%).
-    public var horizontalAccuracy: Double?
+    public private(set) var horizontalAccuracy: Double?
     /// Vertical position error in metres (95%).
-    public var verticalAccuracy: Double?
+    public private(set) var verticalAccuracy: Double?
     /// Speed over ground in metres per second.
-    public var speed: Double?
+    public private(set) var speed: Double?
     /// Speed error in metres per second (95%).
-    public var speedAccuracy: Double?
+    public private(set) var speedAccuracy: Double?
     /// Course over ground in degrees from true north, 0 to 360. This is the direction of travel, not a heading.
-    public var course: Double?
+    public private(set) var course: Double?
     /// Course error in degrees (95%).
-    public var courseAccuracy: Double?
+    public private(set) var courseAccuracy: Double?
     /// The receiver's time of the fix (UTC).
-    public var timestamp: Date
+    public private(set) var timestamp: Date
     /// Fix mode, satellites, dilutions and device.
-    public var gnss: GNSSDetail
+    public private(set) var gnss: GNSSDetail
     /// Whether the source went quiet after this fix: it describes the past, not where the receiver is now.
-    public var isStale: Bool
+    public internal(set) var isStale: Bool
+    /// The report this location was made from, exactly as the source sent it (gpsd's TPV, or the
+    /// NMEA cycle decoded as gpsd would): every field, including those a location has no
+    /// property for (climb, magnetic track, the error estimates). Outputs that speak gpsd's
+    /// format print this, so nothing is lost between the receiver and them.
+    public let fix: Fix
 
-    /// Creates a location; non-finite and out-of-range values become `nil`.
+    /// Creates a location by hand; non-finite and out-of-range values become `nil`, and ``fix``
+    /// is a report holding the same values.
     public init(coordinate: Coordinate, altitude: Double? = nil, ellipsoidalAltitude: Double? = nil,
                 horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
                 speed: Double? = nil, speedAccuracy: Double? = nil,
@@ -50,6 +56,42 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         self.timestamp = timestamp
         self.gnss = gnss
         self.isStale = isStale
+        var fix = Fix(mode: gnss.fixMode, time: timestamp, device: gnss.device)
+        fix.status = gnss.status
+        fix.latitude = coordinate.latitude
+        fix.longitude = coordinate.longitude
+        fix.altitudeMSL = self.altitude
+        fix.altitudeHAE = self.ellipsoidalAltitude
+        fix.eph = self.horizontalAccuracy
+        fix.epv = self.verticalAccuracy
+        fix.speed = self.speed
+        fix.eps = self.speedAccuracy
+        fix.track = self.course
+        fix.epd = self.courseAccuracy
+        self.fix = fix
+    }
+
+    /// The location a received report describes; `fix` is kept as it came.
+    init(coordinate: Coordinate, fix: Fix, timestamp: Date, gnss: GNSSDetail) {
+        self.coordinate = coordinate
+        self.altitude = fix.mode == .threeD ? Measurement.finite(fix.altitudeMSL) : nil
+        self.ellipsoidalAltitude = fix.mode == .threeD ? Measurement.finite(fix.altitudeHAE) : nil
+        self.horizontalAccuracy = Measurement.nonNegative(fix.eph ?? Self.combined(fix.epx, fix.epy))
+        self.verticalAccuracy = fix.mode == .threeD ? Measurement.nonNegative(fix.epv) : nil
+        self.speed = Measurement.nonNegative(fix.speed)
+        self.speedAccuracy = Measurement.nonNegative(fix.eps)
+        self.course = Measurement.angle(fix.track)
+        self.courseAccuracy = Measurement.nonNegative(fix.epd)
+        self.timestamp = timestamp
+        self.gnss = gnss
+        self.isStale = false
+        self.fix = fix
+    }
+
+    /// A horizontal error from the latitude and longitude errors, when gpsd gives no `eph`.
+    private static func combined(_ epx: Double?, _ epy: Double?) -> Double? {
+        guard let x = Measurement.nonNegative(epx), let y = Measurement.nonNegative(epy) else { return nil }
+        return (x * x + y * y).squareRoot()
     }
 
     /// The great-circle distance to `other` in metres.

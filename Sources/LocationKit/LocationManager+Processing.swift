@@ -8,12 +8,15 @@ extension LocationManager {
         case .state(let state):
             handle(state)
         case .report(.fix(let fix)):
+            reportRaw(.fix(fix))
             handle(fix)
         case .report(.sky(let sky)):
+            reportRaw(.sky(sky))
             lastSky = sky
             locationServicesEnabled = true
             updateReceiverStatus { $0.satellitesSeen = sky.seen; $0.satellitesUsed = sky.used }
         case .report(.attitude(let attitude)):
+            reportRaw(.attitude(attitude))
             handle(attitude)
         case .report(.devices(let devices)):
             locationServicesEnabled = !devices.isEmpty
@@ -36,7 +39,7 @@ extension LocationManager {
         case .stale:
             // The last fix no longer describes the present: say so instead of showing it as current.
             location?.isStale = true
-            lastRawLocation?.isStale = true
+            latestReceivedLocation?.isStale = true
         case .connecting, .connected:
             break
         }
@@ -48,11 +51,18 @@ extension LocationManager {
 
     /// The source's sequence ended: a replay reached its end, or the source gave up.
     func sourceEnded() {
-        pumpTask = nil
+        session = nil
         if receiverStatus.sourceState != .finished {
             updateReceiverStatus { $0.sourceState = .finished }
         }
         locationServicesEnabled = false
+    }
+
+    /// Hands a receiver report on as it came, before anything it causes, while access is granted
+    /// and location updates run.
+    func reportRaw(_ report: Report) {
+        guard updatingLocation, authorizationStatus.isAuthorized else { return }
+        receiver?.locationManager(self, didReceive: report)
     }
 
     func updateReceiverStatus(_ change: (inout ReceiverStatus) -> Void) {
@@ -70,12 +80,14 @@ extension LocationManager {
             if fix.hasPosition { $0.isStale = false }
         }
         guard authorizationStatus.isAuthorized, let location = Location(fix: fix, sky: lastSky) else { return }
-        lastRawLocation = location
+        latestReceivedLocation = location
         updateRegions(with: location)
         if monitoringVisits { updateVisits(with: location) }
+        // The fix's heading goes out before its location, so that a consumer handling the
+        // location finds `heading` already describing the same moment.
+        if updatingHeading { deliverCourseHeading(from: fix, location: location) }
         let deliveredOnce = completeOneShot(with: location)
         if updatingLocation && !deliveredOnce { deliverUpdate(location) }
-        if updatingHeading { deliverCourseHeading(from: fix, location: location) }
     }
 
     /// Whether `location` is as accurate as ``desiredAccuracy`` asks.
@@ -119,7 +131,7 @@ extension LocationManager {
 
     func handle(_ attitude: Attitude) {
         guard authorizationStatus.isAuthorized, updatingHeading else { return }
-        let time = attitude.time ?? lastRawLocation?.timestamp ?? Date()
+        let time = attitude.time ?? latestReceivedLocation?.timestamp ?? Date()
         guard let heading = Heading(trueHeading: attitude.heading, magneticHeading: attitude.magneticHeading,
                                     timestamp: time, source: .sensor(attitude.source)) else { return }
         lastSensorHeadingTime = time
@@ -128,13 +140,19 @@ extension LocationManager {
 
     func deliverCourseHeading(from fix: Fix, location: Location) {
         // A heading sensor, when present, is better than the course; prefer it while it reports.
-        if let sensorTime = lastSensorHeadingTime, location.timestamp.timeIntervalSince(sensorTime) < 5 { return }
+        if let sensorTime = lastSensorHeadingTime, isCurrent(sensorTime, at: location.timestamp) { return }
         guard let speed = location.speed, speed >= minimumSpeedForCourseHeading,
               let heading = Heading(trueHeading: location.course, magneticHeading: fix.magneticTrack,
                                     headingAccuracy: location.courseAccuracy,
                                     timestamp: location.timestamp, source: .courseOverGround)
         else { return }
         deliver(heading)
+    }
+
+    /// Whether a sensor reading taken at `time` still describes the moment `now` (both on the
+    /// fixes' clock): the one rule for how long a heading sensor is believed.
+    public func isCurrent(_ time: Date, at now: Date) -> Bool {
+        abs(now.timeIntervalSince(time)) < sensorHeadingValidity / .seconds(1)
     }
 
     func deliver(_ heading: Heading) {

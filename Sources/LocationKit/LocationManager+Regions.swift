@@ -43,7 +43,7 @@ extension LocationManager {
         let state: RegionState
         if let tracker = regionTrackers[region.identifier] {
             state = tracker.state
-        } else if let location = lastRawLocation, !location.isStale, authorizationStatus.isAuthorized {
+        } else if let location = latestReceivedLocation, !location.isStale, authorizationStatus.isAuthorized {
             state = region.contains(location.coordinate) ? .inside : .outside
         } else {
             state = .unknown

@@ -1,6 +1,4 @@
-import Dispatch
 import Foundation
-import GPSD
 import GPSReports
 import Logging
 import Reactive
@@ -11,7 +9,8 @@ import Reactive
 /// **Isolation.** `LocationManager` is `@MainActor`: create and configure it on the main
 /// actor, and every delegate callback and ``Reactive`` stream event is produced there —
 /// which is what delegate code expects. Reports are read from the ``LocationSource`` by a
-/// task that hops to the main actor for each one; nothing blocks the main actor while waiting.
+/// source session that hands each event to the main actor (``LocationSource/startSession(deliveringTo:)``);
+/// nothing blocks the main actor while waiting.
 ///
 /// **Authorization.** Nothing is delivered until the user allowed location use (see
 /// ``AuthorizationStore``). Starting a service while access is denied or restricted
@@ -61,6 +60,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// (default 1): below it, the direction of travel is dominated by noise.
     public var minimumSpeedForCourseHeading: Double = 1
 
+    /// How long a heading sensor's reading stays current (default 5 s, on the fixes' clock):
+    /// within it, the sensor is preferred to the course over ground.
+    public var sensorHeadingValidity: Duration = .seconds(5)
+
     /// Whether updates pause while the device stands still (default `false`), reporting
     /// ``LocationManagerDelegate/locationManagerDidPauseLocationUpdates(_:)`` and, once it
     /// moves again, ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``.
@@ -91,6 +94,11 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// The most recently delivered heading, or `nil`.
     public internal(set) var heading: Heading?
 
+    /// The latest location the receiver reported, whether or not it was delivered: the distance
+    /// and accuracy filters and automatic pauses hold back ``location``, not this. Regions and
+    /// visits are decided on it, so during their callbacks it is the location that caused them.
+    public internal(set) var latestReceivedLocation: Location?
+
     /// The regions being monitored.
     public var monitoredRegions: Set<CircularRegion> { Set(regionTrackers.values.map(\.region)) }
 
@@ -107,7 +115,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     let source: any LocationSource
     let clock: any Clock<Duration>
-    let authorizationStore: AuthorizationStore
+    /// Where the user's decision lives (see ``AuthorizationStore``).
+    public let authorizationStore: AuthorizationStore
     let prompter: (any AuthorizationPrompter)?
     let logger: Logger
 
@@ -119,16 +128,15 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     var pauseDetector: DwellDetector?
     var visitDetector: DwellDetector?
     var regionTrackers: [String: RegionTracker] = [:]
-    var lastRawLocation: Location?
     var lastSky: SkyView?
     var lastSensorHeadingTime: Date?
     var pendingPrompt: Task<Void, Never>?
     var promptWaiters: [CheckedContinuation<Void, Never>] = []
     var nextRequestID: UInt64 = 0
 
-    var pumpTask: Task<Void, Never>?
+    /// The source's running session, while one is needed and allowed.
+    var session: SourceSession?
     var authorizationWatch: Task<Void, Never>?
-    var pumpGeneration: UInt64 = 0
 
     /// Creates a manager reading `source`.
     ///
@@ -172,7 +180,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     }
 
     isolated deinit {
-        pumpTask?.cancel()
+        session?.cancel()
         authorizationWatch?.cancel()
         pendingPrompt?.cancel()
         oneShot?.timeout?.cancel()
@@ -259,66 +267,16 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// Runs the source exactly while it is needed and allowed.
     func reconcileSource() {
         let wanted = needsSource && authorizationStatus.isAuthorized
-        if wanted, pumpTask == nil {
-            pumpGeneration += 1
-            pumpTask = Self.pump(source, into: self, generation: pumpGeneration)
-        } else if !wanted, let task = pumpTask {
-            task.cancel()
-            pumpTask = nil
-            pumpGeneration += 1
-        }
-    }
-
-    /// Reads `source` on the main actor, holding the manager only while handling each event.
-    private static func pump<Source: LocationSource>(_ source: Source, into manager: LocationManager, generation: UInt64) -> Task<Void, Never> {
-        Task { [weak manager] in
-            let events = source.events()
-            if let gpsd = events as? GPSDEvents {
-                await pumpOnMainQueue(gpsd, into: WeakManager(manager), generation: generation)
-                return
+        if wanted, session == nil {
+            // The source holds the manager weakly: a manager nobody else holds goes away, and its
+            // deinit ends the session.
+            session = source.startSession { [weak self] event in
+                guard let self else { return }
+                if let event { self.handle(event) } else { self.sourceEnded() }
             }
-            for await event in events {
-                guard let manager, manager.pumpGeneration == generation else { return }
-                manager.handle(event)
-            }
-            guard let manager, manager.pumpGeneration == generation else { return }
-            manager.sourceEnded()
+        } else if !wanted, let running = session {
+            session = nil
+            running.cancel()
         }
-    }
-
-    /// gpsd's events, handed straight to the main queue (the main actor's executor on this
-    /// platform) by the client's reader thread: iterating them in a task would resume it through
-    /// the global pool first, waking two threads per gpsd message instead of one. Returns when
-    /// the session ends or the calling task is cancelled.
-    private static func pumpOnMainQueue(_ events: GPSDEvents, into target: WeakManager, generation: UInt64) async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                events.deliver(on: .main) { event in
-                    MainActor.assumeIsolated {
-                        let manager = target.manager
-                        guard let event else {
-                            if let manager, manager.pumpGeneration == generation { manager.sourceEnded() }
-                            done.resume()
-                            return
-                        }
-                        guard let manager, manager.pumpGeneration == generation else { return }
-                        manager.handle(event)
-                    }
-                }
-            }
-        } onCancel: {
-            events.cancel()
-        }
-        // Holds the session open until here.
-        withExtendedLifetime(events) {}
-    }
-}
-
-/// The manager as the gpsd pump holds it: weakly, so that a manager nobody else holds goes away.
-final class WeakManager: Sendable {
-    weak let manager: LocationManager?
-
-    init(_ manager: LocationManager?) {
-        self.manager = manager
     }
 }

@@ -1,3 +1,4 @@
+import GPSReports
 /// Receives a ``LocationManager``'s events on the main actor, like `CLLocationManagerDelegate`.
 ///
 /// Every method is optional: the protocol extension provides empty defaults.
@@ -29,6 +30,11 @@ public protocol LocationManagerDelegate: AnyObject {
     func locationManagerDidResumeLocationUpdates(_ manager: LocationManager)
     /// The receiver's status changed (GeoTrack extension; CoreLocation has no counterpart).
     func locationManager(_ manager: LocationManager, didChangeReceiverStatus status: ReceiverStatus)
+    /// A report from the receiver (a fix with or without a position, a sky view, a heading
+    /// sensor's attitude), exactly as the source sent it, before anything it causes is reported.
+    /// Called only while access is granted and location updates run; the distance and accuracy
+    /// filters do not apply. For consumers that speak gpsd's own format (GeoTrack extension).
+    func locationManager(_ manager: LocationManager, didReceive report: Report)
 }
 
 extension LocationManagerDelegate {
@@ -58,4 +64,6 @@ extension LocationManagerDelegate {
     public func locationManagerDidResumeLocationUpdates(_ manager: LocationManager) {}
     /// Does nothing.
     public func locationManager(_ manager: LocationManager, didChangeReceiverStatus status: ReceiverStatus) {}
+    /// Does nothing.
+    public func locationManager(_ manager: LocationManager, didReceive report: Report) {}
 }

@@ -1,3 +1,4 @@
+import GPSReports
 import Reactive
 
 /// The ``LocationManager``'s delegate proxy: it forwards every callback to the manager's
@@ -80,5 +81,10 @@ public final class LocationManagerDelegateProxy: DelegateProxy<LocationManager, 
     /// Calls the forward delegate, then emits the event on its streams.
     public func locationManager(_ manager: LocationManager, didChangeReceiverStatus status: ReceiverStatus) {
         forward(.didChangeReceiverStatus, status) { $0.locationManager(manager, didChangeReceiverStatus: status) }
+    }
+
+    /// Calls the forward delegate, then emits the event on its streams.
+    public func locationManager(_ manager: LocationManager, didReceive report: Report) {
+        forward(.didReceiveReport, report) { $0.locationManager(manager, didReceive: report) }
     }
 }

@@ -1,3 +1,4 @@
+import GPSReports
 import Reactive
 
 /// `manager.rx`: every delegate callback as an ``EventStream``.
@@ -58,6 +59,8 @@ extension Reactive where Base == LocationManager {
     public var didResume: EventStream<Void> { delegate.events(.didResume) }
     /// Receiver status changes.
     public var didChangeReceiverStatus: EventStream<ReceiverStatus> { delegate.events(.didChangeReceiverStatus) }
+    /// Reports as the receiver sent them, while access is granted and location updates run.
+    public var didReceiveReport: EventStream<Report> { delegate.events(.didReceiveReport) }
 
     /// Whether locations may be delivered; see ``LocationManager/authorizationUpdates``.
     public var isAuthorized: AuthorizationUpdates { base.authorizationUpdates }

@@ -1,10 +1,15 @@
 import Foundation
 import GPSReports
+import GeoTrackService
 import GeoTrackTesting
+import LocationKit
+import Logging
 import Testing
 @testable import GeoTrackCLI
 
-@Suite("From source events to the status line")
+/// One run through the service, as `watch` and `replay` make it, on a scripted source.
+@MainActor
+@Suite("From the source through the service to the outputs")
 struct PipelineTests {
     static func positionFix(_ second: Double) -> Fix {
         var fix = Fix(mode: .threeD, time: Date(timeIntervalSince1970: 1_700_000_000 + second))
@@ -13,122 +18,87 @@ struct PipelineTests {
         return fix
     }
 
-    static func sky(seen: Int, used: Int) -> SkyView {
-        SkyView(satellites: (0..<seen).map { Satellite(prn: $0 + 1, used: $0 < used) })
-    }
-
-    @Test("connecting, searching, a fix, stale, a lost connection with a countdown, a reconnection")
-    func reduceLife() {
-        var reducer = SourceReducer(sourceName: "gpsd at localhost:2947")
-        #expect(reducer.reduce(.state(.connecting)) == [.status(.starting("connecting to gpsd at localhost:2947"))])
-        #expect(reducer.reduce(.state(.connected)) == [.status(.searching(seen: 0, used: 0))])
-        #expect(reducer.reduce(.report(.sky(Self.sky(seen: 9, used: 0)))) == [.status(.searching(seen: 9, used: 0))])
-        #expect(reducer.reduce(.report(.fix(Fix(mode: .noFix)))) == [.status(.searching(seen: 9, used: 0))])
-        #expect(reducer.reduce(.report(.sky(Self.sky(seen: 9, used: 6)))) == [.status(.searching(seen: 9, used: 6))])
-        let summary = FixSummary(fix: Self.positionFix(0), satellitesUsed: 6)
-        #expect(reducer.reduce(.report(.fix(Self.positionFix(0)))) == [.location(summary), .status(.fix(summary))])
-        #expect(reducer.reduce(.state(.stale)) == [.status(.stale(summary))])
-        let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
-        #expect(reducer.reduce(.state(.disconnected(refused))) == [
-            .event(.disconnected(refused.message)),
-            .status(.gpsdUnreachable(reason: refused.message, retryingIn: nil)),
-        ])
-        #expect(reducer.reduce(.state(.retrying(after: .seconds(2)))) == [
-            .status(.gpsdUnreachable(reason: refused.message, retryingIn: .seconds(2))),
-        ])
-        // A second failure while already down is not a new event.
-        #expect(reducer.reduce(.state(.disconnected(refused))) == [.status(.gpsdUnreachable(reason: refused.message, retryingIn: nil))])
-        #expect(reducer.reduce(.state(.connected)) == [
-            .event(.reconnected("gpsd at localhost:2947")), .status(.searching(seen: 9, used: 6)),
-        ])
-    }
-
-    @Test("no receiver, a sensor heading wins over the course, a replay's end")
-    func reduceOthers() {
-        var reducer = SourceReducer(sourceName: "track.nmea")
-        #expect(reducer.reduce(.state(.receiverAbsent)) == [.status(.noReceiver)])
-        _ = reducer.reduce(.report(.attitude(Attitude(heading: 123))))
-        var fix = Self.positionFix(0)
-        fix.track = 275
-        let updates = reducer.reduce(.report(.fix(fix)))
-        #expect(updates.first == .location(FixSummary(fix: fix, heading: 123)))
-        #expect(reducer.reduce(.state(.finished)) == [.status(.finished("end of track.nmea"))])
-    }
-
     static func output(stopAfter: Int?) -> TrackerOutput {
-        TrackerOutput(display: StatusDisplay(mode: .silent, options: RenderOptions()), json: nil,
-                      encode: { _ in "" }, gpx: nil, stopAfter: stopAfter)
+        TrackerOutput(display: StatusDisplay(mode: .silent, options: RenderOptions()), json: nil, gpx: nil, stopAfter: stopAfter)
+    }
+
+    static func run(_ steps: [ScriptedLocationSource.Step], clock: ManualClock = ManualClock(),
+                    output: TrackerOutput) -> TrackingRun {
+        let manager = LocationManager(source: ScriptedLocationSource(steps, clock: clock), clock: clock,
+                                      authorizationStore: .inMemory(.authorizedAlways), logger: Logger(label: "test"))
+        return TrackingRun(manager: manager, output: output)
     }
 
     @Test("--count stops after N positions, and the source's end is reported")
     func countAndEnd() async throws {
-        let events: [SourceEvent] = [.state(.connected)] + (0..<5).map { .report(.fix(Self.positionFix(Double($0)))) }
+        let steps: [ScriptedLocationSource.Step] = [.state(.connected)] + (0..<5).map { .fix(Self.positionFix(Double($0))) }
             + [.state(.finished)]
         let three = Self.output(stopAfter: 3)
-        let outcome = try await TrackerLoop.run(SourceUpdates(Self.stream(events), sourceName: "x", failOnDisconnect: true),
-                                                output: three, timeout: nil, clock: ContinuousClock())
+        let counted = Self.run(steps, output: three)
+        let outcome = try await TrackerLoop.run(counted.verdicts, output: three, timeout: nil, clock: ContinuousClock())
+        counted.stop()
         #expect(outcome == .countReached)
         #expect(three.positions == 3)
         let all = Self.output(stopAfter: nil)
-        let ended = try await TrackerLoop.run(SourceUpdates(Self.stream(events), sourceName: "x", failOnDisconnect: true),
-                                              output: all, timeout: nil, clock: ContinuousClock())
+        let whole = Self.run(steps, output: all)
+        let ended = try await TrackerLoop.run(whole.verdicts, output: all, timeout: nil, clock: ContinuousClock())
+        whole.stop()
         #expect(ended == .sourceFinished)
         #expect(all.positions == 5)
+        #expect(all.lastStatus == .finished)
     }
 
     @Test("a replay's unreadable file ends the run with EX_NOINPUT; gpsd refused with --no-retry with EX_UNAVAILABLE")
     func failures() async throws {
         let unreadable = SourceError(.unreadableFile, message: "cannot open /nope.nmea: No such file or directory")
+        let output = Self.output(stopAfter: nil)
+        let missing = Self.run([.state(.connecting), .state(.disconnected(unreadable)), .state(.finished)], output: output)
         await #expect(throws: CLIError(.noInput, unreadable.message)) {
-            _ = try await TrackerLoop.run(SourceUpdates(Self.stream([.state(.disconnected(unreadable)), .state(.finished)]),
-                                                        sourceName: "x", failOnDisconnect: true),
-                                          output: Self.output(stopAfter: nil), timeout: nil, clock: ContinuousClock())
+            _ = try await TrackerLoop.run(missing.verdicts, output: output, timeout: nil, clock: ContinuousClock())
         }
+        missing.stop()
         let refused = SourceError.connectionRefused(host: "localhost", port: 1)
+        let second = Self.output(stopAfter: nil)
+        let noRetry = Self.run([.state(.connecting), .state(.disconnected(refused)), .state(.finished)], output: second)
         await #expect(throws: CLIError(.unavailable, refused.message)) {
-            _ = try await TrackerLoop.run(SourceUpdates(Self.stream([.state(.connecting), .state(.disconnected(refused))]),
-                                                        sourceName: "x", failOnDisconnect: true),
-                                          output: Self.output(stopAfter: nil), timeout: nil, clock: ContinuousClock())
+            _ = try await TrackerLoop.run(noRetry.verdicts, output: second, timeout: nil, clock: ContinuousClock())
         }
+        noRetry.stop()
     }
 
-    @Test("--timeout without a fix ends with EX_TEMPFAIL, on a manual clock")
+    @Test("--timeout without a fix ends with EX_TEMPFAIL, on a manual clock, and names the true cause")
     func timeout() async throws {
         let clock = ManualClock()
-        let (events, continuation) = AsyncStream.makeStream(of: SourceEvent.self)
-        continuation.yield(.state(.connected))
+        let refused = SourceError.connectionRefused(host: "localhost", port: 1)
         let output = Self.output(stopAfter: 1)
-        let run = Task {
-            try await TrackerLoop.run(SourceUpdates(events, sourceName: "x", failOnDisconnect: false),
-                                      output: output, timeout: .seconds(5), clock: clock)
+        let run = Self.run([.state(.connecting), .state(.disconnected(refused)), .state(.retrying(after: .seconds(1))),
+                            .wait(.seconds(3600))], clock: ManualClock(), output: output)
+        let waiting = Task {
+            try await TrackerLoop.run(run.verdicts, output: output, timeout: .seconds(5), clock: clock)
         }
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(5))
         do {
-            _ = try await run.value
+            _ = try await waiting.value
             Issue.record("no timeout")
         } catch let error as CLIError {
             #expect(error.status == .noFix)
-            #expect(error.message.contains("no fix within 5 s"))
+            #expect(error.message.contains("no fix within 5 s: gpsd was unreachable"), "\(error.message)")
+            #expect(!error.message.contains("sky"))
         }
-        continuation.finish()
+        run.stop()
+        #expect(TrackerLoop.timeoutError(.seconds(5), positions: 0, status: .searching(seen: 3, used: 0)).message
+            .contains("clear view of the sky"))
     }
 
     @Test("a fix before the timeout wins")
     func fixBeforeTimeout() async throws {
         let clock = ManualClock()
         let output = Self.output(stopAfter: 1)
-        let outcome = try await TrackerLoop.run(
-            SourceUpdates(Self.stream([.report(.fix(Self.positionFix(0)))]), sourceName: "x", failOnDisconnect: false),
-            output: output, timeout: .seconds(5), clock: clock)
+        let run = Self.run([.state(.receiverPresent), .fix(Self.positionFix(0)), .wait(.seconds(3600))], output: output)
+        let outcome = try await TrackerLoop.run(run.verdicts, output: output, timeout: .seconds(5), clock: clock)
+        run.stop()
         #expect(outcome == .countReached)
-    }
-
-    static func stream(_ events: [SourceEvent]) -> AsyncStream<SourceEvent> {
-        AsyncStream { continuation in
-            for event in events { continuation.yield(event) }
-            continuation.finish()
-        }
     }
 }
 

@@ -1,5 +1,7 @@
 import Foundation
 import GPSReports
+import GeoTrackService
+import LocationKit
 import Synchronization
 import Testing
 @testable import GeoTrackCLI
@@ -22,8 +24,7 @@ struct StatusDisplayTests {
 
         func display(_ mode: StatusDisplay.Mode, interval: Double = 0.05) -> StatusDisplay {
             StatusDisplay(mode: mode, options: RenderOptions(), descriptor: write,
-                          width: { self.columns.withLock { $0 } }, now: { self.seconds.withLock { $0 } },
-                          wallClock: { Date(timeIntervalSince1970: 1_700_000_000) }, minimumRedrawInterval: interval)
+                          width: { self.columns.withLock { $0 } }, now: { self.seconds.withLock { $0 } }, minimumRedrawInterval: interval)
         }
 
         /// Everything written so far.
@@ -43,11 +44,11 @@ struct StatusDisplayTests {
         func advance(_ by: Double) { seconds.withLock { $0 += by } }
     }
 
-    static func fix(_ second: Double) -> StatusState {
+    static func fix(_ second: Double) -> TrackingStatus {
         var fix = Fix(mode: .threeD, time: Date(timeIntervalSince1970: 1_700_000_000 + second))
         fix.latitude = 51.5
         fix.longitude = -0.12
-        return .fix(FixSummary(fix: fix))
+        return fixStatus(fix)
     }
 
     @Test("on a terminal: hidden cursor, carriage return and clear-to-end for each redraw, events above, cursor back at the end")
@@ -57,7 +58,7 @@ struct StatusDisplayTests {
         display.show(.searching(seen: 5, used: 0))
         harness.advance(1)
         display.show(Self.fix(0))
-        display.event(.regionEntered("home"))
+        display.event(TrackingEvent(.regionEntered("home"), at: Date(timeIntervalSince1970: 1_700_000_000)))
         display.finish()
         let expected = "\u{1B}[?25l"
             + "\rsearching  satellites: 5 seen, 0 used\u{1B}[K"
@@ -83,7 +84,7 @@ struct StatusDisplayTests {
     func countdown() {
         let harness = Harness()
         let display = harness.display(.lines)
-        display.show(.gpsdUnreachable(reason: "refused", retryingIn: .seconds(3)))
+        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
         harness.advance(1.1)
         display.tick()
         harness.advance(1)
@@ -115,7 +116,8 @@ struct StatusDisplayTests {
         let harness = Harness()
         harness.columns.withLock { $0 = 80 }
         let display = harness.display(.terminal)
-        display.show(.gpsdUnreachable(reason: "cannot connect to gpsd at localhost:2947: connection refused", retryingIn: nil))
+        display.show(.unreachable(SourceError(.connectionRefused, message: "cannot connect to gpsd at localhost:2947: connection refused"),
+                                  retryingIn: nil))
         harness.columns.withLock { $0 = 20 }
         display.resize()
         display.suspend()

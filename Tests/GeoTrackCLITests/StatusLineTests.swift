@@ -1,5 +1,7 @@
 import Foundation
 import GPSReports
+import GeoTrackService
+import LocationKit
 import Testing
 @testable import GeoTrackCLI
 
@@ -16,22 +18,25 @@ struct StatusLineTests {
         return fix
     }
 
-    static let allStates: [StatusState] = [
-        .starting("connecting to gpsd at localhost:2947"),
+    static let allStates: [TrackingStatus] = [
+        .starting,
         .waitingForAuthorization,
         .denied,
-        .gpsdUnreachable(reason: "cannot connect to gpsd at localhost:2947: connection refused. Is gpsd running?", retryingIn: .seconds(4)),
+        .unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: .seconds(4)),
+        .restricted(policyPath: "/etc/geotrack/policy"),
         .noReceiver,
         .searching(seen: 12, used: 4),
-        .fix(FixSummary(fix: sampleFix(), satellitesUsed: 8)),
-        .fix(FixSummary(fix: sampleFix(mode: .twoD), satellitesUsed: 5)),
-        .stale(FixSummary(fix: sampleFix(), satellitesUsed: 8)),
-        .finished("end of track.nmea"),
+        fixStatus(sampleFix(), satellitesUsed: 8),
+        fixStatus(sampleFix(mode: .twoD), satellitesUsed: 5),
+        fixStatus(sampleFix(), satellitesUsed: 8, stale: true),
+        .stale(nil),
+        .finished,
+        .failed(SourceError(.unreadableFile, message: "cannot replay track.nmea: no such file. Check the path.")),
     ]
 
     @Test("a 3D fix shows coordinates, accuracy, altitude, speed, heading with compass point, satellites and UTC time")
     func fullFix() {
-        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8)), width: nil, options: RenderOptions())
+        let line = StatusLine.render(fixStatus(Self.sampleFix(), satellitesUsed: 8), width: nil, options: RenderOptions())
         #expect(line == "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20Z")
     }
 
@@ -41,14 +46,14 @@ struct StatusLineTests {
         (Units.nautical, "19.4 kn", "alt 45 m"),
     ])
     func units(units: Units, speed: String, altitude: String) {
-        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix())), width: nil, options: RenderOptions(units: units))
+        let line = StatusLine.render(fixStatus(Self.sampleFix()), width: nil, options: RenderOptions(units: units))
         #expect(line.contains(speed))
         #expect(line.contains(altitude))
     }
 
     @Test("a 2D fix has no altitude")
     func twoD() {
-        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(mode: .twoD))), width: nil, options: RenderOptions())
+        let line = StatusLine.render(fixStatus(Self.sampleFix(mode: .twoD)), width: nil, options: RenderOptions())
         #expect(line.hasPrefix("2D  "))
         #expect(!line.contains("alt"))
     }
@@ -64,15 +69,15 @@ struct StatusLineTests {
 
     @Test("at 40 columns a fix keeps mode and coordinates and drops the least important parts first")
     func narrowFix() {
-        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8)), width: 40, options: RenderOptions())
+        let line = StatusLine.render(fixStatus(Self.sampleFix(), satellitesUsed: 8), width: 40, options: RenderOptions())
         #expect(line == "3D  51.50012°N 0.12346°W  ±4 m")
-        let wider = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8)), width: 58, options: RenderOptions())
+        let wider = StatusLine.render(fixStatus(Self.sampleFix(), satellitesUsed: 8), width: 58, options: RenderOptions())
         #expect(wider == "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m  36.0 km/h")
     }
 
     @Test("too narrow even for the essentials: cut with an ellipsis")
     func cut() {
-        let line = StatusLine.render(.fix(FixSummary(fix: Self.sampleFix())), width: 16, options: RenderOptions())
+        let line = StatusLine.render(fixStatus(Self.sampleFix()), width: 16, options: RenderOptions())
         #expect(line == "3D  51.50012°N…")
         #expect(line.count == 15)
     }
@@ -82,17 +87,17 @@ struct StatusLineTests {
         let plain = RenderOptions()
         #expect(StatusLine.render(.waitingForAuthorization, width: nil, options: plain).contains("waiting for location authorization"))
         #expect(StatusLine.render(.denied, width: nil, options: plain).contains("geotrack auth grant"))
-        #expect(StatusLine.render(.gpsdUnreachable(reason: "refused", retryingIn: .milliseconds(2_300)), width: nil, options: plain)
-            == "gpsd unreachable  retrying in 3s  refused")
+        #expect(StatusLine.render(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .milliseconds(2_300)),
+                                 width: nil, options: plain) == "gpsd unreachable  retrying in 3s  refused")
         #expect(StatusLine.render(.noReceiver, width: nil, options: plain).hasPrefix("no GPS receiver"))
         #expect(StatusLine.render(.searching(seen: 12, used: 4), width: nil, options: plain) == "searching  satellites: 12 seen, 4 used")
-        let stale = StatusLine.render(.stale(FixSummary(fix: Self.sampleFix())), width: nil, options: plain)
+        let stale = StatusLine.render(fixStatus(Self.sampleFix(), stale: true), width: nil, options: plain)
         #expect(stale.hasPrefix("STALE  3D  51.50012°N"))
     }
 
     @Test("colour codes only when asked, and they do not count toward the width")
     func colour() {
-        let state = StatusState.fix(FixSummary(fix: Self.sampleFix(), satellitesUsed: 8))
+        let state = fixStatus(Self.sampleFix(), satellitesUsed: 8)
         let plain = StatusLine.render(state, width: 40, options: RenderOptions())
         let coloured = StatusLine.render(state, width: 40, options: RenderOptions(color: true))
         #expect(!plain.contains("\u{1B}"))
@@ -101,12 +106,27 @@ struct StatusLineTests {
         #expect(stripped == plain)
     }
 
-    @Test("event lines carry a UTC stamp")
-    func events() {
+    @Test("event lines carry the event's own UTC time")
+    func events() throws {
         let time = Date(timeIntervalSince1970: 1_700_000_000)
-        #expect(EventLine.render(.regionEntered("home"), at: time, options: RenderOptions()) == "22:13:20Z entered region home")
-        #expect(EventLine.render(.reconnected("gpsd at localhost:2947"), at: time, options: RenderOptions())
-            == "22:13:20Z reconnected to gpsd at localhost:2947")
+        let options = RenderOptions(sourceName: "gpsd at localhost:2947")
+        #expect(EventLine.render(TrackingEvent(.regionEntered("home"), at: time), options: options) == "22:13:20Z entered region home")
+        #expect(EventLine.render(TrackingEvent(.reconnected, at: time.addingTimeInterval(1)), options: options)
+            == "22:13:21Z reconnected to gpsd at localhost:2947")
+        let visit = Visit(coordinate: try #require(Coordinate(latitude: 51.5, longitude: -0.12)), horizontalAccuracy: 50,
+                          arrivalDate: time)
+        #expect(EventLine.render(TrackingEvent(.visitStarted(visit), at: time), options: options) == "22:13:20Z arrived at 51.50000°N 0.12000°W")
+    }
+
+    @Test("the starting line names the source; a replay's end and a failure read as such")
+    func sourceTexts() {
+        let gpsd = RenderOptions(sourceName: "gpsd at localhost:2947")
+        #expect(StatusLine.render(.starting, width: nil, options: gpsd) == "connecting to gpsd at localhost:2947")
+        let replay = RenderOptions(sourceName: "track.nmea", startingMessage: "replaying track.nmea")
+        #expect(StatusLine.render(.starting, width: nil, options: replay) == "replaying track.nmea")
+        #expect(StatusLine.render(.finished, width: nil, options: replay) == "end of track.nmea")
+        #expect(StatusLine.render(.restricted(policyPath: "/etc/geotrack/policy"), width: nil, options: replay)
+            == "location access restricted by the administrator  (/etc/geotrack/policy)")
     }
 }
 

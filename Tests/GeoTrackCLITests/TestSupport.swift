@@ -1,4 +1,7 @@
 import Foundation
+import GPSReports
+import GeoTrackService
+import LocationKit
 import Testing
 
 /// Paths and helpers shared by the CLI tests.
@@ -59,4 +62,14 @@ enum TestSupport {
     static func installed(_ path: String) -> Bool {
         FileManager.default.isExecutableFile(atPath: path)
     }
+}
+
+/// The status the service gives for `fix`: a location with `satellitesUsed` from a sky view, and
+/// (as the manager delivers one while moving) the fix's course as its heading, or `heading`.
+func fixStatus(_ fix: Fix, satellitesUsed: Int? = nil, heading: Double? = nil, stale: Bool = false) -> TrackingStatus {
+    let sky = satellitesUsed.map { used in SkyView(satellites: (0..<used).map { Satellite(prn: $0 + 1, used: true) }) }
+    guard let location = Location(fix: fix, sky: sky) else { return .searching(seen: 0, used: 0) }
+    let degrees = heading ?? ((fix.speed ?? 0) >= 1 ? fix.track : nil)
+    let shown = degrees.flatMap { Heading(trueHeading: $0, timestamp: location.timestamp, source: .courseOverGround) }
+    return stale ? .stale(location) : .fix(location, heading: shown)
 }

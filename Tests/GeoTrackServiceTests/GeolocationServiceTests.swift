@@ -44,11 +44,13 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
         await harness.clock.sleepers(atLeast: 1)
         harness.clock.advance(by: .seconds(1))
         let fixed = await service.status.firstMatching { if case .fix = $0 { true } else { false } }
-        guard case .fix(let mode, let location) = fixed else {
+        guard case .fix(let location, let shownHeading) = fixed else {
             Issue.record("no fix status")
             return
         }
-        #expect(mode == .threeD)
+        #expect(location.gnss.fixMode == .threeD)
+        // Moving at 3 m/s: the fix's own course is the heading shown with it.
+        #expect(shownHeading?.trueHeading == 90 && shownHeading?.source == .courseOverGround)
         #expect(location.coordinate == ServiceHarness.origin)
         #expect(await service.location.firstElements(1) == [ServiceHarness.origin])
         let latest = try #require(await service.latestLocation.firstElements(1).first)
@@ -92,8 +94,9 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
              .state(.retrying(after: .seconds(4))), .wait(.seconds(3600))]
         }
         let service = GeolocationService(manager: harness.manager)
-        let status = await service.status.firstMatching { $0 == .gpsdUnreachable(retryingIn: .seconds(4)) }
-        #expect(status?.description == "gpsd unreachable, retrying in 4s")
+        let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
+        let status = await service.status.firstMatching { $0 == .unreachable(refused, retryingIn: .seconds(4)) }
+        #expect(status?.description == "gpsd unreachable, retrying in 4s: \(refused.message)")
     }
 
     @Test func noReceiverAndStale() async throws {
@@ -104,10 +107,10 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
         let service = GeolocationService(manager: harness.manager)
         let statuses = service.status.subscribe()
         let seen = Task {
-            var received: [ServiceStatus] = []
+            var received: [TrackingStatus] = []
             for await status in statuses {
                 received.append(status)
-                if status == .stale { break }
+                if case .stale = status { break }
             }
             return received
         }

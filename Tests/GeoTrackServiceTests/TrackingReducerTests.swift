@@ -5,31 +5,89 @@ import GPSReports
 import LocationKit
 import Testing
 
-@Suite struct ServiceStatusReducerTests {
+@Suite struct TrackingReducerTests {
     let location = Location(fix: .synthetic(at: ServiceHarness.origin, second: 0)) ?? Location(coordinate: ServiceHarness.origin, timestamp: Date())
+    let refused = SourceError.connectionRefused(host: "h", port: 1)
+
+    func reducer(_ authorization: AuthorizationStatus, _ receiver: ReceiverStatus = ReceiverStatus(),
+                 location: Location? = nil) -> TrackingReducer {
+        TrackingReducer(authorization: authorization, receiver: receiver, location: location, policyPath: "/etc/geotrack/policy")
+    }
 
     @Test func authorizationComesFirst() {
-        var reducer = ServiceStatusReducer(authorization: .notDetermined, receiver: ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD), location: location)
+        var reducer = reducer(.notDetermined, ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD), location: location)
         #expect(reducer.status == .waitingForAuthorization)
-        reducer.apply(.authorization(.restricted))
+        #expect(reducer.apply(.authorization(.restricted)) == [.authorizationChanged(.restricted)])
+        #expect(reducer.status == .restricted(policyPath: "/etc/geotrack/policy"))
+        _ = reducer.apply(.authorization(.denied))
         #expect(reducer.status == .denied)
-        reducer.apply(.authorization(.authorizedAlways))
-        #expect(reducer.status == .fix(mode: .threeD, location: location))
+        _ = reducer.apply(.authorization(.authorizedAlways))
+        #expect(reducer.status == .fix(location, heading: nil))
+        // The same status again is no change.
+        #expect(reducer.apply(.authorization(.authorizedAlways)) == [])
     }
 
     @Test func sourceStatesMapToTheirStatus() {
-        var reducer = ServiceStatusReducer(authorization: .authorizedWhenInUse, receiver: ReceiverStatus(), location: nil)
-        #expect(reducer.status == .searching(seen: 0, used: 0))
-        reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(.connectionRefused(host: "h", port: 1)))))
-        #expect(reducer.status == .gpsdUnreachable(retryingIn: nil))
-        reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverAbsent)))
+        var reducer = reducer(.authorizedWhenInUse)
+        #expect(reducer.status == .starting)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused))))
+        #expect(reducer.status == .unreachable(refused, retryingIn: nil))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .retrying(after: .seconds(2)))))
+        #expect(reducer.status == .unreachable(refused, retryingIn: .seconds(2)))
+        // Reconnecting is still unreachable until gpsd answers.
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connecting)))
+        #expect(reducer.status == .unreachable(refused, retryingIn: nil))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverAbsent)))
         #expect(reducer.status == .noReceiver)
-        reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 8, satellitesUsed: 3, fixMode: .noFix)))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 8, satellitesUsed: 3, fixMode: .noFix)))
         #expect(reducer.status == .searching(seen: 8, used: 3))
-        reducer.apply(.location(location))
-        reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 8, satellitesUsed: 5, fixMode: .threeD)))
-        #expect(reducer.status == .fix(mode: .threeD, location: location))
-        reducer.apply(.receiver(ReceiverStatus(sourceState: .stale, fixMode: .threeD, isStale: true)))
-        #expect(reducer.status == .stale)
+        _ = reducer.apply(.location(location, heading: nil))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 8, satellitesUsed: 5, fixMode: .threeD)))
+        #expect(reducer.status == .fix(location, heading: nil))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .stale, fixMode: .threeD, isStale: true)))
+        #expect(reducer.status == .stale(location))
+    }
+
+    @Test("no receiver stays no receiver through gpsd's silence, instead of turning into searching")
+    func noReceiverSurvivesStaleness() {
+        var reducer = reducer(.authorizedAlways)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connected)))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverAbsent)))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .stale, isStale: true)))
+        #expect(reducer.status == .noReceiver)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, isStale: true)))
+        #expect(reducer.status == .searching(seen: 0, used: 0))
+    }
+
+    @Test("a source that ends after a failure failed; one that ends cleanly finished")
+    func endings() {
+        var failed = reducer(.authorizedAlways)
+        let missing = SourceError(.unreadableFile, message: "cannot replay x: no such file")
+        _ = failed.apply(.receiver(ReceiverStatus(sourceState: .connecting)))
+        _ = failed.apply(.receiver(ReceiverStatus(sourceState: .disconnected(missing))))
+        #expect(failed.status == .failed(missing))
+        var noRetry = reducer(.authorizedAlways)
+        _ = noRetry.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused))))
+        _ = noRetry.apply(.receiver(ReceiverStatus(sourceState: .finished)))
+        #expect(noRetry.status == .failed(refused))
+        var finished = reducer(.authorizedAlways)
+        _ = finished.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent)))
+        _ = finished.apply(.receiver(ReceiverStatus(sourceState: .finished)))
+        #expect(finished.status == .finished)
+        #expect(finished.status.hasEnded && failed.status.hasEnded)
+    }
+
+    @Test("a lost connection is one event, however many attempts fail; its return is another")
+    func connectionEvents() {
+        var reducer = reducer(.authorizedAlways)
+        // A first attempt that fails is not a lost connection: nothing had worked yet.
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused)))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused)))) == [.disconnected(refused)])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .retrying(after: .seconds(1))))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused)))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [.reconnected])
+        // A change of satellites alone is not a change of connection.
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected, satellitesSeen: 3))) == [])
     }
 }

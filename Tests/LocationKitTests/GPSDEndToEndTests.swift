@@ -1,3 +1,4 @@
+import GeoTrackKit
 import Foundation
 import GeoTrackTesting
 import GPSD

@@ -9,8 +9,7 @@ extension GeoTrack {
             abstract: "List the GPS receivers attached to gpsd."
         )
 
-        @Option(name: .customLong("gpsd"), help: ArgumentHelp("gpsd's address (default localhost:2947).", valueName: "host:port"))
-        package var gpsd: GPSDAddress?
+        @OptionGroup package var gpsd: GPSDOptions
 
         @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
         package var timeout: Double = 5
@@ -26,10 +25,7 @@ extension GeoTrack {
         }
 
         package func run() async throws {
-            var flags: [String: String] = [:]
-            if let host = gpsd?.host { flags[ConfigKeys.gpsdHost] = host }
-            if let port = gpsd?.port { flags[ConfigKeys.gpsdPort] = String(port) }
-            let settings = try await Settings.load(flags: flags, explicitFile: config)
+            let settings = try await Settings.load(flags: gpsd.configurationFlags, explicitFile: config)
             let devices = try await LocationSources.devices(settings: settings, timeout: .milliseconds(Int(timeout * 1000)),
                                                             logger: Logger.geotrack())
             if devices.isEmpty {

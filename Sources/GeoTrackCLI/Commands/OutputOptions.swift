@@ -5,8 +5,14 @@ extension Units: ExpressibleByArgument {}
 
 /// Output flags shared by `watch` and `replay`.
 package struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print one gpsd TPV JSON object per fix, one per line, instead of the status line.")
+    @Flag(help: ArgumentHelp("Print gpsd's TPV JSON, one object per line, for every fix the receiver sends (as gpspipe -w does), with events as \"class\":\"EVENT\" objects, instead of the status line."))
     package var json = false
+
+    @Flag(help: "With --json: also print gpsd's SKY objects (satellites and dilutions).")
+    package var sky = false
+
+    @Flag(help: "Report visits: arrivals after a stay (location.visit_radius, location.visit_dwell) and departures.")
+    package var visits = false
 
     @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"))
     package var gpxPath: String?
@@ -48,6 +54,9 @@ package struct OutputOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
+        if sky, !json {
+            throw ValidationError("--sky adds SKY objects to --json; give --json too.")
+        }
         if let count, count < 1 {
             throw ValidationError("--count must be at least 1 (got \(count)).")
         }
@@ -75,6 +84,7 @@ package struct OutputOptions: ParsableArguments {
     package var configurationFlags: [String: String] {
         var flags: [String: String] = [:]
         if let format { flags[ConfigKeys.format] = format.rawValue }
+        if visits { flags[ConfigKeys.visits] = "true" }
         if let units { flags[ConfigKeys.units] = units.rawValue }
         if let gpxMinimumMove { flags[ConfigKeys.gpxMinimumMove] = String(gpxMinimumMove) }
         if let gpxMinimumInterval { flags[ConfigKeys.gpxMinimumInterval] = String(gpxMinimumInterval) }

@@ -38,17 +38,21 @@ extension GeoTrack {
 
         package func run() async throws {
             let settings = try await Settings.load(flags: output.configurationFlags, explicitFile: output.config)
-            let logger = Logger.geotrack()
-            if !paced {
-                try await FastReplay.run(path: file, options: output, settings: settings)
+            if FastReplay.applies(options: output, settings: settings, paced: paced) {
+                try await FastReplay.run(path: file)
                 return
             }
-            let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true)
-            let events = LocationSources.replay(path: file, speed: speed ?? 1)
-            let updates = SourceUpdates(events, sourceName: file == "-" ? "standard input" : file, failOnDisconnect: true)
-            outputs.display.show(.starting("replaying \(file)"))
-            try await TrackerSession.run(updates, output: outputs, timeout: output.timeout.map { .seconds($0) },
-                                         logger: logger)
+            let logger = Logger.geotrack()
+            let sourceName = file == "-" ? "standard input" : file
+            let outputs = try TrackerOutputs.make(options: output, settings: settings, live: paced, sourceName: sourceName,
+                                                  startingMessage: "replaying " + sourceName,
+                                                  progressFor: paced ? nil : file)
+            let speed = paced ? (speed ?? 1) : nil
+            let run = await MainActor.run {
+                TrackingRun(manager: LocationSources.replayManager(path: file, speed: speed, settings: settings, logger: logger),
+                            output: outputs)
+            }
+            try await TrackerSession.run(run, output: outputs, timeout: output.timeout.map { .seconds($0) }, logger: logger)
         }
     }
 }

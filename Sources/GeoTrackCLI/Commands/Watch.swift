@@ -14,8 +14,7 @@ extension GeoTrack {
             """
         )
 
-        @Option(name: .customLong("gpsd"), help: ArgumentHelp("gpsd's address (default localhost:2947).", valueName: "host:port"))
-        package var gpsd: GPSDAddress?
+        @OptionGroup package var gpsd: GPSDOptions
 
         @Option(help: ArgumentHelp("Watch only this receiver (default: all).", valueName: "path"))
         package var device: String?
@@ -28,9 +27,7 @@ extension GeoTrack {
         package init() {}
 
         package func run() async throws {
-            var flags = output.configurationFlags
-            if let host = gpsd?.host { flags[ConfigKeys.gpsdHost] = host }
-            if let port = gpsd?.port { flags[ConfigKeys.gpsdPort] = String(port) }
+            var flags = output.configurationFlags.merging(gpsd.configurationFlags) { $1 }
             if let device { flags[ConfigKeys.gpsdDevice] = device }
             let settings = try await Settings.load(flags: flags, explicitFile: output.config)
 
@@ -39,20 +36,14 @@ extension GeoTrack {
             defer { access.cleanUp() }
 
             let logger = Logger.geotrack()
-            let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true)
-            outputs.display.show(.starting("connecting to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"))
-            let session = await WatchSession(settings: settings, store: access.store(default: store),
-                                             failOnDisconnect: noRetry,
-                                             deliversLocations: output.json || output.gpxPath != nil || output.stopAfter != nil,
-                                             display: outputs.display, logger: logger)
-            do {
-                try await TrackerSession.run(session.updates, output: outputs,
-                                             timeout: output.timeout.map { .seconds($0) }, logger: logger)
-            } catch {
-                await session.stop()
-                throw error
+            let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true,
+                                                  sourceName: "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)")
+            let run = await MainActor.run {
+                TrackingRun(manager: LocationSources.gpsdManager(settings: settings, store: access.store(default: store),
+                                                                 retries: !noRetry, allSkyViews: output.sky, logger: logger),
+                            output: outputs)
             }
-            await session.stop()
+            try await TrackerSession.run(run, output: outputs, timeout: output.timeout.map { .seconds($0) }, logger: logger)
         }
     }
 }

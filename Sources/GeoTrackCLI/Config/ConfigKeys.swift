@@ -8,6 +8,9 @@ package enum ConfigKeys {
     package static let format = "display.format"
     package static let distanceFilter = "location.distance_filter"
     package static let desiredAccuracy = "location.desired_accuracy"
+    package static let visits = "location.visits"
+    package static let visitRadius = "location.visit_radius"
+    package static let visitDwell = "location.visit_dwell"
     package static let gpxMinimumMove = "gpx.min_move"
     package static let gpxMinimumInterval = "gpx.min_interval"
     package static let gpxSegmentAfter = "gpx.segment_after"
@@ -19,6 +22,7 @@ package enum ConfigKeys {
 
     /// Every fixed key.
     package static let all = [gpsdHost, gpsdPort, gpsdDevice, units, format, distanceFilter, desiredAccuracy,
+                              visits, visitRadius, visitDwell,
                               gpxMinimumMove, gpxMinimumInterval, gpxSegmentAfter, gpxSyncInterval]
 
     /// The environment variable that overrides `key`.

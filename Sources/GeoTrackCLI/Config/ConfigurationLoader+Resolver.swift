@@ -38,6 +38,15 @@ extension ConfigurationLoader {
             }
             settings.distanceFilter = try number(ConfigKeys.distanceFilter, default: settings.distanceFilter, minimum: 0)
             settings.desiredAccuracy = try number(ConfigKeys.desiredAccuracy, default: settings.desiredAccuracy, minimum: 0)
+            if let visits = text(ConfigKeys.visits) {
+                switch visits.lowercased() {
+                case "true", "yes", "on", "1": settings.visits.enabled = true
+                case "false", "no", "off", "0": settings.visits.enabled = false
+                default: throw bad(ConfigKeys.visits, visits, "true or false")
+                }
+            }
+            settings.visits.radius = try number(ConfigKeys.visitRadius, default: settings.visits.radius, minimum: 0, exclusive: true)
+            settings.visits.dwell = try number(ConfigKeys.visitDwell, default: settings.visits.dwell, minimum: 0, exclusive: true)
             settings.gpx.minimumMove = try number(ConfigKeys.gpxMinimumMove, default: settings.gpx.minimumMove, minimum: 0)
             settings.gpx.minimumInterval = try number(ConfigKeys.gpxMinimumInterval, default: settings.gpx.minimumInterval, minimum: 0)
             settings.gpx.segmentAfter = try number(ConfigKeys.gpxSegmentAfter, default: settings.gpx.segmentAfter, minimum: 0, exclusive: true)

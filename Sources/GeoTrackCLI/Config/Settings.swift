@@ -16,6 +16,8 @@ package struct Settings: Sendable, Equatable {
     package var desiredAccuracy: Double = 0
     /// Circular regions to monitor.
     package var regions: [RegionSetting] = []
+    /// Whether and how visits are reported.
+    package var visits = VisitSettings()
     /// GPX recording options.
     package var gpx = GPXOptions()
 
@@ -41,4 +43,17 @@ package struct RegionSetting: Sendable, Equatable {
         self.longitude = longitude
         self.radius = radius
     }
+}
+
+/// Visit detection, from the configuration: off unless asked for, as in CoreLocation.
+package struct VisitSettings: Sendable, Equatable {
+    /// Whether arrivals and departures are reported.
+    package var enabled = false
+    /// A visit is a stay within this radius, in metres...
+    package var radius: Double = 50
+    /// ...lasting at least this many seconds (measured on the fixes' own times).
+    package var dwell: Double = 300
+
+    /// The defaults.
+    package init() {}
 }

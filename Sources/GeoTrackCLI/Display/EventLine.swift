@@ -1,19 +1,20 @@
 import Foundation
+import GeoTrackService
 
-/// Renders the lines printed above the status line for events.
+/// Renders the lines printed above the status line for the service's events.
 package enum EventLine {
-    /// One line for `event` at wall-clock `time` (no newline).
-    package static func render(_ event: TrackerEvent, at time: Date, options: RenderOptions) -> String {
-        let stamp = StatusLine.utcTime(time)
+    /// One line for `event`, stamped with its own time (no newline).
+    package static func render(_ event: TrackingEvent, options: RenderOptions) -> String {
+        let stamp = StatusLine.utcTime(event.time)
         let text: String
-        switch event {
+        switch event.kind {
         case .regionEntered(let name): text = "entered region \(name)"
         case .regionExited(let name): text = "left region \(name)"
-        case .visitStarted(let coordinate): text = "arrived at \(options.format.format(coordinate))"
-        case .visitEnded(let coordinate): text = "left \(options.format.format(coordinate))"
-        case .reconnected(let what): text = "reconnected to \(what)"
-        case .disconnected(let why): text = "disconnected: \(why)"
-        case .note(let note): text = note
+        case .visitStarted(let visit): text = "arrived at \(options.format.format(visit.coordinate))"
+        case .visitEnded(let visit): text = "left \(options.format.format(visit.coordinate))"
+        case .reconnected: text = "reconnected to \(options.sourceName)"
+        case .disconnected(let error): text = "disconnected: \(error.message)"
+        case .authorizationChanged(let status): text = "location access: \(status)"
         }
         guard options.color else { return "\(stamp) \(text)" }
         return "\u{1B}[2m\(stamp)\u{1B}[0m \(text)"

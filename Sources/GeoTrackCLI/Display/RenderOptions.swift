@@ -6,11 +6,18 @@ package struct RenderOptions: Sendable, Equatable {
     package var units: Units
     /// Whether to use ANSI colours (only on a TTY, never with NO_COLOR).
     package var color: Bool
+    /// How the source is named ("gpsd at localhost:2947", "track.nmea").
+    package var sourceName: String
+    /// What the line says before the source's first word ("connecting to gpsd at…", "replaying track.nmea").
+    package var startingMessage: String
 
     /// Creates options; plain decimal degrees, metric, no colour by default.
-    package init(format: CoordinateFormat = .dd, units: Units = .metric, color: Bool = false) {
+    package init(format: CoordinateFormat = .dd, units: Units = .metric, color: Bool = false, sourceName: String = "the source",
+                 startingMessage: String? = nil) {
         self.format = format
         self.units = units
         self.color = color
+        self.sourceName = sourceName
+        self.startingMessage = startingMessage ?? "connecting to " + sourceName
     }
 }

@@ -1,7 +1,10 @@
 import Foundation
 import GPSReports
+import GeoTrackService
+import LocationKit
 
-/// Renders the status line: a pure function of (state, width, options) to one line of text.
+/// Renders the status line: a pure function of (the service's status, width, options) to one
+/// line of text. What to show is the service's decision; this only lays it out.
 ///
 /// The line never contains a newline and, when a width is given, never takes more than
 /// `width - 1` columns, so that a terminal never wraps it (writing into the last column
@@ -30,31 +33,34 @@ package enum StatusLine {
 
     /// The line for `state`; `width` is the terminal's column count, or nil for no limit.
     /// `now`, for a countdown, is measured against `retryDeadline` by the caller and passed as `retryingIn`.
-    package static func render(_ state: StatusState, width: Int?, options: RenderOptions) -> String {
+    package static func render(_ state: TrackingStatus, width: Int?, options: RenderOptions) -> String {
         let parts = parts(for: state, options: options)
         let fitted = fit(parts, width: width)
         return paint(fitted, color: options.color, dimAll: { if case .stale = state { true } else { false } }())
     }
 
     /// The parts for each state, most important first in priority, in display order.
-    static func parts(for state: StatusState, options: RenderOptions) -> [Part] {
+    static func parts(for state: TrackingStatus, options: RenderOptions) -> [Part] {
         switch state {
-        case .starting(let what):
-            return [Part(text: what, priority: 0, style: .dim)]
+        case .starting:
+            return [Part(text: options.startingMessage, priority: 0, style: .dim)]
         case .waitingForAuthorization:
             return [Part(text: "waiting for location authorization", priority: 0, style: .yellow),
                     Part(text: "(geotrack auth grant)", priority: 1)]
         case .denied:
             return [Part(text: "location access denied", priority: 0, style: .red),
                     Part(text: "run 'geotrack auth grant' to allow it", priority: 1)]
-        case .gpsdUnreachable(let reason, let retryingIn):
+        case .restricted(let policyPath):
+            return [Part(text: "location access restricted by the administrator", priority: 0, style: .red),
+                    Part(text: "(\(policyPath))", priority: 1, style: .dim)]
+        case .unreachable(let error, let retryingIn):
             var parts = [Part(text: "gpsd unreachable", priority: 0, style: .red)]
             if let retryingIn {
                 let seconds = max(0, Int((Double(retryingIn.components.seconds)
                     + Double(retryingIn.components.attoseconds) / 1e18).rounded(.up)))
                 parts.append(Part(text: "retrying in \(seconds)s", priority: 0, style: .yellow))
             }
-            parts.append(Part(text: reason, priority: 2, style: .dim))
+            parts.append(Part(text: error?.message ?? options.sourceName, priority: 2, style: .dim))
             return parts
         case .noReceiver:
             return [Part(text: "no GPS receiver attached to gpsd", priority: 0, style: .yellow),
@@ -62,44 +68,44 @@ package enum StatusLine {
         case .searching(let seen, let used):
             return [Part(text: "searching", priority: 0, style: .cyan),
                     Part(text: "satellites: \(seen) seen, \(used) used", priority: 0)]
-        case .fix(let summary):
-            return fixParts(summary, options: options, stale: false)
-        case .stale(let summary):
-            return fixParts(summary, options: options, stale: true)
-        case .finished(let what):
-            return [Part(text: what, priority: 0, style: .dim)]
+        case .fix(let location, let heading):
+            return fixParts(location, heading: heading, options: options, stale: false)
+        case .stale(let location?):
+            return fixParts(location, heading: nil, options: options, stale: true)
+        case .stale(nil):
+            return [Part(text: "STALE", priority: 0, style: .yellow), Part(text: "no recent fix", priority: 0)]
+        case .finished:
+            return [Part(text: "end of " + options.sourceName, priority: 0, style: .dim)]
+        case .failed(let error):
+            return [Part(text: error.message, priority: 0, style: .red)]
         }
     }
 
-    static func fixParts(_ summary: FixSummary, options: RenderOptions, stale: Bool) -> [Part] {
-        let fix = summary.fix
+    static func fixParts(_ location: Location, heading: Heading?, options: RenderOptions, stale: Bool) -> [Part] {
+        let mode = location.gnss.fixMode
         var parts: [Part] = []
         if stale {
             parts.append(Part(text: "STALE", priority: 0, style: .yellow))
         }
-        parts.append(Part(text: fix.mode == .threeD ? "3D" : "2D", priority: 0,
-                          style: fix.mode == .threeD ? .green : .yellow))
-        if let coordinate = fix.coordinate {
-            parts.append(Part(text: options.format.format(coordinate), priority: 0, style: .bold))
+        parts.append(Part(text: mode == .threeD ? "3D" : "2D", priority: 0, style: mode == .threeD ? .green : .yellow))
+        parts.append(Part(text: options.format.format(location.coordinate), priority: 0, style: .bold))
+        if let accuracy = location.horizontalAccuracy {
+            parts.append(Part(text: "±" + options.units.length(accuracy), priority: 1))
         }
-        if let eph = fix.eph {
-            parts.append(Part(text: "±" + options.units.length(eph), priority: 1))
-        }
-        if fix.mode == .threeD, let altitude = fix.altitudeMSL ?? fix.altitudeHAE {
+        // A location has an altitude only for a 3D fix.
+        if let altitude = location.altitude ?? location.ellipsoidalAltitude {
             parts.append(Part(text: "alt " + options.units.length(altitude), priority: 3))
         }
-        if let speed = fix.speed {
+        if let speed = location.speed {
             parts.append(Part(text: options.units.speed(speed), priority: 2))
         }
-        if let heading = summary.heading {
-            parts.append(Part(text: CompassPoint.bearing(heading), priority: 4))
+        if let heading {
+            parts.append(Part(text: CompassPoint.bearing(heading.bestHeading), priority: 4))
         }
-        if let used = summary.satellitesUsed {
+        if let used = location.gnss.satellitesUsed {
             parts.append(Part(text: "\(used) sats", priority: 5))
         }
-        if let time = fix.time {
-            parts.append(Part(text: utcTime(time), priority: 6, style: .dim))
-        }
+        parts.append(Part(text: utcTime(location.timestamp), priority: 6, style: .dim))
         return parts
     }
 

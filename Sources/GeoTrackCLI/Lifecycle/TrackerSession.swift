@@ -12,9 +12,7 @@ import Synchronization
 /// the GPX file gets its closing tags and the terminal its cursor back.
 package enum TrackerSession {
     /// Runs until done; returns normally for a success (including a signal), throws for a failure.
-    package static func run<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>(
-        _ updates: Updates, output: TrackerOutput, timeout: Duration?, logger: Logger
-    ) async throws(CLIError) {
+    package static func run(_ run: TrackingRun, output: TrackerOutput, timeout: Duration?, logger: Logger) async throws(CLIError) {
         let lifecycle = await ProcessLifecycle()
         let states = await MainActor.run { lifecycle.rx.state }
         let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
@@ -24,7 +22,7 @@ package enum TrackerSession {
         defer { resize.cancel() }
 
         let result = ResultBox()
-        let tracker = TrackerService(updates: updates, output: output, timeout: timeout, result: result)
+        let tracker = TrackerService(verdicts: run.verdicts, output: output, timeout: timeout, result: result)
         let watcher = LifecycleService(states: states, display: output.display)
         var configuration = ServiceGroupConfiguration(
             services: [
@@ -44,6 +42,7 @@ package enum TrackerSession {
         } catch {
             // The services report through `result`; a group error only says one of them failed.
         }
+        await run.stop()
         await lifecycle.cancel()
         if let error = result.value {
             throw error
@@ -51,9 +50,9 @@ package enum TrackerSession {
     }
 }
 
-/// The tracker loop as a service; finishes the outputs however it ends.
-struct TrackerService<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>: Service {
-    let updates: Updates
+/// The wait for the run's end as a service; finishes the outputs however it ends.
+struct TrackerService: Service {
+    let verdicts: AsyncStream<Result<TrackerOutput.Verdict, CLIError>>
     let output: TrackerOutput
     let timeout: Duration?
     let result: ResultBox
@@ -67,8 +66,8 @@ struct TrackerService<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>: 
         }
         var failure: CLIError?
         do {
-            _ = try await cancelWhenGracefulShutdown { [updates, output, timeout] in
-                try await TrackerLoop.run(updates, output: output, timeout: timeout, clock: ContinuousClock())
+            _ = try await cancelWhenGracefulShutdown { [verdicts, output, timeout] in
+                try await TrackerLoop.run(verdicts, output: output, timeout: timeout, clock: ContinuousClock())
             }
         } catch let error as CLIError {
             failure = error

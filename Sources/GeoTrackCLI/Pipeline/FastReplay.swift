@@ -2,16 +2,26 @@ import Foundation
 import GPSReports
 import NMEA
 import Synchronization
+import SystemPackage
 
-/// `replay FILE` as fast as possible: the synchronous reader on a thread of its own, no pacing.
+/// `replay FILE --json` as fast as the decoder goes: the NMEA layer's allocation-free TPV
+/// pipeline (TPV bytes straight into a 64 KiB buffer, on threads of its own), bypassing the
+/// location manager.
 ///
-/// `replay FILE --json` alone keeps the NMEA layer's allocation-free path (TPV bytes straight into
-/// a 64 KiB buffer); anything else (`--gpx`, `--count`, the status line) goes through the same
-/// reducer and outputs as a live run. A terminating signal stops the loop between reports, and the
-/// GPX file is closed as usual.
+/// It is used only where it prints exactly what the service path would: plain `--json`, with
+/// no event that could interleave (no regions, no visits), no filter that could hold a fix back,
+/// and nothing else asked for. A test compares the two, byte for byte, on every corpus log.
 package enum FastReplay {
-    /// Replays `path` to the outputs.
-    package static func run(path: String, options: OutputOptions, settings: Settings) async throws(CLIError) {
+    /// Whether `replay` with these options and settings may take the fast path.
+    package static func applies(options: OutputOptions, settings: Settings, paced: Bool) -> Bool {
+        options.json && !options.sky && options.gpxPath == nil && options.stopAfter == nil && !paced
+            && settings.regions.isEmpty && !settings.visits.enabled
+            && settings.distanceFilter <= 0 && settings.desiredAccuracy <= 0
+    }
+
+    /// Replays `path` as TPV JSON lines to `descriptor`; a terminating signal stops it at the next
+    /// output block.
+    package static func run(path: String, descriptor: Int32 = STDOUT_FILENO) async throws(CLIError) {
         let stop = StopFlag()
         let lifecycle = await ProcessLifecycle(signals: [SIGTERM, SIGINT, SIGHUP])
         let states = await MainActor.run { lifecycle.rx.state }
@@ -21,18 +31,10 @@ package enum FastReplay {
             }
         }
         defer { watcher.cancel() }
-        let plainJSON = options.json && options.gpxPath == nil && options.stopAfter == nil
-        let outputs: TrackerOutput? = plainJSON ? nil : try TrackerOutputs.make(options: options, settings: settings, live: false)
-        let progress = outputs != nil && options.gpxPath != nil && path != "-" && Terminal.isTerminal(STDERR_FILENO)
-            ? ProgressBar(total: try countFixes(path)) : nil
         let result: Result<Void, CLIError> = await withCheckedContinuation { continuation in
             let thread = Thread {
                 do throws(CLIError) {
-                    if let outputs {
-                        try replay(path: path, outputs: outputs, progress: progress, stop: stop)
-                    } else {
-                        try replayJSON(path: path, stop: stop)
-                    }
+                    try replayJSON(path: path, descriptor: descriptor, stop: stop)
                     continuation.resume(returning: .success(()))
                 } catch {
                     continuation.resume(returning: .failure(error))
@@ -41,65 +43,40 @@ package enum FastReplay {
             thread.name = "geotrack replay"
             thread.start()
         }
-        progress?.finish()
         await lifecycle.cancel()
         try result.get()
     }
 
-    /// The fast path for `replay FILE --json`: the NMEA layer's two-thread TPV pipeline, unchanged.
-    /// A terminating signal is honoured at the next output block.
-    static func replayJSON(path: String, stop: StopFlag) throws(CLIError) {
+    /// The pipeline itself, on the calling thread.
+    package static func replayJSON(path: String, descriptor: Int32, stop: StopFlag) throws(CLIError) {
         let reader: ReplayReader
         do {
             reader = try ReplayReader(path: path)
         } catch {
             throw CLIError(error)
         }
-        let result: (fixes: Int, written: Bool)
+        let output = FileDescriptor(rawValue: descriptor)
+        let writeFailure = Mutex<Errno?>(nil)
         do {
-            result = try TPVJSONPipeline.run(reader) { bytes in
-                !stop.isSet && writeAll(bytes)
+            _ = try TPVJSONPipeline.run(reader) { bytes in
+                guard !stop.isSet else { return false }
+                do {
+                    _ = try output.writeAll(bytes)
+                    return true
+                } catch {
+                    writeFailure.withLock { $0 = error as? Errno ?? .ioError }
+                    return false
+                }
             }
         } catch {
             throw CLIError(.ioError, error.message)
         }
-        if !result.written && !stop.isSet {
-            throw CLIError(.ioError, "cannot write output: \(String(cString: strerror(errno)))")
+        if let failure = writeFailure.withLock({ $0 }), !stop.isSet {
+            throw CLIError(.ioError, "cannot write output: \(failure.description)")
         }
     }
 
-    /// Everything else: reports through the reducer to the status line, JSON and GPX.
-    static func replay(path: String, outputs: TrackerOutput, progress: ProgressBar?, stop: StopFlag) throws(CLIError) {
-        defer { try? outputs.finish() }
-        let reader: ReplayReader
-        do {
-            reader = try ReplayReader(path: path)
-        } catch {
-            throw CLIError(error)
-        }
-        var reducer = SourceReducer(sourceName: path == "-" ? "standard input" : path)
-        outputs.display.show(.starting("replaying \(path)"))
-        while !stop.isSet, let report = try next(reader) {
-            for update in reducer.reduce(.report(report)) {
-                if try outputs.handle(update) { return }
-                if case .location = update { progress?.advance() }
-            }
-        }
-        for update in reducer.reduce(.state(.finished)) {
-            _ = try outputs.handle(update)
-        }
-        try outputs.finish()
-    }
-
-    static func next(_ reader: ReplayReader) throws(CLIError) -> Report? {
-        do {
-            return try reader.next()
-        } catch {
-            throw CLIError(.ioError, error.message)
-        }
-    }
-
-    /// How many fixes with a position the file holds: a first, quick pass for the progress bar.
+    /// How many fixes with a position the file holds: a first, quick pass for a progress bar.
     static func countFixes(_ path: String) throws(CLIError) -> Int {
         do {
             let reader = try ReplayReader(path: path)
@@ -114,28 +91,15 @@ package enum FastReplay {
             throw CLIError(error)
         }
     }
-
-    /// Writes all of `bytes` to stdout; false when the output is gone.
-    private static func writeAll(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let base = bytes.baseAddress else { return true }
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(STDOUT_FILENO, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += written
-        }
-        return true
-    }
 }
 
 /// Set once by a signal, read by the replay loop.
-final class StopFlag: Sendable {
-    private let flag = Mutex(false)
+package final class StopFlag: Sendable {
+    private let flag = Atomic(false)
+    /// Creates a flag that is not set.
+    package init() {}
     /// Whether a stop was asked for.
-    var isSet: Bool { flag.withLock { $0 } }
+    package var isSet: Bool { flag.load(ordering: .acquiring) }
     /// Asks for a stop.
-    func set() { flag.withLock { $0 = true } }
+    package func set() { flag.store(true, ordering: .releasing) }
 }

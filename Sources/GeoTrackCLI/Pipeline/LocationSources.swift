@@ -1,9 +1,11 @@
 import GPSD
 import GPSReports
+import LocationKit
 import Logging
 import NMEA
 
-/// Where location events come from: the adapters to the GPSD and NMEA layers.
+/// Where location events come from, and the location manager over them: the adapters to the
+/// GPSD and NMEA layers, configured from the settings the same way for `watch` and `replay`.
 package enum LocationSources {
     /// The gpsd client for the settings' host, port and device.
     package static func gpsdClient(settings: Settings, logger: Logger) -> GPSDClient {
@@ -15,12 +17,46 @@ package enum LocationSources {
         GPSDConfiguration(host: settings.gpsdHost, port: settings.gpsdPort, device: settings.device)
     }
 
-    /// A fix as gpsd's TPV JSON line.
-    package static let tpvJSON: @Sendable (Fix) -> String = { $0.tpvJSON() }
+    /// A manager on gpsd. Without `retries`, the first failure ends the source (`--no-retry`);
+    /// without `allSkyViews`, SKY reports whose summary repeats are dropped on the reader thread
+    /// (the status line uses only the counts and dilutions; `--sky` prints every one).
+    @MainActor
+    package static func gpsdManager(settings: Settings, store: AuthorizationStore, retries: Bool, allSkyViews: Bool,
+                                    logger: Logger) -> LocationManager {
+        var configuration = gpsdConfiguration(settings: settings)
+        configuration.reconnects = retries
+        configuration.skyViews = allSkyViews ? .every : .whenSummaryChanges
+        let manager = LocationManager(source: GPSDClient(configuration: configuration, logger: logger),
+                                      authorizationStore: store, logger: logger)
+        configure(manager, settings: settings)
+        return manager
+    }
 
-    /// A paced replay's events (`speed` times the recorded pace).
-    package static func replay(path: String, speed: Double) -> ReplayEvents {
-        Replay(path: path, pacing: .realTime(speed: speed)).events()
+    /// A manager on a replay of `path` ("-" for stdin), as fast as possible or at `speed` times
+    /// the recorded pace. The data is the user's own, so access is granted in memory.
+    @MainActor
+    package static func replayManager(path: String, speed: Double?, settings: Settings, logger: Logger) -> LocationManager {
+        let replay = Replay(path: path, pacing: speed.map { .realTime(speed: $0) } ?? .asFastAsPossible)
+        let manager = LocationManager(source: replay, authorizationStore: .inMemory(.authorizedAlways), logger: logger)
+        configure(manager, settings: settings)
+        return manager
+    }
+
+    /// The settings every manager gets, whatever its source: filters, regions, visits.
+    @MainActor
+    static func configure(_ manager: LocationManager, settings: Settings) {
+        manager.distanceFilter = settings.distanceFilter > 0 ? settings.distanceFilter : LocationManager.distanceFilterNone
+        manager.desiredAccuracy = settings.desiredAccuracy > 0 ? settings.desiredAccuracy : LocationAccuracy.best
+        for region in settings.regions {
+            if let center = Coordinate(latitude: region.latitude, longitude: region.longitude) {
+                manager.startMonitoring(for: CircularRegion(center: center, radius: region.radius, identifier: region.name))
+            }
+        }
+        if settings.visits.enabled {
+            manager.visitRadius = settings.visits.radius
+            manager.visitDwellTime = .milliseconds(Int((settings.visits.dwell * 1000).rounded()))
+            manager.startMonitoringVisits()
+        }
     }
 
     /// The receivers attached to gpsd.

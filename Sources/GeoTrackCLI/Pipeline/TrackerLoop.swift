@@ -1,6 +1,8 @@
 import GPSReports
+import GeoTrackService
 
-/// Runs updates through the outputs until the source ends, `--count` is reached, or `--timeout` expires.
+/// Waits for a run to end: the outputs' first verdict (`--count` reached, the source's end), a
+/// failure, or `--timeout`.
 package enum TrackerLoop {
     /// Why the loop ended.
     package enum Outcome: Sendable, Equatable {
@@ -12,25 +14,25 @@ package enum TrackerLoop {
         case cancelled
     }
 
-    /// Consumes `updates`; throws ``CLIError`` for a failed source or an expired timeout.
-    package static func run<Updates: AsyncSequence<TrackerUpdate, Never> & Sendable>(
-        _ updates: Updates, output: TrackerOutput, timeout: Duration?, clock: any Clock<Duration>
+    /// Waits for the first of `verdicts`; throws ``CLIError`` for a failed source or an expired timeout.
+    package static func run<Verdicts: AsyncSequence<Result<TrackerOutput.Verdict, CLIError>, Never> & Sendable>(
+        _ verdicts: Verdicts, output: TrackerOutput, timeout: Duration?, clock: any Clock<Duration>
     ) async throws(CLIError) -> Outcome {
         do {
             return try await withThrowingTaskGroup(of: Outcome.self) { group in
                 group.addTask {
-                    for await update in updates {
-                        if try output.handle(update) { return .countReached }
+                    for await verdict in verdicts {
+                        switch try verdict.get() {
+                        case .countReached: return .countReached
+                        case .sourceFinished: return .sourceFinished
+                        }
                     }
-                    return Task.isCancelled ? .cancelled : .sourceFinished
+                    return .cancelled
                 }
                 if let timeout {
                     group.addTask {
                         try await clock.sleep(for: timeout)
-                        let got = output.positions
-                        throw CLIError(.noFix, got == 0
-                            ? "no fix within \(format(timeout)); check the receiver has a clear view of the sky, or raise --timeout"
-                            : "only \(got) fix\(got == 1 ? "" : "es") within \(format(timeout)); raise --timeout or lower --count")
+                        throw timeoutError(timeout, positions: output.positions, status: output.lastStatus)
                     }
                 }
                 defer { group.cancelAll() }
@@ -43,6 +45,24 @@ package enum TrackerLoop {
             return .cancelled
         } catch {
             throw CLIError(.failure, "\(error)")
+        }
+    }
+
+    /// What an expired `--timeout` says: the true cause where the status knows it.
+    static func timeoutError(_ timeout: Duration, positions: Int, status: TrackingStatus?) -> CLIError {
+        let within = "within \(format(timeout))"
+        if positions > 0 {
+            return CLIError(.noFix, "only \(positions) fix\(positions == 1 ? "" : "es") \(within); raise --timeout or lower --count")
+        }
+        switch status {
+        case .unreachable(let error, _)?:
+            return CLIError(.noFix, "no fix \(within): gpsd was unreachable (\(error?.message ?? "no answer")); check gpsd is running")
+        case .noReceiver?:
+            return CLIError(.noFix, "no fix \(within): gpsd has no receiver; attach one (gpsdctl add DEVICE)")
+        case .starting?:
+            return CLIError(.noFix, "no fix \(within): no answer from the source yet; check gpsd is running, or raise --timeout")
+        default:
+            return CLIError(.noFix, "no fix \(within); check the receiver has a clear view of the sky, or raise --timeout")
         }
     }
 

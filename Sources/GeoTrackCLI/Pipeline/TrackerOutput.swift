@@ -1,54 +1,127 @@
 import GPSReports
+import GeoTrackService
 import Synchronization
 
-/// Sends tracker updates to their outputs: the status line, JSON lines, a GPX file;
-/// and counts positions for `--count`/`--once`.
+/// The outputs of one run, as one consumer of the service's updates: the status line and event
+/// lines, gpsd-style JSON lines, a GPX file, a progress bar, and the `--count` tally.
+///
+/// It draws what the service decided and derives nothing: the status, the heading shown and the
+/// events all come in the updates. Its only decision is when the run has what it asked for.
 package final class TrackerOutput: Sendable {
+    /// What an update means for the run.
+    package enum Verdict: Sendable, Equatable {
+        /// `--count`/`--once` is satisfied.
+        case countReached
+        /// The source ended by itself (a replay's end).
+        case sourceFinished
+    }
+
     /// The status line (or plain lines, or nothing).
     package let display: StatusDisplay
     private let json: LineWriter?
-    private let encode: @Sendable (Fix) -> String
+    private let includesSky: Bool
     private let gpx: GPXWriter?
+    private let progress: ProgressBar?
     private let stopAfter: Int?
-    private let delivered = Mutex(0)
+    private let state = Mutex(State())
 
-    /// Creates the outputs; `encode` turns a fix into its TPV JSON line.
-    package init(display: StatusDisplay, json: LineWriter?, encode: @escaping @Sendable (Fix) -> String,
-                 gpx: GPXWriter?, stopAfter: Int?) {
+    private struct State {
+        var positions = 0
+        var status: TrackingStatus?
+        /// JSON lines held back until the GPX point of the fix they start with is written: a
+        /// position's TPV, and the events it caused.
+        var held: [String] = []
+    }
+
+    /// Creates the outputs.
+    /// - Parameters:
+    ///   - json: where gpsd TPV lines (and SKY lines with `includesSky`) and event objects go.
+    ///   - stopAfter: how many locations satisfy the run (`--count`), if any.
+    package init(display: StatusDisplay, json: LineWriter?, includesSky: Bool = false, gpx: GPXWriter?,
+                 progress: ProgressBar? = nil, stopAfter: Int?) {
         self.display = display
         self.json = json
-        self.encode = encode
+        self.includesSky = includesSky
         self.gpx = gpx
+        self.progress = progress
         self.stopAfter = stopAfter
     }
 
-    /// How many positions went out so far.
-    package var positions: Int { delivered.withLock { $0 } }
+    /// How many locations went out so far.
+    package var positions: Int { state.withLock { $0.positions } }
 
-    /// Handles one update; returns true when `--count` is reached.
-    package func handle(_ update: TrackerUpdate) throws(CLIError) -> Bool {
+    /// The last status drawn, to say why a `--timeout` expired.
+    package var lastStatus: TrackingStatus? { state.withLock { $0.status } }
+
+    /// Handles one update; returns a verdict when the run has what it needs, throws when the
+    /// source failed for good.
+    package func handle(_ update: TrackingUpdate) throws(CLIError) -> Verdict? {
+        // Whatever a reader of the JSON has seen is already in the track: a position's TPV (and
+        // the events it caused) waits for its location's GPX point, or for the next report when
+        // the manager's filters hold the location back.
+        switch update {
+        case .location, .status, .event:
+            break
+        case .report:
+            releaseHeldLines()
+        }
         switch update {
         case .status(let status):
-            display.show(status)
+            state.withLock { $0.status = status }
+            switch status {
+            case .failed(let error):
+                // The error is the run's last word, on stderr; the line keeps what it showed.
+                throw CLIError(error)
+            case .finished:
+                display.show(status)
+                return .sourceFinished
+            default:
+                display.show(status)
+            }
+        case .report(.fix(let fix)):
+            if let json {
+                let line = fix.tpvJSON()
+                if gpx != nil, fix.hasPosition {
+                    state.withLock { $0.held = [line] }
+                } else {
+                    json.write(line)
+                }
+            }
+        case .report(.sky(let sky)):
+            if includesSky { json?.write(sky.skyJSON()) }
+        case .report:
+            break
         case .event(let event):
             display.event(event)
-        case .failed(let error):
-            throw error
-        case .location(let summary):
-            // The file first: whatever a reader of the JSON has seen is already in the track.
-            try gpx?.append(summary.fix, satellitesUsed: summary.satellitesUsed)
-            json?.write(encode(summary.fix))
-            let count = delivered.withLock { count in
-                count += 1
-                return count
+            if let json {
+                let line = EventJSON.line(event)
+                let held = state.withLock { state in
+                    if state.held.isEmpty { return false }
+                    state.held.append(line)
+                    return true
+                }
+                if !held { json.write(line) }
             }
-            if let stopAfter, count >= stopAfter {
-                // The status stream may not have caught up with this fix yet: show it as the last word.
-                display.show(.fix(summary))
-                return true
+        case .location(let location):
+            try gpx?.append(location.fix, satellitesUsed: location.gnss.satellitesUsed)
+            releaseHeldLines()
+            progress?.advance()
+            let count = state.withLock { state in
+                state.positions += 1
+                return state.positions
             }
+            if let stopAfter, count >= stopAfter { return .countReached }
         }
-        return false
+        return nil
+    }
+
+    private func releaseHeldLines() {
+        guard let json else { return }
+        let lines = state.withLock { state -> [String] in
+            defer { state.held = [] }
+            return state.held
+        }
+        for line in lines { json.write(line) }
     }
 
     /// Once a second: redraws a countdown and lets the GPX file reach the disk.
@@ -59,7 +132,9 @@ package final class TrackerOutput: Sendable {
 
     /// Flushes JSON, closes the GPX file (writing its closing tags) and restores the terminal.
     package func finish() throws(CLIError) {
+        releaseHeldLines()
         json?.flush()
+        progress?.finish()
         defer { display.finish() }
         try gpx?.close()
     }

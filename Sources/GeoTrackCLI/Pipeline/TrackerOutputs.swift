@@ -4,18 +4,39 @@ import Logging
 /// Builds a ``TrackerOutput`` from the command line's output options and the settings.
 package enum TrackerOutputs {
     /// The outputs for a run; `live` flushes JSON per line (watch, or a paced replay).
-    package static func make(options: OutputOptions, settings: Settings, live: Bool,
+    /// - Parameters:
+    ///   - sourceName: how the status line names the source.
+    ///   - progressFor: the file an unpaced replay reads: with `--gpx` at a terminal, a progress
+    ///     bar counts its fixes first, but only for a regular file, which can be read twice (a
+    ///     pipe cannot: counting would consume it).
+    ///   - descriptor: where JSON lines and the status line go.
+    package static func make(options: OutputOptions, settings: Settings, live: Bool, sourceName: String,
+                             startingMessage: String? = nil,
+                             progressFor path: String? = nil, descriptor: Int32 = STDOUT_FILENO,
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIError) -> TrackerOutput {
-        let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
+        let isTerminal = Terminal.isTerminal(descriptor)
         let mode: StatusDisplay.Mode = options.json ? .silent : (isTerminal ? .terminal : .lines)
         let render = RenderOptions(format: settings.format, units: settings.units,
-                                   color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment))
+                                   color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment),
+                                   sourceName: sourceName, startingMessage: startingMessage)
         let gpx = try options.gpxPath.map { path throws(CLIError) in try GPXWriter(path: path, options: settings.gpx) }
-        return TrackerOutput(display: StatusDisplay(mode: mode, options: render, terminalMode: TerminalMode()),
-                             json: options.json ? LineWriter(flushEachLine: live) : nil,
-                             encode: LocationSources.tpvJSON,
+        var progress: ProgressBar?
+        if gpx != nil, let path, Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) {
+            progress = ProgressBar(total: try FastReplay.countFixes(path))
+        }
+        return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: descriptor,
+                                                    width: { Terminal.columns(descriptor) },
+                                                    terminalMode: isTerminal ? TerminalMode() : nil),
+                             json: options.json ? LineWriter(descriptor: descriptor, flushEachLine: live) : nil,
+                             includesSky: options.sky,
                              gpx: gpx,
+                             progress: progress,
                              stopAfter: options.stopAfter)
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackService
 import Synchronization
 
 /// Shows the status line on a terminal, redrawn in place, with event lines printed above it;
@@ -19,7 +20,7 @@ package final class StatusDisplay: Sendable {
     }
 
     private struct State {
-        var status: StatusState?
+        var status: TrackingStatus?
         var retryDeadline: Double?
         var width: Int?
         var lastLine: String?
@@ -36,7 +37,6 @@ package final class StatusDisplay: Sendable {
     private let descriptor: Int32
     private let width: @Sendable () -> Int?
     private let now: @Sendable () -> Double
-    private let wallClock: @Sendable () -> Date
     private let state: Mutex<State>
     private let terminalMode: TerminalMode?
     /// On a terminal, fix-to-fix redraws closer together than this are coalesced: a fast replay
@@ -53,7 +53,6 @@ package final class StatusDisplay: Sendable {
     package init(mode: Mode, options: RenderOptions, descriptor: Int32 = STDOUT_FILENO,
                  width: @escaping @Sendable () -> Int? = { Terminal.columns(STDOUT_FILENO) },
                  now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds,
-                 wallClock: @escaping @Sendable () -> Date = { Date() },
                  minimumRedrawInterval: Double = 0.15, terminalMode: TerminalMode? = nil) {
         self.mode = mode
         self.minimumRedrawInterval = mode == .terminal ? minimumRedrawInterval : 0
@@ -61,7 +60,6 @@ package final class StatusDisplay: Sendable {
         self.descriptor = descriptor
         self.width = width
         self.now = now
-        self.wallClock = wallClock
         self.state = Mutex(State(width: mode == .terminal ? width() : nil))
         self.terminalMode = mode == .terminal ? terminalMode : nil
         if mode == .terminal {
@@ -71,13 +69,13 @@ package final class StatusDisplay: Sendable {
     }
 
     /// Shows a new state.
-    package func show(_ status: StatusState) {
+    package func show(_ status: TrackingStatus) {
         let now = now()
         state.withLock { state in
             guard !state.finished else { return }
             let sameKind = Self.sameKind(state.status, status)
             state.status = status
-            if case .gpsdUnreachable(_, let retryingIn?) = status {
+            if case .unreachable(_, let retryingIn?) = status {
                 state.retryDeadline = now + Self.seconds(retryingIn)
             } else {
                 state.retryDeadline = nil
@@ -91,8 +89,8 @@ package final class StatusDisplay: Sendable {
     }
 
     /// Prints an event above the status line.
-    package func event(_ event: TrackerEvent) {
-        let line = EventLine.render(event, at: wallClock(), options: options)
+    package func event(_ event: TrackingEvent) {
+        let line = EventLine.render(event, options: options)
         let now = now()
         state.withLock { state in
             guard !state.finished else { return }
@@ -179,8 +177,8 @@ package final class StatusDisplay: Sendable {
         guard mode != .silent, !state.suspended, var status = state.status else { return }
         state.pending = false
         state.lastDraw = now
-        if case .gpsdUnreachable(let reason, _) = status, let deadline = state.retryDeadline {
-            status = .gpsdUnreachable(reason: reason, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
+        if case .unreachable(let error, _) = status, let deadline = state.retryDeadline {
+            status = .unreachable(error, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
         }
         let line = StatusLine.render(status, width: mode == .terminal ? state.width : nil, options: options)
         guard line != state.lastLine else { return }
@@ -197,7 +195,7 @@ package final class StatusDisplay: Sendable {
     }
 
     /// Whether two states are the same kind (fix and fix, searching and searching): only those are coalesced.
-    static func sameKind(_ old: StatusState?, _ new: StatusState) -> Bool {
+    static func sameKind(_ old: TrackingStatus?, _ new: TrackingStatus) -> Bool {
         switch (old, new) {
         case (.fix?, .fix), (.searching?, .searching), (.stale?, .stale): true
         default: false

@@ -1,0 +1,46 @@
+extension SkyView {
+    /// The sky view as one line of gpsd SKY JSON, with gpsd's names and number formats:
+    /// `{"class":"SKY","device":…,"time":…,"xdop":0.64,…,"satellites":[{"PRN":5,"el":28.0,"az":139.0,"ss":43.0,"used":true,"gnssid":0,"svid":5}]}`.
+    /// Unknown values are left out.
+    public func skyJSON() -> String {
+        var writer = JSONWriter()
+        writer.raw("{\"class\":\"SKY\"")
+        if let device {
+            writer.raw(",\"device\":")
+            writer.string(device)
+        }
+        if let time {
+            writer.raw(",\"time\":")
+            writer.isoTime(secondsSince1970: time.timeIntervalSince1970)
+        }
+        for (name, value) in [(",\"xdop\":", xdop), (",\"ydop\":", ydop), (",\"vdop\":", vdop), (",\"tdop\":", tdop),
+                              (",\"hdop\":", hdop), (",\"gdop\":", gdop), (",\"pdop\":", pdop)] as [(StaticString, Double?)] {
+            guard let value, value.isFinite else { continue }
+            writer.raw(name)
+            writer.fixed(value, decimals: 2)
+        }
+        writer.raw(",\"satellites\":[")
+        for (index, satellite) in satellites.enumerated() {
+            writer.raw(index == 0 ? "{\"PRN\":" : ",{\"PRN\":")
+            writer.integer(satellite.prn)
+            for (name, value) in [(",\"el\":", satellite.elevation), (",\"az\":", satellite.azimuth),
+                                  (",\"ss\":", satellite.signalStrength)] as [(StaticString, Double?)] {
+                guard let value, value.isFinite else { continue }
+                writer.raw(name)
+                writer.fixed(value, decimals: 1)
+            }
+            writer.raw(satellite.used ? ",\"used\":true" : ",\"used\":false")
+            if let gnssID = satellite.gnssID {
+                writer.raw(",\"gnssid\":")
+                writer.integer(gnssID)
+            }
+            if let svID = satellite.svID {
+                writer.raw(",\"svid\":")
+                writer.integer(svID)
+            }
+            writer.raw("}")
+        }
+        writer.raw("]}")
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,133 @@
+import GPSReports
+import LocationKit
+
+/// Folds the manager's authorization, receiver status, locations and headings into a
+/// ``TrackingStatus``, and notices the connection and access changes worth an event.
+///
+/// Pure and synchronous, so each rule is tested without a manager; ``GeolocationService`` feeds
+/// it on the main actor as the manager calls its delegate.
+struct TrackingReducer: Sendable {
+    /// One input from the manager.
+    enum Input: Sendable {
+        /// Location access changed.
+        case authorization(AuthorizationStatus)
+        /// The receiver's status changed.
+        case receiver(ReceiverStatus)
+        /// A location was delivered; `heading` is the one that describes it, if any.
+        case location(Location, heading: Heading?)
+        /// The heading that describes the current location changed (a heading sensor's reading).
+        case heading(Heading?)
+    }
+
+    /// What an input changed that is worth telling, besides the status.
+    enum Notice: Sendable, Equatable {
+        case disconnected(SourceError)
+        case reconnected
+        case authorizationChanged(AuthorizationStatus)
+    }
+
+    private(set) var authorization: AuthorizationStatus
+    private(set) var receiver: ReceiverStatus
+    private(set) var location: Location?
+    private(set) var heading: Heading?
+    /// The administrator's policy file, named in ``TrackingStatus/restricted(policyPath:)``.
+    let policyPath: String
+    /// The last connection failure, until a connection works again.
+    private var lastError: SourceError?
+    /// Whether a connection ever worked, and whether it has been lost since.
+    private var everConnected = false
+    private var connectionLost = false
+    /// gpsd said it has no receiver, and no position came since: a silence then is not "searching".
+    private var receiverAbsent = false
+
+    init(authorization: AuthorizationStatus, receiver: ReceiverStatus, location: Location?, policyPath: String) {
+        self.authorization = authorization
+        self.receiver = receiver
+        self.location = location.flatMap { $0.isStale ? nil : $0 }
+        self.policyPath = policyPath
+    }
+
+    /// Applies one input; returns what it changed that is worth an event.
+    mutating func apply(_ input: Input) -> [Notice] {
+        switch input {
+        case .authorization(let status):
+            guard status != authorization else { return [] }
+            authorization = status
+            return [.authorizationChanged(status)]
+        case .receiver(let status):
+            let previous = receiver.sourceState
+            receiver = status
+            guard status.sourceState != previous, let state = status.sourceState else { return [] }
+            return sourceStateChanged(to: state)
+        case .location(let new, let shown):
+            location = new
+            heading = shown
+            receiverAbsent = false
+            return []
+        case .heading(let shown):
+            heading = shown
+            return []
+        }
+    }
+
+    private mutating func sourceStateChanged(to state: SourceState) -> [Notice] {
+        switch state {
+        case .connected, .receiverPresent:
+            if case .receiverPresent = state { receiverAbsent = false }
+            lastError = nil
+            everConnected = true
+            guard connectionLost else { return [] }
+            connectionLost = false
+            return [.reconnected]
+        case .disconnected(let error):
+            lastError = error
+            guard everConnected, !connectionLost else { return [] }
+            connectionLost = true
+            return [.disconnected(error)]
+        case .receiverAbsent:
+            receiverAbsent = true
+            return []
+        case .connecting, .stale, .retrying, .finished:
+            return []
+        }
+    }
+
+    /// The status the inputs so far add up to.
+    var status: TrackingStatus {
+        switch authorization {
+        case .notDetermined: return .waitingForAuthorization
+        case .denied: return .denied
+        case .restricted: return .restricted(policyPath: policyPath)
+        case .authorizedWhenInUse, .authorizedAlways: break
+        }
+        let searching = TrackingStatus.searching(seen: receiver.satellitesSeen, used: receiver.satellitesUsed)
+        switch receiver.sourceState {
+        case nil:
+            return .starting
+        case .connecting?:
+            // While reconnecting, gpsd is still unreachable until it answers.
+            return lastError.map { .unreachable($0, retryingIn: nil) } ?? .starting
+        case .disconnected(let error)? where error.code == .unreadableFile:
+            // Nothing retries a file that cannot be read: the source has failed.
+            return .failed(error)
+        case .disconnected(let error)?:
+            return .unreachable(error, retryingIn: nil)
+        case .retrying(let delay)?:
+            return .unreachable(lastError, retryingIn: delay)
+        case .finished?:
+            return lastError.map { .failed($0) } ?? .finished
+        case .receiverAbsent?:
+            return .noReceiver
+        case .stale?:
+            if receiverAbsent { return .noReceiver }
+            return location.map { .stale($0) } ?? searching
+        case .connected?, .receiverPresent?:
+            break
+        }
+        if receiver.isStale { return location.map { .stale($0) } ?? searching }
+        if let location, receiver.fixMode >= .twoD {
+            return .fix(location, heading: heading)
+        }
+        return searching
+    }
+}
