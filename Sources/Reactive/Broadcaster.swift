@@ -44,22 +44,16 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     ///   streams); when `nil`, a replaying broadcaster delivers its latest element.
     public func subscribe(startingWith initial: Element? = nil) -> EventStream<Element> {
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
-        // The replay is yielded under the lock so that no concurrent send can overtake it.
-        let registered: UInt64? = state.withLock { machine in
-            switch machine.subscribe(continuation, initial: initial) {
-            case .registered(let id, let replay):
-                if let replay { continuation.yield(replay) }
-                return id
-            case .finishImmediately(let replay):
-                if let replay { continuation.yield(replay) }
-                return nil
-            }
-        }
-        if let id = registered {
-            continuation.onTermination = { [weak self] _ in
-                self?.state.withLock { $0.unsubscribe(id) }
-            }
-        } else {
+        let action = state.withLock { $0.subscribe(.stream(continuation), initial: initial) }
+        switch action {
+        case .live(let id):
+            continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.unsubscribe(id) } }
+        case .replay(let id, let replay):
+            continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.unsubscribe(id) } }
+            continuation.yield(replay)
+            catchUp(id) { continuation.yield($0) }
+        case .finished(let replay):
+            if let replay { continuation.yield(replay) }
             continuation.finish()
         }
         return EventStream(stream)
@@ -69,18 +63,40 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     /// on (a replaying broadcaster first calls it with its latest element).
     ///
     /// Unlike a stream, an observer costs no task and no thread wake-up per element; in return it
-    /// runs inside ``send(_:)``, so it must be quick and must not send to this broadcaster.
+    /// runs inside ``send(_:)``, so it should be quick. No lock is held while it runs: it may
+    /// observe or subscribe (to this broadcaster or another), cancel, or send.
     /// Observing stops when the returned ``Observation`` is cancelled or deallocated.
     public func observe(_ observer: @escaping @Sendable (Element) -> Void) -> Observation {
-        // The replay is delivered under the lock, as for streams, so no concurrent send overtakes it.
-        let id = state.withLock { machine -> UInt64? in
-            guard let (id, replay) = machine.observe(observer) else { return nil }
-            if let replay { observer(replay) }
-            return id
+        let action = state.withLock { $0.subscribe(.observer(observer), initial: nil) }
+        let id: UInt64
+        switch action {
+        case .live(let live):
+            id = live
+        case .replay(let catching, let replay):
+            id = catching
+            observer(replay)
+            catchUp(id, deliver: observer)
+        case .finished:
+            return Observation {}
         }
-        guard let id else { return Observation {} }
         return Observation { [weak self] in
-            self?.state.withLock { $0.stopObserving(id) }
+            self?.state.withLock { $0.unsubscribe(id) }
+        }
+    }
+
+    /// Hands a new subscriber what was sent while its replay was delivered, outside the lock,
+    /// until it has caught up and joined the live subscribers.
+    private func catchUp(_ id: UInt64, deliver: (Element) -> Void) {
+        while true {
+            switch state.withLock({ $0.catchUp(id) }) {
+            case .deliver(let elements):
+                for element in elements { deliver(element) }
+            case .done:
+                return
+            case .finish(let continuation):
+                continuation?.finish()
+                return
+            }
         }
     }
 
