@@ -142,6 +142,7 @@ let package = Package(
         .testTarget(
             name: "GeoTrackCLITests",
             dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "NMEA"],
+            exclude: ["Logs"],
             swiftSettings: strict
         ),
     ]

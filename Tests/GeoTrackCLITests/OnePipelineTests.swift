@@ -1,0 +1,152 @@
+import ArgumentParser
+import Foundation
+import GeoTrackService
+import Logging
+import Testing
+@testable import GeoTrackCLI
+
+/// `watch` and `replay` are one pipeline: a location manager, the service, and outputs that
+/// only draw. These tests hold replay to it; WatchEndToEndTests hold watch to the same results.
+@Suite("One pipeline from the source to every output")
+struct OnePipelineTests {
+    /// The corpus beside the project, as CI has it.
+    static let corpus = TestSupport.packageRoot.appendingPathComponent("../shared/nmea-corpus").standardizedFileURL
+    /// A synthetic ride through a region with a stay in it (scripts/make-walk-log.py).
+    static let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+
+    /// A home whose configuration monitors the walk's region and reports its visit.
+    static func eventHome() throws -> URL {
+        let home = try TestSupport.temporaryDirectory()
+        let directory = home.appendingPathComponent("config/geotrack")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try eventConfiguration.write(to: directory.appendingPathComponent("config.yaml"), atomically: true, encoding: .utf8)
+        return home
+    }
+
+    /// The walk's region, and visits with a dwell short enough for its 16 s stay.
+    static let eventConfiguration = """
+        location:
+          visits: true
+          visit_radius: 15
+          visit_dwell: 8
+        regions:
+          market:
+            latitude: 51.5
+            longitude: -0.119856
+            radius: 30
+        """
+
+    /// What the walk causes, as `replay` reports it: the events are dated with their fixes' times.
+    static let walkEventLines = [
+        "12:00:50Z entered region market",
+        "12:00:50Z arrived at 51.50000°N 0.12000°W",
+        "12:01:06Z left 51.50000°N 0.11999°W",
+        "12:01:09Z left region market",
+    ]
+
+    static func eventObjects(_ output: String) -> [String] {
+        output.split(separator: "\n").map(String.init).filter { $0.hasPrefix("{\"class\":\"EVENT\"") }
+    }
+
+    @Test("plain replay --json takes the fast path, and it prints byte for byte what the service path prints, on every corpus log")
+    @MainActor
+    func fastPathMatchesTheServicePath() async throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter { $0.hasSuffix(".nmea") }.sorted()
+        #expect(names.count >= 30)
+        let options = try OutputOptions.parse(["--json"])
+        #expect(FastReplay.applies(options: options, settings: Settings(), paced: false))
+        var withRegion = Settings()
+        withRegion.regions = [RegionSetting(name: "r", latitude: 0, longitude: 0, radius: 10)]
+        #expect(!FastReplay.applies(options: options, settings: withRegion, paced: false))
+        var withVisits = Settings()
+        withVisits.visits.enabled = true
+        #expect(!FastReplay.applies(options: options, settings: withVisits, paced: false))
+        #expect(!FastReplay.applies(options: try OutputOptions.parse(["--json", "--sky"]), settings: Settings(), paced: false))
+
+        let directory = try TestSupport.temporaryDirectory()
+        for name in names {
+            let path = Self.corpus.appendingPathComponent(name).path
+            let fastFile = directory.appendingPathComponent(name + ".fast").path
+            let serviceFile = directory.appendingPathComponent(name + ".service").path
+            let fast = open(fastFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            try FastReplay.replayJSON(path: path, descriptor: fast, stop: StopFlag())
+            close(fast)
+
+            let descriptor = open(serviceFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            let output = try TrackerOutputs.make(options: options, settings: Settings(), live: false, sourceName: path,
+                                                 descriptor: descriptor)
+            let run = TrackingRun(manager: LocationSources.replayManager(path: path, speed: nil, settings: Settings(),
+                                                                         logger: Logger(label: "test")),
+                                  output: output)
+            let outcome = try await TrackerLoop.run(run.verdicts, output: output, timeout: nil, clock: ContinuousClock())
+            run.stop()
+            try output.finish()
+            close(descriptor)
+            #expect(outcome == .sourceFinished, "\(name)")
+            let fastBytes = try Data(contentsOf: URL(fileURLWithPath: fastFile))
+            let serviceBytes = try Data(contentsOf: URL(fileURLWithPath: serviceFile))
+            #expect(!fastBytes.isEmpty, "\(name) printed nothing")
+            #expect(fastBytes == serviceBytes, "\(name): the fast path and the service path differ")
+        }
+    }
+
+    @Test("replay reports the configured region and visit, dated with their fixes, in JSON and on status lines")
+    func replayEvents() throws {
+        let home = try Self.eventHome()
+        let json = try TestSupport.geotrack(["replay", Self.walk, "--json"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        let events = Self.eventObjects(json.stdout)
+        #expect(events.count == 4)
+        #expect(events.first == #"{"class":"EVENT","event":"regionEntered","time":"2024-06-18T12:00:50.000Z","region":"market"}"#)
+        #expect(events.last == #"{"class":"EVENT","event":"regionExited","time":"2024-06-18T12:01:09.000Z","region":"market"}"#)
+        #expect(events[1].contains(#""event":"visitStarted","time":"2024-06-18T12:00:50.000Z""#))
+        #expect(events[2].contains(#""event":"visitEnded","time":"2024-06-18T12:01:06.000Z""#))
+        // Each event follows the TPV of the fix that caused it.
+        let lines = json.stdout.split(separator: "\n").map(String.init)
+        let entered = try #require(lines.firstIndex(of: events[0]))
+        #expect(lines[entered - 1].contains(#""time":"2024-06-18T12:00:50.000Z""#))
+
+        let plain = try TestSupport.geotrack(["replay", Self.walk], home: home)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let eventLines = plain.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("3D") && !$0.hasPrefix("searching") }
+        #expect(eventLines == ["replaying \(Self.walk)"] + Self.walkEventLines + ["end of \(Self.walk)"])
+
+        // Paced, the same events at the same fix times.
+        let paced = try TestSupport.geotrack(["replay", Self.walk, "--json", "--speed", "200"], home: home)
+        #expect(Self.eventObjects(paced.stdout) == events)
+    }
+
+    @Test("visits are reported only when asked for, like CoreLocation's startMonitoringVisits")
+    func visitsAreOptIn() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let quiet = try TestSupport.geotrack(["replay", Self.walk, "--json"], home: home)
+        #expect(Self.eventObjects(quiet.stdout).isEmpty)
+        let asked = try TestSupport.geotrack(["replay", Self.walk, "--json", "--visits"], home: home)
+        // The default dwell is five minutes; the walk stays 16 s: still nothing, but through the service path.
+        #expect(asked.status == 0)
+        #expect(Self.eventObjects(asked.stdout).isEmpty)
+        #expect(asked.stdout == quiet.stdout)
+    }
+
+    @Test("--sky adds gpsd's SKY objects to the TPVs; without --json it is a usage error")
+    func sky() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = Self.corpus.appendingPathComponent("garmin15x.nmea").path
+        let run = try TestSupport.geotrack(["replay", log, "--json", "--sky"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let skies = lines.filter { $0.hasPrefix("{\"class\":\"SKY\"") }
+        #expect(!skies.isEmpty)
+        let last = try #require(skies.last)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let satellites = try #require(object["satellites"] as? [[String: Any]])
+        #expect(satellites.count == 11)
+        #expect(satellites.filter { $0["used"] as? Bool == true }.count == 8)
+        #expect(object["hdop"] != nil)
+        // The TPVs are the same as without --sky.
+        let plain = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        #expect(lines.filter { $0.hasPrefix("{\"class\":\"TPV\"") } == plain.stdout.split(separator: "\n").map(String.init))
+        let usage = try TestSupport.geotrack(["replay", log, "--sky"], home: home)
+        #expect(usage.status == 64)
+    }
+}
