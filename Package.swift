@@ -110,7 +110,7 @@ let package = Package(
         .testTarget(name: "GPSReportsTests", dependencies: ["GPSReports"], swiftSettings: strict),
         .testTarget(
             name: "GPSDTests",
-            dependencies: ["GPSD", "GPSReports", "GeoTrackTesting"],
+            dependencies: ["GPSD", "GPSReports", "GeoTrackTesting", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Logs")],
             swiftSettings: strict
         ),
@@ -124,7 +124,7 @@ let package = Package(
         .testTarget(
             name: "LocationKitTests",
             dependencies: [
-                "LocationKit", "GeoTrackTesting", "GPSReports", "NMEA", "GPSD", "Reactive", "GeoTrackKit",
+                "LocationKit", "GeoTrackTesting", "GPSReports", "GPSD", "Reactive", "GeoTrackKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Logs")],
@@ -133,15 +133,19 @@ let package = Package(
         .testTarget(
             name: "GeoTrackServiceTests",
             dependencies: [
-                "GeoTrackService", "LocationKit", "GeoTrackTesting", "GPSReports", "Reactive",
+                "GeoTrackService", "LocationKit", "GeoTrackTesting", "GPSReports",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting"], swiftSettings: strict),
+        .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",
-            dependencies: ["GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "NMEA"],
+            dependencies: [
+                "GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["Logs"],
             swiftSettings: strict
         ),

@@ -1,6 +1,7 @@
 import Foundation
 import GPSReports
 import Synchronization
+import SystemPackage
 
 /// Records fixes into a GPX 1.1 file as they come, so that the file survives whatever ends the process.
 ///
@@ -108,22 +109,10 @@ package final class GPXWriter: Sendable {
     }
 
     private static func write(_ text: String, to descriptor: Int32, path: String) throws(CLIError) {
-        var text = text
-        let failure: Int32? = text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return nil }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure {
-            throw CLIError(.ioError, "cannot write GPX file \(path): \(String(cString: strerror(failure)))")
+        do {
+            _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
+        } catch {
+            throw CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
         }
     }
 }

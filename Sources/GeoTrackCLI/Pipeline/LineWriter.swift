@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemPackage
 
 /// Writes lines to a descriptor through a buffer: flushed per line for live output,
 /// or in 64 KiB blocks when throughput matters (a replay as fast as possible).
@@ -32,20 +33,9 @@ package final class LineWriter: Sendable {
     }
 
     private static func drain(_ buffer: inout [UInt8], to descriptor: Int32) {
-        var offset = 0
-        buffer.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress else { return }
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    // The reader went away (EPIPE with SIGPIPE ignored): nothing more can be delivered.
-                    offset = bytes.count
-                    return
-                }
-                offset += written
-            }
-        }
+        // A failure means the reader went away (EPIPE with SIGPIPE ignored): nothing more can be
+        // delivered, and the buffer is dropped either way.
+        _ = try? FileDescriptor(rawValue: descriptor).writeAll(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Small facts about the process's terminal, and unbuffered writes to it.
 package enum Terminal {
@@ -7,22 +8,10 @@ package enum Terminal {
         write(line + "\n", to: STDERR_FILENO)
     }
 
-    /// Writes `text` to a descriptor, retrying on EINTR and partial writes; errors are dropped
-    /// (a closed terminal is no reason to fail).
+    /// Writes all of `text` to a descriptor (swift-system retries on EINTR and partial writes);
+    /// errors are dropped (a closed terminal is no reason to fail).
     package static func write(_ text: String, to descriptor: Int32) {
-        var text = text
-        text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return }
-            var offset = 0
-            while offset < bytes.count {
-                let written = Foundation.write(descriptor, base + offset, bytes.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
-                offset += written
-            }
-        }
+        _ = try? FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
     }
 
     /// Whether the descriptor is a terminal.
