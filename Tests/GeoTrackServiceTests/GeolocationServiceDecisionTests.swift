@@ -1,0 +1,121 @@
+import Foundation
+import GeoTrackService
+import GeoTrackTesting
+import GPSReports
+import LocationKit
+import Testing
+
+/// The service is the one place that decides what is shown: the heading beside a fix, the
+/// events and their times, and the order outputs hear of them.
+@MainActor
+@Suite struct GeolocationServiceDecisionTests {
+    static let origin = ServiceHarness.origin
+    static let away = Coordinate(latitude: 59.3393, longitude: 18.0686) ?? origin
+
+    /// The updates the service gives one observer until the scripted source ends.
+    static func updates(_ steps: [ScriptedLocationSource.Step], configure: (LocationManager) -> Void = { _ in })
+        async throws -> (service: GeolocationService, updates: [TrackingUpdate]) {
+        let harness = try ServiceHarness(status: .authorizedAlways) { _ in steps + [.state(.finished)] }
+        configure(harness.manager)
+        let service = GeolocationService(manager: harness.manager, startsUpdates: false,
+                                         now: { Date(timeIntervalSince1970: 42) })
+        let (ended, done) = AsyncStream.makeStream(of: Void.self)
+        var seen: [TrackingUpdate] = []
+        let observation = service.observe { update in
+            seen.append(update)
+            if case .status(.finished) = update { done.yield() }
+        }
+        service.start()
+        _ = await ended.firstElements(1)
+        observation.cancel()
+        return (service, seen)
+    }
+
+    static func fixes(_ updates: [TrackingUpdate]) -> [(Location, Heading?)] {
+        updates.compactMap { if case .status(.fix(let location, let heading)) = $0 { (location, heading) } else { nil } }
+    }
+
+    @Test("the course is shown only with its own fix and only while moving; a standing receiver shows none")
+    func courseHeading() async throws {
+        let moving = Fix.synthetic(at: Self.origin, second: 0, speed: 3, course: 90)
+        let stopped = Fix.synthetic(at: Self.origin, second: 1, speed: 0.2, course: 271)
+        let (_, updates) = try await Self.updates([.state(.receiverPresent), .fix(moving), .fix(stopped)])
+        let shown = Self.fixes(updates)
+        #expect(shown.count == 2)
+        #expect(shown.first?.1?.trueHeading == 90 && shown.first?.1?.source == .courseOverGround)
+        // Standing still: the old course (90) is not the heading of this fix, and its own course is noise.
+        #expect(shown.last?.0.timestamp == stopped.time)
+        #expect(shown.last?.1 == nil)
+    }
+
+    @Test("a heading sensor wins while current (the manager's 5 s), and is dropped once older")
+    func sensorHeading() async throws {
+        let start = Date(timeIntervalSince1970: 1_735_689_600)
+        let steps: [ScriptedLocationSource.Step] = [
+            .state(.receiverPresent),
+            .event(.report(.attitude(Attitude(time: start, heading: 200)))),
+            .fix(.synthetic(at: Self.origin, second: 1, speed: 3, course: 90)),
+            .fix(.synthetic(at: Self.origin, second: 7, speed: 3, course: 95)),
+        ]
+        let (_, updates) = try await Self.updates(steps)
+        let shown = Self.fixes(updates).map { $0.1 }
+        #expect(shown.first??.trueHeading == 200)
+        #expect(shown.first??.source == .sensor("ATT") || shown.first??.source == .sensor(nil))
+        // Six seconds after the sensor's reading: its heading is stale; the course of this fix is shown.
+        #expect(shown.last??.trueHeading == 95 && shown.last??.source == .courseOverGround)
+    }
+
+    @Test("region events carry the time of the fix that caused them, and follow that fix's report")
+    func regionEventTimes() async throws {
+        let steps: [ScriptedLocationSource.Step] = [
+            .state(.receiverPresent),
+            .fix(.synthetic(at: Self.away, second: 0)),
+            .fix(.synthetic(at: Self.origin, second: 30)),
+            .fix(.synthetic(at: Self.away, second: 90)),
+        ]
+        let (_, updates) = try await Self.updates(steps) { manager in
+            manager.startMonitoring(for: CircularRegion(center: Self.origin, radius: 100, identifier: "home"))
+        }
+        let events = updates.compactMap { if case .event(let event) = $0 { event } else { nil } }
+        #expect(events == [
+            TrackingEvent(.regionEntered("home"), at: Date(timeIntervalSince1970: 1_735_689_630)),
+            TrackingEvent(.regionExited("home"), at: Date(timeIntervalSince1970: 1_735_689_690)),
+        ])
+        // The order outputs hear: the report as sent, the event it caused, the status, the location.
+        let entered = try #require(updates.firstIndex { if case .event = $0 { true } else { false } })
+        guard case .report(.fix(let fix)) = updates[entered - 1] else {
+            Issue.record("the event does not follow its fix's report: \(updates[entered - 1])")
+            return
+        }
+        #expect(fix.time == Date(timeIntervalSince1970: 1_735_689_630))
+        #expect(updates.dropFirst(entered + 1).contains { if case .location(let location) = $0 { location.timestamp == fix.time } else { false } })
+    }
+
+    @Test("a lost connection and its return are events dated by the service's clock; access changes too")
+    func connectionEvents() async throws {
+        let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
+        let steps: [ScriptedLocationSource.Step] = [
+            .state(.connected), .state(.disconnected(refused)), .state(.retrying(after: .seconds(1))),
+            .state(.disconnected(refused)), .state(.connected),
+        ]
+        let (_, updates) = try await Self.updates(steps)
+        let events = updates.compactMap { if case .event(let event) = $0 { event } else { nil } }
+        #expect(events == [TrackingEvent(.disconnected(refused), at: Date(timeIntervalSince1970: 42)),
+                           TrackingEvent(.reconnected, at: Date(timeIntervalSince1970: 42))])
+        let statuses = updates.compactMap { if case .status(let status) = $0 { status } else { nil } }
+        #expect(statuses.contains(.unreachable(refused, retryingIn: .seconds(1))))
+        #expect(statuses.last == .finished)
+    }
+
+    @Test("every TPV goes to the outputs as it was sent, positions or not, while access is granted")
+    func reportsAsSent() async throws {
+        var noFix = Fix(mode: .noFix, time: Date(timeIntervalSince1970: 1_735_689_600))
+        noFix.device = "/dev/ttyTEST"
+        let position = Fix.synthetic(at: Self.origin, second: 1)
+        let (_, updates) = try await Self.updates([.state(.receiverPresent), .fix(noFix), .fix(position)])
+        let reports = updates.compactMap { if case .report(.fix(let fix)) = $0 { fix } else { nil } }
+        #expect(reports == [noFix, position])
+        let locations = updates.compactMap { if case .location(let location) = $0 { location } else { nil } }
+        #expect(locations.map(\.fix) == [position])
+    }
+}
