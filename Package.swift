@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "GeoTrackCLITests",
             dependencies: [
-                "GPSReports", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService",
+                "GPSReports", "GPSD", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

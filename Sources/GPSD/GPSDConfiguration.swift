@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where gpsd is and how a ``GPSDClient`` behaves when it goes quiet or away.
 public struct GPSDConfiguration: Sendable {
     /// The host gpsd listens on.
@@ -37,5 +39,23 @@ public struct GPSDConfiguration: Sendable {
         self.maximumBackoff = maximumBackoff
         self.skyViews = skyViews
         self.reconnects = reconnects
+    }
+}
+
+extension GPSDConfiguration {
+    /// Whether gpsd can be asked to watch `device`: a device path or gpsd's remote forms
+    /// (`/dev/ttyACM0`, `tcp://host:port`, `gpsd://host:2947/dev/ttyUSB0`), at most 128 bytes of
+    /// letters, digits and `/ . _ - + : @ , ~`. Quotes, braces, spaces and control characters
+    /// would reach gpsd inside libgps's ?WATCH command unescaped.
+    public static func isValidDevice(_ device: String) -> Bool {
+        guard !device.isEmpty, device.utf8.count <= 128 else { return false }
+        return device.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "/._-+:@,~".unicodeScalars.contains(scalar))
+        }
+    }
+
+    /// What to say about a device path ``isValidDevice(_:)`` refuses.
+    public static func invalidDeviceMessage(_ device: String) -> String {
+        "the device \(device.debugDescription) is not a device path gpsd can take; give one such as /dev/ttyACM0"
     }
 }

@@ -58,6 +58,11 @@ final class GPSDConnection {
 
     /// Asks gpsd to stream JSON reports from `device`, or from every device when `nil`.
     func watch(device: String?) throws(SourceError) {
+        // libgps pastes the device into its ?WATCH JSON unescaped: a quote or a brace would
+        // smuggle a second command to gpsd.
+        if let device, !GPSDConfiguration.isValidDevice(device) {
+            throw SourceError(.protocolError, message: GPSDConfiguration.invalidDeviceMessage(device))
+        }
         let status: Int32 = if let device {
             device.withCString { geotrack_watch(data, $0) }
         } else {

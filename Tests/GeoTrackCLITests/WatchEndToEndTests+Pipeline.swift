@@ -64,14 +64,16 @@ extension WatchEndToEndTests {
         let theirs = try Self.objects(pipe.stdout, class: "TPV")
         let ours = try Self.objects(watch.stdout, class: "TPV")
         // Either client may have connected a moment after the other, and TPVs without a position
-        // repeat word for word: line the two up where the most TPVs agree, which must be at the end.
+        // repeat word for word: line the two up where the most TPVs agree.
         let offsets = (-(ours.count - 1))...(theirs.count - 1)
         let offset = try #require(offsets.max { lhs, rhs in
             Self.agreement(theirs, ours, offset: lhs) < Self.agreement(theirs, ours, offset: rhs)
         })
         let pairs = ours.indices.compactMap { index in theirs.indices.contains(index + offset) ? (theirs[index + offset], ours[index]) : nil }
         #expect(pairs.count >= 5, "too little overlap: \(pairs.count) of \(ours.count) / \(theirs.count)")
-        #expect(ours.count - 1 + offset == theirs.count - 1, "the two did not end on the same TPV")
+        // They connected and were stopped a moment apart, so a few TPVs at either end may be one
+        // client's alone; in between every TPV must be there in both (a lost one would shift the rest).
+        #expect(pairs.count >= min(ours.count, theirs.count) - 3, "overlap \(pairs.count) of \(ours.count) / \(theirs.count)")
         var keys = 0, matched = 0
         for (gpsdTPV, ourTPV) in pairs {
             for (key, value) in gpsdTPV {

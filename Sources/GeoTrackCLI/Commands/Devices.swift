@@ -21,7 +21,7 @@ extension GeoTrack {
         package init() {}
 
         package func validate() throws {
-            guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout)).") }
+            try OutputOptions.checkTimeout(timeout)
         }
 
         package func run() async throws {

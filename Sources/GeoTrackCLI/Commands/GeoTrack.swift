@@ -29,13 +29,13 @@ package struct GeoTrack: AsyncParsableCommand {
                 try command.run()
             }
         } catch let error as CLIError {
-            Terminal.standardError("geotrack: \(error.message)")
+            Terminal.standardError("geotrack: \(Terminal.safe(error.message))")
             Foundation.exit(error.status.rawValue)
         } catch {
             let code = exitCode(for: error)
             // --help, --version and completion scripts end the parse with a success.
             guard code != .success else { exit(withError: error) }
-            Terminal.standardError(usageLine(for: error, arguments: CommandLine.arguments))
+            Terminal.standardError(Terminal.safe(usageLine(for: error, arguments: CommandLine.arguments)))
             Foundation.exit(code.rawValue)
         }
     }

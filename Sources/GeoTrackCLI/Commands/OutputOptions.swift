@@ -17,6 +17,9 @@ package struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"))
     package var gpxPath: String?
 
+    @Flag(help: "Replace an existing --gpx file (never through a symbolic link, never the file being replayed).")
+    package var overwrite = false
+
     @Option(help: ArgumentHelp("Stop after this many fixes.", valueName: "n"))
     package var count: Int?
 
@@ -64,7 +67,7 @@ package struct OutputOptions: ParsableArguments {
             throw ValidationError("--once and --count cannot be used together; --once is --count 1.")
         }
         if let timeout {
-            guard timeout > 0, timeout.isFinite else { throw ValidationError("--timeout must be more than 0 seconds (got \(timeout)).") }
+            try Self.checkTimeout(timeout)
             guard once || count != nil else { throw ValidationError("--timeout needs --once or --count.") }
         }
         for (name, value) in [("--gpx-min-move", gpxMinimumMove), ("--gpx-min-interval", gpxMinimumInterval)] {
@@ -72,8 +75,21 @@ package struct OutputOptions: ParsableArguments {
                 throw ValidationError("\(name) must be 0 or more (got \(value)).")
             }
         }
+        if overwrite, gpxPath == nil {
+            throw ValidationError("--overwrite replaces an existing --gpx file; give --gpx too.")
+        }
         if let gpxSegmentAfter, !(gpxSegmentAfter > 0 && gpxSegmentAfter.isFinite) {
             throw ValidationError("--gpx-segment-after must be more than 0 seconds (got \(gpxSegmentAfter)).")
+        }
+    }
+
+    /// The longest `--timeout` taken: a year. Beyond it a duration overflows, and no run needs it.
+    package static let maximumTimeout: Double = 366 * 86_400
+
+    /// Checks a `--timeout` value: more than 0 seconds, at most ``maximumTimeout``.
+    package static func checkTimeout(_ timeout: Double) throws {
+        guard timeout > 0, timeout <= maximumTimeout else {
+            throw ValidationError("--timeout must be more than 0 and at most \(Int(maximumTimeout)) seconds (got \(timeout)).")
         }
     }
 

@@ -28,8 +28,8 @@ extension GeoTrack {
         package init() {}
 
         package func validate() throws {
-            if let speed, !(speed > 0 && speed.isFinite) {
-                throw ValidationError("--speed must be more than 0 (got \(speed)).")
+            if let speed, !(speed >= 0.001 && speed <= 1_000_000) {
+                throw ValidationError("--speed must be from 0.001 to 1000000 (got \(speed)).")
             }
         }
 
@@ -46,7 +46,7 @@ extension GeoTrack {
             let sourceName = file == "-" ? "standard input" : file
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: paced, sourceName: sourceName,
                                                   startingMessage: "replaying " + sourceName,
-                                                  progressFor: paced ? nil : file)
+                                                  input: file, progress: !paced)
             let speed = paced ? (speed ?? 1) : nil
             let run = await MainActor.run {
                 TrackingRun(manager: LocationSources.replayManager(path: file, speed: speed, settings: settings, logger: logger),

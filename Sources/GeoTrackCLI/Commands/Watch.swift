@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GPSD
 import LocationKit
 import Logging
 
@@ -25,6 +26,12 @@ extension GeoTrack {
         @OptionGroup package var output: OutputOptions
 
         package init() {}
+
+        package func validate() throws {
+            if let device, !GPSDConfiguration.isValidDevice(device) {
+                throw ValidationError(Terminal.safe(GPSDConfiguration.invalidDeviceMessage(device)))
+            }
+        }
 
         package func run() async throws {
             var flags = output.configurationFlags.merging(gpsd.configurationFlags) { $1 }

@@ -1,4 +1,5 @@
 import Configuration
+import GPSD
 
 extension ConfigurationLoader {
     /// Reads each key through the layered reader and checks it.
@@ -22,6 +23,9 @@ extension ConfigurationLoader {
                 settings.gpsdPort = number
             }
             if let device = text(ConfigKeys.gpsdDevice) {
+                guard device.isEmpty || GPSDConfiguration.isValidDevice(device) else {
+                    throw bad(ConfigKeys.gpsdDevice, Terminal.safe(device), "a device path such as /dev/ttyACM0 (letters, digits and / . _ - + : @ , ~)")
+                }
                 settings.device = device.isEmpty ? nil : device
             }
             if let units = text(ConfigKeys.units) {

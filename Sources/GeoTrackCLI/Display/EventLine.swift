@@ -16,7 +16,9 @@ package enum EventLine {
         case .disconnected(let error): text = "disconnected: \(error.message)"
         case .authorizationChanged(let status): text = "location access: \(status)"
         }
-        guard options.color else { return "\(stamp) \(text)" }
-        return "\u{1B}[2m\(stamp)\u{1B}[0m \(text)"
+        // Region names come from the configuration, messages from gpsd: never raw to the terminal.
+        let safe = Terminal.safe(text)
+        guard options.color else { return "\(stamp) \(safe)" }
+        return "\u{1B}[2m\(stamp)\u{1B}[0m \(safe)"
     }
 }

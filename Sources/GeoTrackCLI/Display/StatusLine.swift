@@ -41,6 +41,15 @@ package enum StatusLine {
 
     /// The parts for each state, most important first in priority, in display order.
     static func parts(for state: TrackingStatus, options: RenderOptions) -> [Part] {
+        // Every text from outside (gpsd's messages, file names) is made safe for the terminal.
+        unsafeParts(for: state, options: options).map { part in
+            var part = part
+            part.text = Terminal.safe(part.text)
+            return part
+        }
+    }
+
+    private static func unsafeParts(for state: TrackingStatus, options: RenderOptions) -> [Part] {
         switch state {
         case .starting:
             return [Part(text: options.startingMessage, priority: 0, style: .dim)]

@@ -26,14 +26,32 @@ package final class GPXWriter: Sendable {
     private let now: @Sendable () -> Double
     private let syncInterval: Double
 
-    /// Creates (or truncates) the file at `path` and writes the GPX header.
+    /// Creates the file at `path` and writes the GPX header.
     ///
-    /// - Parameter now: a monotonic clock in seconds, to pace `fsync`.
-    package init(path: String, options: GPXOptions, created: Date = Date(),
+    /// An existing file is never destroyed unasked: it is refused unless `replacing` is set, and
+    /// even then a symbolic link is never followed, and the file being read (`input`) is never
+    /// written over.
+    /// - Parameters:
+    ///   - replacing: whether an existing regular file may be replaced (`--overwrite`).
+    ///   - input: the file the track comes from, if any (a replay's log).
+    ///   - now: a monotonic clock in seconds, to pace `fsync`.
+    package init(path: String, options: GPXOptions, replacing: Bool = false, input: String? = nil, created: Date = Date(),
                  now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds) throws(CLIError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        if let input, Self.sameFile(input, path) {
+            throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
+        }
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
+        let descriptor = open(path, flags, 0o644)
         guard descriptor >= 0 else {
-            throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(errno))). Check the directory exists and is writable.")
+            let reason = errno
+            switch reason {
+            case EEXIST:
+                throw CLIError(.cannotCreate, "GPX file \(path) already exists; choose another name, or pass --overwrite to replace it")
+            case ELOOP:
+                throw CLIError(.cannotCreate, "GPX file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
+            default:
+                throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(reason))). Check the directory exists and is writable.")
+            }
         }
         self.path = path
         self.now = now
@@ -99,6 +117,13 @@ package final class GPXWriter: Sendable {
             try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
             fsync(state.descriptor)
         }
+    }
+
+    /// Whether both paths name one existing file (the same device and inode).
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard first != "-", stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// Seconds on the monotonic clock.

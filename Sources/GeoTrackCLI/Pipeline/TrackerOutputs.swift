@@ -6,22 +6,26 @@ package enum TrackerOutputs {
     /// The outputs for a run; `live` flushes JSON per line (watch, or a paced replay).
     /// - Parameters:
     ///   - sourceName: how the status line names the source.
-    ///   - progressFor: the file an unpaced replay reads: with `--gpx` at a terminal, a progress
-    ///     bar counts its fixes first, but only for a regular file, which can be read twice (a
-    ///     pipe cannot: counting would consume it).
+    ///   - input: the file a replay reads, which the GPX track may never overwrite.
+    ///   - progress: whether to show a progress bar (an unpaced replay): with `--gpx` at a
+    ///     terminal it counts the input's fixes first, but only for a regular file, which can be
+    ///     read twice (a pipe cannot: counting would consume it).
     ///   - descriptor: where JSON lines and the status line go.
     package static func make(options: OutputOptions, settings: Settings, live: Bool, sourceName: String,
                              startingMessage: String? = nil,
-                             progressFor path: String? = nil, descriptor: Int32 = STDOUT_FILENO,
+                             input path: String? = nil, progress showsProgress: Bool = false,
+                             descriptor: Int32 = STDOUT_FILENO,
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIError) -> TrackerOutput {
         let isTerminal = Terminal.isTerminal(descriptor)
         let mode: StatusDisplay.Mode = options.json ? .silent : (isTerminal ? .terminal : .lines)
         let render = RenderOptions(format: settings.format, units: settings.units,
                                    color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment),
                                    sourceName: sourceName, startingMessage: startingMessage)
-        let gpx = try options.gpxPath.map { path throws(CLIError) in try GPXWriter(path: path, options: settings.gpx) }
+        let gpx = try options.gpxPath.map { gpxPath throws(CLIError) in
+            try GPXWriter(path: gpxPath, options: settings.gpx, replacing: options.overwrite, input: path)
+        }
         var progress: ProgressBar?
-        if gpx != nil, let path, Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) {
+        if showsProgress, gpx != nil, let path, Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) {
             progress = ProgressBar(total: try FastReplay.countFixes(path))
         }
         return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: descriptor,

@@ -14,6 +14,26 @@ package enum Terminal {
         _ = try? FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
     }
 
+    /// `text` made safe for a terminal: control characters (C0, DEL and C1, the escape among
+    /// them) become `\u{…}`, so a string from gpsd, a log or a configuration file can never move
+    /// the cursor, recolour the screen or retitle the window.
+    package static func safe(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// Whether the descriptor is a terminal.
     package static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) == 1

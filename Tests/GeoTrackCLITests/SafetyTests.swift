@@ -1,0 +1,124 @@
+import Foundation
+import GPSD
+import GPSReports
+import Testing
+@testable import GeoTrackCLI
+
+/// Defects a careless or hostile user could hit (issue: nothing lost, nothing hung, nobody let in).
+@Suite("Files, values and strings from outside")
+struct SafetyTests {
+    static let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
+
+    /// A copy of the log in a fresh home, so a test may try to destroy it.
+    static func copiedLog() throws -> (home: URL, log: String) {
+        let home = try TestSupport.temporaryDirectory()
+        let copy = home.appendingPathComponent("log.nmea").path
+        try FileManager.default.copyItem(atPath: Self.log, toPath: copy)
+        return (home, copy)
+    }
+
+    @Test("--gpx never writes over the file being replayed, even with --overwrite")
+    func gpxOverTheInput() throws {
+        let (home, log) = try Self.copiedLog()
+        let before = try Data(contentsOf: URL(fileURLWithPath: log))
+        for extra in [[], ["--overwrite"]] {
+            let run = try TestSupport.geotrack(["replay", log, "--gpx", log] + extra, home: home)
+            #expect(run.status == 73, "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("geotrack: ") && run.stderr.split(separator: "\n").count == 1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
+        }
+    }
+
+    @Test("an existing --gpx file is refused unless --overwrite; a symbolic link never followed")
+    func existingAndLinkedFiles() throws {
+        let (home, log) = try Self.copiedLog()
+        let previous = home.appendingPathComponent("previous.gpx").path
+        try "a previous recording".write(toFile: previous, atomically: true, encoding: .utf8)
+        let refused = try TestSupport.geotrack(["replay", log, "--gpx", previous], home: home)
+        #expect(refused.status == 73)
+        #expect(refused.stderr.contains("already exists") && refused.stderr.contains("--overwrite"))
+        #expect(try String(contentsOfFile: previous, encoding: .utf8) == "a previous recording")
+        // With gpsd down and no retry, the previous recording is left as it was.
+        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        let watch = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", previous], home: home)
+        #expect(watch.status == 73, "\(watch.stderr)")
+        #expect(try String(contentsOfFile: previous, encoding: .utf8) == "a previous recording")
+
+        let target = home.appendingPathComponent("target.txt").path
+        try "precious".write(toFile: target, atomically: true, encoding: .utf8)
+        let link = home.appendingPathComponent("link.gpx").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let linked = try TestSupport.geotrack(["replay", log, "--gpx", link, "--overwrite"], home: home)
+        #expect(linked.status == 73)
+        #expect(linked.stderr.contains("symbolic link"))
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious")
+
+        let replaced = try TestSupport.geotrack(["replay", log, "--gpx", previous, "--overwrite"], home: home)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(try String(contentsOfFile: previous, encoding: .utf8).contains("<trkpt"))
+    }
+
+    @Test("out-of-range numbers are usage errors (64), not a crash",
+          arguments: [["devices", "--timeout", "1e16"], ["watch", "--once", "--timeout", "1e300"],
+                      ["replay", "LOG", "--realtime", "--once", "--timeout", "1e300"], ["replay", "LOG", "--speed", "1e-300"],
+                      ["replay", "LOG", "--speed", "inf"], ["devices", "--timeout", "nan"]])
+    func outOfRange(arguments: [String]) throws {
+        let run = try TestSupport.geotrack(arguments.map { $0 == "LOG" ? Self.log : $0 }, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("a device path that would smuggle a command to gpsd is refused, from a flag, the environment or the file")
+    func devicePaths() throws {
+        #expect(GPSDConfiguration.isValidDevice("/dev/ttyACM0"))
+        #expect(GPSDConfiguration.isValidDevice("gpsd://example.org:2947/dev/ttyUSB0"))
+        for bad in [#"/dev/x"};?DEVICE={"path":"/dev/y"#, "/dev/tty USB0", "/dev/\u{1B}[2J", ""] {
+            #expect(!GPSDConfiguration.isValidDevice(bad), "\(bad)")
+        }
+        let home = try TestSupport.temporaryDirectory()
+        let flag = try TestSupport.geotrack(["watch", "--device", #"/dev/x"};?DEVICE={"#], home: home)
+        #expect(flag.status == 64, "\(flag.stderr)")
+        let environment = try TestSupport.geotrack(["watch", "--once"], home: home,
+                                                   environment: ["GEOTRACK_GPSD_DEVICE": "/dev/x\"}\u{1B}[31m"])
+        #expect(environment.status == 78, "\(environment.stderr)")
+        #expect(!environment.stderr.contains("\u{1B}"))
+    }
+
+    @Test("strings from gpsd, logs and configuration reach the terminal without control characters")
+    func terminalSafety() throws {
+        #expect(Terminal.safe("plain /dev/ttyACM0") == "plain /dev/ttyACM0")
+        #expect(Terminal.safe("x\u{1B}]0;owned\u{07}y\u{9B}2J") == "x\\u{1b}]0;owned\\u{7}y\\u{9b}2J")
+        var device = Device(path: "/dev/\u{1B}[2Jtty")
+        device.driver = "u-blox\u{1B}[31m"
+        let table = DeviceTable.lines([device]).joined(separator: "\n")
+        #expect(!table.contains("\u{1B}"))
+        #expect(table.contains("/dev/\\u{1b}[2Jtty"))
+        let line = EventLine.render(
+            .init(.disconnected(SourceError(.io, message: "gpsd said \u{1B}[2J")), at: Date(timeIntervalSince1970: 0)),
+            options: RenderOptions())
+        #expect(!line.contains("\u{1B}"))
+    }
+
+    @Test("one rule for JSON in every mode: the same TPVs, those without a position included, fast, paced or counted")
+    func oneJSONRule() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = OnePipelineTests.corpus.appendingPathComponent("garmin25lp.nmea").path
+        let fast = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        #expect(fast.stdout.contains("\"mode\":1"))
+        let paced = try TestSupport.geotrack(["replay", log, "--json", "--speed", "1000"], home: home)
+        #expect(paced.stdout == fast.stdout)
+        let positions = fast.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && $0.contains("\"time\":") && !$0.contains("\"mode\":1") }
+        let counted = try TestSupport.geotrack(["replay", log, "--json", "--count", String(positions.count)], home: home)
+        #expect(counted.stdout == fast.stdout)
+    }
+
+    @Test("--no-retry says why it stops and never promises a retry")
+    func noRetryMessage() throws {
+        let home = try TestSupport.temporaryDirectory()
+        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        let run = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry"], home: home)
+        #expect(run.status == 69)
+        #expect(!run.stdout.contains("retrying") && !run.stderr.contains("retrying"), "\(run.stdout) \(run.stderr)")
+        #expect(run.stderr.contains("127.0.0.1:9"))
+    }
+}
