@@ -107,8 +107,9 @@ struct TrackingReducer: Sendable {
         case .connecting?:
             // While reconnecting, gpsd is still unreachable until it answers.
             return lastError.map { .unreachable($0, retryingIn: nil) } ?? .starting
-        case .disconnected(let error)? where error.code == .unreadableFile:
-            // Nothing retries a file that cannot be read: the source has failed.
+        case .disconnected(let error)? where error.code == .unreadableFile || error.code == .protocolError:
+            // Retrying cannot help a file that cannot be read, an input that is not a log, or a
+            // request gpsd cannot take: the source has failed.
             return .failed(error)
         case .disconnected(let error)?:
             return .unreachable(error, retryingIn: nil)

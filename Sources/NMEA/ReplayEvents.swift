@@ -74,6 +74,8 @@ public struct ReplayEvents: AsyncSequence, Sendable {
                     case .end(let statistics):
                         events.statistics.value = statistics
                         phase = .finishing
+                        // Read to the end without finding a single sentence or point: not a log.
+                        if statistics.decodedNothing { return .state(.disconnected(.notALog(events.path))) }
                     case .reports, .cancelled:
                         return finish()
                     }
@@ -100,6 +102,8 @@ public struct ReplayEvents: AsyncSequence, Sendable {
                     case .end(let statistics):
                         events.statistics.value = statistics
                         phase = .finishing
+                        // Read to the end without finding a single sentence or point: not a log.
+                        if statistics.decodedNothing { return .state(.disconnected(.notALog(events.path))) }
                     case .failed(let error, let statistics):
                         events.statistics.value = statistics
                         phase = .finishing

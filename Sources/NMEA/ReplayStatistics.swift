@@ -1,3 +1,5 @@
+import GPSReports
+
 /// What a replay read and what it skipped, by reason.
 ///
 /// `description` reads like "12,034 sentences, 3 bad checksums, 41 unknown, 2 junk runs":
@@ -25,6 +27,12 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
     public var trackPoints = 0
     /// Reports produced (fixes, sky views, attitudes).
     public var reports = 0
+
+    /// Whether the input held something (framed sentences or junk) but nothing gpsd would read:
+    /// no sentence decoded and no GPX track point. A binary or a text file, not a log.
+    public var decodedNothing: Bool {
+        decoded == 0 && trackPoints == 0 && (sentences > 0 || junkRuns > 0)
+    }
 
     /// Creates empty statistics.
     public init() {}
@@ -54,5 +62,13 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
             out.append(character)
         }
         return value < 0 ? "-" + out : out
+    }
+}
+
+extension SourceError {
+    /// The error for an input with nothing in it that gpsd would read (see ``ReplayStatistics/decodedNothing``).
+    public static func notALog(_ path: String) -> SourceError {
+        SourceError(.protocolError, message:
+            "\(path == "-" ? "standard input" : path) holds no NMEA sentence or GPX track point gpsd would read; give an NMEA log or a GPX track")
     }
 }

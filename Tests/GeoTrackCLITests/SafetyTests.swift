@@ -121,4 +121,23 @@ struct SafetyTests {
         #expect(!run.stdout.contains("retrying") && !run.stderr.contains("retrying"), "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("127.0.0.1:9"))
     }
+
+    @Test("input that is not NMEA or GPX is a data error (65), on the fast path and through the service")
+    func notALog() throws {
+        let home = try TestSupport.temporaryDirectory()
+        for arguments in [["replay", "/bin/ls", "--json"], ["replay", "/bin/ls"], ["replay", "/bin/ls", "--json", "--visits"]] {
+            let run = try TestSupport.geotrack(arguments, home: home)
+            #expect(run.status == 65, "\(arguments): \(run.status) \(run.stderr)")
+            #expect(run.stderr.contains("no NMEA sentence or GPX track point"))
+            #expect(run.stderr.split(separator: "\n").count == 1)
+        }
+        var generator = SystemRandomNumberGenerator()
+        let noise = String(decoding: (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }, as: UTF8.self)
+        let piped = try TestSupport.geotrack(["replay", "-", "--json"], home: home, input: noise)
+        #expect(piped.status == 65, "\(piped.stderr)")
+        // An empty log holds nothing wrong: nothing to print, and success.
+        let empty = home.appendingPathComponent("empty.nmea").path
+        #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
+        #expect(try TestSupport.geotrack(["replay", empty, "--json"], home: home).status == 0)
+    }
 }

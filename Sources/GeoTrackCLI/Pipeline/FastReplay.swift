@@ -74,6 +74,9 @@ package enum FastReplay {
         if let failure = writeFailure.withLock({ $0 }), !stop.isSet {
             throw CLIError(.ioError, "cannot write output: \(failure.description)")
         }
+        if !stop.isSet, reader.statistics.decodedNothing {
+            throw CLIError(.notALog(path))
+        }
     }
 
     /// How many fixes with a position the file holds: a first, quick pass for a progress bar.

@@ -75,7 +75,9 @@ package final class StatusDisplay: Sendable {
             guard !state.finished else { return }
             let sameKind = Self.sameKind(state.status, status)
             state.status = status
-            if case .unreachable(_, let retryingIn?) = status {
+            // Only a line redrawn in place counts down: as plain lines, a countdown would print
+            // a line a second while gpsd is down.
+            if mode == .terminal, case .unreachable(_, let retryingIn?) = status {
                 state.retryDeadline = now + Self.seconds(retryingIn)
             } else {
                 state.retryDeadline = nil
