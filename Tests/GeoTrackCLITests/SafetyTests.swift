@@ -140,4 +140,34 @@ struct SafetyTests {
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
         #expect(try TestSupport.geotrack(["replay", empty, "--json"], home: home).status == 0)
     }
+
+    @Test("replay stops within a second of SIGTERM or SIGINT even while its input says nothing",
+          arguments: [SIGTERM, SIGINT])
+    func stalledInputStops(signal: Int32) throws {
+        let home = try TestSupport.temporaryDirectory()
+        let fifo = home.appendingPathComponent("quiet.nmea").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A writer that never writes: the replay's read(2) blocks, as on `sleep 30 | geotrack replay -`.
+        let writer = open(fifo, O_RDWR | O_CLOEXEC)
+        defer { close(writer) }
+        let replay = try ChildProcess(TestSupport.binary, ["replay", fifo, "--json"], environment: ["HOME": home.path])
+        // Until the replay has opened the FIFO (its reader thread is then in read(2)), poll /proc.
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(replay.pid)/fd"))?.contains {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(replay.pid)/fd/\($0)")) == fifo } ?? false) {
+            usleep(20_000)
+        }
+        let sent = Date()
+        replay.signal(signal)
+        #expect(replay.wait(timeout: 3) == 0, "\(replay.stderr)")
+        #expect(Date().timeIntervalSince(sent) < 1.0)
+    }
+
+    @Test("--timeout holds whatever the input does: an endless stream of zero bytes ends with 75")
+    func timeoutOnEndlessJunk() throws {
+        let started = Date()
+        let run = try TestSupport.geotrack(["replay", "/dev/zero", "--once", "--timeout", "1"], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 75, "\(run.stderr)")
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
 }

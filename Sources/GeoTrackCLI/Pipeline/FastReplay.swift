@@ -19,32 +19,63 @@ package enum FastReplay {
             && settings.distanceFilter <= 0 && settings.desiredAccuracy <= 0
     }
 
-    /// Replays `path` as TPV JSON lines to `descriptor`; a terminating signal stops it at the next
-    /// output block.
+    /// Replays `path` as TPV JSON lines to `descriptor`. A terminating signal stops it at the next
+    /// output block, or, when the input has stalled (a pipe that says nothing) and the reader
+    /// thread is stuck in `read(2)`, after half a second: the command returns and the process
+    /// ends with that thread.
     package static func run(path: String, descriptor: Int32 = STDOUT_FILENO) async throws(CLIError) {
         let stop = StopFlag()
+        let outcome = Outcome()
         let lifecycle = await ProcessLifecycle(signals: [SIGTERM, SIGINT, SIGHUP])
         let states = await MainActor.run { lifecycle.rx.state }
         let watcher = Task {
             for await state in states {
-                if case .terminating = state { stop.set() }
+                guard case .terminating = state else { continue }
+                stop.set()
+                try? await Task.sleep(for: .milliseconds(500))
+                outcome.resolve(.success(()))
             }
         }
         defer { watcher.cancel() }
-        let result: Result<Void, CLIError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                do throws(CLIError) {
-                    try replayJSON(path: path, descriptor: descriptor, stop: stop)
-                    continuation.resume(returning: .success(()))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+        let thread = Thread {
+            do throws(CLIError) {
+                try replayJSON(path: path, descriptor: descriptor, stop: stop)
+                outcome.resolve(.success(()))
+            } catch {
+                outcome.resolve(.failure(error))
             }
-            thread.name = "geotrack replay"
-            thread.start()
         }
+        thread.name = "geotrack replay"
+        thread.start()
+        let result = await outcome.value()
         await lifecycle.cancel()
         try result.get()
+    }
+
+    /// The first of the reader's end and a terminating signal's deadline, whichever comes first.
+    final class Outcome: Sendable {
+        private let state = Mutex<(result: Result<Void, CLIError>?, waiter: CheckedContinuation<Result<Void, CLIError>, Never>?)>((nil, nil))
+
+        func resolve(_ result: Result<Void, CLIError>) {
+            let waiter = state.withLock { state -> CheckedContinuation<Result<Void, CLIError>, Never>? in
+                guard state.result == nil else { return nil }
+                state.result = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: result)
+        }
+
+        func value() async -> Result<Void, CLIError> {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> Result<Void, CLIError>? in
+                    if let result = state.result { return result }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
     }
 
     /// The pipeline itself, on the calling thread.
