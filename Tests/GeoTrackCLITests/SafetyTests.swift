@@ -170,4 +170,32 @@ struct SafetyTests {
         #expect(run.status == 75, "\(run.stderr)")
         #expect(Date().timeIntervalSince(started) < 5)
     }
+
+    @Test("a reader that goes away (| head -1) ends the run with 0 and a complete GPX file, not SIGPIPE's 141",
+          arguments: [["--json", "--speed", "20", "--gpx", "GPX"], ["--json"], ["--speed", "20"], ["--json", "--gpx", "GPX"]])
+    func readerGoesAway(options: [String]) throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("track.gpx").path
+        let log = OnePipelineTests.corpus.appendingPathComponent("haicom-305N.nmea").path
+        let command = ([TestSupport.binary, "replay", log] + options.map { $0 == "GPX" ? gpx : $0 })
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        let run = try TestSupport.run("/bin/bash", ["-c", command + #" | head -1 > /dev/null; echo "${PIPESTATUS[0]}""#])
+        #expect(run.stdout == "0\n", "\(options): \(run.stdout) \(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        if options.contains("GPX") {
+            let text = try String(contentsOfFile: gpx, encoding: .utf8)
+            #expect(text.hasSuffix("</gpx>\n"))
+            #expect(try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx]).status == 0)
+        }
+    }
+
+    @Test("a control character in the GPX file's name still makes valid XML")
+    func controlCharacterInName() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("ride\u{01}\u{1B}[1m.gpx").path
+        let run = try TestSupport.geotrack(["replay", Self.log, "--gpx", gpx], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        #expect(lint.status == 0, "\(lint.stderr)")
+    }
 }

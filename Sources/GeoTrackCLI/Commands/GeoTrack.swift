@@ -21,6 +21,9 @@ package struct GeoTrack: AsyncParsableCommand {
 
     /// Parses the command line and runs the command; errors end the process with their own exit code.
     package static func main() async {
+        // A reader that goes away (`… | head -1`) is seen as a failed write, so that a run can
+        // end cleanly, closing its GPX file, instead of being killed by SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {

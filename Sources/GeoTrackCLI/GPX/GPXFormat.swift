@@ -66,15 +66,19 @@ package enum GPXFormat {
         return milliseconds == 0 ? base + "Z" : base + "." + Decimal.padded(milliseconds, digits: 3) + "Z"
     }
 
+    /// `text` as XML character data. Control characters other than tab, newline and carriage
+    /// return cannot appear in XML 1.0 at all, not even as references: they become U+FFFD.
     static func escape(_ text: String) -> String {
         var result = ""
-        for character in text {
-            switch character {
+        for scalar in text.unicodeScalars {
+            switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
-            default: result.append(character)
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF: result += "\u{FFFD}"
+            default: result.unicodeScalars.append(scalar)
             }
         }
         return result

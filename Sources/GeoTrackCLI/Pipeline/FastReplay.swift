@@ -94,6 +94,9 @@ package enum FastReplay {
                 do {
                     _ = try output.writeAll(bytes)
                     return true
+                } catch Errno.brokenPipe {
+                    // The reader went away (`… | head -1`): stop quietly, as a pipeline expects.
+                    return false
                 } catch {
                     writeFailure.withLock { $0 = error as? Errno ?? .ioError }
                     return false

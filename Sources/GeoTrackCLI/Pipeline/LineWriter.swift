@@ -8,6 +8,7 @@ package final class LineWriter: Sendable {
     private let descriptor: Int32
     private let flushEachLine: Bool
     private let buffer = Mutex<[UInt8]>([])
+    private let closed = Atomic(false)
     private static let blockSize = 64 * 1024
 
     /// Creates a writer.
@@ -16,26 +17,33 @@ package final class LineWriter: Sendable {
         self.flushEachLine = flushEachLine
     }
 
+    /// Whether the reader went away (`… | head -1`): nothing more can be delivered.
+    package var isClosed: Bool { closed.load(ordering: .acquiring) }
+
     /// Appends one line (a newline is added).
     package func write(_ line: String) {
         buffer.withLock { buffer in
             buffer.append(contentsOf: line.utf8)
             buffer.append(UInt8(ascii: "\n"))
             if flushEachLine || buffer.count >= Self.blockSize {
-                Self.drain(&buffer, to: descriptor)
+                drain(&buffer)
             }
         }
     }
 
     /// Writes out whatever is buffered.
     package func flush() {
-        buffer.withLock { Self.drain(&$0, to: descriptor) }
+        buffer.withLock { drain(&$0) }
     }
 
-    private static func drain(_ buffer: inout [UInt8], to descriptor: Int32) {
-        // A failure means the reader went away (EPIPE with SIGPIPE ignored): nothing more can be
-        // delivered, and the buffer is dropped either way.
-        _ = try? FileDescriptor(rawValue: descriptor).writeAll(buffer)
+    private func drain(_ buffer: inout [UInt8]) {
+        // A failure means the reader went away (EPIPE, SIGPIPE being ignored): nothing more can
+        // be delivered, the buffer is dropped, and the run is told to end.
+        do {
+            _ = try FileDescriptor(rawValue: descriptor).writeAll(buffer)
+        } catch {
+            closed.store(true, ordering: .releasing)
+        }
         buffer.removeAll(keepingCapacity: true)
     }
 }

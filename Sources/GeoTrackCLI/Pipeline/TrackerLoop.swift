@@ -12,6 +12,8 @@ package enum TrackerLoop {
         case sourceFinished
         /// The task was cancelled (graceful shutdown).
         case cancelled
+        /// Nobody reads the output any more.
+        case outputClosed
     }
 
     /// Waits for the first of `verdicts`; throws ``CLIError`` for a failed source or an expired timeout.
@@ -25,6 +27,7 @@ package enum TrackerLoop {
                         switch try verdict.get() {
                         case .countReached: return .countReached
                         case .sourceFinished: return .sourceFinished
+                        case .outputClosed: return .outputClosed
                         }
                     }
                     return .cancelled

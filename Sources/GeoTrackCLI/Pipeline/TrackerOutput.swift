@@ -14,6 +14,8 @@ package final class TrackerOutput: Sendable {
         case countReached
         /// The source ended by itself (a replay's end).
         case sourceFinished
+        /// Nobody reads the output any more (`… | head -1`): stop, finishing the files.
+        case outputClosed
     }
 
     /// The status line (or plain lines, or nothing).
@@ -56,6 +58,13 @@ package final class TrackerOutput: Sendable {
     /// Handles one update; returns a verdict when the run has what it needs, throws when the
     /// source failed for good.
     package func handle(_ update: TrackingUpdate) throws(CLIError) -> Verdict? {
+        let verdict = try draw(update)
+        // The write that found the reader gone was this one: end, closing the GPX file properly.
+        if verdict == nil, json?.isClosed == true || display.isOutputClosed { return .outputClosed }
+        return verdict
+    }
+
+    private func draw(_ update: TrackingUpdate) throws(CLIError) -> Verdict? {
         // Whatever a reader of the JSON has seen is already in the track: a position's TPV (and
         // the events it caused) waits for its location's GPX point, or for the next report when
         // the manager's filters hold the location back.

@@ -29,6 +29,8 @@ package final class StatusDisplay: Sendable {
         var drawn = false
         var suspended = false
         var finished = false
+        /// A write failed: nobody reads the output any more.
+        var outputClosed = false
     }
 
     /// The mode chosen at start.
@@ -68,6 +70,9 @@ package final class StatusDisplay: Sendable {
         }
     }
 
+    /// Whether a write failed because nobody reads the output any more (`… | head -1`).
+    package var isOutputClosed: Bool { state.withLock { $0.outputClosed } }
+
     /// Shows a new state.
     package func show(_ status: TrackingStatus) {
         let now = now()
@@ -100,10 +105,10 @@ package final class StatusDisplay: Sendable {
             case .silent:
                 return
             case .lines:
-                Terminal.write(line + "\n", to: descriptor)
+                if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
             case .terminal:
                 // Clear the status line, print the event where it was, then draw the status below.
-                Terminal.write("\r" + Self.clearToEnd + line + "\n", to: descriptor)
+                if !Terminal.write("\r" + Self.clearToEnd + line + "\n", to: descriptor) { state.outputClosed = true }
                 state.drawn = false
                 state.lastLine = nil
                 draw(&state, now: now)
@@ -187,10 +192,10 @@ package final class StatusDisplay: Sendable {
         state.lastLine = line
         switch mode {
         case .terminal:
-            Terminal.write("\r" + line + Self.clearToEnd, to: descriptor)
+            if !Terminal.write("\r" + line + Self.clearToEnd, to: descriptor) { state.outputClosed = true }
             state.drawn = true
         case .lines:
-            Terminal.write(line + "\n", to: descriptor)
+            if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
         case .silent:
             break
         }

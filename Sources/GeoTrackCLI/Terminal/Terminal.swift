@@ -9,9 +9,10 @@ package enum Terminal {
     }
 
     /// Writes all of `text` to a descriptor (swift-system retries on EINTR and partial writes);
-    /// errors are dropped (a closed terminal is no reason to fail).
-    package static func write(_ text: String, to descriptor: Int32) {
-        _ = try? FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
+    /// returns false when it could not (a closed terminal or pipe is no reason to fail).
+    @discardableResult
+    package static func write(_ text: String, to descriptor: Int32) -> Bool {
+        (try? FileDescriptor(rawValue: descriptor).writeAll(text.utf8)) != nil
     }
 
     /// `text` made safe for a terminal: control characters (C0, DEL and C1, the escape among
