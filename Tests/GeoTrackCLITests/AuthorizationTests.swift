@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import LocationKit
 import Testing
 @testable import GeoTrackCLI
@@ -62,20 +63,27 @@ struct AuthorizationTests {
         #expect(try other.read() == .denied)
     }
 
-    @Test("'once' stores nothing: the run gets a private store that is removed afterwards")
-    func once() throws {
+    @Test("'once' stores nothing: the run's decision lives in memory, and a later stored deny wins over it at once")
+    func once() async throws {
         let store = try Self.store()
         let (gate, close) = Self.gate(store, answers: "o\n")
         defer { close() }
         let access = try gate.requireAccess()
-        guard case .once(let directory) = access else {
+        guard case .once(let memory) = access else {
             Issue.record("not a once access: \(access)")
             return
         }
         #expect(try store.read() == .notDetermined)
-        #expect(try access.store(default: store).read() == .authorizedWhenInUse)
-        access.cleanUp()
-        #expect(!FileManager.default.fileExists(atPath: directory))
+        #expect(access.store(default: store) === memory)
+        #expect(try memory.read() == .authorizedWhenInUse)
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+        // `geotrack auth deny` from another terminal, while the run goes on.
+        let changes = try memory.changes()
+        let follower = try #require(access.followDecisions(of: store))
+        defer { follower.cancel() }
+        try AuthorizationStore(directory: store.directory, policyPath: store.policyPath).write(.denied)
+        #expect(await changes.firstElements(1) == [.denied])
+        #expect(try memory.read() == .denied)
     }
 
     @Test("the prompter is LocationKit's terminal AuthorizationPrompter")

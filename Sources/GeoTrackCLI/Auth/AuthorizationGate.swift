@@ -8,21 +8,38 @@ package struct AuthorizationGate: Sendable {
     package enum Access: Sendable, Equatable {
         /// The stored decision allows it.
         case stored(AuthorizationStatus)
-        /// Allowed once: the store the run uses lives in this temporary directory, removed at the end.
-        case once(directory: String)
+        /// Allowed once: the run's decision lives in memory, never stored.
+        case once(AuthorizationStore)
 
         /// The store a LocationManager should use for this access.
         package func store(default store: AuthorizationStore) -> AuthorizationStore {
             switch self {
             case .stored: store
-            case .once(let directory): AuthorizationStore(directory: directory, policyPath: store.policyPath)
+            case .once(let memory): memory
             }
         }
 
-        /// Removes a once-only store.
-        package func cleanUp() {
-            if case .once(let directory) = self {
-                try? FileManager.default.removeItem(atPath: directory)
+        /// For a run allowed once, carries every later stored decision into the run's own: a
+        /// `geotrack auth deny` (or an administrator's policy) from another terminal wins at once,
+        /// as a `grant` does. Cancel the returned task when the run ends.
+        package func followDecisions(of stored: AuthorizationStore) -> Task<Void, Never>? {
+            guard case .once(let memory) = self, let changes = try? stored.changes() else { return nil }
+            return Task {
+                for await status in changes {
+                    switch status {
+                    case .denied, .restricted: try? memory.write(.denied)
+                    case .authorizedAlways, .authorizedWhenInUse: try? memory.write(status)
+                    case .notDetermined: continue
+                    }
+                }
+            }
+        }
+
+        package static func == (lhs: Access, rhs: Access) -> Bool {
+            switch (lhs, rhs) {
+            case (.stored(let a), .stored(let b)): a == b
+            case (.once(let a), .once(let b)): a === b
+            default: false
             }
         }
     }
@@ -65,10 +82,7 @@ package struct AuthorizationGate: Sendable {
             try Self.write(.denied, to: store)
             throw CLIError(.noPermission, "location access denied: run 'geotrack auth grant' to allow it")
         case .once:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("geotrack-once-\(getpid())-\(UUID().uuidString.prefix(8))").path
-            let temporary = AuthorizationStore(directory: directory, policyPath: store.policyPath)
-            try Self.write(.authorizedWhenInUse, to: temporary)
-            return .once(directory: directory)
+            return .once(AuthorizationStore.inMemory(.authorizedWhenInUse))
         }
     }
 

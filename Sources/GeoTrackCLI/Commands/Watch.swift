@@ -40,7 +40,8 @@ extension GeoTrack {
 
             let store = AuthorizationStore()
             let access = try AuthorizationGate(store: store).requireAccess()
-            defer { access.cleanUp() }
+            let follower = access.followDecisions(of: store)
+            defer { follower?.cancel() }
 
             let logger = Logger.geotrack()
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true,

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+
+/// Who may see the location while `watch` runs.
+extension WatchEndToEndTests {
+    @Test("allowed once at the prompt, a later `geotrack auth deny` stops the recording at once and says so")
+    func denyWinsOverOnce() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("once.gpx").path
+        let session = try TmuxSession(width: 100, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--gpx", gpx],
+                                      environment: Self.environment(home))
+        try session.waitFor("the prompt") { $0.last?.contains(TerminalPromptTests.question) == true }
+        try session.send("o", "Enter")
+        try Self.waitForPoints(gpx, atLeast: 2)
+        let deny = try TestSupport.run(TestSupport.binary, ["auth", "deny"], environment: Self.environment(home))
+        #expect(deny.status == 0, "\(deny.stderr)")
+        try session.waitFor("the denial on the status line") { $0.contains { $0.contains("location access denied") } }
+        let recorded = try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
+        // gpsd goes on sending fixes (gpsfake loops the log): let another client see three more.
+        let pipe = try ChildProcess("/usr/bin/gpspipe", ["-w", gpsd.address])
+        try Self.waitForOutput(pipe, "three more fixes from gpsd") { output in
+            output.split(whereSeparator: \.isNewline).filter { $0.contains("\"class\":\"TPV\"") && $0.contains("\"lat\"") }.count >= 3
+        }
+        pipe.signal(SIGTERM)
+        let after = try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
+        #expect(after == recorded, "points recorded after the denial: \(after - recorded)")
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 5) == 0)
+        #expect(try String(contentsOfFile: gpx, encoding: .utf8).hasSuffix("</gpx>\n"))
+    }
+}
