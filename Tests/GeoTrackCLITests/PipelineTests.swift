@@ -76,6 +76,8 @@ struct PipelineTests {
         let waiting = Task {
             try await TrackerLoop.run(run.verdicts, output: output, timeout: .seconds(5), clock: clock)
         }
+        // The source's events reach the service on the main actor; let them arrive before time runs out.
+        _ = await run.service.status.firstMatching { if case .unreachable(_, _?) = $0 { true } else { false } }
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(5))
         do {
