@@ -71,15 +71,18 @@ public final class AuthorizationStore: Sendable {
         if let memory { return memory.status }
         if isRestrictedByPolicy() { return .restricted }
         let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            if !FileManager.default.fileExists(atPath: path) { return .notDetermined }
-            throw .authorizationStore(path: path, reason: "it cannot be read")
+        switch Self.readSmallFile(path) {
+        case .missing:
+            return .notDetermined
+        case .unreadable(let reason):
+            throw .authorizationStore(path: path, reason: "it cannot be read (\(reason)); run `geotrack auth reset`")
+        case .text(let content, _):
+            text = content
         }
         let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // What the file holds is not repeated: it may be anything, of any length.
         guard let status = AuthorizationStatus(rawValue: word), status != .restricted else {
-            throw .authorizationStore(path: path, reason: "it holds '\(word.prefix(40))', not a decision")
+            throw .authorizationStore(path: path, reason: "it does not hold a decision; run `geotrack auth reset`, then decide again")
         }
         return status
     }
@@ -108,10 +111,46 @@ public final class AuthorizationStore: Sendable {
         }
     }
 
-    /// Whether the policy file says `deny`.
+    /// Whether the administrator's policy forbids location access. It fails closed: only a
+    /// missing file, or a root-owned regular file that no one else may write and whose one word
+    /// is `allow`, leaves access to the user (see ``PolicyFile``).
     func isRestrictedByPolicy() -> Bool {
-        guard let text = try? String(contentsOfFile: policyPath, encoding: .utf8) else { return false }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines).lowercased() == "deny"
+        PolicyFile.read(policyPath) != .allow
+    }
+
+    /// The longest decision or policy file read; anything longer is not one.
+    static let maximumFileSize = 4096
+
+    enum SmallFile {
+        case missing
+        case unreadable(String)
+        /// The text, and the file's owner and mode.
+        case text(String, stat)
+    }
+
+    /// Reads at most ``maximumFileSize`` bytes of a regular file, never more.
+    static func readSmallFile(_ path: String) -> SmallFile {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            return errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .unreadable("not a regular file") }
+        guard info.st_size <= maximumFileSize else { return .unreadable("larger than \(maximumFileSize) bytes") }
+        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            if read < 0, errno == EINTR { continue }
+            guard read >= 0 else { return .unreadable(String(cString: strerror(errno))) }
+            if read == 0 { break }
+            count += read
+        }
+        guard count <= maximumFileSize, let text = String(validating: bytes[0..<count], as: UTF8.self) else {
+            return .unreadable("not a short text file")
+        }
+        return .text(text, info)
     }
 
     /// Creates the directory (mode 0700) when missing.
@@ -188,5 +227,32 @@ final class MemoryDecision: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationStatus.self, bufferingPolicy: .bufferingNewest(8))
         state.withLock { $0.listeners.append(continuation) }
         return stream
+    }
+}
+
+/// The administrator's policy file (by default `/etc/geotrack/policy`), as geotrack reads it.
+///
+/// Its format: one word, `allow` or `deny`, in any case; `#` starts a comment that runs to the
+/// end of the line; blank lines are ignored. Anything else counts as `deny`: another word or
+/// more than one, a file that cannot be read, is not a regular file, is larger than 4 KiB, is
+/// not owned by root, or may be written by its group or by others (anyone could then lift it).
+/// Only a missing file leaves the decision to each user.
+enum PolicyFile: Equatable {
+    case allow
+    case deny
+
+    static func read(_ path: String) -> PolicyFile {
+        switch AuthorizationStore.readSmallFile(path) {
+        case .missing:
+            return .allow
+        case .unreadable:
+            return .deny
+        case .text(let text, let info):
+            guard info.st_uid == 0, info.st_mode & (S_IWGRP | S_IWOTH) == 0 else { return .deny }
+            let words = text.split(whereSeparator: \.isNewline).flatMap { line in
+                line.prefix { $0 != "#" }.split(whereSeparator: \.isWhitespace)
+            }
+            return words.count == 1 && words[0].lowercased() == "allow" ? .allow : .deny
+        }
     }
 }

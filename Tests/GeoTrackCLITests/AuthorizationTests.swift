@@ -98,4 +98,19 @@ struct AuthorizationTests {
         #expect(await prompter.requestAuthorization(for: .whenInUse) == .denied)
         #expect(await prompter.requestAuthorization(for: .whenInUse) == .dismissed)
     }
+
+    @Test("'auth grant' under the administrator's deny is refused with 77, naming the policy file")
+    func grantUnderPolicy() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        let policy = directory.appendingPathComponent("policy").path
+        try "deny\n".write(toFile: policy, atomically: true, encoding: .utf8)
+        let store = AuthorizationStore(directory: directory.appendingPathComponent("state").path, policyPath: policy)
+        #expect(throws: CLIError(.noPermission, "location access is forbidden by the administrator's policy in \(policy); a grant cannot lift it")) {
+            try AuthorizationGate.grant(in: store)
+        }
+        #expect(!FileManager.default.fileExists(atPath: store.path))
+        let open = try Self.store()
+        try AuthorizationGate.grant(in: open)
+        #expect(try open.read() == .authorizedAlways)
+    }
 }

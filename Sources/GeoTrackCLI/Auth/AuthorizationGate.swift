@@ -86,6 +86,15 @@ package struct AuthorizationGate: Sendable {
         }
     }
 
+    /// `geotrack auth grant`: stores the user's permission, unless the administrator's policy
+    /// forbids location access, which no user's decision lifts (77, naming the policy file).
+    package static func grant(in store: AuthorizationStore) throws(CLIError) {
+        if try read(store) == .restricted {
+            throw CLIError(.noPermission, "location access is forbidden by the administrator's policy in \(store.policyPath); a grant cannot lift it")
+        }
+        try write(.authorizedAlways, to: store)
+    }
+
     /// Reads a store, as a CLI error when it cannot.
     package static func read(_ store: AuthorizationStore) throws(CLIError) -> AuthorizationStatus {
         do {

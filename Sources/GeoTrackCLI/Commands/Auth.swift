@@ -29,7 +29,7 @@ extension GeoTrack {
             package init() {}
             package func run() async throws {
                 let store = AuthorizationStore()
-                try AuthorizationGate.write(.authorizedAlways, to: store)
+                try AuthorizationGate.grant(in: store)
                 print("location access: authorizedAlways (stored in \(store.path))")
             }
         }
