@@ -117,11 +117,22 @@ final class GPSFake {
         process = try ChildProcess("/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-q", "-P", "\(port)", "-c", "\(delay)", log],
                                    newGroup: true)
         let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            if GeoTrackTesting.GPSFake.accepts(port: port) { return }
+        while Date() < deadline, !GeoTrackTesting.GPSFake.accepts(port: port) {
             usleep(50_000)
         }
-        throw TestSupport.SpawnError(executable: "gpsfake (gpsd never listened)", code: -1)
+        guard GeoTrackTesting.GPSFake.accepts(port: port) else {
+            throw TestSupport.SpawnError(executable: "gpsfake (gpsd never listened)", code: -1)
+        }
+        // gpsd listens before gpsfake has added its receiver, and a client that watches in
+        // between may hear nothing from gpsd 3.22 for half a minute: wait until gpsd lists it.
+        let home = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        while Date() < deadline {
+            let devices = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(port)"], home: home)
+            if devices.status == 0, !devices.stdout.hasPrefix("no receivers") { return }
+            usleep(50_000)
+        }
+        throw TestSupport.SpawnError(executable: "gpsfake (gpsd listed no receiver)", code: -1)
     }
 
     deinit {

@@ -23,19 +23,6 @@ extension WatchEndToEndTests {
         throw TmuxSession.TmuxError.timeout(what)
     }
 
-    /// Waits until gpsd lists gpsfake's receiver: a client that watches before that may hear
-    /// nothing at all from gpsd 3.22 (gpspipe then prints only VERSION).
-    static func waitForReceiver(_ gpsd: GPSFake, home: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline {
-            let run = try TestSupport.geotrack(["devices", "--gpsd", gpsd.address], home: home)
-            if run.status == 0, !run.stdout.hasPrefix("no receivers") { return }
-            usleep(50_000)
-        }
-        Issue.record("gpsd listed no receiver within 20 s", sourceLocation: sourceLocation)
-        throw TmuxSession.TmuxError.timeout("gpsd's receiver")
-    }
-
     /// How many TPVs agree when `ours[i]` is put beside `theirs[i + offset]`.
     static func agreement(_ theirs: [[String: AnyHashable]], _ ours: [[String: AnyHashable]], offset: Int) -> Int {
         ours.indices.filter { theirs.indices.contains($0 + offset) && theirs[$0 + offset] == ours[$0] }.count
@@ -51,7 +38,6 @@ extension WatchEndToEndTests {
         let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try Self.objects(replay.stdout, class: "TPV").compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
         let gpsd = try GPSFake(log: log, delay: delay, once: true)
-        try Self.waitForReceiver(gpsd, home: home)
         let pipe = try ChildProcess("/usr/bin/gpspipe", ["-w", gpsd.address])
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json"], environment: Self.environment(home))
         try Self.waitForOutput(pipe, "gpspipe's last fix") { $0.contains(lastTime) }
@@ -94,7 +80,6 @@ extension WatchEndToEndTests {
         #expect(replayed.count == 4)
 
         let gpsd = try GPSFake(log: OnePipelineTests.walk, delay: 0.03, once: true)
-        try Self.waitForReceiver(gpsd, home: home)
         let json = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json", "--config", config],
                                     environment: Self.environment(home))
         // Not a terminal: the status line becomes plain lines, with the event lines among them.
