@@ -80,31 +80,27 @@ struct StatusDisplayTests {
         #expect(harness.output() == "searching  satellites: 5 seen, 0 used\n3D  51.50000°N 0.12000°W  22:13:20Z\n")
     }
 
+    /// What a display in `mode` writes for gpsd unreachable with a retry in 3 s, ticked at 1.1 s and 2.1 s.
+    static func countdownOutput(_ mode: StatusDisplay.Mode) -> String {
+        let harness = Harness()
+        let display = harness.display(mode)
+        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
+        harness.advance(1.1)
+        display.tick()
+        harness.advance(1)
+        display.tick()
+        display.finish()
+        return harness.output()
+    }
+
     @Test("the retry countdown counts down on a terminal; as plain lines it is said once, not once a second")
     func countdown() {
-        let refused = TrackingStatus.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3))
-        let terminal = Harness()
-        let redrawn = terminal.display(.terminal)
-        redrawn.show(refused)
-        terminal.advance(1.1)
-        redrawn.tick()
-        terminal.advance(1)
-        redrawn.tick()
-        redrawn.finish()
-        let draws = terminal.output().components(separatedBy: "\r").dropFirst().map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
-        #expect(draws.map { $0.prefix(30) }.contains("gpsd unreachable  retrying in 3s".prefix(30)))
-        #expect(draws.contains { $0.hasPrefix("gpsd unreachable  retrying in 2s") })
-        #expect(draws.contains { $0.hasPrefix("gpsd unreachable  retrying in 1s") })
-
-        let lines = Harness()
-        let plain = lines.display(.lines)
-        plain.show(refused)
-        lines.advance(1.1)
-        plain.tick()
-        lines.advance(1)
-        plain.tick()
-        plain.finish()
-        #expect(lines.output() == "gpsd unreachable  retrying in 3s  refused\n")
+        let draws = Self.countdownOutput(.terminal).components(separatedBy: "\r").dropFirst()
+            .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
+        for seconds in [3, 2, 1] {
+            #expect(draws.contains { $0.hasPrefix("gpsd unreachable  retrying in \(seconds)s") }, "\(draws)")
+        }
+        #expect(Self.countdownOutput(.lines) == "gpsd unreachable  retrying in 3s  refused\n")
     }
 
     @Test("a burst of fixes is coalesced on a terminal, and the last one is drawn at the end")

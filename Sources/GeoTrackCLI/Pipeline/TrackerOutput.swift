@@ -68,12 +68,7 @@ package final class TrackerOutput: Sendable {
         // Whatever a reader of the JSON has seen is already in the track: a position's TPV (and
         // the events it caused) waits for its location's GPX point, or for the next report when
         // the manager's filters hold the location back.
-        switch update {
-        case .location, .status, .event:
-            break
-        case .report:
-            releaseHeldLines()
-        }
+        if case .report = update { releaseHeldLines() }
         switch update {
         case .status(let status):
             state.withLock { $0.status = status }
