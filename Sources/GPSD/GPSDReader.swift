@@ -22,8 +22,9 @@ enum GPSDReaderOutcome: Sendable {
     case stopped
     /// The calling task was cancelled.
     case cancelled
-    /// The connection failed or closed; `connected` says whether it had been up.
-    case failed(SourceError, connected: Bool)
+    /// The connection failed or closed; `delivered` says whether it had delivered a report
+    /// (anything beyond gpsd's VERSION greeting), so that one that only accepted is not a success.
+    case failed(SourceError, delivered: Bool)
 }
 
 /// Runs one connection to gpsd on a dedicated thread, so libgps's blocking
@@ -70,7 +71,7 @@ struct GPSDReader: Sendable {
         do {
             connection = try GPSDConnection(host: host, port: port, logger: logger)
         } catch {
-            return interrupter.isInterrupted ? .cancelled : .failed(error, connected: false)
+            return interrupter.isInterrupted ? .cancelled : .failed(error, delivered: false)
         }
         defer {
             interrupter.unregister()
@@ -79,6 +80,7 @@ struct GPSDReader: Sendable {
         guard interrupter.register(connection.fileDescriptor) else { return .cancelled }
         logger.debug("connected to gpsd", metadata: ["host": "\(host)", "port": "\(port)"])
         if case .stop = handler(.connected) { return .stopped }
+        var delivered = false
         do {
             switch request {
             case .watch(let device): try connection.watch(device: device)
@@ -93,11 +95,13 @@ struct GPSDReader: Sendable {
                     incomplete = true
                 case .message(let report):
                     incomplete = false
-                    if let report, case .stop = handler(.report(report)) { return .stopped }
+                    guard let report else { continue }
+                    if case .version = report {} else { delivered = true }
+                    if case .stop = handler(.report(report)) { return .stopped }
                 }
             }
         } catch {
-            return interrupter.isInterrupted ? .cancelled : .failed(error, connected: true)
+            return interrupter.isInterrupted ? .cancelled : .failed(error, delivered: delivered)
         }
     }
 }

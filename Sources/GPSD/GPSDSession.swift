@@ -37,14 +37,16 @@ final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
             switch await attempt() {
             case .cancelled, .stopped:
                 return
-            case .failed(let error, let connected):
+            case .failed(let error, let delivered):
                 perform { $0.disconnected(error) }
                 logger.info("gpsd connection ended", metadata: ["reason": "\(error)"])
                 guard configuration.reconnects else {
                     perform { $0.finished() }
                     return
                 }
-                if connected { nextDelay = min(configuration.initialBackoff, configuration.maximumBackoff) }
+                // Only a connection that delivered resets the backoff: a gpsd (or anything else on
+                // the port) that accepts and at once closes must not be hammered every second.
+                if delivered { nextDelay = min(configuration.initialBackoff, configuration.maximumBackoff) }
                 let delay = nextDelay
                 nextDelay = min(delay * 2, configuration.maximumBackoff)
                 perform { $0.retrying(after: delay) }
