@@ -35,11 +35,7 @@ struct ReplayTests {
     @Test("replay --gpx writes a valid track that replays to the same positions; --count stops early")
     func gpxRoundTrip() throws {
         let home = try TestSupport.temporaryDirectory()
-        let gpx = home.appendingPathComponent("out.gpx").path
-        let run = try TestSupport.geotrack(["replay", Self.log, "--gpx", gpx], home: home)
-        #expect(run.status == 0, "\(run.stderr)")
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
-        #expect(lint.status == 0, "\(lint.stderr)")
+        let gpx = try TestSupport.replayToGPX(Self.log, named: "out.gpx", home: home)
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         #expect(text.components(separatedBy: "<trkpt ").count - 1 == 6)
         #expect(text.contains("<gpxtpx:speed>"))

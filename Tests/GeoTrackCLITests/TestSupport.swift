@@ -58,6 +58,18 @@ enum TestSupport {
         return try run(binary, arguments, environment: env, input: input)
     }
 
+    /// Replays `log` into a new GPX file called `name` in `home`, expecting success and a file
+    /// xmllint accepts; returns the file's path.
+    static func replayToGPX(_ log: String, named name: String, home: URL,
+                            sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let gpx = home.appendingPathComponent(name).path
+        let run = try geotrack(["replay", log, "--gpx", gpx], home: home)
+        #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        #expect(lint.status == 0, "\(lint.stderr)", sourceLocation: sourceLocation)
+        return gpx
+    }
+
     /// Whether a program is on this machine.
     static func installed(_ path: String) -> Bool {
         FileManager.default.isExecutableFile(atPath: path)
