@@ -141,7 +141,10 @@ public final class AuthorizationStore: Sendable {
         var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
         var count = 0
         while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
+            let read = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return Glibc.read(descriptor, base + count, buffer.count - count)
+            }
             if read < 0, errno == EINTR { continue }
             guard read >= 0 else { return .unreadable(String(cString: strerror(errno))) }
             if read == 0 { break }
