@@ -39,11 +39,11 @@ final class ChildProcess {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &empty)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-        if newGroup {
-            posix_spawnattr_setpgroup(&attributes, 0)
-            flags |= POSIX_SPAWN_SETPGROUP
-        }
+        // A session of its own (and so a process group of its own, for `newGroup`): the child
+        // has no controlling terminal, as under CI, even when the tests run in one. geotrack
+        // would otherwise ask on the developer's /dev/tty and wait for an answer.
+        let flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | 0x80 // POSIX_SPAWN_SETSID
+        _ = newGroup
         posix_spawnattr_setflags(&attributes, Int16(flags))
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]

@@ -23,4 +23,18 @@ struct TerminalPromptTests {
         #expect(content == stored)
         #expect(status == (answer == "d" ? 77 : 69))
     }
+
+    @Test("with stdout piped (watch --json | cat) it still asks, on the controlling terminal")
+    func promptWithStdoutPiped() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let state = home.appendingPathComponent("state").path
+        let command = "XDG_STATE_HOME=\(TmuxSession.quote(state)) \(TmuxSession.quote(TestSupport.binary)) watch --gpsd 127.0.0.1:9 --no-retry --json | cat"
+        let session = try TmuxSession(width: 80, command: ["/bin/sh", "-c", command], environment: ["XDG_CONFIG_HOME": home.path])
+        try session.waitFor("the prompt on the terminal") { $0.last?.contains(Self.question) == true }
+        try session.send("a", "Enter")
+        _ = try session.waitForExit()
+        let file = home.appendingPathComponent("state/geotrack/authorization").path
+        let content = (try? String(contentsOfFile: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(content == "authorizedAlways")
+    }
 }

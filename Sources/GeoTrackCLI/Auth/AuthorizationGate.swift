@@ -49,12 +49,27 @@ package struct AuthorizationGate: Sendable {
     let prompter: TerminalPrompter
 
     /// A gate over `store`; interactive when stdin and stdout are both terminals.
-    package init(store: AuthorizationStore,
-                 interactive: Bool = Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO),
-                 prompter: TerminalPrompter = TerminalPrompter()) {
+    package init(store: AuthorizationStore, interactive: Bool, prompter: TerminalPrompter = TerminalPrompter()) {
         self.store = store
         self.interactive = interactive
         self.prompter = prompter
+    }
+
+    /// A gate that asks where a person is: on stdin and stdout when both are terminals, else on
+    /// the controlling terminal (`/dev/tty`), as sudo, ssh and git do, so that
+    /// `geotrack watch --json | jq .` still asks. Without a controlling terminal it never asks.
+    package init(store: AuthorizationStore) {
+        if Terminal.isTerminal(STDIN_FILENO) && Terminal.isTerminal(STDOUT_FILENO) {
+            self.init(store: store, interactive: true)
+            return
+        }
+        // Kept open for the process's life: the prompt may come back on it.
+        let tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY)
+        if tty >= 0 {
+            self.init(store: store, interactive: true, prompter: TerminalPrompter(input: tty, output: tty))
+        } else {
+            self.init(store: store, interactive: false)
+        }
     }
 
     /// The access the run has, or the error that ends it (77 denied, 79 undecided without a terminal).
