@@ -37,4 +37,21 @@ struct TerminalPromptTests {
         let content = (try? String(contentsOfFile: file, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(content == "authorizedAlways")
     }
+
+    @Test("at a terminal, replaying a pipe into GPX records every point: the progress bar never reads the input first")
+    func progressNeverCostsData() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("piped.gpx").path
+        let log = SafetyTests.log
+        let command = "\(TmuxSession.quote(TestSupport.binary)) replay <(cat \(TmuxSession.quote(log))) --gpx \(TmuxSession.quote(gpx))"
+        let session = try TmuxSession(width: 80, command: ["/bin/bash", "-c", command], environment: ["HOME": home.path])
+        #expect(try session.waitForExit() == 0)
+        let points = try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
+        #expect(points == 6)
+        // A regular file still gets its bar, counted first, with every point too.
+        let file = home.appendingPathComponent("file.gpx").path
+        let bar = try TmuxSession(width: 80, command: [TestSupport.binary, "replay", log, "--gpx", file], environment: ["HOME": home.path])
+        #expect(try bar.waitForExit() == 0)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1 == 6)
+    }
 }
