@@ -4,33 +4,18 @@ import GeoTrackService
 /// Waits for a run to end: the outputs' first verdict (`--count` reached, the source's end), a
 /// failure, or `--timeout`.
 package enum TrackerLoop {
-    /// Why the loop ended.
-    package enum Outcome: Sendable, Equatable {
-        /// `--count`/`--once` was satisfied.
-        case countReached
-        /// The source ended (a replay's end).
-        case sourceFinished
-        /// The task was cancelled (graceful shutdown).
-        case cancelled
-        /// Nobody reads the output any more.
-        case outputClosed
-    }
-
-    /// Waits for the first of `verdicts`; throws ``CLIError`` for a failed source or an expired timeout.
+    /// Waits for the first of `verdicts` and returns it, or nil when the wait was cancelled (a
+    /// graceful shutdown); throws ``CLIError`` for a failed source or an expired timeout.
     package static func run<Verdicts: AsyncSequence<Result<TrackerOutput.Verdict, CLIError>, Never> & Sendable>(
         _ verdicts: Verdicts, output: TrackerOutput, timeout: Duration?, clock: any Clock<Duration>
-    ) async throws(CLIError) -> Outcome {
+    ) async throws(CLIError) -> TrackerOutput.Verdict? {
         do {
-            return try await withThrowingTaskGroup(of: Outcome.self) { group in
+            return try await withThrowingTaskGroup(of: TrackerOutput.Verdict?.self) { group in
                 group.addTask {
                     for await verdict in verdicts {
-                        switch try verdict.get() {
-                        case .countReached: return .countReached
-                        case .sourceFinished: return .sourceFinished
-                        case .outputClosed: return .outputClosed
-                        }
+                        return try verdict.get()
                     }
-                    return .cancelled
+                    return nil
                 }
                 if let timeout {
                     group.addTask {
@@ -39,13 +24,13 @@ package enum TrackerLoop {
                     }
                 }
                 defer { group.cancelAll() }
-                guard let first = try await group.next() else { return .cancelled }
-                return first
+                // The first task to finish decides; none at all means cancelled.
+                return try await group.next() ?? nil
             }
         } catch let error as CLIError {
             throw error
         } catch is CancellationError {
-            return .cancelled
+            return nil
         } catch {
             throw CLIError(.failure, "\(error)")
         }
