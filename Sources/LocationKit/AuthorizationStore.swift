@@ -138,19 +138,14 @@ public final class AuthorizationStore: Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .unreadable("not a regular file") }
         guard info.st_size <= maximumFileSize else { return .unreadable("larger than \(maximumFileSize) bytes") }
-        var bytes = [UInt8](repeating: 0, count: maximumFileSize + 1)
-        var count = 0
-        while count < bytes.count {
-            let read = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return Glibc.read(descriptor, base + count, buffer.count - count)
-            }
-            if read < 0, errno == EINTR { continue }
-            guard read >= 0 else { return .unreadable(String(cString: strerror(errno))) }
-            if read == 0 { break }
-            count += read
+        // One byte more than allowed: a file that grew since fstat is still caught.
+        let data: Data
+        do {
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: maximumFileSize + 1) ?? Data()
+        } catch {
+            return .unreadable("\(error)")
         }
-        guard count <= maximumFileSize, let text = String(validating: bytes[0..<count], as: UTF8.self) else {
+        guard data.count <= maximumFileSize, let text = String(validating: data, as: UTF8.self) else {
             return .unreadable("not a short text file")
         }
         return .text(text, info)
@@ -206,7 +201,8 @@ public final class AuthorizationStore: Sendable {
 final class MemoryDecision: Sendable {
     private struct State {
         var status: AuthorizationStatus
-        var listeners: [AsyncStream<AuthorizationStatus>.Continuation] = []
+        var listeners: [UInt64: AsyncStream<AuthorizationStatus>.Continuation] = [:]
+        var nextListener: UInt64 = 0
     }
 
     private let state: Mutex<State>
@@ -221,14 +217,22 @@ final class MemoryDecision: Sendable {
         let listeners = state.withLock { state -> [AsyncStream<AuthorizationStatus>.Continuation] in
             guard state.status != status else { return [] }
             state.status = status
-            return state.listeners
+            return Array(state.listeners.values)
         }
         for listener in listeners { listener.yield(status) }
     }
 
     func changes() -> AsyncStream<AuthorizationStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationStatus.self, bufferingPolicy: .bufferingNewest(8))
-        state.withLock { $0.listeners.append(continuation) }
+        let id = state.withLock { state in
+            state.nextListener += 1
+            state.listeners[state.nextListener] = continuation
+            return state.nextListener
+        }
+        // A manager that goes away stops listening; its continuation is not kept for ever.
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+        }
         return stream
     }
 }
