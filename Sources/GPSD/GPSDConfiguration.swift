@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where gpsd is and how a ``GPSDClient`` behaves when it goes quiet or away.
 public struct GPSDConfiguration: Sendable {
     /// The host gpsd listens on.
@@ -50,7 +48,8 @@ extension GPSDConfiguration {
     public static func isValidDevice(_ device: String) -> Bool {
         guard !device.isEmpty, device.utf8.count <= 128 else { return false }
         return device.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "/._-+:@,~".unicodeScalars.contains(scalar))
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || "/._-+:@,~".unicodeScalars.contains(scalar)
         }
     }
 
