@@ -125,14 +125,14 @@ final class GPSFake {
         }
         // gpsd listens before gpsfake has added its receiver, and a client that watches in
         // between may hear nothing from gpsd 3.22 for half a minute: wait until gpsd lists it.
-        let home = try TestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: home) }
-        while Date() < deadline {
-            let devices = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(port)"], home: home)
-            if devices.status == 0, !devices.stdout.hasPrefix("no receivers") { return }
+        // GeoTrackTesting's probe asks with ?DEVICES, which (unlike a watch, which `geotrack
+        // devices` sends) does not make gpsd open the receiver while gpsfake is adding it.
+        let listed = Date().addingTimeInterval(30)
+        while Date() < listed {
+            if GeoTrackTesting.GPSFake.listsDevice(port: port) { return }
             usleep(50_000)
         }
-        throw TestSupport.SpawnError(executable: "gpsfake (gpsd listed no receiver)", code: -1)
+        throw TestSupport.SpawnError(executable: "gpsfake (gpsd listed no receiver within 30 s)", code: -1)
     }
 
     deinit {
