@@ -33,7 +33,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #if GPSD_API_MAJOR_VERSION < 7
 #error "GeoTrack needs libgps API 7 or newer (gpsd 3.18+): install a newer libgps-dev"
@@ -41,7 +46,7 @@
 
 /* The JSON class of one gpsd message. */
 typedef enum {
-    GEOTRACK_KIND_NONE = 0,      /* nothing decoded (partial line) */
+    GEOTRACK_KIND_NONE = 0,      /* nothing decoded */
     GEOTRACK_KIND_TPV = 1,
     GEOTRACK_KIND_SKY = 2,
     GEOTRACK_KIND_ATT = 3,
@@ -165,114 +170,179 @@ static inline geotrack_kind geotrack_kind_of_message(const char *message) {
     return GEOTRACK_KIND_OTHER;
 }
 
-/* When the message buffer came back empty, this read's set bits decide. */
-static inline geotrack_kind geotrack_kind_of_mask(gps_mask_t set) {
-    if (set & VERSION_SET) return GEOTRACK_KIND_VERSION;
-    if (set & DEVICELIST_SET) return GEOTRACK_KIND_DEVICES;
-    if (set & DEVICE_SET) return GEOTRACK_KIND_DEVICE;
-    if (set & ERROR_SET) return GEOTRACK_KIND_ERROR;
-    if (set & ATTITUDE_SET) return GEOTRACK_KIND_ATT;
-    if (set & SATELLITE_SET) return GEOTRACK_KIND_SKY;
-    if (set & (MODE_SET | LATLON_SET | TIME_SET)) return GEOTRACK_KIND_TPV;
-    return GEOTRACK_KIND_OTHER;
+/* MARK: connection
+ *
+ * GeoTrack owns the socket: gps_open() connects with a blocking connect(2) that nothing can
+ * interrupt (a peer that never answers holds it for the kernel's two minutes of SYN retries),
+ * and gps_read() frames lines in a buffer GeoTrack cannot bound or inspect. So the shim
+ * connects without blocking, every wait also watches a wake-up descriptor, GeoTrack frames
+ * and checks each line, and libgps parses it with gps_unpack(), which needs no connection. */
+
+/* Connection failures that are not errno values. */
+#define GEOTRACK_CONNECT_NOHOST (-1)      /* the name does not resolve */
+#define GEOTRACK_CONNECT_WOKEN (-2)       /* the wake-up descriptor became readable */
+
+/* Waits until `fd` is ready for `events` or `wake_fd` is readable. Returns 1 when `fd` is
+ * ready (or in error or hung up), 0 when woken, -1 with errno on failure. */
+static inline int geotrack_wait(int fd, short events, int wake_fd) {
+    struct pollfd pfd[2];
+    pfd[0].fd = fd;
+    pfd[0].events = events;
+    pfd[0].revents = 0;
+    pfd[1].fd = wake_fd;
+    pfd[1].events = POLLIN;
+    pfd[1].revents = 0;
+    int r;
+    do {
+        r = poll(pfd, 2, -1);
+    } while (r < 0 && errno == EINTR);
+    if (r < 0) return -1;
+    if (pfd[1].revents != 0) return 0;
+    return 1;
 }
 
-/* MARK: connection */
+/* Makes `fd` non-blocking and close-on-exec. Returns 0, or -1 with errno. */
+static inline int geotrack_set_flags(int fd) {
+    int flags = fcntl(fd, F_GETFL, 0);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) return -1;
+    return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 ? 0 : -1;
+}
 
-/* Opens a connection to gpsd. Returns 0, or the libgps error code (see
- * geotrack_open_error_*). The caller owns `data` (a fixed address). */
-static inline int geotrack_open(const char *host, const char *port, struct gps_data_t *data) {
-    memset(data, 0, sizeof(*data));
-    errno = 0;
-    if (gps_open(host, port, data) != 0) {
-        return errno != 0 ? errno : -1;
+/* Connects to host:port over TCP without blocking in connect(2): each address is tried in
+ * turn, and the wait for it watches `wake_fd`. On success returns 0 and the connected,
+ * non-blocking, close-on-exec socket in *out_fd; otherwise the last errno, or
+ * GEOTRACK_CONNECT_NOHOST, or GEOTRACK_CONNECT_WOKEN. */
+static inline int geotrack_connect(const char *host, const char *port, int wake_fd, int *out_fd) {
+    struct addrinfo hints;
+    memset(&hints, 0, sizeof(hints));
+    hints.ai_family = AF_UNSPEC;
+    hints.ai_socktype = SOCK_STREAM;
+    hints.ai_protocol = IPPROTO_TCP;
+    struct addrinfo *list = NULL;
+    if (getaddrinfo(host, port, &hints, &list) != 0 || list == NULL) {
+        return GEOTRACK_CONNECT_NOHOST;
+    }
+    int result = ECONNREFUSED;
+    for (struct addrinfo *ai = list; ai != NULL; ai = ai->ai_next) {
+        int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
+        if (fd < 0) { result = errno; continue; }
+        if (geotrack_set_flags(fd) != 0) { result = errno; close(fd); continue; }
+        if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
+            *out_fd = fd;
+            freeaddrinfo(list);
+            return 0;
+        }
+        if (errno != EINPROGRESS && errno != EINTR) {
+            result = errno;
+            close(fd);
+            continue;
+        }
+        int ready = geotrack_wait(fd, POLLOUT, wake_fd);
+        if (ready <= 0) {
+            result = ready == 0 ? GEOTRACK_CONNECT_WOKEN : errno;
+            close(fd);
+            if (ready == 0) break;
+            continue;
+        }
+        int error = 0;
+        socklen_t length = sizeof(error);
+        if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) error = errno;
+        if (error == 0) {
+            *out_fd = fd;
+            freeaddrinfo(list);
+            return 0;
+        }
+        result = error;
+        close(fd);
+    }
+    freeaddrinfo(list);
+    return result;
+}
+
+/* Sends all of `buffer` on the non-blocking socket, waiting for room as needed (never raising
+ * SIGPIPE). Returns 0, GEOTRACK_CONNECT_WOKEN, or an errno value. */
+static inline int geotrack_send_all(int fd, int wake_fd, const char *buffer, size_t length) {
+    size_t sent = 0;
+    while (sent < length) {
+        ssize_t n = send(fd, buffer + sent, length - sent, MSG_NOSIGNAL);
+        if (n > 0) { sent += (size_t)n; continue; }
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            int ready = geotrack_wait(fd, POLLOUT, wake_fd);
+            if (ready == 0) return GEOTRACK_CONNECT_WOKEN;
+            if (ready < 0) return errno;
+            continue;
+        }
+        return n < 0 ? errno : EPIPE;
     }
     return 0;
 }
 
-/* libgps's open failures (netlib codes, negative errno values). */
-static inline bool geotrack_open_error_is_host(int code) { return code == NL_NOHOST || code == NL_NOSERVICE; }
-static inline bool geotrack_open_error_is_refused(int code) { return code == NL_NOCONNECT; }
-
-/* Asks gpsd to stream JSON reports, from one device or all of them. */
-static inline int geotrack_watch(struct gps_data_t *data, const char *device) {
-    unsigned int flags = WATCH_ENABLE | WATCH_JSON;
-    if (device != NULL) flags |= WATCH_DEVICE;
-#if GPSD_API_MAJOR_VERSION >= 14
-    return gps_stream(data, (watch_t)flags, device);
-#else
-    return gps_stream(data, flags, (void *)device);
-#endif
-}
-
-/* The socket, as an int whatever libgps's type for it. */
-static inline int geotrack_fd(const struct gps_data_t *data) {
-    return (int)data->gps_fd;
-}
-
-/* True when a message is already buffered or the socket is readable now. */
-static inline bool geotrack_buffered(const struct gps_data_t *data) {
-    return gps_waiting(data, 0);
-}
-
-/* Blocks until the socket is readable, hung up, or in error: no timeout, no
- * busy-wait. Returns poll's result (-1 with errno on failure). */
-static inline int geotrack_wait_readable(const struct gps_data_t *data) {
-    struct pollfd pfd;
-    pfd.fd = (int)data->gps_fd;
-    pfd.events = POLLIN;
-    pfd.revents = 0;
-    int r;
+/* Reads what the non-blocking socket has, up to `length` bytes. Returns the count, 0 at the
+ * end of the stream, or -1 with errno (EAGAIN when nothing is there yet). */
+static inline ssize_t geotrack_receive(int fd, void *buffer, size_t length) {
+    ssize_t n;
     do {
-        r = poll(&pfd, 1, -1);
-    } while (r < 0 && errno == EINTR);
-    return r;
+        n = recv(fd, buffer, length, 0);
+    } while (n < 0 && errno == EINTR);
+    return n;
 }
 
-/* Wakes a thread blocked in geotrack_wait_readable or in a read on this socket. */
-static inline int geotrack_shutdown(int fd) {
-    return shutdown(fd, SHUT_RDWR);
+/* A pipe whose read end wakes geotrack_wait: both ends non-blocking and close-on-exec.
+ * Returns 0, or -1 with errno. */
+static inline int geotrack_wake_pipe(int fds[2]) {
+    if (pipe(fds) != 0) return -1;
+    if (geotrack_set_flags(fds[0]) != 0 || geotrack_set_flags(fds[1]) != 0) {
+        int saved = errno;
+        close(fds[0]);
+        close(fds[1]);
+        errno = saved;
+        return -1;
+    }
+    return 0;
 }
 
-static inline int geotrack_close(struct gps_data_t *data) {
-    return gps_close(data);
+/* Makes the read end of a wake pipe readable for good (it is never drained). */
+static inline void geotrack_wake(int write_fd) {
+    char byte = 1;
+    ssize_t n;
+    do {
+        n = write(write_fd, &byte, 1);
+    } while (n < 0 && errno == EINTR);
+}
+
+/* Closes a socket GeoTrack opened. */
+static inline void geotrack_close_socket(int fd) {
+    close(fd);
 }
 
 static inline const char *geotrack_errstr(int code) {
     return gps_errstr(code);
 }
 
-/* MARK: reading */
+/* MARK: parsing */
 
-/* Reads one gpsd message into `out`. Returns gps_read's result: -1 on error or
- * end of stream (errno says which; 0 for end), 0 when no complete message was
- * available, >0 when `out` describes exactly that one message.
+/* Parses one gpsd JSON line (NUL-terminated, writable: libgps may modify it) into `out`,
+ * with `data` as libgps's scratch space. Returns the line's kind.
  *
- * libgps accumulates `set` and leaves fields of older messages in place, so
- * `set`, the fix time and the device records are cleared before every read,
- * and the kind comes from this message's own class. */
-static inline int geotrack_read(struct gps_data_t *data, char *message, int message_len,
-                                geotrack_report *out) {
+ * libgps accumulates `set` and leaves fields of older messages in place, so `set`, the fix
+ * time and the device records are cleared before every line, and the kind comes from this
+ * line's own class. */
+static inline geotrack_kind geotrack_unpack(struct gps_data_t *data, char *line, geotrack_report *out) {
     memset(out, 0, sizeof(*out));
-    out->kind = GEOTRACK_KIND_NONE;
     data->set = 0;
     /* A DEVICE or DEVICES message may leave out fields (driver, activated...). */
     memset(&data->dev, 0, sizeof(data->dev));
     memset(&data->devices, 0, sizeof(data->devices));
+    memset(data->error, 0, sizeof(data->error));
 #if GPSD_API_MAJOR_VERSION >= 9
     data->fix.time.tv_sec = 0;
     data->fix.time.tv_nsec = 0;
 #else
     data->fix.time = NAN;
 #endif
-    if (message_len > 0) message[0] = '\0';
-    errno = 0;
-    int status = gps_read(data, message, message_len);
-    if (status <= 0) return status;
-
-    geotrack_kind kind = (message_len > 0 && message[0] != '\0')
-        ? geotrack_kind_of_message(message)
-        : geotrack_kind_of_mask(data->set);
+    geotrack_kind kind = geotrack_kind_of_message(line);
+    (void)gps_unpack(line, data);
     out->kind = kind;
 
     const double nan = NAN;
@@ -282,7 +352,6 @@ static inline int geotrack_read(struct gps_data_t *data, char *message, int mess
     out->eps = out->epd = out->epc = nan;
     out->xdop = out->ydop = out->vdop = out->tdop = out->hdop = out->pdop = out->gdop = nan;
     out->heading = out->magnetic_heading = out->pitch = out->roll = out->yaw = nan;
-
     switch (kind) {
     case GEOTRACK_KIND_TPV: {
         const struct gps_fix_t *fix = &data->fix;
@@ -357,7 +426,7 @@ static inline int geotrack_read(struct gps_data_t *data, char *message, int mess
     default:
         break;
     }
-    return status;
+    return kind;
 }
 
 /* The device that sent the last TPV, SKY, ATT or DEVICE message ("" when none). */

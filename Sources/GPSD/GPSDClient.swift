@@ -70,13 +70,21 @@ public final class GPSDClient: Sendable {
     private func queryDevices<C: Clock<Duration>>(clock: C, timeout: Duration) async -> Result<[Device], SourceError> {
         let host = configuration.host, port = configuration.port
         let reader = GPSDReader(host: host, port: port, request: .devices, logger: logger)
+        let connected = ConnectedFlag()
         return await withTaskGroup(of: Result<[Device], SourceError>?.self) { group in
             group.addTask {
                 let found = Mutex<[Device]?>(nil)
                 let outcome = await reader.run { event in
-                    guard case .report(.devices(let devices)) = event else { return .proceed }
-                    found.withLock { $0 = devices }
-                    return .stop
+                    switch event {
+                    case .connected:
+                        connected.value.store(true, ordering: .releasing)
+                        return .proceed
+                    case .report(.devices(let devices)):
+                        found.withLock { $0 = devices }
+                        return .stop
+                    case .report:
+                        return .proceed
+                    }
                 }
                 switch outcome {
                 case .stopped:
@@ -93,9 +101,16 @@ public final class GPSDClient: Sendable {
                 } catch {
                     return nil
                 }
-                return .failure(SourceError(.protocolError, message:
-                    "gpsd at \(host):\(port) did not list its devices within \(timeout). Is it gpsd listening there?"))
+                // Both are "no gpsd there": a connect the kernel is still trying, and a peer
+                // that accepted but never listed its devices as gpsd does at once.
+                if connected.value.load(ordering: .acquiring) {
+                    return .failure(SourceError(.timedOut, message:
+                        "gpsd at \(host):\(port) did not list its devices within \(timeout). Is it gpsd listening there?"))
+                }
+                return .failure(.noAnswer(host: host, port: port, within: timeout))
             }
+            // Cancelling the reader ends its wait at once, whether it is connecting or reading,
+            // so leaving the group never waits on the network.
             for await result in group {
                 if let result {
                     group.cancelAll()
@@ -105,4 +120,9 @@ public final class GPSDClient: Sendable {
             return .failure(SourceError(.io, message: "the device query to gpsd at \(host):\(port) was cancelled"))
         }
     }
+}
+
+/// Whether a device query's connection came up, shared by its reader and its timer.
+private final class ConnectedFlag: Sendable {
+    let value = Atomic(false)
 }

@@ -8,6 +8,9 @@ public struct GPSDConfiguration: Sendable {
     public var device: String?
     /// How long without any report before the source reports ``SourceState/stale``.
     public var staleAfter: Duration
+    /// How long an attempt may take to connect and hear gpsd's greeting before it counts as
+    /// failed (``SourceError/Code/timedOut``) and the next attempt is scheduled.
+    public var connectTimeout: Duration
     /// The delay before the first reconnection attempt; it doubles on each failure.
     public var initialBackoff: Duration
     /// The longest delay between reconnection attempts.
@@ -24,6 +27,7 @@ public struct GPSDConfiguration: Sendable {
         port: Int = 2947,
         device: String? = nil,
         staleAfter: Duration = .seconds(5),
+        connectTimeout: Duration = .seconds(10),
         initialBackoff: Duration = .seconds(1),
         maximumBackoff: Duration = .seconds(30),
         skyViews: SkyViewDelivery = .every,
@@ -33,6 +37,7 @@ public struct GPSDConfiguration: Sendable {
         self.port = port
         self.device = device
         self.staleAfter = staleAfter
+        self.connectTimeout = connectTimeout
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
         self.skyViews = skyViews

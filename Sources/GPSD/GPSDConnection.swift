@@ -8,130 +8,145 @@ import Glibc
 import Darwin
 #endif
 
-/// One open libgps connection to gpsd.
+/// One connection to gpsd: a socket GeoTrack owns, its lines, and libgps to parse them.
 ///
-/// libgps keeps pointers into its `gps_data_t`, so the struct lives at one
-/// heap address for the connection's whole life. Every call blocks, so a
-/// connection is used only from its reader thread; the one exception is
-/// ``GPSDInterrupter``, which may shut the socket down from elsewhere.
+/// Every call blocks the calling thread, so a connection is used only from its reader thread.
+/// Every wait (connecting, sending, waiting for a line) also watches the
+/// ``GPSDInterrupter``, so cancelling the reader's task ends any of them at once.
 ///
-/// Call ``close()`` exactly once; a connection dropped while open is a bug
-/// (debug builds trap, like swift-nio's `NIOFileHandle`).
+/// Call ``close()`` exactly once; a connection dropped while open is a bug (debug builds
+/// trap, like swift-nio's `NIOFileHandle`).
 final class GPSDConnection {
-    /// Room for one gpsd JSON line; gpsd's longest (a SKY with many satellites) fits.
-    private static let messageCapacity = 16_384
+    /// The longest line kept: ten times gpsd's longest (a SKY with every channel in use).
+    static let maximumLineLength = 65_536
 
-    private let data: UnsafeMutablePointer<gps_data_t>
-    private let message: UnsafeMutablePointer<CChar>
+    private let descriptor: Int32
+    private var lines = GPSDLineBuffer(maximumLineLength: maximumLineLength)
+    private var decoder = GPSDMessageDecoder()
+    private let interrupter: GPSDInterrupter
     private(set) var isOpen: Bool
     private let host: String
     private let port: Int
     private let logger: Logger
+    /// Rejected lines so far; the first is a warning, the rest are counted at debug level.
+    private var rejected = 0
+    private var oversizedReported = 0
 
-    /// Connects to gpsd (blocking: name lookup and TCP connect).
-    init(host: String, port: Int, logger: Logger) throws(SourceError) {
+    /// Connects to gpsd (blocking: name lookup, then a connect the interrupter can end).
+    init(host: String, port: Int, interrupter: GPSDInterrupter, logger: Logger) throws(SourceError) {
         self.host = host
         self.port = port
         self.logger = logger
-        data = .allocate(capacity: 1)
-        message = .allocate(capacity: Self.messageCapacity)
-        message.initialize(repeating: 0, count: Self.messageCapacity)
-        let code = geotrack_open(host, String(port), data)
+        self.interrupter = interrupter
+        var fd: Int32 = -1
+        let code = geotrack_connect(host, String(port), interrupter.wakeDescriptor, &fd)
         guard code == 0 else {
             isOpen = false
-            throw Self.openError(code: code, host: host, port: port)
+            throw Self.connectError(code: code, host: host, port: port)
         }
+        descriptor = fd
         isOpen = true
     }
 
     deinit {
         if isOpen {
             assertionFailure("leaked open GPSDConnection to \(host):\(port). Call close() when done.")
-            _ = geotrack_close(data)
+            geotrack_close_socket(descriptor)
         }
-        message.deallocate()
-        data.deallocate()
     }
-
-    /// The socket, for polling and for ``GPSDInterrupter``.
-    var fileDescriptor: Int32 { geotrack_fd(data) }
 
     /// Asks gpsd to stream JSON reports from `device`, or from every device when `nil`.
     func watch(device: String?) throws(SourceError) {
-        // libgps pastes the device into its ?WATCH JSON unescaped: a quote or a brace would
-        // smuggle a second command to gpsd.
+        // The device goes into a JSON string: anything that could end it is refused first.
         if let device, !GPSDConfiguration.isValidDevice(device) {
             throw SourceError(.protocolError, message: GPSDConfiguration.invalidDeviceMessage(device))
         }
-        let status: Int32 = if let device {
-            device.withCString { geotrack_watch(data, $0) }
+        let command = if let device {
+            "?WATCH={\"enable\":true,\"json\":true,\"device\":\"\(device)\"};\n"
         } else {
-            geotrack_watch(data, nil)
+            "?WATCH={\"enable\":true,\"json\":true};\n"
         }
-        if status != 0 { throw writeError() }
-    }
-
-    /// Blocks until a message may be read: one is buffered, or the socket has
-    /// something to say (data, end of stream, error, or a shutdown from
-    /// ``GPSDInterrupter``). Sleeps in poll(2): nothing runs while gpsd is quiet.
-    ///
-    /// After an incomplete read libgps's buffer holds part of a line, which
-    /// `gps_waiting` counts as ready; then only new bytes on the socket help.
-    func waitForInput(afterIncompleteRead: Bool) throws(SourceError) {
-        if !afterIncompleteRead, geotrack_buffered(data) { return }
-        if geotrack_wait_readable(data) < 0 {
-            throw SourceError(.io, message: "waiting for gpsd at \(host):\(port) failed: \(String(cString: strerror(errno)))")
+        let code = command.withCString { geotrack_send_all(descriptor, interrupter.wakeDescriptor, $0, strlen($0)) }
+        switch code {
+        case 0: return
+        case GEOTRACK_CONNECT_WOKEN: throw Self.interrupted
+        case EPIPE, ECONNRESET: throw SourceError.connectionClosed(host: host, port: port)
+        default:
+            throw SourceError(.io, message: "writing to gpsd at \(host):\(port) failed: \(String(cString: strerror(code)))")
         }
     }
 
-    /// What one read produced.
-    enum ReadResult {
-        /// No complete line yet.
-        case incomplete
-        /// One message; `nil` when it is of a kind GeoTrack does not report.
-        case message(Report?)
-    }
-
-    /// Reads at most one gpsd message.
-    func read() throws(SourceError) -> ReadResult {
-        var raw = geotrack_report()
-        let status = geotrack_read(data, message, Int32(Self.messageCapacity), &raw)
-        if status < 0 {
-            let code = errno
-            if code == 0 || code == ECONNRESET || code == EPIPE || code == ESHUTDOWN {
-                throw SourceError.connectionClosed(host: host, port: port)
+    /// Blocks until the next message GeoTrack reports, and returns it. Lines gpsd would never
+    /// send are logged and skipped. Sleeps in poll(2): nothing runs while gpsd is quiet.
+    func nextReport() throws(SourceError) -> Report {
+        while true {
+            while let line = lines.nextLine() {
+                switch decoder.decode(line) {
+                case .report(let report):
+                    return report
+                case .ignored:
+                    continue
+                case .gpsdError(let message):
+                    logger.warning("gpsd reported an error", metadata: ["message": "\(message)"])
+                case .rejected(let reason):
+                    rejected += 1
+                    let level: Logger.Level = rejected == 1 ? .warning : .debug
+                    logger.log(level: level, "ignored a line from gpsd", metadata: [
+                        "host": "\(host):\(port)", "reason": "\(reason)", "rejected": "\(rejected)"])
+                }
             }
-            throw SourceError(.io, message: "reading from gpsd at \(host):\(port) failed: \(String(cString: strerror(code)))")
+            if lines.oversizedLines > oversizedReported {
+                oversizedReported = lines.oversizedLines
+                logger.warning("ignored a line from gpsd longer than \(Self.maximumLineLength) bytes",
+                               metadata: ["host": "\(host):\(port)", "count": "\(oversizedReported)"])
+            }
+            try fill()
         }
-        if status == 0 || raw.kind == GEOTRACK_KIND_NONE { return .incomplete }
-        if raw.kind == GEOTRACK_KIND_ERROR {
-            logger.warning("gpsd reported an error", metadata: ["message": "\(String(cString: geotrack_error_message(data)))"])
-            return .message(nil)
-        }
-        return .message(Self.makeReport(from: raw, data: data))
     }
 
-    /// Closes the socket and releases libgps's buffers. Safe to call twice.
+    /// Waits for bytes and reads them into the line buffer.
+    private func fill() throws(SourceError) {
+        while true {
+            let count = lines.receive(from: descriptor)
+            if count > 0 { return }
+            if count == 0 { throw SourceError.connectionClosed(host: host, port: port) }
+            let code = errno
+            switch code {
+            case EAGAIN, EWOULDBLOCK:
+                switch geotrack_wait(descriptor, Int16(POLLIN), interrupter.wakeDescriptor) {
+                case 0: throw Self.interrupted
+                case 1: continue
+                default:
+                    throw SourceError(.io, message:
+                        "waiting for gpsd at \(host):\(port) failed: \(String(cString: strerror(errno)))")
+                }
+            case ECONNRESET, EPIPE, ESHUTDOWN:
+                throw SourceError.connectionClosed(host: host, port: port)
+            default:
+                throw SourceError(.io, message: "reading from gpsd at \(host):\(port) failed: \(String(cString: strerror(code)))")
+            }
+        }
+    }
+
+    /// Closes the socket. Safe to call twice.
     func close() {
         guard isOpen else { return }
         isOpen = false
-        _ = geotrack_close(data)
+        geotrack_close_socket(descriptor)
     }
 
-    private func writeError() -> SourceError {
-        let code = errno
-        if code == EPIPE || code == ECONNRESET || code == 0 {
-            return .connectionClosed(host: host, port: port)
+    /// What a wait returns when the interrupter rang; the reader reports it as cancelled.
+    static let interrupted = SourceError(.io, message: "the connection to gpsd was interrupted")
+
+    /// Maps a connect failure to a typed error.
+    static func connectError(code: Int32, host: String, port: Int) -> SourceError {
+        switch code {
+        case GEOTRACK_CONNECT_NOHOST: return .hostNotFound(host: host, port: port)
+        case GEOTRACK_CONNECT_WOKEN: return interrupted
+        case ECONNREFUSED: return .connectionRefused(host: host, port: port)
+        case ETIMEDOUT: return .timedOut(host: host, port: port)
+        default:
+            return SourceError(.io, message: "cannot connect to gpsd at \(host):\(port): \(String(cString: strerror(code)))")
         }
-        return SourceError(.io, message: "writing to gpsd at \(host):\(port) failed: \(String(cString: strerror(code)))")
-    }
-
-    /// Maps libgps's open failure (a netlib code or an errno) to a typed error.
-    static func openError(code: Int32, host: String, port: Int) -> SourceError {
-        if geotrack_open_error_is_refused(code) { return .connectionRefused(host: host, port: port) }
-        if geotrack_open_error_is_host(code) { return .hostNotFound(host: host, port: port) }
-        if code == ECONNREFUSED { return .connectionRefused(host: host, port: port) }
-        let reason = code < 0 ? String(cString: geotrack_errstr(code)) : String(cString: strerror(code))
-        return SourceError(.io, message: "cannot connect to gpsd at \(host):\(port): \(reason)")
     }
 }

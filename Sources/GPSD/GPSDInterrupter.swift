@@ -1,44 +1,46 @@
 import CGPS
+import GPSReports
 import Synchronization
 
-/// Lets a cancelled task wake the reader thread blocked on gpsd's socket.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Lets a cancelled task wake the reader thread wherever it waits on gpsd: connecting,
+/// sending its request or waiting for a line.
 ///
-/// The reader registers its socket once connected and unregisters it before
-/// closing, both under the lock, so ``interrupt()`` never shuts down a
-/// descriptor number the system has already handed to someone else.
+/// It owns a pipe whose read end every wait of the reader also polls; ``interrupt()`` makes
+/// that end readable for good. A pipe, rather than shutting the socket down, also reaches a
+/// connect that has no socket to shut down yet. The pipe is closed when the last reference
+/// goes, after the reader thread has stopped using it.
 final class GPSDInterrupter: Sendable {
-    private struct State {
-        var descriptor: Int32?
-        var interrupted = false
+    private let interrupted = Atomic(false)
+    /// The read end, for ``geotrack_wait``.
+    let wakeDescriptor: Int32
+    private let writeDescriptor: Int32
+
+    /// Creates the pipe; fails only when the process is out of descriptors.
+    init() throws(SourceError) {
+        var fds: [Int32] = [-1, -1]
+        guard geotrack_wake_pipe(&fds) == 0 else {
+            throw SourceError(.io, message:
+                "cannot watch gpsd: \(String(cString: strerror(errno))). Close some files, or raise the limit (ulimit -n).")
+        }
+        wakeDescriptor = fds[0]
+        writeDescriptor = fds[1]
     }
 
-    private let state = Mutex(State())
+    deinit {
+        close(wakeDescriptor)
+        close(writeDescriptor)
+    }
 
     /// Whether ``interrupt()`` was called.
-    var isInterrupted: Bool { state.withLock { $0.interrupted } }
+    var isInterrupted: Bool { interrupted.load(ordering: .acquiring) }
 
-    /// Stops the reader: shuts the registered socket down, which ends a blocked
-    /// poll(2) or recv(2) at once, and makes later ``register(_:)`` calls refuse.
+    /// Stops the reader: every wait it is in, or enters later, returns at once.
     func interrupt() {
-        state.withLock { state in
-            state.interrupted = true
-            if let descriptor = state.descriptor {
-                _ = geotrack_shutdown(descriptor)
-            }
-        }
-    }
-
-    /// Registers the reader's socket; returns `false` when already interrupted.
-    func register(_ descriptor: Int32) -> Bool {
-        state.withLock { state in
-            if state.interrupted { return false }
-            state.descriptor = descriptor
-            return true
-        }
-    }
-
-    /// Forgets the socket before it is closed.
-    func unregister() {
-        state.withLock { $0.descriptor = nil }
+        guard !interrupted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        geotrack_wake(writeDescriptor)
     }
 }

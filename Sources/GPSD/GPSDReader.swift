@@ -48,7 +48,12 @@ struct GPSDReader: Sendable {
     /// reader thread until the connection ends, `handler` says stop, or the
     /// calling task is cancelled (which interrupts a blocked read at once).
     func run(_ handler: @escaping @Sendable (GPSDReaderEvent) -> GPSDReaderControl) async -> GPSDReaderOutcome {
-        let interrupter = GPSDInterrupter()
+        let interrupter: GPSDInterrupter
+        do {
+            interrupter = try GPSDInterrupter()
+        } catch {
+            return .failed(error, delivered: false)
+        }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<GPSDReaderOutcome, Never>) in
                 let thread = Thread { [self] in
@@ -69,15 +74,11 @@ struct GPSDReader: Sendable {
         if interrupter.isInterrupted { return .cancelled }
         let connection: GPSDConnection
         do {
-            connection = try GPSDConnection(host: host, port: port, logger: logger)
+            connection = try GPSDConnection(host: host, port: port, interrupter: interrupter, logger: logger)
         } catch {
             return interrupter.isInterrupted ? .cancelled : .failed(error, delivered: false)
         }
-        defer {
-            interrupter.unregister()
-            connection.close()
-        }
-        guard interrupter.register(connection.fileDescriptor) else { return .cancelled }
+        defer { connection.close() }
         logger.debug("connected to gpsd", metadata: ["host": "\(host)", "port": "\(port)"])
         if case .stop = handler(.connected) { return .stopped }
         var delivered = false
@@ -86,19 +87,11 @@ struct GPSDReader: Sendable {
             case .watch(let device): try connection.watch(device: device)
             case .devices: try connection.watch(device: nil)
             }
-            var incomplete = false
             while true {
-                try connection.waitForInput(afterIncompleteRead: incomplete)
+                let report = try connection.nextReport()
                 if interrupter.isInterrupted { return .cancelled }
-                switch try connection.read() {
-                case .incomplete:
-                    incomplete = true
-                case .message(let report):
-                    incomplete = false
-                    guard let report else { continue }
-                    if case .version = report {} else { delivered = true }
-                    if case .stop = handler(.report(report)) { return .stopped }
-                }
+                if case .version = report {} else { delivered = true }
+                if case .stop = handler(.report(report)) { return .stopped }
             }
         } catch {
             return interrupter.isInterrupted ? .cancelled : .failed(error, delivered: delivered)

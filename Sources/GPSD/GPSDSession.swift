@@ -87,6 +87,18 @@ final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
                 await watchForSilence(bell: bell)
                 return nil
             }
+            group.addTask { [self] in
+                // A connect that never completes, or a peer that accepts and says nothing, must
+                // not hold the session: the kernel alone would wait minutes.
+                do {
+                    try await clock.sleep(for: configuration.connectTimeout)
+                } catch {
+                    return nil
+                }
+                guard machine.withLock({ $0.isAwaitingFirstMessage }) else { return nil }
+                return .failed(.noAnswer(host: configuration.host, port: configuration.port,
+                                         within: configuration.connectTimeout), delivered: false)
+            }
             for await outcome in group {
                 if let outcome {
                     group.cancelAll()

@@ -18,6 +18,8 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         var lastActivity: Instant
         var generation: UInt64 = 0
         var isStale = false
+        /// Anything arrived on this connection (gpsd greets with VERSION at once).
+        var heardFrom = false
         var receivers: Set<String> = []
         var receiverState: SourceState?
         /// The summary of the last SKY delivered, while nothing else about the source changed.
@@ -64,6 +66,7 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         state.lastActivity = now
         state.generation &+= 1
         state.isStale = false
+        state.heardFrom = true
 
         switch report {
         case .devices(let devices):
@@ -134,6 +137,16 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
     /// The next attempt follows after `delay`.
     func retrying(after delay: Duration) -> Action {
         Action(events: [.state(.retrying(after: delay))])
+    }
+
+    /// Whether the current attempt has yet to connect, or connected and heard nothing: a peer
+    /// still in that state when the handshake deadline passes is given up on.
+    var isAwaitingFirstMessage: Bool {
+        switch phase {
+        case .idle: false
+        case .connecting: true
+        case .connected(let state): !state.heardFrom
+        }
     }
 
     /// When the watchdog should look again, and the activity count it saw;

@@ -10,6 +10,9 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         case hostNotFound
         /// The peer closed the connection.
         case connectionClosed
+        /// The peer did not answer in time: a connect that never completed, or a server that
+        /// accepted and then said nothing.
+        case timedOut
         /// gpsd answered, but no receiver is attached to it.
         case noReceiver
         /// The peer sent something that is not its protocol.
@@ -48,6 +51,21 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// gpsd closed the connection.
     public static func connectionClosed(host: String, port: Int) -> SourceError {
         SourceError(.connectionClosed, message: "gpsd at \(host):\(port) closed the connection")
+    }
+
+    /// Connecting to gpsd at `host:port` did not complete: the kernel gave up waiting.
+    public static func timedOut(host: String, port: Int) -> SourceError {
+        SourceError(.timedOut, message:
+            "cannot connect to gpsd at \(host):\(port): no answer. Check the host and port, and any firewall between.")
+    }
+
+    /// Nothing came from `host:port` within `timeout`: the connect did not complete, or the
+    /// peer accepted and said nothing (gpsd greets every client at once).
+    public static func noAnswer(host: String, port: Int, within timeout: Duration) -> SourceError {
+        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
+        return SourceError(.timedOut, message:
+            "no answer from gpsd at \(host):\(port) within \(shown) s. Is gpsd listening there? Check the host, the port and any firewall between.")
     }
 
     /// gpsd has no receiver attached.

@@ -1,0 +1,54 @@
+import CGPS
+import GPSReports
+
+/// Turns one line from gpsd into at most one report, and believes nothing it cannot check.
+///
+/// A line must be strict JSON (``JSONSyntax``) before libgps parses it; what libgps parsed
+/// must then make sense (a time on or after the GPS epoch, a latitude within ±90°, …).
+/// A line that fails either check is rejected whole, with the reason; a single field that
+/// cannot be true (a negative error estimate, an azimuth of 400°) is left out.
+///
+/// It owns libgps's `gps_data_t`, which libgps uses as scratch space while parsing.
+struct GPSDMessageDecoder: ~Copyable {
+    /// What one line turned out to be.
+    enum Outcome {
+        /// A report to deliver.
+        case report(Report)
+        /// A valid message of a kind GeoTrack does not report (WATCH, GST, PPS, …).
+        case ignored
+        /// gpsd's own ERROR message, with its text.
+        case gpsdError(String)
+        /// A line that is not a message gpsd would send: not JSON, or values that cannot be.
+        case rejected(reason: String)
+    }
+
+    private let data: UnsafeMutablePointer<gps_data_t>
+
+    /// Creates a decoder with a zeroed `gps_data_t`.
+    init() {
+        data = .allocate(capacity: 1)
+        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0,
+                                                       count: MemoryLayout<gps_data_t>.size)
+    }
+
+    deinit {
+        data.deallocate()
+    }
+
+    /// Decodes one line; libgps may write into it.
+    mutating func decode(_ line: UnsafeMutableBufferPointer<UInt8>) -> Outcome {
+        guard let base = line.baseAddress else { return .rejected(reason: "an empty line") }
+        guard JSONSyntax.isObject(UnsafeBufferPointer(line)) else {
+            return .rejected(reason: "a line that is not a JSON object")
+        }
+        // The line is NUL-terminated right after its last byte (``GPSDLineBuffer``).
+        var raw = geotrack_report()
+        let kind = base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) {
+            geotrack_unpack(data, $0, &raw)
+        }
+        if kind == GEOTRACK_KIND_ERROR {
+            return .gpsdError(String(cString: geotrack_error_message(data)))
+        }
+        return Self.makeReport(from: raw, data: data)
+    }
+}
