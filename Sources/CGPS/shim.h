@@ -322,6 +322,19 @@ static inline const char *geotrack_errstr(int code) {
 
 /* MARK: parsing */
 
+/* Whether the JSON line has the key `"name"` (followed by a colon). libgps stores a time it
+ * read as 1970-01-01T00:00:00Z as zero, the same as no time at all; this tells them apart. */
+static inline bool geotrack_line_has_key(const char *line, const char *name) {
+    size_t n = strlen(name);
+    for (const char *p = strchr(line, '"'); p != NULL; p = strchr(p + 1, '"')) {
+        if (strncmp(p + 1, name, n) != 0 || p[n + 1] != '"') continue;
+        const char *q = p + n + 2;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q == ':') return true;
+    }
+    return false;
+}
+
 /* Parses one gpsd JSON line (NUL-terminated, writable: libgps may modify it) into `out`,
  * with `data` as libgps's scratch space. Returns the line's kind.
  *
@@ -342,6 +355,8 @@ static inline geotrack_kind geotrack_unpack(struct gps_data_t *data, char *line,
     data->fix.time = NAN;
 #endif
     geotrack_kind kind = geotrack_kind_of_message(line);
+    bool sent_time = (kind == GEOTRACK_KIND_TPV || kind == GEOTRACK_KIND_SKY || kind == GEOTRACK_KIND_ATT)
+        && geotrack_line_has_key(line, "time");
     (void)gps_unpack(line, data);
     out->kind = kind;
 
@@ -425,6 +440,10 @@ static inline geotrack_kind geotrack_unpack(struct gps_data_t *data, char *line,
         break;
     default:
         break;
+    }
+    if (!out->time.present && sent_time) {
+        /* A time was sent, and libgps made zero of it: present, and impossible. */
+        out->time.present = true;
     }
     return kind;
 }
