@@ -69,6 +69,14 @@ struct ConfigurationTests {
         ("gpx:\n  segment_after: 0\n", [:], "gpx.segment_after = '0'", "more than 0"),
         ("", ["GEOTRACK_DISPLAY_FORMAT": "utm"], "display.format = 'utm' in GEOTRACK_DISPLAY_FORMAT", "dd, dms, ddm"),
         ("regions:\n  home:\n    latitude: 95\n    longitude: 0\n    radius: 10\n", [:], "regions.home.latitude = '95'", "-90 to 90"),
+        // Values of the wrong type were read as "not set" and ignored, with exit 0.
+        ("gpsd:\n  port: [1, 2]\n", [:], "gpsd.port in ", "1 to 65535"),
+        ("display:\n  units: [metric]\n", [:], "display.units in ", "metric, imperial, nautical"),
+        ("display:\n  format:\n    dd: true\n", [:], "display.format in ", "dd, dms, ddm"),
+        ("gpx:\n  min_move: [3]\n", [:], "gpx.min_move in ", "at least 0"),
+        ("location:\n  visits: [true]\n", [:], "location.visits in ", "true or false"),
+        ("regions:\n  home:\n    latitude: [1]\n    longitude: 0\n    radius: 10\n", [:], "regions.home.latitude in ", "-90 to 90"),
+        ("regions: [home, work]\n", [:], "regions in ", "mapping of names"),
     ])
     func badValues(yaml: String, environment: [String: String], mentions: String, allowed: String) async throws {
         do {

@@ -7,34 +7,36 @@ extension ConfigurationLoader {
         let reader: ConfigReader
         let loader: ConfigurationLoader
         let filePath: String
+        /// The keys the file sets, flattened: a key whose value is not text is still among them.
+        let fileKeys: Set<String>
 
         mutating func settings(regionNames: [String]) throws(CLIError) -> Settings {
             var settings = Settings()
-            if let host = text(ConfigKeys.gpsdHost) {
+            if let host = try text(ConfigKeys.gpsdHost, allowed: "a host name or address, such as localhost") {
                 guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
                     throw bad(ConfigKeys.gpsdHost, host, "a host name or address, such as localhost")
                 }
                 settings.gpsdHost = host
             }
-            if let port = text(ConfigKeys.gpsdPort) {
+            if let port = try text(ConfigKeys.gpsdPort, allowed: "a TCP port from 1 to 65535") {
                 guard let number = Int(port), (1...65_535).contains(number) else {
                     throw bad(ConfigKeys.gpsdPort, port, "a TCP port from 1 to 65535")
                 }
                 settings.gpsdPort = number
             }
-            if let device = text(ConfigKeys.gpsdDevice) {
+            if let device = try text(ConfigKeys.gpsdDevice, allowed: "a device path such as /dev/ttyACM0") {
                 guard device.isEmpty || GPSDConfiguration.isValidDevice(device) else {
                     throw bad(ConfigKeys.gpsdDevice, Terminal.safe(device), "a device path such as /dev/ttyACM0 (letters, digits and / . _ - + : @ , ~)")
                 }
                 settings.device = device.isEmpty ? nil : device
             }
-            if let units = text(ConfigKeys.units) {
+            if let units = try text(ConfigKeys.units, allowed: Units.allCases.map(\.rawValue).joined(separator: ", ")) {
                 guard let value = Units(rawValue: units) else {
                     throw bad(ConfigKeys.units, units, Units.allCases.map(\.rawValue).joined(separator: ", "))
                 }
                 settings.units = value
             }
-            if let format = text(ConfigKeys.format) {
+            if let format = try text(ConfigKeys.format, allowed: CoordinateFormat.allCases.map(\.rawValue).joined(separator: ", ")) {
                 guard let value = CoordinateFormat(rawValue: format) else {
                     throw bad(ConfigKeys.format, format, CoordinateFormat.allCases.map(\.rawValue).joined(separator: ", "))
                 }
@@ -42,7 +44,7 @@ extension ConfigurationLoader {
             }
             settings.distanceFilter = try number(ConfigKeys.distanceFilter, default: settings.distanceFilter, minimum: 0)
             settings.desiredAccuracy = try number(ConfigKeys.desiredAccuracy, default: settings.desiredAccuracy, minimum: 0)
-            if let visits = text(ConfigKeys.visits) {
+            if let visits = try text(ConfigKeys.visits, allowed: "true or false") {
                 switch visits.lowercased() {
                 case "true", "yes", "on", "1": settings.visits.enabled = true
                 case "false", "no", "off", "0": settings.visits.enabled = false
@@ -64,7 +66,7 @@ extension ConfigurationLoader {
         func region(_ name: String) throws(CLIError) -> RegionSetting {
             func field(_ field: String, _ range: ClosedRange<Double>, _ allowed: String) throws(CLIError) -> Double {
                 let key = "regions.\(name).\(field)"
-                guard let value = text(key) else {
+                guard let value = try text(key, allowed: allowed) else {
                     throw CLIError(.config, "config: region '\(name)' has no \(field) (in \(filePath)). Give latitude, longitude and radius.")
                 }
                 guard let number = Double(value), range.contains(number) else { throw bad(key, value, allowed) }
@@ -78,13 +80,23 @@ extension ConfigurationLoader {
                                  radius: radius)
         }
 
-        func text(_ key: String) -> String? {
-            reader.string(forKey: ConfigKey(key))
+        /// The text set for `key`, or `nil` when no layer sets it. A value that is there but is
+        /// not one value (`port: [1, 2]`, `units: {a: b}`) is an error, not "unset": the reader
+        /// alone cannot tell the two apart, so the file's own keys decide.
+        func text(_ key: String, allowed: String) throws(CLIError) -> String? {
+            if let value = reader.string(forKey: ConfigKey(key)) { return value }
+            if fileKeys.contains(key) {
+                throw CLIError(.config, "config: \(key) in \(filePath) is a list, not one value; use \(allowed)")
+            }
+            if fileKeys.contains(where: { $0.hasPrefix(key + ".") }) {
+                throw CLIError(.config, "config: \(key) in \(filePath) is a mapping, not one value; use \(allowed)")
+            }
+            return nil
         }
 
         func number(_ key: String, default value: Double, minimum: Double, exclusive: Bool = false) throws(CLIError) -> Double {
-            guard let string = text(key) else { return value }
             let allowed = exclusive ? "a number of more than \(Int(minimum))" : "a number of at least \(Int(minimum))"
+            guard let string = try text(key, allowed: allowed) else { return value }
             guard let number = Double(string), number.isFinite,
                   exclusive ? number > minimum : number >= minimum
             else { throw bad(key, string, allowed) }

@@ -71,7 +71,13 @@ package struct ConfigurationLoader: Sendable {
             EnvironmentVariablesProvider(environmentVariables: environmentValues).prefixKeys(with: "geotrack"),
             file,
         ])
-        var resolver = Resolver(reader: reader, loader: self, filePath: path)
+        // `regions:` with nothing under it is fine; a list or a single value there is not.
+        let regionsKey = ConfigKey(ConfigKeys.regions)
+        if fileKeys.contains(ConfigKeys.regions),
+           !(reader.stringArray(forKey: regionsKey) ?? []).isEmpty || !(reader.string(forKey: regionsKey) ?? "").isEmpty {
+            throw CLIError(.config, "config: regions in \(path) must be a mapping of names to latitude, longitude and radius")
+        }
+        var resolver = Resolver(reader: reader, loader: self, filePath: path, fileKeys: Set(fileKeys))
         return try resolver.settings(regionNames: Self.regionNames(in: fileKeys))
     }
 

@@ -1,0 +1,63 @@
+import Foundation
+import GeoTrackTesting
+import Testing
+
+/// The command line against a peer that breaks gpsd's rules (``HostileGPSD``).
+@Suite("geotrack against a hostile gpsd", .timeLimit(.minutes(2)))
+struct HostileGPSDCLITests {
+    static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
+
+    @Test("devices --timeout 1 ends with 69 when the connect never completes or the peer says nothing, within its timeout",
+          arguments: [HostileGPSD.Script.neverComplete, .acceptThenSilence])
+    func devicesTimeout(script: HostileGPSD.Script) throws {
+        let server = try HostileGPSD(script)
+        defer { server.stop() }
+        let started = ContinuousClock.now
+        let run = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "1"],
+                                           home: try TestSupport.temporaryDirectory())
+        let elapsed = ContinuousClock.now - started
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1)
+        #expect(run.stderr.contains("127.0.0.1:\(server.port)"))
+        // The kernel alone would hold a connect for about two minutes.
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
+    }
+
+    @Test("devices prints a hostile gpsd's escape sequences as visible text, never to the terminal")
+    func devicesEscapes() throws {
+        let devices = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/tty\u001b[2J","driver":"u-blox\u001b]0;pwned\u0007","activated":"2024-05-01T10:00:00.000Z"}]}"#
+        let server = try HostileGPSD(.send([.line(Self.version), .line(devices)], closeAfter: false))
+        defer { server.stop() }
+        let run = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "5"],
+                                           home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        #expect(run.stdout.contains(#"/dev/tty\u{1b}[2J"#))
+    }
+
+    @Test("watch --json prints only what passed the checks: no 0 from 0x33, no 1899 from a bad time")
+    func watchGarbage() throws {
+        let tpv = { (fields: String) in #"{"class":"TPV","device":"/dev/ttyX","mode":3,"# + fields + "}" }
+        let server = try HostileGPSD(.send([
+            .line(Self.version),
+            .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyX","activated":"2024-05-01T10:00:00.000Z"}]}"#),
+            .line(tpv(#""time":"2024-05-01T10:00:01.000Z","lat":0x33,"lon":-0.1"#)),
+            .line(tpv(#""time":"not-a-time","lat":51.2,"lon":-0.1"#)),
+            .line(tpv(#""time":"2024-05-01T10:00:03.000Z","lat":NaN,"lon":-0.1"#)),
+            .line(tpv(#""time":"2024-05-01T10:00:04.000Z","lat":51.4,"lon":-0.1"#)),
+        ], closeAfter: false))
+        defer { server.stop() }
+        let home = try TestSupport.temporaryDirectory()
+        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        let gpx = home.appendingPathComponent("track.gpx").path
+        let run = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:\(server.port)", "--json", "--count", "1",
+                                            "--timeout", "20", "--gpx", gpx], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(#""lat":51.4"#) == true, "\(run.stdout)")
+        let track = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(track.components(separatedBy: "<trkpt").count == 2)
+        #expect(!track.contains("1899") && !track.contains(#"lat="0"#))
+    }
+}
