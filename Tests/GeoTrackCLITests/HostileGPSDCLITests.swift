@@ -61,3 +61,21 @@ struct HostileGPSDCLITests {
         #expect(!track.contains("1899") && !track.contains(#"lat="0"#))
     }
 }
+
+/// Where state changes go when stdout carries data.
+@Suite("watch --json: data on stdout, state changes on stderr")
+struct StateChangesOnStderrTests {
+    @Test("with gpsd down, stdout stays empty and stderr says so once, not once per retry")
+    func gpsdDown() throws {
+        let home = try TestSupport.temporaryDirectory()
+        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        let port = try GeoTrackTesting.GPSFake.freePort()
+        // Attempts at 0, 1 and 3 s (the backoff doubles) before the 3.5 s timeout.
+        let run = try TestSupport.geotrack(["watch", "--json", "--gpsd", "127.0.0.1:\(port)", "--once", "--timeout", "3.5"], home: home)
+        #expect(run.status == 75, "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+        let lines = run.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.contains("gpsd unreachable") }.count == 1, "\(run.stderr)")
+        #expect(lines.last?.contains("no fix within 3.5 s: gpsd was unreachable") == true, "\(run.stderr)")
+    }
+}

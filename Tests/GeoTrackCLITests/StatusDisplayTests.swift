@@ -51,6 +51,35 @@ struct StatusDisplayTests {
         return fixStatus(fix)
     }
 
+    @Test("beside JSON on stdout: one line on stderr per change of state, none per fix or per retry")
+    func changesOnly() {
+        let harness = Harness()
+        let display = harness.display(.changes, interval: 0)
+        let refused = SourceError.connectionRefused(host: "127.0.0.1", port: 9)
+        display.show(.starting)
+        for delay in [1, 2, 4, 8] {
+            display.show(.unreachable(refused, retryingIn: nil))
+            display.show(.unreachable(refused, retryingIn: .seconds(delay)))
+            display.tick()
+            harness.advance(1)
+        }
+        display.show(.unreachable(.timedOut(host: "127.0.0.1", port: 9), retryingIn: .seconds(8)))
+        display.show(.searching(seen: 3, used: 0))
+        display.show(.searching(seen: 5, used: 2))
+        for second in 0..<5 { display.show(Self.fix(Double(second))) }
+        display.event(.init(.disconnected(refused), at: Date(timeIntervalSince1970: 0)))
+        display.show(.stale(nil))
+        display.show(Self.fix(9))
+        display.finish()
+        let lines = harness.output().split(separator: "\n").map(String.init)
+        #expect(lines.count == 7, "\(lines)")
+        #expect(lines.allSatisfy { $0.hasPrefix("geotrack: ") })
+        #expect(lines.filter { $0.contains("connection refused") }.count == 1)
+        #expect(lines.filter { $0.contains("no answer") }.count == 1)
+        #expect(!lines.contains { $0.contains("retrying") && $0.contains("connection refused") && $0 != lines[1] })
+        #expect(lines.filter { $0.contains("51.5") }.count == 2)
+    }
+
     @Test("on a terminal: hidden cursor, carriage return and clear-to-end for each redraw, events above, cursor back at the end")
     func terminal() {
         let harness = Harness()

@@ -17,9 +17,13 @@ package enum TrackerOutputs {
                              descriptor: Int32 = STDOUT_FILENO,
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIError) -> TrackerOutput {
         let isTerminal = Terminal.isTerminal(descriptor)
-        let mode: StatusDisplay.Mode = options.json ? .silent : (isTerminal ? .terminal : .lines)
+        // With JSON on stdout, a live run tells of its state changes on stderr: a pipeline
+        // reading the JSON is not disturbed, and whoever runs it still learns that gpsd is down.
+        let mode: StatusDisplay.Mode = options.json ? (live ? .changes : .silent) : (isTerminal ? .terminal : .lines)
+        let displayDescriptor = mode == .changes ? STDERR_FILENO : descriptor
         let render = RenderOptions(format: settings.format, units: settings.units,
-                                   color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment),
+                                   color: Terminal.colorAllowed(isTerminal: Terminal.isTerminal(displayDescriptor),
+                                                                environment: environment),
                                    sourceName: sourceName, startingMessage: startingMessage)
         let gpx = try options.gpxPath.map { gpxPath throws(CLIError) in
             try GPXWriter(path: gpxPath, options: settings.gpx, replacing: options.overwrite, input: path)
@@ -28,7 +32,7 @@ package enum TrackerOutputs {
         if showsProgress, gpx != nil, let path, Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) {
             progress = ProgressBar(total: try FastReplay.countFixes(path))
         }
-        return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: descriptor,
+        return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: displayDescriptor,
                                                     width: { Terminal.columns(descriptor) },
                                                     terminalMode: isTerminal ? TerminalMode() : nil),
                              json: options.json ? LineWriter(descriptor: descriptor, flushEachLine: live) : nil,

@@ -15,8 +15,12 @@ package final class StatusDisplay: Sendable {
         case terminal
         /// A pipe or file: a plain line per change.
         case lines
-        /// Nothing (stdout carries JSON).
+        /// Nothing (stdout carries JSON, and nobody needs to hear of changes).
         case silent
+        /// While stdout carries data (JSON lines), one plain line per change of state on this
+        /// display's descriptor (stderr): a first fix, losing gpsd, a stale fix, the end. A
+        /// fix after a fix, or another attempt while gpsd stays down, is no change.
+        case changes
     }
 
     private struct State {
@@ -31,6 +35,8 @@ package final class StatusDisplay: Sendable {
         var finished = false
         /// A write failed: nobody reads the output any more.
         var outputClosed = false
+        /// In ``Mode/changes``, the state last reported.
+        var lastChange: String?
     }
 
     /// The mode chosen at start.
@@ -102,7 +108,7 @@ package final class StatusDisplay: Sendable {
         state.withLock { state in
             guard !state.finished else { return }
             switch mode {
-            case .silent:
+            case .silent, .changes:
                 return
             case .lines:
                 if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
@@ -187,6 +193,14 @@ package final class StatusDisplay: Sendable {
         if case .unreachable(let error, _) = status, let deadline = state.retryDeadline {
             status = .unreachable(error, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
         }
+        if mode == .changes {
+            let change = Self.change(status)
+            guard change != state.lastChange else { return }
+            state.lastChange = change
+            // stderr: a reader that went away there is no reason to stop recording.
+            _ = Terminal.write("geotrack: " + StatusLine.render(status, width: nil, options: options) + "\n", to: descriptor)
+            return
+        }
         let line = StatusLine.render(status, width: mode == .terminal ? state.width : nil, options: options)
         guard line != state.lastLine else { return }
         state.lastLine = line
@@ -196,8 +210,26 @@ package final class StatusDisplay: Sendable {
             state.drawn = true
         case .lines:
             if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
-        case .silent:
+        case .silent, .changes:
             break
+        }
+    }
+
+    /// What makes a state a change worth a line in ``Mode/changes``: its kind, and for an
+    /// unreachable gpsd the reason (refused, then timing out, is news; the countdown is not).
+    static func change(_ status: TrackingStatus) -> String {
+        switch status {
+        case .starting: "starting"
+        case .waitingForAuthorization: "waiting"
+        case .denied: "denied"
+        case .restricted: "restricted"
+        case .unreachable(let error, _): "unreachable " + (error?.message ?? "")
+        case .noReceiver: "no receiver"
+        case .searching: "searching"
+        case .fix: "fix"
+        case .stale: "stale"
+        case .finished: "finished"
+        case .failed(let error): "failed " + error.message
         }
     }
 
