@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Fuzzes the NMEA and GPX decoders with libFuzzer and the address sanitizer.
+# Fuzzes what GeoTrack reads from outside with libFuzzer and the address sanitizer: the NMEA
+# and GPX decoders, and the checks on what gpsd sends (line framing, strict JSON, libgps's
+# parse, the decoder's range checks).
 #
 #   scripts/fuzz-nmea.sh [SECONDS] [CORPUS_DIR]
+#   FUZZ_TARGETS=gpsd scripts/fuzz-nmea.sh 600      # one of them
 #
-# Builds GPSReports and the NMEA sources with -sanitize=fuzzer,address into .build/fuzz/,
-# seeds the fuzzer with the corpus logs (cut into small pieces) and runs it for SECONDS
-# (default 120). Prints libFuzzer's summary, including how many inputs ran; exits non-zero
-# on a crash, with the crashing input saved under .build/fuzz/.
+# Builds GPSReports with the NMEA sources, and with GPSD's decoding sources and libgps, with
+# -sanitize=fuzzer,address into .build/fuzz/; seeds the NMEA fuzzer with the corpus logs (cut
+# into small pieces) and the gpsd fuzzer with gpsdecode's JSON for them; runs each for SECONDS
+# (default 120). Prints libFuzzer's summary of each, including how many inputs ran; exits
+# non-zero on a crash, with the crashing input saved under .build/fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_TO_RUN="${1:-120}"
@@ -19,7 +23,10 @@ FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name GeoTrack)
 if ! { swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name GPSReports \
          -emit-module-path "$OUT/lib/GPSReports.swiftmodule" -o "$OUT/lib/libGPSReports.a" Sources/GPSReports/*.swift &&
        swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -L "$OUT/lib" -lGPSReports \
-         Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea"; } > "$OUT/build.log" 2>&1; then
+         Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
+       swiftc "${FLAGS[@]}" -module-name GPSDFuzz -I "$OUT/lib" -I Sources/CGPS -L "$OUT/lib" -lGPSReports \
+         Sources/GPSD/GPSDLineBuffer.swift Sources/GPSD/JSONSyntax.swift Sources/GPSD/GPSDMessageDecoder.swift \
+         Sources/GPSD/GPSDMessageDecoder+Reports.swift scripts/fuzz/GPSDFuzzer.swift -o "$OUT/fuzz-gpsd"; } > "$OUT/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$OUT/build.log" >&2
     exit 2
 fi
@@ -30,10 +37,28 @@ if [ -d "$CORPUS" ]; then
         split -b 4096 -d "$f" "$OUT/seeds/$(basename "$f")." 2>/dev/null || true
     done
 fi
+# gpsd's seeds: what gpsd decodes from the same logs, and the lines it sends on connecting.
+mkdir -p "$OUT/seeds-gpsd"
+if [ -d "$CORPUS" ] && command -v gpsdecode >/dev/null; then
+    for f in "$CORPUS"/*.nmea; do
+        gpsdecode < "$f" 2>/dev/null | head -c 4096 > "$OUT/seeds-gpsd/$(basename "$f").json" || true
+    done
+fi
+printf '%s\r\n' '{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}' \
+    '{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","driver":"u-blox","activated":"2024-05-01T10:00:00.000Z","native":0,"bps":9600,"cycle":1.00}]}' \
+    '{"class":"ATT","device":"/dev/ttyACM0","time":"2024-05-01T10:00:01.000Z","heading":271.5,"pitch":1.2,"roll":-0.4}' \
+    > "$OUT/seeds-gpsd/handshake.json"
+
 printf '<gpx><trk><trkseg><trkpt lat="44.0689" lon="-121.3142"><ele>1144.9</ele><time>2017-01-10T00:09:42Z</time><extensions><gpxtpx:speed>1.5</gpxtpx:speed></extensions></trkpt></trkseg></trk></gpx>' > "$OUT/seeds/track.gpx"
 
 cd "$OUT"
-mkdir -p corpus-run
-./fuzz-nmea -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=5 -rss_limit_mb=1024 \
-    -print_final_stats=1 corpus-run seeds 2>&1 | tee fuzz.log | grep -E "^(#[0-9]+ +DONE|stat::|==|SUMMARY|artifact)" || true
-grep -q "DONE" fuzz.log && ! grep -q "ERROR: libFuzzer\|SUMMARY: AddressSanitizer" fuzz.log
+mkdir -p corpus-run corpus-gpsd
+status=0
+for target in ${FUZZ_TARGETS:-nmea gpsd}; do
+    if [ "$target" = nmea ]; then dirs=(corpus-run seeds); else dirs=(corpus-gpsd seeds-gpsd); fi
+    echo "fuzz-$target:"
+    ./fuzz-$target -max_total_time="$SECONDS_TO_RUN" -max_len=65536 -timeout=5 -rss_limit_mb=1024 \
+        -print_final_stats=1 "${dirs[@]}" 2>&1 | tee "fuzz-$target.log" | grep -E "^(#[0-9]+ +DONE|stat::|==|SUMMARY|artifact)" || true
+    grep -q "DONE" "fuzz-$target.log" && ! grep -q "ERROR: libFuzzer\|SUMMARY: AddressSanitizer" "fuzz-$target.log" || status=1
+done
+exit $status

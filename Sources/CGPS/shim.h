@@ -176,7 +176,8 @@ static inline geotrack_kind geotrack_kind_of_message(const char *message) {
  * interrupt (a peer that never answers holds it for the kernel's two minutes of SYN retries),
  * and gps_read() frames lines in a buffer GeoTrack cannot bound or inspect. So the shim
  * connects without blocking, every wait also watches a wake-up descriptor, GeoTrack frames
- * and checks each line, and libgps parses it with gps_unpack(), which needs no connection. */
+ * and checks each line, and libgps parses it with libgps_json_unpack(), which needs no
+ * connection. */
 
 /* Connection failures that are not errno values. */
 #define GEOTRACK_CONNECT_NOHOST (-1)      /* the name does not resolve */
@@ -322,6 +323,12 @@ static inline const char *geotrack_errstr(int code) {
 
 /* MARK: parsing */
 
+/* libgps's parser for one JSON message. Exported by every libgps since 2.90 but declared only
+ * in its private libgps.h. gps_unpack() calls it in a loop until the text is used up, and in
+ * 3.22 that loop never ends when a DEVICES list fails to parse (a wrong type, an unknown
+ * class in it): a hostile gpsd hung the reader at full CPU. One call per line has no loop. */
+extern int libgps_json_unpack(const char *, struct gps_data_t *, const char **);
+
 /* Whether the JSON line has the key `"name"` (followed by a colon). libgps stores a time it
  * read as 1970-01-01T00:00:00Z as zero, the same as no time at all; this tells them apart. */
 static inline bool geotrack_line_has_key(const char *line, const char *name) {
@@ -357,7 +364,8 @@ static inline geotrack_kind geotrack_unpack(struct gps_data_t *data, char *line,
     geotrack_kind kind = geotrack_kind_of_message(line);
     bool sent_time = (kind == GEOTRACK_KIND_TPV || kind == GEOTRACK_KIND_SKY || kind == GEOTRACK_KIND_ATT)
         && geotrack_line_has_key(line, "time");
-    (void)gps_unpack(line, data);
+    const char *end = NULL;
+    (void)libgps_json_unpack(line, data, &end);
     out->kind = kind;
 
     const double nan = NAN;

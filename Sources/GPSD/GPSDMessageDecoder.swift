@@ -38,8 +38,13 @@ struct GPSDMessageDecoder: ~Copyable {
     /// Decodes one line; libgps may write into it.
     mutating func decode(_ line: UnsafeMutableBufferPointer<UInt8>) -> Outcome {
         guard let base = line.baseAddress else { return .rejected(reason: "an empty line") }
-        guard JSONSyntax.isObject(UnsafeBufferPointer(line)) else {
+        switch JSONSyntax.check(UnsafeBufferPointer(line)) {
+        case .object:
+            break
+        case .invalid:
             return .rejected(reason: "a line that is not a JSON object")
+        case .unexpectedShape:
+            return .rejected(reason: "a message not shaped as gpsd's are (its class first, no messages nested in it)")
         }
         // The line is NUL-terminated right after its last byte (``GPSDLineBuffer``).
         var raw = geotrack_report()

@@ -7,14 +7,46 @@ enum JSONSyntax {
     /// gpsd nests three deep (SKY → satellites → one satellite); anything far deeper is not gpsd.
     static let maximumDepth = 16
 
+    /// What a line is.
+    enum Verdict: Equatable {
+        /// One JSON object in the shape of a gpsd message.
+        case object
+        /// Not exactly one JSON object.
+        case invalid
+        /// Valid JSON, but not shaped as gpsd shapes its messages: `"class"` is not the first
+        /// key, or a nested object has a `"class"` anywhere but in a DEVICES message's
+        /// `devices` list. libgps finds a message's class by searching for the first
+        /// `"class":`, and its 3.22 parser loops forever on some such lines
+        /// (`{"class":"TPV","x":[{"class":"DEVICE"}]}`).
+        case unexpectedShape
+    }
+
     /// Whether `bytes` is exactly one JSON object, with only whitespace around it.
     static func isObject(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
+        check(bytes) != .invalid
+    }
+
+    /// Checks one line.
+    static func check(_ bytes: UnsafeBufferPointer<UInt8>) -> Verdict {
+        guard let base = bytes.baseAddress else { return .invalid }
         var scanner = Scanner(base: base, count: bytes.count)
         scanner.skipWhitespace()
-        guard scanner.peek == UInt8(ascii: "{"), scanner.value(depth: 0) else { return false }
+        guard scanner.peek == UInt8(ascii: "{"), scanner.value(depth: 0, place: .top) else { return .invalid }
         scanner.skipWhitespace()
-        return scanner.isAtEnd
+        guard scanner.isAtEnd else { return .invalid }
+        return scanner.unexpectedShape ? .unexpectedShape : .object
+    }
+
+    /// Where a value sits, for the one place a nested `"class"` belongs.
+    private enum Place {
+        /// The message itself.
+        case top
+        /// The value of the message's `devices` key.
+        case devicesList
+        /// An entry of that list: a DEVICE object.
+        case deviceEntry
+        /// Anywhere else.
+        case nested
     }
 
     private struct Scanner {
@@ -26,6 +58,12 @@ enum JSONSyntax {
             self.base = base
             self.count = count
         }
+
+        /// The message does not start with its class, or a nested object outside a DEVICES
+        /// message's `devices` list has a `"class"` key.
+        var unexpectedShape = false
+        /// The message's class is DEVICES.
+        var isDevices = false
 
         var isAtEnd: Bool { index >= count }
         /// The current byte, or 0 at the end (0 is never valid where a byte is looked at).
@@ -46,10 +84,10 @@ enum JSONSyntax {
             return true
         }
 
-        mutating func value(depth: Int) -> Bool {
+        mutating func value(depth: Int, place: Place) -> Bool {
             switch peek {
-            case UInt8(ascii: "{"): return depth < JSONSyntax.maximumDepth && object(depth: depth + 1)
-            case UInt8(ascii: "["): return depth < JSONSyntax.maximumDepth && array(depth: depth + 1)
+            case UInt8(ascii: "{"): return depth < JSONSyntax.maximumDepth && object(depth: depth + 1, place: place)
+            case UInt8(ascii: "["): return depth < JSONSyntax.maximumDepth && array(depth: depth + 1, place: place)
             case UInt8(ascii: "\""): return string()
             case UInt8(ascii: "t"): return literal("true")
             case UInt8(ascii: "f"): return literal("false")
@@ -58,30 +96,49 @@ enum JSONSyntax {
             }
         }
 
-        mutating func object(depth: Int) -> Bool {
+        mutating func object(depth: Int, place: Place) -> Bool {
             index += 1 // {
             skipWhitespace()
-            if consume(UInt8(ascii: "}")) { return true }
+            if consume(UInt8(ascii: "}")) {
+                if place == .top { unexpectedShape = true }
+                return true
+            }
+            var isFirst = true
             while true {
                 skipWhitespace()
+                let keyStart = index + 1
                 guard peek == UInt8(ascii: "\""), string() else { return false }
+                let key = UnsafeBufferPointer(start: base + keyStart, count: index - 1 - keyStart)
+                let isClass = Self.equals(key, "class")
+                if place == .top, isFirst != isClass { unexpectedShape = true }
+                if place == .nested || place == .devicesList, isClass { unexpectedShape = true }
+                let inner: Place = place == .top && isDevices && Self.equals(key, "devices") ? .devicesList : .nested
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
-                guard value(depth: depth) else { return false }
+                let valueStart = index + 1
+                guard value(depth: depth, place: inner) else { return false }
+                if place == .top, isFirst, isClass {
+                    // The class names the message: a string, and DEVICES lets its list hold DEVICEs.
+                    if base[valueStart - 1] != UInt8(ascii: "\"") { unexpectedShape = true }
+                    isDevices = Self.equals(UnsafeBufferPointer(start: base + valueStart, count: max(0, index - 1 - valueStart)),
+                                            "DEVICES")
+                }
+                isFirst = false
                 skipWhitespace()
                 if consume(UInt8(ascii: "}")) { return true }
                 guard consume(UInt8(ascii: ",")) else { return false }
             }
         }
 
-        mutating func array(depth: Int) -> Bool {
+        mutating func array(depth: Int, place: Place) -> Bool {
             index += 1 // [
             skipWhitespace()
             if consume(UInt8(ascii: "]")) { return true }
+            let entries: Place = place == .devicesList ? .deviceEntry : .nested
             while true {
                 skipWhitespace()
-                guard value(depth: depth) else { return false }
+                guard value(depth: depth, place: entries) else { return false }
                 skipWhitespace()
                 if consume(UInt8(ascii: "]")) { return true }
                 guard consume(UInt8(ascii: ",")) else { return false }
@@ -150,6 +207,13 @@ enum JSONSyntax {
             guard count - index >= length else { return false }
             for offset in 0..<length where base[index + offset] != word.utf8Start[offset] { return false }
             index += length
+            return true
+        }
+
+        /// Whether a key's raw bytes are exactly `word` (gpsd's keys have no escapes).
+        static func equals(_ key: UnsafeBufferPointer<UInt8>, _ word: StaticString) -> Bool {
+            guard key.count == word.utf8CodeUnitCount else { return false }
+            for offset in 0..<key.count where key[offset] != word.utf8Start[offset] { return false }
             return true
         }
 

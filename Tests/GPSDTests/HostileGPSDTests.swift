@@ -99,6 +99,22 @@ struct HostileGPSDTests {
         #expect(sky.satellites[1].elevation == 40 && sky.satellites[1].azimuth == 100 && sky.satellites[1].signalStrength == 30)
     }
 
+    @Test("lines on which libgps 3.22's parser loops forever are refused before libgps sees them")
+    func libgpsEndlessLoop() async throws {
+        // Found by scripts/fuzz-nmea.sh: these keep gps_unpack() busy forever, and the reader
+        // thread with it; so does any DEVICES list libgps fails to parse.
+        let reports = try await reports(for: [
+            .line(#"{"class":"DEVICES","devmagtrackices":[{"class":"DEVICE","path":"/dev/ttyACM0"}]}"#),
+            .line(#"{"classh":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0"}]}"#),
+            .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM1","bps":"x"}]}"#),
+            .line(#"{"class":"DEVICES","devices":[{"class":"TPV"}]}"#),
+            .line(Self.tpv(#""time":"2024-05-01T10:00:01.000Z","lat":51.1,"lon":-0.1,"x":[{"class":"DEVICE"}]"#)),
+            .line(Self.tpv(#""time":"2024-05-01T10:00:07.000Z","lat":51.4,"lon":-0.1"#)),
+        ])
+        #expect(Self.fixes(reports).compactMap(\.coordinate).map(\.latitude) == [51.4, 51.5])
+        #expect(!reports.contains { if case .devices = $0 { false } else if case .deviceAdded = $0 { true } else { false } })
+    }
+
     @Test("a 10 MB line is skipped in a fixed buffer, and the lines after it still arrive")
     func tenMegabyteLine() async throws {
         let reports = try await reports(for: [
