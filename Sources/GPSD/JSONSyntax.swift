@@ -160,9 +160,12 @@ enum JSONSyntax {
                         index += 1
                     case UInt8(ascii: "u"):
                         index += 1
-                        for _ in 0..<4 {
-                            guard isHexDigit(peek) else { return false }
-                            index += 1
+                        guard let unit = hexUnit() else { return false }
+                        // A surrogate must come as a pair: alone it is no character at all.
+                        if (0xDC00...0xDFFF).contains(unit) { return false }
+                        if (0xD800...0xDBFF).contains(unit) {
+                            guard consume(UInt8(ascii: "\\")), consume(UInt8(ascii: "u")),
+                                  let low = hexUnit(), (0xDC00...0xDFFF).contains(low) else { return false }
                         }
                     default:
                         return false
@@ -217,12 +220,22 @@ enum JSONSyntax {
             return true
         }
 
-        func isHexDigit(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"),
-                 UInt8(ascii: "A")...UInt8(ascii: "F"): true
-            default: false
+        /// Four hex digits, as the code unit they spell.
+        mutating func hexUnit() -> UInt16? {
+            var unit: UInt16 = 0
+            for _ in 0..<4 {
+                let byte = peek
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: return nil
+                }
+                unit = unit << 4 | UInt16(digit)
+                index += 1
             }
+            return unit
         }
     }
 }
