@@ -181,7 +181,11 @@ struct SafetyTests {
             .map { "'" + $0 + "'" }.joined(separator: " ")
         let run = try TestSupport.run("/bin/bash", ["-c", command + #" | head -1 > /dev/null; echo "${PIPESTATUS[0]}""#])
         #expect(run.stdout == "0\n", "\(options): \(run.stdout) \(run.stderr)")
-        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        // No complaint about the pipe: at most the state changes a paced run reports beside JSON.
+        let complaints = run.stderr.split(separator: "\n").filter { line in
+            !line.hasPrefix("geotrack: ") || ["pipe", "write", "error", "signal"].contains { line.lowercased().contains($0) }
+        }
+        #expect(complaints.isEmpty, "\(run.stderr)")
         if options.contains("GPX") {
             let text = try String(contentsOfFile: gpx, encoding: .utf8)
             #expect(text.hasSuffix("</gpx>\n"))
