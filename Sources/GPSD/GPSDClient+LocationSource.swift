@@ -3,6 +3,9 @@ import GPSReports
 /// gpsd is the production location source: each session reconnects by itself and ends when
 /// it is cancelled.
 extension GPSDClient: LocationSource {
+    /// A receiver attached to gpsd: locations produced by an accessory, measured now.
+    public var sourceInformation: SourceInformation { .receiver }
+
     /// Hands each event to `handler` straight from the client's reader thread through the main
     /// queue (the main actor's executor on this platform): iterating ``events()`` in a task would
     /// resume it through the global pool first, waking two threads per gpsd message instead of one.

@@ -5,7 +5,7 @@ import Synchronization
 /// A client of gpsd: typed reports as an async stream, reconnecting by itself.
 ///
 /// ```swift
-/// let client = GPSDClient(configuration: .init(host: "localhost"), logger: logger)
+/// let client = GPSDClient(configuration: .init(host: "localhost"))
 /// for await event in client.events() {
 ///     switch event {
 ///     case .report(.fix(let fix)): print(fix.coordinate as Any)
@@ -26,11 +26,13 @@ public final class GPSDClient: Sendable {
     /// - Parameters:
     ///   - configuration: where gpsd is, and the stale and backoff timings.
     ///   - clock: the clock for stale detection, backoff and timeouts.
-    ///   - logger: where the client logs; it creates no logger of its own.
-    public init(configuration: GPSDConfiguration = .init(), clock: any Clock<Duration> = ContinuousClock(), logger: Logger) {
+    ///   - logger: where the client logs; `nil` (the default) logs nothing. It creates no
+    ///     logger of its own.
+    public init(configuration: GPSDConfiguration = .init(), clock: any Clock<Duration> = ContinuousClock(),
+                logger: Logger? = nil) {
         self.configuration = configuration
         self.clock = clock
-        self.logger = logger
+        self.logger = logger ?? .disabled
     }
 
     /// A fresh session per call: connects, watches, reconnects with capped backoff; ends when the consuming task is cancelled.

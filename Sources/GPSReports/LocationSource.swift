@@ -16,6 +16,9 @@ public protocol LocationSource: Sendable {
     /// Starts a session as a sequence; iterate it once.
     func events() -> Events
 
+    /// Whether the source's locations are measured now or played back; each location carries it.
+    var sourceInformation: SourceInformation { get }
+
     /// Starts a session whose events are handed to `handler` on the main actor, in order, then
     /// `nil` once when the session ends by itself. After ``SourceSession/cancel()`` the handler
     /// is not called again.
@@ -24,6 +27,9 @@ public protocol LocationSource: Sendable {
 }
 
 extension LocationSource {
+    /// Neither simulated nor from an accessory, unless the source says otherwise.
+    public var sourceInformation: SourceInformation { SourceInformation() }
+
     /// Iterates ``events()`` in a task on the main actor. A source that pulls in batches (a
     /// replay) then costs one resumption per batch, and the consumer paces the producer.
     @MainActor

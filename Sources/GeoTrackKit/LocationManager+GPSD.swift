@@ -12,11 +12,11 @@ extension LocationManager {
     ///   - clock: the clock for timeouts, reconnection backoff and staleness.
     ///   - authorizationStore: where the user's decision lives.
     ///   - prompter: asks the user when authorization is requested while undecided.
-    ///   - logger: where the manager and the gpsd client log.
+    ///   - logger: where the manager and the gpsd client log; `nil` (the default) logs nothing.
     public convenience init(gpsd configuration: GPSDConfiguration = GPSDConfiguration(),
                             clock: any Clock<Duration> = ContinuousClock(),
                             authorizationStore: AuthorizationStore = AuthorizationStore(),
-                            prompter: (any AuthorizationPrompter)? = nil, logger: Logger) {
+                            prompter: (any AuthorizationPrompter)? = nil, logger: Logger? = nil) {
         var configuration = configuration
         configuration.skyViews = .whenSummaryChanges
         self.init(source: GPSDClient(configuration: configuration, clock: clock, logger: logger), clock: clock,

@@ -7,6 +7,9 @@ import NMEA
 /// test advances the clock by one second; with ``ReplayPacing/asFastAsPossible`` the
 /// reports arrive as fast as they are consumed and the clock is not used.
 public struct ReplayLocationSource: LocationSource {
+    /// Played back, not measured: locations are marked simulated.
+    public var sourceInformation: SourceInformation { .simulated }
+
     /// The underlying replay.
     public let replay: Replay
 

@@ -14,6 +14,9 @@ import LocationKit
 /// let manager = LocationManager(source: source, clock: clock, authorizationStore: store, logger: logger)
 /// ```
 public struct ScriptedLocationSource: LocationSource {
+    /// Played back, not measured: locations are marked simulated.
+    public var sourceInformation: SourceInformation { .simulated }
+
     /// One step of a script.
     public enum Step: Sendable {
         /// Deliver this event.

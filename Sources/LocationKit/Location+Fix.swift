@@ -4,12 +4,14 @@ extension Location {
     /// The location a fix describes, or `nil` when the fix is not a position. The fix is kept
     /// whole in ``fix``.
     ///
-    /// - Parameter sky: the latest sky view, for satellite counts and dilutions.
-    public init?(fix: Fix, sky: SkyView? = nil) {
+    /// - Parameters:
+    ///   - sky: the latest sky view, for satellite counts and dilutions.
+    ///   - sourceInformation: whether the fix was played back or came from a receiver.
+    public init?(fix: Fix, sky: SkyView? = nil, sourceInformation: SourceInformation = SourceInformation()) {
         guard let coordinate = fix.coordinate, let time = fix.time else { return nil }
         let used = sky.map(\.used).flatMap { $0 > 0 ? $0 : nil }
         self.init(
-            coordinate: coordinate, fix: fix, timestamp: time,
+            coordinate: coordinate, fix: fix, timestamp: time, sourceInformation: sourceInformation,
             gnss: GNSSDetail(
                 fixMode: fix.mode, status: fix.status,
                 satellitesUsed: used, satellitesSeen: sky.map(\.seen),

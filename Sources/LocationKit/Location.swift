@@ -31,6 +31,9 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     public private(set) var gnss: GNSSDetail
     /// Whether the source went quiet after this fix: it describes the past, not where the receiver is now.
     public internal(set) var isStale: Bool
+    /// Whether this location was played back (``SourceInformation/isSimulatedBySoftware``) or
+    /// came from a receiver through gpsd (``SourceInformation/isProducedByAccessory``).
+    public private(set) var sourceInformation = SourceInformation()
     /// The report this location was made from, exactly as the source sent it (gpsd's TPV, or the
     /// NMEA cycle decoded as gpsd would): every field, including those a location has no
     /// property for (climb, magnetic track, the error estimates). Outputs that speak gpsd's
@@ -72,8 +75,9 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The location a received report describes; `fix` is kept as it came.
-    init(coordinate: Coordinate, fix: Fix, timestamp: Date, gnss: GNSSDetail) {
+    init(coordinate: Coordinate, fix: Fix, timestamp: Date, sourceInformation: SourceInformation, gnss: GNSSDetail) {
         self.coordinate = coordinate
+        self.sourceInformation = sourceInformation
         self.altitude = fix.mode == .threeD ? Measurement.finite(fix.altitudeMSL) : nil
         self.ellipsoidalAltitude = fix.mode == .threeD ? Measurement.finite(fix.altitudeHAE) : nil
         self.horizontalAccuracy = Measurement.nonNegative(fix.eph ?? Self.combined(fix.epx, fix.epy))

@@ -1,8 +1,8 @@
 extension LocationManager {
-    /// Delivers one location (as accurate as ``desiredAccuracy`` asks) through
-    /// ``LocationManagerDelegate/locationManager(_:didUpdateLocations:)``, then stops; or reports
-    /// ``LocationError/locationUnknown(timeout:)`` when none arrives within ``requestLocationTimeout``
-    /// on the manager's clock.
+    /// Delivers one location through ``LocationManagerDelegate/locationManager(_:didUpdateLocations:)``,
+    /// then stops: the first as accurate as ``desiredAccuracy`` asks, or, when
+    /// ``requestLocationTimeout`` passes on the manager's clock first, the most accurate one that
+    /// arrived meanwhile; ``LocationError/locationUnknown(timeout:)`` when none arrived at all.
     public func requestLocation() {
         switch authorizationStatus {
         case .denied, .restricted:
@@ -32,19 +32,44 @@ extension LocationManager {
         oneShot = request
     }
 
-    /// Completes a pending one-shot request with `location`; returns whether it did.
+    /// Completes a pending one-shot request with `location` when it is accurate enough, else
+    /// keeps it if it is the best so far; returns whether the request completed.
     func completeOneShot(with location: Location) -> Bool {
-        guard let request = oneShot, meetsDesiredAccuracy(location) else { return false }
-        oneShot = nil
-        deliver(location)
-        request.complete(with: .success(location))
-        reconcileSource()
+        guard var request = oneShot else { return false }
+        guard Self.isAccurate(location, within: desiredAccuracy) else {
+            if Self.isMoreAccurate(location, than: request.best) {
+                request.best = location
+                oneShot = request
+            }
+            return false
+        }
+        finishOneShot(request, with: location)
         return true
     }
 
     func oneShotTimedOut(after timeout: Duration) {
-        guard oneShot != nil else { return }
+        guard let request = oneShot else { return }
+        // CoreLocation's answer too: the best it has, when nothing met the desired accuracy in time.
+        if let best = request.best {
+            finishOneShot(request, with: best)
+            return
+        }
         failOneShot(.locationUnknown(timeout: timeout), report: true)
+    }
+
+    private func finishOneShot(_ request: OneShotRequest, with location: Location) {
+        oneShot = nil
+        deliver(location)
+        request.complete(with: .success(location))
+        reconcileSource()
+    }
+
+    /// Whether `location` is a better answer than `best`: known accuracy beats unknown, then smaller wins.
+    static func isMoreAccurate(_ location: Location, than best: Location?) -> Bool {
+        guard let best else { return true }
+        guard let accuracy = location.horizontalAccuracy else { return false }
+        guard let bestAccuracy = best.horizontalAccuracy else { return true }
+        return accuracy < bestAccuracy
     }
 
     func failOneShot(_ error: LocationError, report shouldReport: Bool) {

@@ -79,7 +79,8 @@ extension LocationManager {
             $0.fixMode = fix.mode
             if fix.hasPosition { $0.isStale = false }
         }
-        guard authorizationStatus.isAuthorized, let location = Location(fix: fix, sky: lastSky) else { return }
+        guard authorizationStatus.isAuthorized,
+              let location = Location(fix: fix, sky: lastSky, sourceInformation: source.sourceInformation) else { return }
         latestReceivedLocation = location
         updateRegions(with: location)
         if monitoringVisits { updateVisits(with: location) }
@@ -90,15 +91,15 @@ extension LocationManager {
         if updatingLocation && !deliveredOnce { deliverUpdate(location) }
     }
 
-    /// Whether `location` is as accurate as ``desiredAccuracy`` asks.
-    func meetsDesiredAccuracy(_ location: Location) -> Bool {
-        guard desiredAccuracy > 0 else { return true }
-        guard let accuracy = location.horizontalAccuracy else { return false }
-        return accuracy <= desiredAccuracy
+    /// Whether `location` is at least `accuracy` metres accurate (any location when `accuracy` ≤ 0).
+    static func isAccurate(_ location: Location, within accuracy: Double) -> Bool {
+        guard accuracy > 0 else { return true }
+        guard let horizontal = location.horizontalAccuracy else { return false }
+        return horizontal <= accuracy
     }
 
     func deliverUpdate(_ location: Location) {
-        guard meetsDesiredAccuracy(location) else { return }
+        guard Self.isAccurate(location, within: accuracyFilter) else { return }
         if pausesLocationUpdatesAutomatically {
             var detector = pauseDetector ?? DwellDetector(radius: pauseRadius, dwell: pauseInterval)
             let event = detector.update(with: location)

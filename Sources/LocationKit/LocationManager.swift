@@ -47,10 +47,21 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// ``distanceFilterNone`` (the default) delivers every location.
     public var distanceFilter: Double = LocationManager.distanceFilterNone
 
-    /// The accuracy wanted, in metres (see ``LocationAccuracy``). Locations whose horizontal
-    /// accuracy is worse — or unknown — are not delivered as updates. Zero or negative
-    /// values (the default, ``LocationAccuracy/best``) deliver every location.
+    /// The accuracy the app would like, in metres (see ``LocationAccuracy``): a hint, as in
+    /// CoreLocation. A receiver's accuracy is what the sky allows, so this drops no update; it
+    /// decides when ``requestLocation()`` is satisfied: by the first location at least this
+    /// accurate, or, when ``requestLocationTimeout`` passes first, by the most accurate one
+    /// seen meanwhile. To drop inaccurate updates, use ``accuracyFilter``.
     public var desiredAccuracy: Double = LocationAccuracy.best
+
+    /// ``accuracyFilter``'s value that filters nothing.
+    public static let accuracyFilterNone: Double = -1
+
+    /// Continuous updates whose horizontal accuracy is worse than this many metres, or unknown,
+    /// are not delivered (regions and visits still see them). ``accuracyFilterNone`` (the
+    /// default), zero or less delivers every location. CoreLocation has no such filter; apps
+    /// there filter in their delegate, and may keep doing so.
+    public var accuracyFilter: Double = LocationManager.accuracyFilterNone
 
     /// The minimum change in degrees before a new heading is delivered (default 1);
     /// ``headingFilterNone`` delivers every heading.
@@ -146,14 +157,16 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     ///   - authorizationStore: where the user's decision lives; watched for changes.
     ///   - prompter: asks the user when authorization is requested while undecided; without
     ///     one, requests leave the status undecided and say how to decide (`geotrack auth grant`).
-    ///   - logger: where the manager logs.
+    ///   - logger: where the manager logs; `nil` (the default) logs nothing, as swift-nio and
+    ///     async-http-client do without a logger.
     public init(source: some LocationSource, clock: any Clock<Duration> = ContinuousClock(),
                 authorizationStore: AuthorizationStore = AuthorizationStore(),
-                prompter: (any AuthorizationPrompter)? = nil, logger: Logger) {
+                prompter: (any AuthorizationPrompter)? = nil, logger: Logger? = nil) {
         self.source = source
         self.clock = clock
         self.authorizationStore = authorizationStore
         self.prompter = prompter
+        let logger = logger ?? Logger.disabled
         self.logger = logger
         // Watch before reading, so a decision made in between is not missed.
         let changes: AsyncStream<AuthorizationStatus>?

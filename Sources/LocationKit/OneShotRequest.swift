@@ -4,6 +4,8 @@ struct OneShotRequest {
 
     var timeout: Task<Void, Never>?
     var waiters: [UInt64: Waiter] = [:]
+    /// The most accurate location so far that did not meet ``LocationManager/desiredAccuracy``.
+    var best: Location?
 
     /// Ends the request: cancels the timeout and hands every waiter `result`.
     func complete(with result: Result<Location, any Error>) {

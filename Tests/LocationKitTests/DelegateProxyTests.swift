@@ -53,7 +53,7 @@ import Testing
         let streams = (0..<12).map { _ in harness.manager.rx.location }
         let tasks = streams.map { stream in Task { await stream.firstElements(20) } }
         harness.manager.startUpdatingLocation()
-        let expected = fixes.compactMap { Location(fix: $0) }
+        let expected = fixes.compactMap { Location(fix: $0, sourceInformation: .simulated) }
         for task in tasks {
             #expect(await task.value == expected)
         }

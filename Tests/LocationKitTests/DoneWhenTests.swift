@@ -32,7 +32,7 @@ import Testing
         let seenByFirst = await firstTask.value
         let seenBySecond = await secondTask.value
 
-        let expected = fixes.compactMap { Location(fix: $0) }
+        let expected = fixes.compactMap { Location(fix: $0, sourceInformation: .simulated) }
         #expect(expected.count == 5)
         #expect(delegate.locations == expected)
         #expect(seenByFirst == expected)

@@ -4,7 +4,6 @@ import GeoTrackTesting
 import GPSD
 import GPSReports
 import LocationKit
-import Logging
 import Testing
 
 /// The whole stack against a real gpsd: gpsfake plays the Garmin 15x log, the GPSD client
@@ -18,8 +17,9 @@ import Testing
         let directory = try TemporaryDirectory()
         let store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/policy")
         try store.write(.authorizedWhenInUse)
+        // No logger: optional, as in swift-nio.
         let manager = LocationManager(gpsd: GPSDConfiguration(host: "127.0.0.1", port: server.port),
-                                      authorizationStore: store, logger: Logger(label: "e2e"))
+                                      authorizationStore: store)
         let delegate = RecordingLocationDelegate()
         manager.delegate = delegate
         let locations = manager.rx.location
@@ -35,6 +35,7 @@ import Testing
         #expect(abs(first.coordinate.longitude - -108.3741) < 0.001)
         #expect(first.timestamp > Date(timeIntervalSince1970: 1_666_000_000))
         #expect(!first.isStale)
+        #expect(first.sourceInformation == .receiver)
         #expect(manager.locationServicesEnabled)
         #expect(Array(delegate.locations.prefix(3)) == received)
         // About 2.6 m/s over ground: fast enough for the course to be a heading.

@@ -6,8 +6,35 @@ import Testing
 
 @MainActor
 @Suite struct LocationUpdateTests {
-    @Test func desiredAccuracyDropsWorseAndUnknownAccuracy() async throws {
+    @Test("accuracyFilter drops updates of worse or unknown accuracy")
+    func accuracyFilterDropsWorseAndUnknownAccuracy() async throws {
         let accuracies: [Double?] = [5, 50, nil, 8, 10.5]
+        let fixes = accuracies.enumerated().map { index, accuracy in
+            Fix.synthetic(at: .at(north: Double(index) * 100), second: Double(index), accuracy: accuracy)
+        }
+        let harness = try Harness(fixes: fixes)
+        harness.manager.accuracyFilter = 10
+        let updates = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        let delivered = await updates.firstElements(2).flatMap { $0 }
+        #expect(delivered.map(\.horizontalAccuracy) == [5, 8])
+    }
+
+    @Test("locations from a played-back source are marked simulated, as CoreLocation's sourceInformation does")
+    func replayedLocationsAreSimulated() async throws {
+        let harness = try Harness(fixes: [.synthetic(at: .at(north: 0), second: 0)])
+        let updates = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        let delivered = try #require(await updates.firstElements(1).first?.first)
+        #expect(delivered.sourceInformation.isSimulatedBySoftware)
+        #expect(!delivered.sourceInformation.isProducedByAccessory)
+        // A location made by hand claims neither.
+        #expect(Location(coordinate: delivered.coordinate, timestamp: delivered.timestamp).sourceInformation == SourceInformation())
+    }
+
+    @Test("desiredAccuracy is a hint, as in CoreLocation: it drops no update")
+    func desiredAccuracyDropsNothing() async throws {
+        let accuracies: [Double?] = [5, 50, nil, 8]
         let fixes = accuracies.enumerated().map { index, accuracy in
             Fix.synthetic(at: .at(north: Double(index) * 100), second: Double(index), accuracy: accuracy)
         }
@@ -15,8 +42,29 @@ import Testing
         harness.manager.desiredAccuracy = LocationAccuracy.nearestTenMeters
         let updates = harness.manager.rx.didUpdateLocations
         harness.manager.startUpdatingLocation()
-        let delivered = await updates.firstElements(2).flatMap { $0 }
-        #expect(delivered.map(\.horizontalAccuracy) == [5, 8])
+        let delivered = await updates.firstElements(4).flatMap { $0 }
+        #expect(delivered.map(\.horizontalAccuracy) == accuracies)
+    }
+
+    @Test("requestLocation waits for desiredAccuracy, and at the timeout answers with the best it saw")
+    func requestLocationAnswersWithTheBestAtTheTimeout() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent),
+                                          .fix(.synthetic(at: .at(north: 0), second: 0, accuracy: 40)),
+                                          .fix(.synthetic(at: .at(north: 1), second: 1, accuracy: 25)),
+                                          .fix(.synthetic(at: .at(north: 2), second: 2, accuracy: nil)),
+                                          .wait(.seconds(600))] }
+        harness.manager.desiredAccuracy = LocationAccuracy.nearestTenMeters
+        harness.manager.requestLocationTimeout = .seconds(5)
+        let manager = harness.manager
+        let single = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 2)
+        // Nothing met 10 m, so nothing is answered before the timeout.
+        #expect(harness.delegate.locations.isEmpty)
+        harness.clock.advance(by: .seconds(5))
+        let location = try await single.value
+        #expect(location.horizontalAccuracy == 25)
+        #expect(harness.delegate.locations.map(\.horizontalAccuracy) == [25])
+        #expect(harness.delegate.errors.isEmpty)
     }
 
     @Test func bestAccuracyDeliversEverything() async throws {

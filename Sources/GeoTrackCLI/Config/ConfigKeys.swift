@@ -7,7 +7,7 @@ package enum ConfigKeys {
     package static let units = "display.units"
     package static let format = "display.format"
     package static let distanceFilter = "location.distance_filter"
-    package static let desiredAccuracy = "location.desired_accuracy"
+    package static let accuracyFilter = "location.accuracy_filter"
     package static let visits = "location.visits"
     package static let visitRadius = "location.visit_radius"
     package static let visitDwell = "location.visit_dwell"
@@ -21,7 +21,7 @@ package enum ConfigKeys {
     package static let regionFields = ["latitude", "longitude", "radius"]
 
     /// Every fixed key.
-    package static let all = [gpsdHost, gpsdPort, gpsdDevice, units, format, distanceFilter, desiredAccuracy,
+    package static let all = [gpsdHost, gpsdPort, gpsdDevice, units, format, distanceFilter, accuracyFilter,
                               visits, visitRadius, visitDwell,
                               gpxMinimumMove, gpxMinimumInterval, gpxSegmentAfter, gpxSyncInterval]
 

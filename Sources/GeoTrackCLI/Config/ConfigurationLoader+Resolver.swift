@@ -43,7 +43,7 @@ extension ConfigurationLoader {
                 settings.format = value
             }
             settings.distanceFilter = try number(ConfigKeys.distanceFilter, default: settings.distanceFilter, minimum: 0)
-            settings.desiredAccuracy = try number(ConfigKeys.desiredAccuracy, default: settings.desiredAccuracy, minimum: 0)
+            settings.accuracyFilter = try number(ConfigKeys.accuracyFilter, default: settings.accuracyFilter, minimum: 0)
             if let visits = try text(ConfigKeys.visits, allowed: "true or false") {
                 switch visits.lowercased() {
                 case "true", "yes", "on", "1": settings.visits.enabled = true

@@ -12,8 +12,8 @@ package struct Settings: Sendable, Equatable {
     package var format: CoordinateFormat = .dd
     /// Minimum move in metres before a new location is delivered (0 = every fix).
     package var distanceFilter: Double = 0
-    /// Desired accuracy in metres (0 = the best the receiver gives).
-    package var desiredAccuracy: Double = 0
+    /// Fixes less accurate than this many metres, or of unknown accuracy, are not delivered (0 = every fix).
+    package var accuracyFilter: Double = 0
     /// Circular regions to monitor.
     package var regions: [RegionSetting] = []
     /// Whether and how visits are reported.

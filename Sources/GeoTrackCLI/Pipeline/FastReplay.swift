@@ -16,7 +16,7 @@ package enum FastReplay {
     package static func applies(options: OutputOptions, settings: Settings, paced: Bool) -> Bool {
         options.json && !options.sky && options.gpxPath == nil && options.stopAfter == nil && !paced
             && settings.regions.isEmpty && !settings.visits.enabled
-            && settings.distanceFilter <= 0 && settings.desiredAccuracy <= 0
+            && settings.distanceFilter <= 0 && settings.accuracyFilter <= 0
     }
 
     /// Replays `path` as TPV JSON lines to `descriptor`. A terminating signal stops it at the next

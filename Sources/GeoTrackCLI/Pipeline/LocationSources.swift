@@ -46,7 +46,7 @@ package enum LocationSources {
     @MainActor
     static func configure(_ manager: LocationManager, settings: Settings) {
         manager.distanceFilter = settings.distanceFilter > 0 ? settings.distanceFilter : LocationManager.distanceFilterNone
-        manager.desiredAccuracy = settings.desiredAccuracy > 0 ? settings.desiredAccuracy : LocationAccuracy.best
+        manager.accuracyFilter = settings.accuracyFilter > 0 ? settings.accuracyFilter : LocationManager.accuracyFilterNone
         for region in settings.regions {
             if let center = Coordinate(latitude: region.latitude, longitude: region.longitude) {
                 manager.startMonitoring(for: CircularRegion(center: center, radius: region.radius, identifier: region.name))
