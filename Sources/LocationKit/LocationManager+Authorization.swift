@@ -79,6 +79,7 @@ extension LocationManager {
         logger.info("location authorization: \(status)")
         authorizationStatus = status
         receiver?.locationManagerDidChangeAuthorization(self)
+        updateLiveConditions()
         let refusal: LocationError? = switch status {
         case .denied: .denied
         case .restricted: .restricted(policyPath: authorizationStore.policyPath)

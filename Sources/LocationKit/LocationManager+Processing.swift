@@ -71,6 +71,7 @@ extension LocationManager {
         guard status != receiverStatus else { return }
         receiverStatus = status
         receiver?.locationManager(self, didChangeReceiverStatus: status)
+        updateLiveConditions()
     }
 
     func handle(_ fix: Fix) {
@@ -82,6 +83,7 @@ extension LocationManager {
         guard authorizationStatus.isAuthorized,
               let location = Location(fix: fix, sky: lastSky, sourceInformation: source.sourceInformation) else { return }
         latestReceivedLocation = location
+        for live in liveSessions.values { live.receive(location) }
         updateRegions(with: location)
         if monitoringVisits { updateVisits(with: location) }
         // The fix's heading goes out before its location, so that a consumer handling the

@@ -144,6 +144,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     var pendingPrompt: Task<Void, Never>?
     var promptWaiters: [CheckedContinuation<Void, Never>] = []
     var nextRequestID: UInt64 = 0
+    /// Running iterations of ``LocationUpdate/liveUpdates(_:from:)``.
+    var liveSessions: [UInt64: LiveUpdateSession] = [:]
 
     /// The source's running session, while one is needed and allowed.
     var session: SourceSession?
@@ -201,6 +203,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
             waiter.resume(returning: .failure(CancellationError()))
         }
         for waiter in promptWaiters { waiter.resume() }
+        for session in liveSessions.values { session.finish() }
     }
 
     /// Whom to call: the proxy when installed (it forwards to ``delegate``), else ``delegate``.
@@ -256,6 +259,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// Whether any service needs the source.
     var needsSource: Bool {
         updatingLocation || updatingHeading || monitoringVisits || oneShot != nil || !regionTrackers.isEmpty
+            || !liveSessions.isEmpty
     }
 
     /// Reports a denial or restriction at once, so a start call is never met with silence.

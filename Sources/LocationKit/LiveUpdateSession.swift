@@ -1,0 +1,63 @@
+import GPSReports
+
+/// One running iteration of ``LocationUpdate/liveUpdates(_:from:)``: its filters, its stay
+/// detector, and where its updates go. Lives on the main actor, in its manager.
+@MainActor
+final class LiveUpdateSession {
+    private let configuration: LocationUpdate.LiveConfiguration
+    private let continuation: AsyncStream<LocationUpdate>.Continuation
+    private var stay: DwellDetector?
+    private var lastLocation: Location?
+    private var isStationary = false
+    /// The last update without a location, so a repeated state is not reported twice.
+    private var lastCondition: LocationUpdate?
+
+    init(configuration: LocationUpdate.LiveConfiguration, continuation: AsyncStream<LocationUpdate>.Continuation) {
+        self.configuration = configuration
+        self.continuation = continuation
+        if configuration.stationaryRadius > 0 {
+            stay = DwellDetector(radius: configuration.stationaryRadius, dwell: configuration.stationaryInterval)
+        }
+    }
+
+    /// A location the manager received while access is granted.
+    func receive(_ location: Location) {
+        lastCondition = nil
+        guard LocationManager.isAccurate(location, within: configuration.accuracyFilter) else { return }
+        if var detector = stay {
+            let event = detector.update(with: location)
+            stay = detector
+            switch event {
+            case .arrived:
+                isStationary = true
+                // Said once, with the location that settled it; then quiet until it moves.
+                continuation.yield(LocationUpdate(location: location, isStationary: true))
+                lastLocation = location
+                return
+            case .departed:
+                isStationary = false
+            case nil:
+                break
+            }
+        }
+        guard !isStationary else { return }
+        if configuration.distanceFilter > 0, let previous = lastLocation,
+           previous.distance(from: location) < configuration.distanceFilter {
+            return
+        }
+        lastLocation = location
+        continuation.yield(LocationUpdate(location: location))
+    }
+
+    /// Access or availability changed: say so once, without a location.
+    func report(_ condition: LocationUpdate) {
+        guard condition != lastCondition else { return }
+        lastCondition = condition
+        continuation.yield(condition)
+    }
+
+    /// The manager is going away.
+    func finish() {
+        continuation.finish()
+    }
+}

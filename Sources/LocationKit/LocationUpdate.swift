@@ -1,0 +1,40 @@
+/// One element of ``LocationUpdate/liveUpdates(_:from:)``, like CoreLocation's `CLLocationUpdate`
+/// (iOS 17–18): a location when there is one, and flags that say why there is none.
+public struct LocationUpdate: Sendable, Hashable {
+    /// The location, or `nil` when an update only reports a change (access, availability).
+    public let location: Location?
+    /// The device has stayed in one place (within the configuration's radius for its interval);
+    /// no further locations come until it moves again.
+    public let isStationary: Bool
+    /// The user denied location access (`geotrack auth deny`).
+    public let authorizationDenied: Bool
+    /// The administrator's policy forbids location use on this machine.
+    public let authorizationRestricted: Bool
+    /// Access is not decided yet; updates begin once it is granted.
+    public let authorizationRequestInProgress: Bool
+    /// No location can be had now: gpsd is unreachable, no receiver is attached, or the source
+    /// went quiet.
+    public let locationUnavailable: Bool
+    /// Access is granted for approximate locations only. Always `false` until GeoTrack records
+    /// approximate access.
+    public let accuracyLimited: Bool
+    /// CoreLocation's "the app is not in use" diagnostic. A Linux process has no foreground or
+    /// background, so this is always `false`.
+    public let insufficientlyInUse: Bool
+
+    /// CoreLocation's spelling of ``isStationary``.
+    public var stationary: Bool { isStationary }
+
+    init(location: Location? = nil, isStationary: Bool = false, authorizationDenied: Bool = false,
+         authorizationRestricted: Bool = false, authorizationRequestInProgress: Bool = false,
+         locationUnavailable: Bool = false) {
+        self.location = location
+        self.isStationary = isStationary
+        self.authorizationDenied = authorizationDenied
+        self.authorizationRestricted = authorizationRestricted
+        self.authorizationRequestInProgress = authorizationRequestInProgress
+        self.locationUnavailable = locationUnavailable
+        self.accuracyLimited = false
+        self.insufficientlyInUse = false
+    }
+}
