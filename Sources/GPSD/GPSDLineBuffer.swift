@@ -37,14 +37,7 @@ struct GPSDLineBuffer: ~Copyable {
     /// Reads what the socket has into the free space. Returns the byte count, 0 at the end of
     /// the stream, or -1 with `errno` set (`EAGAIN` when nothing is there yet).
     mutating func receive(from descriptor: Int32) -> Int {
-        compact()
-        if end == maximumLineLength + 1 {
-            // Full, and no newline in it (``nextLine()`` would have found one): drop the lot
-            // and skip the rest of this line as it arrives.
-            discarding = true
-            start = 0
-            end = 0
-        }
+        makeRoom()
         let count = geotrackReceive(descriptor, storage + end, maximumLineLength + 1 - end)
         if count > 0 { end += count }
         return count
@@ -53,12 +46,7 @@ struct GPSDLineBuffer: ~Copyable {
     /// Appends `bytes` as if they had been received (for tests and the fuzzer); returns how
     /// many fitted.
     mutating func append(_ bytes: UnsafeRawBufferPointer) -> Int {
-        compact()
-        if end == maximumLineLength + 1 {
-            discarding = true
-            start = 0
-            end = 0
-        }
+        makeRoom()
         let count = min(bytes.count, maximumLineLength + 1 - end)
         if count > 0, let base = bytes.baseAddress {
             (storage + end).update(from: base.assumingMemoryBound(to: UInt8.self), count: count)
@@ -87,6 +75,18 @@ struct GPSDLineBuffer: ~Copyable {
             return UnsafeMutableBufferPointer(start: storage + lineStart, count: lineEnd - lineStart)
         }
         return nil
+    }
+
+    /// Makes free space after the incomplete line, if any.
+    private mutating func makeRoom() {
+        compact()
+        if end == maximumLineLength + 1 {
+            // Full, and no newline in it (``nextLine()`` would have found one): drop the lot
+            // and skip the rest of this line as it arrives.
+            discarding = true
+            start = 0
+            end = 0
+        }
     }
 
     /// Moves an incomplete line to the front, so the free space is contiguous.

@@ -127,7 +127,8 @@ public final class GPSFake {
         return connected == 0
     }
 
-    private static func loopback(port: Int) -> sockaddr_in {
+    /// The address 127.0.0.1:`port`.
+    static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = UInt16(port).bigEndian

@@ -158,10 +158,8 @@ struct HostileGPSDTests {
         #expect(states.last == .retrying(after: .seconds(1)))
     }
 
-    @Test("accept-then-silence: devices(timeout:) fails with timedOut when the timeout passes")
-    func devicesFromSilentPeer() async throws {
-        let server = try HostileGPSD(.acceptThenSilence)
-        defer { server.stop() }
+    /// What `devices(timeout: 2 s)` against `server` gives once the manual clock passes the timeout.
+    private func devicesAfterTimeout(from server: HostileGPSD) async -> Result<[Device], SourceError> {
         let clock = ManualClock()
         let client = client(server, clock: clock)
         async let result: Result<[Device], SourceError> = { () async -> Result<[Device], SourceError> in
@@ -169,7 +167,14 @@ struct HostileGPSDTests {
         }()
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(2))
-        guard case .failure(let error) = await result else {
+        return await result
+    }
+
+    @Test("accept-then-silence: devices(timeout:) fails with timedOut when the timeout passes")
+    func devicesFromSilentPeer() async throws {
+        let server = try HostileGPSD(.acceptThenSilence)
+        defer { server.stop() }
+        guard case .failure(let error) = await devicesAfterTimeout(from: server) else {
             Issue.record("a silent peer listed devices")
             return
         }
@@ -180,14 +185,7 @@ struct HostileGPSDTests {
     func connectThatNeverCompletes() async throws {
         let server = try HostileGPSD(.neverComplete)
         defer { server.stop() }
-        let clock = ManualClock()
-        let client = client(server, clock: clock)
-        async let result: Result<[Device], SourceError> = { () async -> Result<[Device], SourceError> in
-            do throws(SourceError) { return .success(try await client.devices(timeout: .seconds(2))) } catch { return .failure(error) }
-        }()
-        await clock.sleepers(atLeast: 1)
-        clock.advance(by: .seconds(2))
-        guard case .failure(let error) = await result else {
+        guard case .failure(let error) = await devicesAfterTimeout(from: server) else {
             Issue.record("a peer that never accepted listed devices")
             return
         }
