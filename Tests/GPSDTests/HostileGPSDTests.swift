@@ -136,21 +136,33 @@ struct HostileGPSDTests {
         #expect(added.first?.driver == "x\u{1B}[31m")
     }
 
+    /// The session's states up to its first retry; when `trigger` holds for a state (the first
+    /// time), waits for `sleepers` sleepers on the manual clock and moves it on by `advance`.
+    private func statesUntilRetry(_ server: HostileGPSD, connectTimeout: Duration, sleepers: Int,
+                                  advance: Duration, when trigger: (SourceState) -> Bool) async -> [SourceState] {
+        let clock = ManualClock()
+        var states: [SourceState] = []
+        var advanced = false
+        for await event in client(server, clock: clock, connectTimeout: connectTimeout).events() {
+            guard case .state(let state) = event else { continue }
+            states.append(state)
+            if !advanced, trigger(state) {
+                advanced = true
+                await clock.sleepers(atLeast: sleepers)
+                clock.advance(by: advance)
+            }
+            if case .retrying = state { break }
+        }
+        return states
+    }
+
     @Test("accept-then-silence: the handshake deadline gives up on the peer, and the client backs off and retries")
     func acceptThenSilence() async throws {
         let server = try HostileGPSD(.acceptThenSilence)
         defer { server.stop() }
-        let clock = ManualClock()
-        var states: [SourceState] = []
-        for await event in client(server, clock: clock, connectTimeout: .seconds(10)).events() {
-            guard case .state(let state) = event else { continue }
-            states.append(state)
-            if case .connected = state {
-                // The watchdog and the handshake deadline both sleep on the clock.
-                await clock.sleepers(atLeast: 2)
-                clock.advance(by: .seconds(10))
-            }
-            if case .retrying = state { break }
+        // The watchdog and the handshake deadline both sleep on the clock once connected.
+        let states = await statesUntilRetry(server, connectTimeout: .seconds(10), sleepers: 2, advance: .seconds(10)) {
+            $0 == .connected
         }
         let failure = states.compactMap { if case .disconnected(let error) = $0 { error } else { nil } }.first
         #expect(failure?.code == .timedOut)
@@ -198,16 +210,8 @@ struct HostileGPSDTests {
     func sessionConnectTimeout() async throws {
         let server = try HostileGPSD(.neverComplete)
         defer { server.stop() }
-        let clock = ManualClock()
-        var states: [SourceState] = []
-        for await event in client(server, clock: clock, connectTimeout: .seconds(3)).events() {
-            guard case .state(let state) = event else { continue }
-            states.append(state)
-            if case .connecting = state, states.count == 1 {
-                await clock.sleepers(atLeast: 1)
-                clock.advance(by: .seconds(3))
-            }
-            if case .retrying = state { break }
+        let states = await statesUntilRetry(server, connectTimeout: .seconds(3), sleepers: 1, advance: .seconds(3)) {
+            $0 == .connecting
         }
         #expect(states.first == .connecting)
         #expect(!states.contains(.connected))
