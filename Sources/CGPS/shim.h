@@ -317,10 +317,6 @@ static inline void geotrack_close_socket(int fd) {
     close(fd);
 }
 
-static inline const char *geotrack_errstr(int code) {
-    return gps_errstr(code);
-}
-
 /* MARK: parsing */
 
 /* libgps's parser for one JSON message. Exported by every libgps since 2.90 but declared only
