@@ -2,20 +2,34 @@ import LocationKit
 import Synchronization
 
 /// An ``AuthorizationPrompter`` for tests: answers every prompt with a fixed decision, or
-/// holds each prompt until the test calls ``respond(_:)``.
+/// holds each prompt until the test calls ``respond(_:)``. Requests for full accuracy get
+/// `fullAccuracy`, and their purposes are recorded.
 public final class ScriptedAuthorizationPrompter: AuthorizationPrompter {
     private struct State {
         var prompts: [AuthorizationLevel] = []
         var waiting: [CheckedContinuation<AuthorizationDecision, Never>] = []
         var waitersForPrompt: [CheckedContinuation<Void, Never>] = []
+        var fullAccuracyPurposes: [String] = []
     }
 
     private let fixed: AuthorizationDecision?
+    private let fullAccuracy: Bool
     private let state = Mutex(State())
 
     /// Answers every prompt with `decision` at once; with `nil`, waits for ``respond(_:)``.
-    public init(answering decision: AuthorizationDecision? = nil) {
+    /// Answers each request for full accuracy with `fullAccuracy`.
+    public init(answering decision: AuthorizationDecision? = nil, fullAccuracy: Bool = false) {
         fixed = decision
+        self.fullAccuracy = fullAccuracy
+    }
+
+    /// The purposes of the requests for full accuracy so far, in order.
+    public var fullAccuracyPurposes: [String] { state.withLock { $0.fullAccuracyPurposes } }
+
+    /// Records the purpose and answers with the scripted answer.
+    public func requestTemporaryFullAccuracy(purpose: String) async -> Bool {
+        state.withLock { $0.fullAccuracyPurposes.append(purpose) }
+        return fullAccuracy
     }
 
     /// The levels asked for so far, in order.

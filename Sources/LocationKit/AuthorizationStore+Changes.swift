@@ -6,14 +6,14 @@ import Glibc
 #endif
 
 extension AuthorizationStore {
-    /// Each new status, whenever the decision file or the policy file changes — from this
+    /// Each new status or accuracy, whenever the decision file or the policy file changes — from this
     /// process or another (`geotrack auth grant`).
     ///
     /// The watch is in place when this returns. It uses inotify on the decision's directory
     /// (created if missing) and on the policy's directory, read by a Dispatch source: no
     /// polling, and no thread of the cooperative pool blocks. Only actual changes of status
     /// are yielded. The watch ends when the consuming task is cancelled.
-    public func changes() throws(LocationError) -> AsyncStream<AuthorizationStatus> {
+    public func changes() throws(LocationError) -> AsyncStream<StoredAuthorization> {
         if let memory { return memory.changes() }
         try ensureDirectory()
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
@@ -30,13 +30,13 @@ extension AuthorizationStore {
         let policyDirectory = (policyPath as NSString).deletingLastPathComponent
         _ = inotify_add_watch(fd, policyDirectory, mask)
 
-        let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationStatus.self, bufferingPolicy: .bufferingNewest(8))
-        let last = LastStatus((try? read()) ?? .notDetermined)
+        let (stream, continuation) = AsyncStream.makeStream(of: StoredAuthorization.self, bufferingPolicy: .bufferingNewest(8))
+        let last = LastStatus((try? readAuthorization()) ?? StoredAuthorization(.notDetermined))
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "geotrack.authorization-watch"))
         source.setEventHandler { [self] in
             Self.drain(fd)
             // Any change in the directory may be ours; re-reading is cheap and dedupes by status.
-            guard let status = try? read(), last.replace(with: status) else { return }
+            guard let status = try? readAuthorization(), last.replace(with: status) else { return }
             continuation.yield(status)
         }
         source.setCancelHandler { close(fd) }
@@ -57,14 +57,14 @@ extension AuthorizationStore {
 
 /// The status last yielded by a watch.
 private final class LastStatus: Sendable {
-    private let status: Mutex<AuthorizationStatus>
+    private let status: Mutex<StoredAuthorization>
 
-    init(_ status: AuthorizationStatus) {
+    init(_ status: StoredAuthorization) {
         self.status = Mutex(status)
     }
 
     /// Stores `new`; returns whether it differs from the previous status.
-    func replace(with new: AuthorizationStatus) -> Bool {
+    func replace(with new: StoredAuthorization) -> Bool {
         status.withLock { old in
             defer { old = new }
             return old != new

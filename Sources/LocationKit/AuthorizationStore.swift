@@ -49,8 +49,9 @@ public final class AuthorizationStore: Sendable {
     /// A store that keeps `status` in memory, for data that is the user's already (a replayed
     /// log or track): no file, and no administrator policy. ``write(_:)`` changes it for this
     /// process only, and ``changes()`` reports those writes.
-    public static func inMemory(_ status: AuthorizationStatus) -> AuthorizationStore {
-        AuthorizationStore(memory: MemoryDecision(status))
+    public static func inMemory(_ status: AuthorizationStatus,
+                                accuracy: AccuracyAuthorization = .fullAccuracy) -> AuthorizationStore {
+        AuthorizationStore(memory: MemoryDecision(StoredAuthorization(status, accuracy: accuracy)))
     }
 
     /// `$XDG_STATE_HOME/geotrack` when that variable holds an absolute path, else `$HOME/.local/state/geotrack`.
@@ -68,44 +69,56 @@ public final class AuthorizationStore: Sendable {
     /// The current status: ``AuthorizationStatus/restricted`` under an administrator's
     /// `deny` policy, else the stored decision, else ``AuthorizationStatus/notDetermined``.
     public func read() throws(LocationError) -> AuthorizationStatus {
+        try readAuthorization().status
+    }
+
+    /// The current status and, when access is granted, how precise it is (see ``read()``).
+    public func readAuthorization() throws(LocationError) -> StoredAuthorization {
         if let memory { return memory.status }
-        if isRestrictedByPolicy() { return .restricted }
+        if isRestrictedByPolicy() { return StoredAuthorization(.restricted) }
         let text: String
         switch Self.readSmallFile(path) {
         case .missing:
-            return .notDetermined
+            return StoredAuthorization(.notDetermined)
         case .unreadable(let reason):
             throw .authorizationStore(path: path, reason: "it cannot be read (\(reason)); run `geotrack auth reset`")
         case .text(let content, _):
             text = content
         }
-        let word = text.trimmingCharacters(in: .whitespacesAndNewlines)
         // What the file holds is not repeated: it may be anything, of any length.
-        guard let status = AuthorizationStatus(rawValue: word), status != .restricted else {
-            throw .authorizationStore(path: path, reason: "it does not hold a decision; run `geotrack auth reset`, then decide again")
-        }
-        return status
+        let unreadable = LocationError.authorizationStore(
+            path: path, reason: "it does not hold a decision; run `geotrack auth reset`, then decide again")
+        // One word, the status; a grant may add a second, its accuracy (none means full, as
+        // files written before accuracy existed say).
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
+        guard (1...2).contains(words.count), let status = AuthorizationStatus(rawValue: String(words[0])),
+              status != .restricted else { throw unreadable }
+        guard words.count == 2 else { return StoredAuthorization(status) }
+        guard status.isAuthorized, let accuracy = AccuracyAuthorization(rawValue: String(words[1])) else { throw unreadable }
+        return StoredAuthorization(status, accuracy: accuracy)
     }
 
     /// Saves `status` as the user's decision; ``AuthorizationStatus/notDetermined`` forgets it.
     ///
+    /// `accuracy` counts only for a grant: a refusal has nothing to be precise about.
     /// ``AuthorizationStatus/restricted`` cannot be stored: it comes from the administrator's policy.
-    public func write(_ status: AuthorizationStatus) throws(LocationError) {
+    public func write(_ status: AuthorizationStatus, accuracy: AccuracyAuthorization = .fullAccuracy) throws(LocationError) {
         switch status {
         case .notDetermined:
             try reset()
         case .restricted:
             throw .authorizationStore(path: path, reason: "'restricted' is set by the administrator policy in \(policyPath), not stored per user")
         case .denied, .authorizedWhenInUse, .authorizedAlways:
-            if let memory { return memory.set(status) }
+            let stored = StoredAuthorization(status, accuracy: accuracy)
+            if let memory { return memory.set(stored) }
             try ensureDirectory()
-            try writeAtomically(status.rawValue + "\n")
+            try writeAtomically(stored.fileText)
         }
     }
 
     /// Forgets the user's decision, so the next request asks again.
     public func reset() throws(LocationError) {
-        if let memory { return memory.set(.notDetermined) }
+        if let memory { return memory.set(StoredAuthorization(.notDetermined)) }
         if unlink(path) != 0 && errno != ENOENT {
             throw .authorizationStore(path: path, reason: String(cString: strerror(errno)))
         }
@@ -200,21 +213,21 @@ public final class AuthorizationStore: Sendable {
 /// The decision of an in-memory ``AuthorizationStore``, and who listens for its changes.
 final class MemoryDecision: Sendable {
     private struct State {
-        var status: AuthorizationStatus
-        var listeners: [UInt64: AsyncStream<AuthorizationStatus>.Continuation] = [:]
+        var status: StoredAuthorization
+        var listeners: [UInt64: AsyncStream<StoredAuthorization>.Continuation] = [:]
         var nextListener: UInt64 = 0
     }
 
     private let state: Mutex<State>
 
-    init(_ status: AuthorizationStatus) {
+    init(_ status: StoredAuthorization) {
         state = Mutex(State(status: status))
     }
 
-    var status: AuthorizationStatus { state.withLock { $0.status } }
+    var status: StoredAuthorization { state.withLock { $0.status } }
 
-    func set(_ status: AuthorizationStatus) {
-        let listeners = state.withLock { state -> [AsyncStream<AuthorizationStatus>.Continuation] in
+    func set(_ status: StoredAuthorization) {
+        let listeners = state.withLock { state -> [AsyncStream<StoredAuthorization>.Continuation] in
             guard state.status != status else { return [] }
             state.status = status
             return Array(state.listeners.values)
@@ -222,8 +235,8 @@ final class MemoryDecision: Sendable {
         for listener in listeners { listener.yield(status) }
     }
 
-    func changes() -> AsyncStream<AuthorizationStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(of: AuthorizationStatus.self, bufferingPolicy: .bufferingNewest(8))
+    func changes() -> AsyncStream<StoredAuthorization> {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoredAuthorization.self, bufferingPolicy: .bufferingNewest(8))
         let id = state.withLock { state in
             state.nextListener += 1
             state.listeners[state.nextListener] = continuation

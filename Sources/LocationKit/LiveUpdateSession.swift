@@ -20,10 +20,11 @@ final class LiveUpdateSession {
         }
     }
 
-    /// A location the manager received while access is granted.
-    func receive(_ location: Location) {
+    /// A location the manager received while access is granted; `accuracyLimited` when it is
+    /// approximate.
+    func receive(_ location: Location, accuracyLimited: Bool) {
         lastCondition = nil
-        guard LocationManager.isAccurate(location, within: configuration.accuracyFilter) else { return }
+        guard accuracyLimited || LocationManager.isAccurate(location, within: configuration.accuracyFilter) else { return }
         if var detector = stay {
             let event = detector.update(with: location)
             stay = detector
@@ -31,7 +32,7 @@ final class LiveUpdateSession {
             case .arrived:
                 isStationary = true
                 // Said once, with the location that settled it; then quiet until it moves.
-                continuation.yield(LocationUpdate(location: location, isStationary: true))
+                continuation.yield(LocationUpdate(location: location, isStationary: true, accuracyLimited: accuracyLimited))
                 lastLocation = location
                 return
             case .departed:
@@ -46,7 +47,7 @@ final class LiveUpdateSession {
             return
         }
         lastLocation = location
-        continuation.yield(LocationUpdate(location: location))
+        continuation.yield(LocationUpdate(location: location, accuracyLimited: accuracyLimited))
     }
 
     /// Access or availability changed: say so once, without a location.

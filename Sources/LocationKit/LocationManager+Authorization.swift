@@ -53,18 +53,19 @@ extension LocationManager {
 
     func finishPrompt(_ decision: AuthorizationDecision, level: AuthorizationLevel) {
         pendingPrompt = nil
-        let status: AuthorizationStatus? = switch decision {
-        case .granted: level.grantedStatus
-        case .denied: .denied
+        let stored: StoredAuthorization? = switch decision {
+        case .granted: StoredAuthorization(level.grantedStatus)
+        case .grantedApproximate: StoredAuthorization(level.grantedStatus, accuracy: .reducedAccuracy)
+        case .denied: StoredAuthorization(.denied)
         case .dismissed: nil
         }
-        if let status {
+        if let stored {
             do {
-                try authorizationStore.write(status)
+                try authorizationStore.write(stored.status, accuracy: stored.accuracy)
             } catch {
                 logger.error("the decision holds for this run only: \(error)")
             }
-            applyAuthorization(status)
+            applyAuthorization(stored)
         } else {
             logger.notice("the authorization prompt was dismissed; location access stays undecided")
         }
@@ -73,10 +74,47 @@ extension LocationManager {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Takes a new status (from a prompt, or from the store's file changing) into account.
-    func applyAuthorization(_ status: AuthorizationStatus) {
-        guard status != authorizationStatus else { return }
-        logger.info("location authorization: \(status)")
+    /// Asks the user for precise locations for this manager's life, when only approximate ones
+    /// are allowed, like CoreLocation's method of the same name; `purpose` says why, in the
+    /// question. Returns at once when accuracy is full already.
+    ///
+    /// The answer is not stored: the next manager is approximate again. A refusal is not an
+    /// error: ``accuracyAuthorization`` stays reduced. Throws ``LocationError/denied``,
+    /// ``LocationError/restricted(policyPath:)`` or ``LocationError/notDetermined`` when there
+    /// is no access to refine, and ``LocationError/notDetermined`` without a prompter to ask.
+    public func requestTemporaryFullAccuracyAuthorization(purpose: String) async throws(LocationError) {
+        switch authorizationStatus {
+        case .authorizedWhenInUse, .authorizedAlways: break
+        case .denied: throw .denied
+        case .restricted: throw .restricted(policyPath: authorizationStore.policyPath)
+        case .notDetermined: throw .notDetermined
+        }
+        guard accuracyAuthorization == .reducedAccuracy else { return }
+        guard let prompter else { throw .notDetermined }
+        let allowed = await prompter.requestTemporaryFullAccuracy(purpose: purpose)
+        guard allowed, !temporaryFullAccuracy, authorizationStatus.isAuthorized else { return }
+        temporaryFullAccuracy = true
+        logger.info("full accuracy allowed for this run")
+        receiver?.locationManagerDidChangeAuthorization(self)
+        updateLiveConditions()
+    }
+
+    /// Takes a new decision (from a prompt, or from the store's file changing) into account.
+    func applyAuthorization(_ stored: StoredAuthorization) {
+        let status = stored.status
+        let accuracyChanged = stored.accuracy != storedAccuracy
+        storedAccuracy = stored.accuracy
+        // A temporary grant of full accuracy ends with the access it refined.
+        if !status.isAuthorized { temporaryFullAccuracy = false }
+        guard status != authorizationStatus else {
+            if accuracyChanged {
+                logger.info("location accuracy: \(stored.accuracy)")
+                receiver?.locationManagerDidChangeAuthorization(self)
+                updateLiveConditions()
+            }
+            return
+        }
+        logger.info("location authorization: \(stored)")
         authorizationStatus = status
         receiver?.locationManagerDidChangeAuthorization(self)
         updateLiveConditions()

@@ -7,7 +7,10 @@ extension LocationManager {
         switch event {
         case .state(let state):
             handle(state)
-        case .report(.fix(let fix)):
+        case .report(.fix(let received)):
+            // Under approximate access the precise fix goes no further than this line: every
+            // report, location, heading, region and visit below starts from the approximate one.
+            let fix = accuracyAuthorization == .reducedAccuracy ? ApproximateLocation.reduce(received) : received
             reportRaw(.fix(fix))
             handle(fix)
         case .report(.sky(let sky)):
@@ -83,7 +86,8 @@ extension LocationManager {
         guard authorizationStatus.isAuthorized,
               let location = Location(fix: fix, sky: lastSky, sourceInformation: source.sourceInformation) else { return }
         latestReceivedLocation = location
-        for live in liveSessions.values { live.receive(location) }
+        let limited = accuracyAuthorization == .reducedAccuracy
+        for live in liveSessions.values { live.receive(location, accuracyLimited: limited) }
         updateRegions(with: location)
         if monitoringVisits { updateVisits(with: location) }
         // The fix's heading goes out before its location, so that a consumer handling the

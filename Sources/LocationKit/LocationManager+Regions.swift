@@ -43,7 +43,10 @@ extension LocationManager {
         let state: RegionState
         if let tracker = regionTrackers[region.identifier] {
             state = tracker.state
-        } else if let location = latestReceivedLocation, !location.isStale, authorizationStatus.isAuthorized {
+        } else if let location = latestReceivedLocation, !location.isStale, authorizationStatus.isAuthorized,
+                  location.horizontalAccuracy ?? 0 < region.radius {
+            // As for a monitored region, a location no more accurate than the radius (an
+            // approximate one, say) decides nothing.
             state = region.contains(location.coordinate) ? .inside : .outside
         } else {
             state = .unknown

@@ -116,6 +116,17 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// Whether the user allowed location use.
     public internal(set) var authorizationStatus: AuthorizationStatus
 
+    /// How precise delivered locations are, like CoreLocation's property of the same name.
+    ///
+    /// Under ``AccuracyAuthorization/reducedAccuracy`` every fix is made approximate by
+    /// ``ApproximateLocation`` as it arrives, before anything sees it. A
+    /// ``requestTemporaryFullAccuracyAuthorization(purpose:)`` the user allows lifts it for
+    /// this manager's life; a change is reported through
+    /// ``LocationManagerDelegate/locationManagerDidChangeAuthorization(_:)``.
+    public var accuracyAuthorization: AccuracyAuthorization {
+        temporaryFullAccuracy ? .fullAccuracy : storedAccuracy
+    }
+
     /// Whether the source is reachable and has a receiver (gpsd answers and a device reports).
     public internal(set) var locationServicesEnabled = false
 
@@ -142,6 +153,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     var lastSky: SkyView?
     var lastSensorHeadingTime: Date?
     var pendingPrompt: Task<Void, Never>?
+    /// The accuracy the user's stored (or this run's) decision allows.
+    var storedAccuracy: AccuracyAuthorization = .fullAccuracy
+    /// Whether the user allowed full accuracy for this manager's life.
+    var temporaryFullAccuracy = false
     var promptWaiters: [CheckedContinuation<Void, Never>] = []
     var nextRequestID: UInt64 = 0
     /// Running iterations of ``LocationUpdate/liveUpdates(_:from:)``.
@@ -171,7 +186,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         let logger = logger ?? Logger.disabled
         self.logger = logger
         // Watch before reading, so a decision made in between is not missed.
-        let changes: AsyncStream<AuthorizationStatus>?
+        let changes: AsyncStream<StoredAuthorization>?
         do {
             changes = try authorizationStore.changes()
         } catch {
@@ -179,16 +194,18 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
             changes = nil
         }
         do {
-            authorizationStatus = try authorizationStore.read()
+            let stored = try authorizationStore.readAuthorization()
+            authorizationStatus = stored.status
+            storedAccuracy = stored.accuracy
         } catch {
             logger.error("\(error)")
             authorizationStatus = .notDetermined
         }
         if let changes {
             authorizationWatch = Task { [weak self] in
-                for await status in changes {
+                for await stored in changes {
                     guard let self else { return }
-                    self.applyAuthorization(status)
+                    self.applyAuthorization(stored)
                 }
             }
         }

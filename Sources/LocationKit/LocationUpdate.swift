@@ -15,8 +15,9 @@ public struct LocationUpdate: Sendable, Hashable {
     /// No location can be had now: gpsd is unreachable, no receiver is attached, or the source
     /// went quiet.
     public let locationUnavailable: Bool
-    /// Access is granted for approximate locations only. Always `false` until GeoTrack records
-    /// approximate access.
+    /// Access is granted for approximate locations only (``AccuracyAuthorization/reducedAccuracy``):
+    /// ``location`` is snapped to a grid (see ``ApproximateLocation``), and the configuration's
+    /// accuracy filter is not applied, since no approximate location could pass it.
     public let accuracyLimited: Bool
     /// CoreLocation's "the app is not in use" diagnostic. A Linux process has no foreground or
     /// background, so this is always `false`.
@@ -27,14 +28,14 @@ public struct LocationUpdate: Sendable, Hashable {
 
     init(location: Location? = nil, isStationary: Bool = false, authorizationDenied: Bool = false,
          authorizationRestricted: Bool = false, authorizationRequestInProgress: Bool = false,
-         locationUnavailable: Bool = false) {
+         locationUnavailable: Bool = false, accuracyLimited: Bool = false) {
         self.location = location
         self.isStationary = isStationary
         self.authorizationDenied = authorizationDenied
         self.authorizationRestricted = authorizationRestricted
         self.authorizationRequestInProgress = authorizationRequestInProgress
         self.locationUnavailable = locationUnavailable
-        self.accuracyLimited = false
+        self.accuracyLimited = accuracyLimited
         self.insufficientlyInUse = false
     }
 }

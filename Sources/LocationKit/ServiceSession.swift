@@ -37,7 +37,8 @@ public final class ServiceSession {
         /// The session requires ``AuthorizationRequirement/always`` and the user allowed only
         /// while in use.
         public let alwaysAuthorizationDenied: Bool
-        /// Full accuracy is not granted. Always `false` until GeoTrack records approximate access.
+        /// Locations are approximate: the user allowed ``AccuracyAuthorization/reducedAccuracy``
+        /// only. Not blocking: approximate locations still come.
         public let fullAccuracyDenied: Bool
         /// CoreLocation's "the app is not in use". Always `false` on Linux.
         public let insufficientlyInUse: Bool
@@ -50,18 +51,18 @@ public final class ServiceSession {
         public var description: String {
             let flags = [("authorizationDenied", authorizationDenied), ("authorizationRestricted", authorizationRestricted),
                          ("authorizationRequestInProgress", authorizationRequestInProgress),
-                         ("alwaysAuthorizationDenied", alwaysAuthorizationDenied)]
+                         ("alwaysAuthorizationDenied", alwaysAuthorizationDenied), ("fullAccuracyDenied", fullAccuracyDenied)]
                 .filter(\.1).map(\.0)
             return flags.isEmpty ? "nothing missing" : flags.joined(separator: ", ")
         }
 
-        init(status: AuthorizationStatus, requirement: AuthorizationRequirement) {
+        init(status: AuthorizationStatus, accuracy: AccuracyAuthorization, requirement: AuthorizationRequirement) {
             let requires = requirement != .none
             authorizationDenied = requires && status == .denied
             authorizationRestricted = requires && status == .restricted
             authorizationRequestInProgress = requires && status == .notDetermined
             alwaysAuthorizationDenied = requirement == .always && status == .authorizedWhenInUse
-            fullAccuracyDenied = false
+            fullAccuracyDenied = requires && status.isAuthorized && accuracy == .reducedAccuracy
             insufficientlyInUse = false
         }
     }
@@ -79,12 +80,15 @@ public final class ServiceSession {
     /// prompter asks the user; without one, `geotrack auth grant` decides).
     public init(authorization: AuthorizationRequirement, manager: LocationManager) {
         self.authorization = authorization
-        current = Diagnostic(status: manager.authorizationStatus, requirement: authorization)
+        current = Diagnostic(status: manager.authorizationStatus, accuracy: manager.accuracyAuthorization,
+                             requirement: authorization)
+        // Each change of access or of its accuracy; the manager is read for both.
         let statuses = manager.rx.authorizationStatus
-        watch = Task { [weak self] in
+        watch = Task { [weak self, weak manager] in
             for await status in statuses {
-                guard let self, self.isValid else { return }
-                let diagnostic = Diagnostic(status: status, requirement: authorization)
+                guard let self, self.isValid, let manager else { return }
+                let diagnostic = Diagnostic(status: status, accuracy: manager.accuracyAuthorization,
+                                            requirement: authorization)
                 guard diagnostic != self.current else { continue }
                 self.current = diagnostic
                 self.channel.send(diagnostic)

@@ -82,7 +82,7 @@ struct AuthorizationTests {
         let follower = try #require(access.followDecisions(of: store))
         defer { follower.cancel() }
         try AuthorizationStore(directory: store.directory, policyPath: store.policyPath).write(.denied)
-        #expect(await changes.firstElements(1) == [.denied])
+        #expect(await changes.firstElements(1) == [StoredAuthorization(.denied)])
         #expect(try memory.read() == .denied)
     }
 

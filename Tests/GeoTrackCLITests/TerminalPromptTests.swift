@@ -3,10 +3,10 @@ import Testing
 
 @Suite("The authorization prompt, answered through tmux", .serialized)
 struct TerminalPromptTests {
-    static let question = "Allow [o]nce, [a]lways, or [d]eny?"
+    static let question = "Allow [o]nce, [a]lways, a[p]proximately, [d]eny?"
 
     @Test("first run at a terminal asks before anything else; the answer is stored or not", arguments: [
-        ("a", "authorizedAlways"), ("d", "denied"), ("o", nil),
+        ("a", "authorizedAlways"), ("d", "denied"), ("o", nil), ("p", "authorizedAlways reducedAccuracy"),
     ] as [(String, String?)])
     func prompt(answer: String, stored: String?) throws {
         let home = try TestSupport.temporaryDirectory()

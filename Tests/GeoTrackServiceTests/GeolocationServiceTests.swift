@@ -15,11 +15,12 @@ struct ServiceHarness {
 
     nonisolated static let origin = Coordinate(latitude: 59.3293, longitude: 18.0686) ?? Coordinate(latitude: 0, longitude: 0)!
 
-    init(status: AuthorizationStatus?, prompter: (any AuthorizationPrompter)? = nil,
+    init(status: AuthorizationStatus?, accuracy: AccuracyAuthorization = .fullAccuracy,
+         prompter: (any AuthorizationPrompter)? = nil,
          _ steps: (ManualClock) -> [ScriptedLocationSource.Step]) throws {
         directory = try TemporaryDirectory()
         store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/policy")
-        if let status { try store.write(status) }
+        if let status { try store.write(status, accuracy: accuracy) }
         manager = LocationManager(source: ScriptedLocationSource(steps(clock), clock: clock), clock: clock,
                                   authorizationStore: store, prompter: prompter, logger: Logger(label: "test"))
     }
@@ -32,6 +33,31 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
 
 @MainActor
 @Suite struct GeolocationServiceTests {
+    @Test("under approximate access every Driver carries grid positions only, and no course becomes a heading")
+    func approximateDrivers() async throws {
+        let fixes = (0..<5).map { second in
+            Fix.synthetic(at: ServiceHarness.origin.offset(north: 7, east: Double(second) * 6 + 0.3), second: Double(second),
+                          accuracy: 4, altitude: 20, speed: 6, course: 90)
+        }
+        let harness = try ServiceHarness(status: .authorizedWhenInUse, accuracy: .reducedAccuracy) { _ in
+            [.state(.connected), .state(.receiverPresent)] + fixes.map { .fix($0) } + [.wait(.seconds(3600))]
+        }
+        let service = GeolocationService(manager: harness.manager)
+        let coordinates = await service.location.firstElements(1)
+        let latest = try #require(await service.latestLocation.firstElements(1).first)
+        let shown = await service.status.firstMatching { if case .fix = $0 { true } else { false } }
+        #expect(coordinates.allSatisfy { ApproximateLocation.isOnGrid($0.latitude) && ApproximateLocation.isOnGrid($0.longitude) })
+        #expect(coordinates.first != ServiceHarness.origin.offset(north: 7, east: 0.3))
+        #expect(ApproximateLocation.isOnGrid(latest.coordinate.latitude) && latest.speed == nil && latest.altitude == nil)
+        guard case .fix(let location, let heading)? = shown else {
+            Issue.record("no fix status: \(String(describing: shown))")
+            return
+        }
+        #expect(ApproximateLocation.isOnGrid(location.coordinate.longitude) && (location.horizontalAccuracy ?? 0) > 1_000)
+        #expect(heading == nil)
+        #expect(service.shownHeading(for: location) == nil)
+    }
+
     @Test func startsByItselfAndReachesAFix() async throws {
         let fix = Fix.synthetic(at: ServiceHarness.origin, second: 0, accuracy: 4, altitude: 20, speed: 3, course: 90)
         let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in

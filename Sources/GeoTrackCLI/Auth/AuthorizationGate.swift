@@ -25,10 +25,10 @@ package struct AuthorizationGate: Sendable {
         package func followDecisions(of stored: AuthorizationStore) -> Task<Void, Never>? {
             guard case .once(let memory) = self, let changes = try? stored.changes() else { return nil }
             return Task {
-                for await status in changes {
-                    switch status {
+                for await stored in changes {
+                    switch stored.status {
                     case .denied, .restricted: try? memory.write(.denied)
-                    case .authorizedAlways, .authorizedWhenInUse: try? memory.write(status)
+                    case .authorizedAlways, .authorizedWhenInUse: try? memory.write(stored.status, accuracy: stored.accuracy)
                     case .notDetermined: continue
                     }
                 }
@@ -93,6 +93,9 @@ package struct AuthorizationGate: Sendable {
         case .always:
             try Self.write(.authorizedAlways, to: store)
             return .stored(.authorizedAlways)
+        case .approximate:
+            try Self.write(.authorizedAlways, accuracy: .reducedAccuracy, to: store)
+            return .stored(.authorizedAlways)
         case .deny:
             try Self.write(.denied, to: store)
             throw CLIError(.noPermission, "location access denied: run 'geotrack auth grant' to allow it")
@@ -101,13 +104,43 @@ package struct AuthorizationGate: Sendable {
         }
     }
 
-    /// `geotrack auth grant`: stores the user's permission, unless the administrator's policy
-    /// forbids location access, which no user's decision lifts (77, naming the policy file).
-    package static func grant(in store: AuthorizationStore) throws(CLIError) {
+    /// `watch --precise`: when the access `granted` allows approximate locations only, asks at
+    /// the terminal for precise ones in this run, as the first prompt asks. A yes gives the run
+    /// an in-memory decision with full accuracy, never stored; a no, or no terminal to ask on,
+    /// keeps the run approximate (the returned note says so) — it fails closed.
+    package func requestFullAccuracy(for granted: Access, purpose: String) throws(CLIError) -> (Access, note: String?) {
+        let current: StoredAuthorization
+        switch granted {
+        case .stored: current = try Self.readAuthorization(store)
+        case .once(let memory): current = try Self.readAuthorization(memory)
+        }
+        guard current.status.isAuthorized, current.accuracy == .reducedAccuracy else { return (granted, nil) }
+        guard interactive else {
+            return (granted, "only approximate locations are allowed and there is no terminal to ask for precise ones: run 'geotrack auth grant' to allow them")
+        }
+        guard prompter.askFullAccuracy(purpose: purpose) else {
+            return (granted, "precise locations refused: locations stay approximate")
+        }
+        return (.once(AuthorizationStore.inMemory(current.status, accuracy: .fullAccuracy)), nil)
+    }
+
+    /// `geotrack auth grant`: stores the user's permission (`approximate`: for approximate
+    /// locations only), unless the administrator's policy forbids location access, which no
+    /// user's decision lifts (77, naming the policy file).
+    package static func grant(in store: AuthorizationStore, approximate: Bool = false) throws(CLIError) {
         if try read(store) == .restricted {
             throw CLIError(.noPermission, "location access is forbidden by the administrator's policy in \(store.policyPath); a grant cannot lift it")
         }
-        try write(.authorizedAlways, to: store)
+        try write(.authorizedAlways, accuracy: approximate ? .reducedAccuracy : .fullAccuracy, to: store)
+    }
+
+    /// Reads a store's whole decision, as a CLI error when it cannot.
+    package static func readAuthorization(_ store: AuthorizationStore) throws(CLIError) -> StoredAuthorization {
+        do {
+            return try store.readAuthorization()
+        } catch {
+            throw CLIError(.failure, error.description)
+        }
     }
 
     /// Reads a store, as a CLI error when it cannot.
@@ -120,9 +153,10 @@ package struct AuthorizationGate: Sendable {
     }
 
     /// Writes a store, as a CLI error when it cannot.
-    package static func write(_ status: AuthorizationStatus, to store: AuthorizationStore) throws(CLIError) {
+    package static func write(_ status: AuthorizationStatus, accuracy: AccuracyAuthorization = .fullAccuracy,
+                              to store: AuthorizationStore) throws(CLIError) {
         do {
-            try store.write(status)
+            try store.write(status, accuracy: accuracy)
         } catch {
             throw CLIError(.cannotCreate, error.description)
         }

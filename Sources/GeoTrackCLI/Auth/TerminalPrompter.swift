@@ -1,7 +1,8 @@
 import Foundation
 import LocationKit
 
-/// Asks at the terminal whether geotrack may use the location: once, always, or deny.
+/// Asks at the terminal whether geotrack may use the location: once, always, approximately, or
+/// deny; and, when only approximate locations are allowed, whether one run may have precise ones.
 ///
 /// It is LocationKit's terminal ``AuthorizationPrompter``; `watch` asks through it before
 /// anything is shown, so that "once" can stay out of the stored decision.
@@ -16,7 +17,7 @@ package struct TerminalPrompter: AuthorizationPrompter {
     }
 
     /// The question.
-    package static let question = "geotrack wants to use your location. Allow [o]nce, [a]lways, or [d]eny? "
+    package static let question = "geotrack wants your location. Allow [o]nce, [a]lways, a[p]proximately, [d]eny? "
 
     /// Asks until the answer is understood; end of input is a refusal to answer.
     package func ask() throws(CLIError) -> AuthorizationAnswer {
@@ -27,18 +28,35 @@ package struct TerminalPrompter: AuthorizationPrompter {
                 throw CLIError(.authorizationRequired, "no answer to the location prompt: run 'geotrack auth grant' or 'geotrack auth deny'")
             }
             if let choice = Self.parse(line) { return choice }
-            Terminal.write("Please answer o (once), a (always) or d (deny).\n", to: output)
+            Terminal.write("Please answer o (once), a (always), p (approximately) or d (deny).\n", to: output)
         }
     }
 
-    /// Understands o/once, a/always/y/yes, d/deny/n/no, in any case.
+    /// Understands o/once, a/always/y/yes, p/approximate/approximately, d/deny/n/no, in any case.
     package static func parse(_ answer: String) -> AuthorizationAnswer? {
         switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
         case "o", "once": .once
         case "a", "always", "y", "yes": .always
+        case "p", "approximate", "approximately": .approximate
         case "d", "deny", "n", "no": .deny
         default: nil
         }
+    }
+
+    /// The question for precise locations in one run, when only approximate ones are allowed.
+    package static func fullAccuracyQuestion(purpose: String) -> String {
+        "geotrack has your approximate location only. Allow your precise location for this run (\(Terminal.safe(purpose)))? [y/N] "
+    }
+
+    /// Asks once whether this run may have precise locations; anything but yes, and end of
+    /// input, is no.
+    package func askFullAccuracy(purpose: String) -> Bool {
+        Terminal.write(Self.fullAccuracyQuestion(purpose: purpose), to: output)
+        guard let line = readLine(from: input) else {
+            Terminal.write("\n", to: output)
+            return false
+        }
+        return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     /// Reads up to a newline byte by byte, so nothing after it is consumed from a shared descriptor.
@@ -56,19 +74,32 @@ package struct TerminalPrompter: AuthorizationPrompter {
 }
 
 extension TerminalPrompter {
-    /// LocationKit's question: once and always grant, deny denies, no answer dismisses.
+    /// LocationKit's question: once and always grant, approximately grants approximate
+    /// locations, deny denies, no answer dismisses.
     package func requestAuthorization(for level: AuthorizationLevel) async -> AuthorizationDecision {
-        // Reading the terminal blocks: do it on a thread of its own, not on the cooperative pool.
-        await withCheckedContinuation { continuation in
-            let thread = Thread {
-                let decision: AuthorizationDecision
-                do {
-                    decision = try ask() == .deny ? .denied : .granted
-                } catch {
-                    decision = .dismissed
+        await onPromptThread {
+            do {
+                switch try ask() {
+                case .once, .always: return .granted
+                case .approximate: return .grantedApproximate
+                case .deny: return .denied
                 }
-                continuation.resume(returning: decision)
+            } catch {
+                return .dismissed
             }
+        }
+    }
+
+    /// LocationKit's question for precise locations in this run.
+    package func requestTemporaryFullAccuracy(purpose: String) async -> Bool {
+        await onPromptThread { askFullAccuracy(purpose: purpose) }
+    }
+
+    /// Runs `question` on a thread of its own: reading the terminal blocks, and must not block
+    /// the cooperative pool.
+    private func onPromptThread<Answer: Sendable>(_ question: @escaping @Sendable () -> Answer) async -> Answer {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: question()) }
             thread.name = "geotrack prompt"
             thread.start()
         }

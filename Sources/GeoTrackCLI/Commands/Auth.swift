@@ -16,21 +16,26 @@ extension GeoTrack {
         /// `auth status`.
         package struct Status: AsyncParsableCommand {
             package static let configuration = CommandConfiguration(
-                abstract: "Print the decision: notDetermined, authorizedAlways, authorizedWhenInUse, denied or restricted.")
+                abstract: "Print the decision: notDetermined, authorizedAlways, authorizedWhenInUse, denied or restricted.",
+                discussion: "A grant of approximate locations only is followed by '(approximate)'.")
             package init() {}
             package func run() async throws {
-                print(try AuthorizationGate.read(AuthorizationStore()).rawValue)
+                print(try AuthorizationGate.readAuthorization(AuthorizationStore()))
             }
         }
 
         /// `auth grant`.
         package struct Grant: AsyncParsableCommand {
             package static let configuration = CommandConfiguration(abstract: "Allow geotrack to use your location from now on.")
+
+            @Flag(help: "Allow approximate locations only: snapped to a 0.025° grid (about 2.8 km), without altitude, speed or course.")
+            package var approximate = false
+
             package init() {}
             package func run() async throws {
                 let store = AuthorizationStore()
-                try AuthorizationGate.grant(in: store)
-                print("location access: authorizedAlways (stored in \(store.path))")
+                try AuthorizationGate.grant(in: store, approximate: approximate)
+                print("location access: \(try AuthorizationGate.readAuthorization(store)) (stored in \(store.path))")
             }
         }
 

@@ -11,7 +11,9 @@ extension GeoTrack {
             abstract: "Show your position from gpsd on a status line (the default command).",
             discussion: """
             On its first run at a terminal, watch asks whether geotrack may use your location \
-            (once, always, or deny). Without a terminal it never asks: run 'geotrack auth grant' first.
+            (once, always, approximately, or deny). Without a terminal it never asks: run \
+            'geotrack auth grant' first. With approximate access, every output shows positions \
+            snapped to a 0.025° grid, without altitude, speed or course.
             """
         )
 
@@ -22,6 +24,9 @@ extension GeoTrack {
 
         @Flag(name: .customLong("no-retry"), help: "Exit (69) when gpsd cannot be reached instead of retrying.")
         package var noRetry = false
+
+        @Flag(help: "With approximate access only, ask at the terminal for precise locations in this run (never stored).")
+        package var precise = false
 
         @OptionGroup package var output: OutputOptions
 
@@ -39,7 +44,13 @@ extension GeoTrack {
             let settings = try await Settings.load(flags: flags, explicitFile: output.config)
 
             let store = AuthorizationStore()
-            let access = try AuthorizationGate(store: store).requireAccess()
+            let gate = AuthorizationGate(store: store)
+            var access = try gate.requireAccess()
+            if precise {
+                let (refined, note) = try gate.requestFullAccuracy(for: access, purpose: "geotrack watch --precise")
+                access = refined
+                if let note { Terminal.write("geotrack: \(note)\n", to: STDERR_FILENO) }
+            }
             let follower = access.followDecisions(of: store)
             defer { follower?.cancel() }
 

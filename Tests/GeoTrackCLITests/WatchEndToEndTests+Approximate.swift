@@ -1,0 +1,88 @@
+import Foundation
+import LocationKit
+import Testing
+
+/// Approximate access (`geotrack auth grant --approximate`): every output of `watch` shows
+/// positions on the grid only, whatever gpsd sends.
+extension WatchEndToEndTests {
+    /// A home granted approximate access.
+    static func approximateHome() throws -> URL {
+        let home = try TestSupport.temporaryDirectory()
+        let grant = try TestSupport.geotrack(["auth", "grant", "--approximate"], home: home)
+        #expect(grant.status == 0, "\(grant.stderr)")
+        #expect(grant.stdout.contains("authorizedAlways (approximate)"), "\(grant.stdout)")
+        return home
+    }
+
+    /// Every number that follows `prefix` in `text` (`"lat":`, `lat="`).
+    static func numbers(after prefix: String, in text: String) -> [Double] {
+        text.components(separatedBy: prefix).dropFirst().compactMap { rest in
+            Double(rest.prefix { $0.isNumber || $0 == "." || $0 == "-" })
+        }
+    }
+
+    @Test("under approximate access, --json and the GPX track hold grid positions only, with no altitude, speed or course")
+    func approximateJSONAndGPX() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.approximateHome()
+        let status = try TestSupport.geotrack(["auth", "status"], home: home)
+        #expect(status.stdout == "authorizedAlways (approximate)\n")
+        let gpx = home.appendingPathComponent("approximate.gpx").path
+        let run = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--json", "--gpx", gpx, "--count", "5",
+                                            "--timeout", "30"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let latitudes = Self.numbers(after: "\"lat\":", in: run.stdout)
+        let longitudes = Self.numbers(after: "\"lon\":", in: run.stdout)
+        #expect(latitudes.count >= 5 && longitudes.count == latitudes.count)
+        #expect((latitudes + longitudes).allSatisfy(ApproximateLocation.isOnGrid), "\(latitudes) \(longitudes)")
+        for key in ["\"alt", "\"speed\"", "\"track\"", "\"climb\"", "\"epx\"", "\"epy\"", "\"epv\""] {
+            #expect(!run.stdout.contains(key), "\(key) in \(run.stdout)")
+        }
+        #expect(Self.numbers(after: "\"eph\":", in: run.stdout).allSatisfy { $0 >= 1_000 })
+        let track = try String(contentsOfFile: gpx, encoding: .utf8)
+        let points = Self.numbers(after: "lat=\"", in: track) + Self.numbers(after: "lon=\"", in: track)
+        #expect(points.count == 10)
+        #expect(points.allSatisfy(ApproximateLocation.isOnGrid), "\(track)")
+        #expect(!track.contains("<ele>") && !track.contains("<speed>") && !track.contains("<course>"), "\(track)")
+        // The same gpsd, read by gpspipe, has precise positions: the grid is geotrack's doing.
+        let precise = try TestSupport.run("/usr/bin/gpspipe", ["-w", "-n", "12", gpsd.address])
+        let raw = Self.numbers(after: "\"lat\":", in: precise.stdout)
+        #expect(!raw.isEmpty && !raw.allSatisfy(ApproximateLocation.isOnGrid))
+    }
+
+    @Test("under approximate access the status line shows grid positions and ±km; --precise asks at the terminal and a yes shows precise ones")
+    func approximateStatusLineAndPrecise() throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try Self.approximateHome()
+        let coarse = try TmuxSession(width: 120, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
+                                     environment: Self.environment(home))
+        let line = try #require(try coarse.waitFor("a fix on the status line") { $0.contains(where: Self.isFixLine) }
+            .first(where: Self.isFixLine))
+        let degrees = Self.numbers(after: "  ", in: line.replacingOccurrences(of: "°", with: "  "))
+            .filter { $0 != $0.rounded() || $0 > 10 }
+        #expect(degrees.count >= 2 && degrees.prefix(2).allSatisfy(ApproximateLocation.isOnGrid), "\(line)")
+        #expect(!line.contains("alt ") && !line.contains("km/h"), "\(line)")
+        try coarse.send("C-c")
+        #expect(try coarse.waitForExit(timeout: 5) == 0)
+
+        let asked = try TmuxSession(width: 120, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--precise"],
+                                    environment: Self.environment(home))
+        try asked.waitFor("the full-accuracy question") { $0.last?.contains("Allow your precise location for this run") == true }
+        try asked.send("y", "Enter")
+        let precise = try #require(try asked.waitFor("a precise fix") { lines in
+            lines.contains { Self.isFixLine($0) && $0.contains("alt ") }
+        }.first { Self.isFixLine($0) && $0.contains("alt ") })
+        #expect(!precise.contains("±1"), "\(precise)")
+        try asked.send("C-c")
+        #expect(try asked.waitForExit(timeout: 5) == 0)
+        // Never stored; and without a terminal to ask on, --precise stays approximate and says so.
+        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "authorizedAlways (approximate)\n")
+        // (Test children run in a session of their own, with no controlling terminal.)
+        let headless = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--precise", "--json", "--count", "2",
+                                                 "--timeout", "30"], home: home)
+        #expect(headless.status == 0, "\(headless.stderr)")
+        #expect(headless.stderr.contains("no terminal to ask for precise ones"), "\(headless.stderr)")
+        let latitudes = Self.numbers(after: "\"lat\":", in: headless.stdout)
+        #expect(!latitudes.isEmpty && latitudes.allSatisfy(ApproximateLocation.isOnGrid), "\(headless.stdout)")
+    }
+}
