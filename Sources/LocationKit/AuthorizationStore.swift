@@ -141,24 +141,25 @@ public final class AuthorizationStore: Sendable {
         case text(String, stat)
     }
 
-    /// Reads at most ``maximumFileSize`` bytes of a regular file, never more.
-    static func readSmallFile(_ path: String) -> SmallFile {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    /// Reads at most `maximumSize` bytes of a regular file, never more; with `followingLinks`
+    /// false, a symbolic link is refused rather than followed.
+    static func readSmallFile(_ path: String, maximumSize: Int = maximumFileSize, followingLinks: Bool = true) -> SmallFile {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             return errno == ENOENT ? .missing : .unreadable(String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .unreadable("not a regular file") }
-        guard info.st_size <= maximumFileSize else { return .unreadable("larger than \(maximumFileSize) bytes") }
+        guard info.st_size <= maximumSize else { return .unreadable("larger than \(maximumSize) bytes") }
         // One byte more than allowed: a file that grew since fstat is still caught.
         let data: Data
         do {
-            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: maximumFileSize + 1) ?? Data()
+            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: maximumSize + 1) ?? Data()
         } catch {
             return .unreadable("\(error)")
         }
-        guard data.count <= maximumFileSize, let text = String(validating: data, as: UTF8.self) else {
+        guard data.count <= maximumSize, let text = String(validating: data, as: UTF8.self) else {
             return .unreadable("not a short text file")
         }
         return .text(text, info)
@@ -175,38 +176,9 @@ public final class AuthorizationStore: Sendable {
     }
 
     private func writeAtomically(_ text: String) throws(LocationError) {
-        var template = Array((directory + "/.\(Self.fileName).XXXXXX").utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else { throw failure() }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var closed = false
-        defer {
-            if !closed { close(fd) }
+        if let reason = StateFile.writeAtomically(text, to: path, directory: directory) {
+            throw .authorizationStore(path: path, reason: reason)
         }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard fchmod(fd, 0o600) == 0, written == bytes.count, fsync(fd) == 0 else {
-            let error = failure()
-            unlink(temporary)
-            throw error
-        }
-        close(fd)
-        closed = true
-        guard rename(temporary, path) == 0 else {
-            let error = failure()
-            unlink(temporary)
-            throw error
-        }
-        // Make the rename itself durable.
-        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
-        }
-    }
-
-    private func failure() -> LocationError {
-        .authorizationStore(path: path, reason: String(cString: strerror(errno)))
     }
 }
 

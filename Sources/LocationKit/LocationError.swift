@@ -16,6 +16,9 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     case regionMonitoringFailed(identifier: String, reason: String)
     /// The authorization decision could not be read or saved.
     case authorizationStore(path: String, reason: String)
+    /// A ``Monitor``'s conditions could not be read or saved at `path`, or a monitor or
+    /// condition was given something it cannot hold.
+    case monitorFailed(name: String, path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,8 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
             "cannot monitor region '\(identifier)': \(reason)"
         case .authorizationStore(let path, let reason):
             "cannot use the authorization file \(path): \(reason). Check its permissions, or run `geotrack auth reset`."
+        case .monitorFailed(let name, let path, let reason):
+            "monitor '\(name)' (\(path)): \(reason)"
         }
     }
 }

@@ -20,8 +20,9 @@ struct RegionTracker {
     var region: CircularRegion
     private(set) var state: RegionState = .unknown
 
-    init(region: CircularRegion) {
+    init(region: CircularRegion, state: RegionState = .unknown) {
         self.region = region
+        self.state = state
     }
 
     /// The band for a fix of unknown or very good accuracy.

@@ -1,0 +1,50 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one way LocationKit saves state (the authorization decision, a monitor's conditions):
+/// a temporary file beside the target, written, made private (0600) and synced, then renamed
+/// over it, and the directory synced. A reader sees the old file or the new one, never half;
+/// a symbolic link at `path` is replaced, never followed.
+enum StateFile {
+    /// Writes `text` to `path`; returns why it could not, or `nil`.
+    static func writeAtomically(_ text: String, to path: String, directory: String) -> String? {
+        let name = (path as NSString).lastPathComponent
+        var template = Array((directory + "/.\(name).XXXXXX").utf8CString)
+        let fd = mkstemp(&template)
+        guard fd >= 0 else { return reason() }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            written += count
+        }
+        guard written == bytes.count, fchmod(fd, 0o600) == 0, fsync(fd) == 0 else {
+            let failure = reason()
+            close(fd)
+            unlink(temporary)
+            return failure
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let failure = reason()
+            unlink(temporary)
+            return failure
+        }
+        // Make the rename itself durable.
+        let directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+        return nil
+    }
+
+    private static func reason() -> String {
+        String(cString: strerror(errno))
+    }
+}
