@@ -6,6 +6,11 @@ import Foundation
 /// ±180, both finite. Use ``init(latitude:longitude:)`` to build one from
 /// untrusted numbers; it returns `nil` rather than carrying NaN or an
 /// impossible value downstream.
+///
+/// This differs from CoreLocation on purpose: `CLLocationCoordinate2D` takes any numbers and
+/// leaves the check to `CLLocationCoordinate2DIsValid`, which code forgets, so invalid
+/// coordinates travel on. Here the check is the initializer, once; literals you know to be
+/// valid unwrap with `?? fallback` or `guard let`.
 public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Degrees north of the equator, from -90 to 90.
     public let latitude: Double

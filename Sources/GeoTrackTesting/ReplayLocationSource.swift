@@ -6,6 +6,10 @@ import NMEA
 /// With a ``ManualClock`` and `speed` 1, one second of the recording passes each time the
 /// test advances the clock by one second; with ``ReplayPacing/asFastAsPossible`` the
 /// reports arrive as fast as they are consumed and the clock is not used.
+///
+/// Its default pacing is real time, while `Replay`'s is as fast as possible: pacing a replay
+/// on a clock the test drives is what this type is for. To read a log as fast as possible,
+/// hand `Replay` to the manager directly.
 public struct ReplayLocationSource: LocationSource {
     /// Played back, not measured: locations are marked simulated.
     public var sourceInformation: SourceInformation { .simulated }

@@ -4,6 +4,11 @@ extension Location {
     /// The location a fix describes, or `nil` when the fix is not a position. The fix is kept
     /// whole in ``fix``.
     ///
+    /// A fix with a latitude and longitude but no time is not a position: gpsd sends one while
+    /// a receiver has not yet got the time from the satellites, and such a position cannot be
+    /// ordered against others nor told stale. It is still reported raw (through
+    /// ``LocationManagerDelegate/locationManager(_:didReceive:)``), as gpsd sent it.
+    ///
     /// - Parameters:
     ///   - sky: the latest sky view, for satellite counts and dilutions.
     ///   - sourceInformation: whether the fix was played back or came from a receiver.

@@ -124,8 +124,9 @@ extension LocationManager {
         case .notDetermined, .authorizedWhenInUse, .authorizedAlways: nil
         }
         if let refusal {
-            if updatingLocation || updatingHeading || monitoringVisits { report(refusal) }
-            failOneShot(refusal, report: !(updatingLocation || updatingHeading || monitoringVisits))
+            let running = updatingLocation || updatingHeading || monitoringVisits || monitoringSignificantChanges
+            if running { report(refusal) }
+            failOneShot(refusal, report: !running)
         }
         reconcileSource()
     }

@@ -94,7 +94,11 @@ extension LocationManager {
         // location finds `heading` already describing the same moment.
         if updatingHeading { deliverCourseHeading(from: fix, location: location) }
         let deliveredOnce = completeOneShot(with: location)
-        if updatingLocation && !deliveredOnce { deliverUpdate(location) }
+        if updatingLocation && !deliveredOnce {
+            deliverUpdate(location)
+        } else if monitoringSignificantChanges && !deliveredOnce {
+            deliverSignificantChange(location)
+        }
     }
 
     /// Whether `location` is at least `accuracy` metres accurate (any location when `accuracy` ≤ 0).
@@ -106,7 +110,7 @@ extension LocationManager {
 
     func deliverUpdate(_ location: Location) {
         guard Self.isAccurate(location, within: accuracyFilter) else { return }
-        if pausesLocationUpdatesAutomatically {
+        if pausesLocationUpdatesAutomatically && pauseRadius > 0 {
             var detector = pauseDetector ?? DwellDetector(radius: pauseRadius, dwell: pauseInterval)
             let event = detector.update(with: location)
             pauseDetector = detector

@@ -75,12 +75,27 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// within it, the sensor is preferred to the course over ground.
     public var sensorHeadingValidity: Duration = .seconds(5)
 
+    /// What the device is used for (default ``ActivityType/other``). Setting it sets
+    /// ``pauseRadius`` and ``pauseInterval`` to that activity's; ``ActivityType/airborne`` never pauses.
+    public var activityType: ActivityType = .other {
+        didSet {
+            let configuration = activityType.liveConfiguration
+            pauseRadius = configuration.stationaryRadius
+            pauseInterval = configuration.stationaryInterval
+        }
+    }
+
+    /// CoreLocation's permission to keep updating in the background. A Linux process has no
+    /// background: its updates go on while it runs, whatever this says (default `false`). Kept
+    /// so that ported code compiles unchanged.
+    public var allowsBackgroundLocationUpdates = false
+
     /// Whether updates pause while the device stands still (default `false`), reporting
     /// ``LocationManagerDelegate/locationManagerDidPauseLocationUpdates(_:)`` and, once it
     /// moves again, ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``.
     public var pausesLocationUpdatesAutomatically = false
 
-    /// Standing still means staying within this radius in metres (default 25)...
+    /// Standing still means staying within this radius in metres (default 25; zero or less never pauses)...
     public var pauseRadius: Double = 25
     /// ...for this long (default two minutes).
     public var pauseInterval: Duration = .seconds(120)
@@ -145,6 +160,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     var updatingLocation = false
     var updatingHeading = false
     var monitoringVisits = false
+    var monitoringSignificantChanges = false
+    var lastSignificantLocation: Location?
     var oneShot: OneShotRequest?
     var paused = false
     var pauseDetector: DwellDetector?
@@ -276,7 +293,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// Whether any service needs the source.
     var needsSource: Bool {
         updatingLocation || updatingHeading || monitoringVisits || oneShot != nil || !regionTrackers.isEmpty
-            || !liveSessions.isEmpty
+            || !liveSessions.isEmpty || monitoringSignificantChanges
     }
 
     /// Reports a denial or restriction at once, so a start call is never met with silence.

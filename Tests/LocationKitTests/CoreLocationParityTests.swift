@@ -1,0 +1,72 @@
+import Foundation
+import GeoTrackTesting
+import GPSReports
+import LocationKit
+import Testing
+
+/// The smaller CoreLocation members: significant-change monitoring, activity types, and the
+/// class methods ported code calls.
+@MainActor
+@Suite(.timeLimit(.minutes(1)))
+struct CoreLocationParityTests {
+    /// A walk north at 50 m a minute, one fix a minute, for `minutes` minutes.
+    static func walk(_ minutes: Int) -> [Fix] {
+        (0...minutes).map { Fix.synthetic(at: .at(north: Double($0) * 50), second: Double($0) * 60) }
+    }
+
+    @Test("significant changes: the first location, then one only after 500 m and 5 minutes")
+    func significantChanges() async throws {
+        let harness = try Harness(fixes: Self.walk(24))
+        let statuses = harness.manager.rx.receiverStatus
+        let ended = Task { await statuses.firstMatching { $0.sourceState == .finished } }
+        harness.manager.startMonitoringSignificantLocationChanges()
+        _ = await ended.value
+        let minutes = harness.delegate.locations.map { ($0.timestamp.timeIntervalSince1970 - 1_735_689_600) / 60 }
+        #expect(minutes == [0, 10, 20])
+        harness.manager.stopMonitoringSignificantLocationChanges()
+    }
+
+    @Test("with standard updates running, every location is delivered once, not twice")
+    func standardUpdatesWin() async throws {
+        let harness = try Harness(fixes: Self.walk(6))
+        let located = harness.manager.rx.didUpdateLocations
+        let seen = Task { await located.firstElements(7) }
+        harness.manager.startMonitoringSignificantLocationChanges()
+        harness.manager.startUpdatingLocation()
+        #expect(await seen.value.count == 7)
+        #expect(harness.delegate.locations.count == 7)
+    }
+
+    @Test("significant changes under denied access are refused at once, never silent")
+    func significantChangesDenied() throws {
+        let harness = try Harness({ _ in [] }, status: .denied)
+        harness.manager.startMonitoringSignificantLocationChanges()
+        #expect(harness.delegate.errors == [.denied])
+    }
+
+    @Test("activityType sets the pause rule of that activity; airborne never pauses")
+    func activityTypes() async throws {
+        let still = (0..<200).map { Fix.synthetic(at: .at(north: 0), second: Double($0)) }
+        let harness = try Harness(fixes: still)
+        let manager = harness.manager
+        manager.activityType = .fitness
+        #expect(manager.pauseRadius == 5 && manager.pauseInterval == .seconds(30))
+        manager.activityType = .airborne
+        #expect(manager.pauseRadius == 0)
+        manager.pausesLocationUpdatesAutomatically = true
+        let located = manager.rx.didUpdateLocations
+        let seen = Task { await located.firstElements(200) }
+        manager.startUpdatingLocation()
+        #expect(await seen.value.count == 200)
+        #expect(!harness.delegate.events.contains(.pause))
+    }
+
+    @Test("the class methods ported code asks answer yes; allowsBackgroundLocationUpdates changes nothing")
+    func classMethods() throws {
+        #expect(LocationManager.isMonitoringAvailable(for: CircularRegion.self))
+        #expect(LocationManager.significantLocationChangeMonitoringAvailable())
+        let harness = try Harness(fixes: [])
+        harness.manager.allowsBackgroundLocationUpdates = true
+        #expect(harness.manager.allowsBackgroundLocationUpdates)
+    }
+}
