@@ -26,6 +26,7 @@ let package = Package(
         .library(name: "GeoTrackKit", targets: ["GeoTrackKit"]),
         .library(name: "GeoTrackTesting", targets: ["GeoTrackTesting"]),
         .executable(name: "geotrack", targets: ["geotrack"]),
+        .executable(name: "geotrack-example", targets: ["geotrack-example"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
@@ -82,6 +83,10 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+
+        // MARK: An example program: liveUpdates, Monitor and ServiceSession on a replay, with one import.
+        .executableTarget(name: "geotrack-example", dependencies: ["GeoTrackKit"], path: "Examples/LiveMonitor",
+                          swiftSettings: strict),
 
         // MARK: Public testing support: manual clock, replay-driven sources.
         .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit", "NMEA"], swiftSettings: strict),

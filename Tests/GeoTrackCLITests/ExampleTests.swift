@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// The example program (`Examples/LiveMonitor`): liveUpdates, Monitor and ServiceSession on a
+/// replayed corpus log, written against `import GeoTrackKit` alone.
+@Suite struct ExampleTests {
+    static var example: String {
+        URL(fileURLWithPath: TestSupport.binary).deletingLastPathComponent().appendingPathComponent("geotrack-example").path
+    }
+
+    static let log = OnePipelineTests.corpus.appendingPathComponent("sl869.nmea").path
+
+    @Test("it prints what the session, the live updates and the monitor saw; a second run starts from the saved monitor")
+    func runsOnACorpusLog() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
+        // The positions geotrack's own replay prints: the live updates must see as many.
+        let replay = try TestSupport.geotrack(["replay", Self.log, "--json"], home: home)
+        let positions = replay.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && !$0.contains("\"mode\":1") }.count
+        #expect(positions == 8)
+
+        let first = try TestSupport.run(Self.example, [Self.log], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "session: nothing missing")
+        #expect(lines.contains { $0.hasPrefix("monitor: watching 40 m around -33.679") })
+        #expect(lines.contains("monitor: start unsatisfied"), "\(lines)")
+        #expect(lines.last == "live updates: \(positions) locations, \(positions) simulated, 0 stationary")
+
+        let second = try TestSupport.run(Self.example, [Self.log], environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("monitor: remembers start unsatisfied\n"), "\(second.stdout)")
+        #expect(!second.stdout.contains("monitor: watching"))
+        let saved = home.appendingPathComponent("state/geotrack/monitors/example.json").path
+        #expect(try String(contentsOfFile: saved, encoding: .utf8).contains("\"state\" : \"unsatisfied\""))
+    }
+
+    @Test("a wrong call says how to call it, with status 64")
+    func usage() throws {
+        let run = try TestSupport.run(Self.example, [])
+        #expect(run.status == 64)
+        #expect(run.stderr.hasPrefix("geotrack-example: usage: geotrack-example LOG [RADIUS]"))
+    }
+}
