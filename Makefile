@@ -7,12 +7,13 @@ BIN          := .build/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470
 
-.PHONY: help deps build release test demo clean
+.PHONY: help deps build release test docs demo clean
 
 help:
 	@echo "make demo   - install what is missing, build, and track a simulated receiver through a real gpsd"
 	@echo "make test   - the whole test suite, the same one CI runs"
 	@echo "make deps   - install gpsd, gpsd-clients and libgps-dev (apt) when missing"
+	@echo "make docs   - build LocationKit's DocC documentation, every warning an error"
 
 # Installs the Debian packages only when one is missing, so a second run asks nothing.
 deps:
@@ -40,6 +41,12 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '$(GPSD_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(GPSD_SUITES)'
+	$(MAKE) docs
+
+# LocationKit's catalog (the porting article among it) must build without a warning; its code
+# blocks are compiled by DocumentationSnippetTests.
+docs:
+	$(SWIFT) package --disable-sandbox generate-documentation --target LocationKit --warnings-as-errors
 
 demo: deps
 	$(SWIFT) build -c $(CONFIG) --product geotrack

@@ -47,7 +47,7 @@ public final class AuthorizationStore: Sendable {
     }
 
     /// A store that keeps `status` in memory, for data that is the user's already (a replayed
-    /// log or track): no file, and no administrator policy. ``write(_:)`` changes it for this
+    /// log or track): no file, and no administrator policy. ``write(_:accuracy:)`` changes it for this
     /// process only, and ``changes()`` reports those writes.
     public static func inMemory(_ status: AuthorizationStatus,
                                 accuracy: AccuracyAuthorization = .fullAccuracy) -> AuthorizationStore {

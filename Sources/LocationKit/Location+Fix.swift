@@ -10,6 +10,7 @@ extension Location {
     /// ``LocationManagerDelegate/locationManager(_:didReceive:)``), as gpsd sent it.
     ///
     /// - Parameters:
+    ///   - fix: the report, as the source sent it.
     ///   - sky: the latest sky view, for satellite counts and dilutions.
     ///   - sourceInformation: whether the fix was played back or came from a receiver.
     public init?(fix: Fix, sky: SkyView? = nil, sourceInformation: SourceInformation = SourceInformation()) {

@@ -31,8 +31,8 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     public private(set) var gnss: GNSSDetail
     /// Whether the source went quiet after this fix: it describes the past, not where the receiver is now.
     public internal(set) var isStale: Bool
-    /// Whether this location was played back (``SourceInformation/isSimulatedBySoftware``) or
-    /// came from a receiver through gpsd (``SourceInformation/isProducedByAccessory``).
+    /// Whether this location was played back (`SourceInformation.isSimulatedBySoftware`) or
+    /// came from a receiver through gpsd (`SourceInformation.isProducedByAccessory`).
     public private(set) var sourceInformation = SourceInformation()
     /// The report this location was made from, exactly as the source sent it (gpsd's TPV, or the
     /// NMEA cycle decoded as gpsd would): every field, including those a location has no

@@ -8,8 +8,8 @@ import Reactive
 ///
 /// **Isolation.** `LocationManager` is `@MainActor`: create and configure it on the main
 /// actor, and every delegate callback and ``Reactive`` stream event is produced there —
-/// which is what delegate code expects. Reports are read from the ``LocationSource`` by a
-/// source session that hands each event to the main actor (``LocationSource/startSession(deliveringTo:)``);
+/// which is what delegate code expects. Reports are read from the `LocationSource` by a
+/// source session that hands each event to the main actor (`LocationSource.startSession(deliveringTo:)`);
 /// nothing blocks the main actor while waiting.
 ///
 /// **Authorization.** Nothing is delivered until the user allowed location use (see

@@ -8,7 +8,7 @@ import Reactive
 /// the forward delegate and leaves the proxy (and every stream) in place.
 public final class LocationManagerDelegateProxy: DelegateProxy<LocationManager, any LocationManagerDelegate>,
     DelegateProxyType, LocationManagerDelegate {
-    /// Creates the proxy for `parentObject`; use ``DelegateProxyType/proxy(for:)`` instead.
+    /// Creates the proxy for `parentObject`; use `DelegateProxyType.proxy(for:)` instead.
     public required init(parentObject: LocationManager) {
         super.init(parentObject: parentObject)
     }

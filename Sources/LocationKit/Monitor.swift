@@ -79,6 +79,7 @@ public actor Monitor {
     ///   - name: letters, digits, `.`, `_` and `-`, 1 to 64 of them, not starting with `.`.
     ///   - directory: where monitors are kept; `nil` means `monitors` in
     ///     ``AuthorizationStore/defaultDirectory(environment:)``.
+    ///   - environment: the environment to read `XDG_STATE_HOME` and `HOME` from.
     ///   - now: the time an added condition's first event gets; inject a fixed one in tests.
     ///   - logger: where a failure to save is logged; `nil` logs nothing.
     /// - Throws: ``LocationError/monitorFailed(name:path:reason:)`` for a bad name, or a file

@@ -1,7 +1,7 @@
 import GPSReports
 import Reactive
 
-/// `manager.rx`: every delegate callback as an ``EventStream``.
+/// `manager.rx`: every delegate callback as an `EventStream`.
 ///
 /// Each stream subscribes when the property is read and sees every event from then on,
 /// in order, while the delegate keeps receiving its callbacks. Any number of
@@ -16,9 +16,9 @@ extension Reactive where Base == LocationManager {
         LocationManagerDelegateProxy.proxy(for: base)
     }
 
-    /// The heading as a ``Driver``, fed by the proxy as it calls the delegate: the current
+    /// The heading as a `Driver`, fed by the proxy as it calls the delegate: the current
     /// heading, then each new one. Unlike a ``heading`` stream it needs no consumer to stay
-    /// current, so its ``Driver/latest`` can be read at any time.
+    /// current, so its `Driver.latest` can be read at any time.
     public var headingDriver: Driver<Heading> { delegate.driver(.didUpdateHeading, startingWith: base.heading) }
 
     /// Locations as delivered to `locationManager(_:didUpdateLocations:)`.

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Every ```swift block in LocationKit's DocC catalog is a whole program that compiles alone
+/// against `import GeoTrackKit`: Swift 6, strict concurrency, warnings as errors.
+@Suite struct DocumentationSnippetTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let catalog = packageRoot.appendingPathComponent("Sources/LocationKit/LocationKit.docc")
+
+    struct Snippet: CustomTestStringConvertible, Sendable {
+        let file: String
+        let line: Int
+        let code: String
+        var testDescription: String { "\(file):\(line)" }
+    }
+
+    /// The swift blocks of every article, with where each starts.
+    static func snippets() throws -> [Snippet] {
+        var found: [Snippet] = []
+        let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }.sorted()
+        for article in articles {
+            let lines = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false)
+            var start: Int?
+            for (index, line) in lines.enumerated() {
+                if line.hasPrefix("```swift") {
+                    start = index + 1
+                } else if line.hasPrefix("```"), let first = start {
+                    found.append(Snippet(file: article, line: first, code: lines[first..<index].joined(separator: "\n") + "\n"))
+                    start = nil
+                }
+            }
+        }
+        return found
+    }
+
+    /// The modules `swift build` made (GeoTrackKit and what it re-exports), beside this test bundle.
+    static var modules: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let candidates = [bundle.appendingPathComponent("Modules").path,
+                          bundle.deletingLastPathComponent().appendingPathComponent("Modules").path,
+                          packageRoot.appendingPathComponent(".build/debug/Modules").path]
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/GeoTrackKit.swiftmodule") } ?? candidates[2]
+    }
+
+    @Test("the catalog has the porting article and its snippets")
+    func catalogHasSnippets() throws {
+        let snippets = try Self.snippets()
+        #expect(snippets.filter { $0.file == "PortingACoreLocationApp.md" }.count >= 9)
+        #expect(snippets.allSatisfy { $0.code.contains("import GeoTrackKit") })
+    }
+
+    @Test("each snippet type-checks alone", arguments: try snippets())
+    func compiles(_ snippet: Snippet) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snippet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let main = directory.appendingPathComponent("main.swift")
+        try snippet.code.write(to: main, atomically: true, encoding: .utf8)
+        let swiftc = Process()
+        swiftc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        swiftc.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors",
+                            "-I", Self.modules, "-I", Self.packageRoot.appendingPathComponent("Sources/CGPS").path,
+                            // One module cache for every snippet: clang locks it, and later snippets reuse it.
+                            "-module-cache-path", FileManager.default.temporaryDirectory
+                                .appendingPathComponent("geotrack-snippet-module-cache").path,
+                            main.path]
+        let output = Pipe()
+        swiftc.standardOutput = output
+        swiftc.standardError = output
+        try swiftc.run()
+        let diagnostics = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        swiftc.waitUntilExit()
+        #expect(swiftc.terminationStatus == 0 && diagnostics.isEmpty,
+                "\(snippet.file):\(snippet.line) does not compile:\n\(diagnostics)")
+    }
+}
