@@ -8,8 +8,7 @@ extension WatchEndToEndTests {
         let gpsd = try GPSFake(log: Self.log)
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("once.gpx").path
-        let session = try TmuxSession(width: 100, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--gpx", gpx],
-                                      environment: Self.environment(home))
+        let session = try Self.watch(gpsd, home: home, width: 100, ["--gpx", gpx])
         try session.waitFor("the prompt") { $0.last?.contains(TerminalPromptTests.question) == true }
         try session.send("o", "Enter")
         try Self.waitForPoints(gpx, atLeast: 2)

@@ -21,6 +21,12 @@ extension WatchEndToEndTests {
         }
     }
 
+    /// The latitude and longitude of a status line (`3D  51.50012°N 0.12346°W  …`).
+    static func degrees(in line: String) -> [Double] {
+        line.split(separator: " ").filter { $0.contains("°N") || $0.contains("°S") || $0.contains("°E") || $0.contains("°W") }
+            .compactMap { Double($0.prefix { $0.isNumber || $0 == "." }) }
+    }
+
     @Test("under approximate access, --json and the GPX track hold grid positions only, with no altitude, speed or course")
     func approximateJSONAndGPX() throws {
         let gpsd = try GPSFake(log: Self.log)
@@ -54,25 +60,23 @@ extension WatchEndToEndTests {
     func approximateStatusLineAndPrecise() throws {
         let gpsd = try GPSFake(log: Self.log)
         let home = try Self.approximateHome()
-        let coarse = try TmuxSession(width: 120, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
-                                     environment: Self.environment(home))
+        let coarse = try Self.watch(gpsd, home: home, width: 120)
         let line = try #require(try coarse.waitFor("a fix on the status line") { $0.contains(where: Self.isFixLine) }
             .first(where: Self.isFixLine))
-        let degrees = Self.numbers(after: "  ", in: line.replacingOccurrences(of: "°", with: "  "))
-            .filter { $0 != $0.rounded() || $0 > 10 }
-        #expect(degrees.count >= 2 && degrees.prefix(2).allSatisfy(ApproximateLocation.isOnGrid), "\(line)")
+        let degrees = Self.degrees(in: line)
+        #expect(degrees.count == 2 && degrees.allSatisfy(ApproximateLocation.isOnGrid), "\(line)")
         #expect(!line.contains("alt ") && !line.contains("km/h"), "\(line)")
         try coarse.send("C-c")
         #expect(try coarse.waitForExit(timeout: 5) == 0)
 
-        let asked = try TmuxSession(width: 120, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--precise"],
-                                    environment: Self.environment(home))
+        let asked = try Self.watch(gpsd, home: home, width: 120, ["--precise"])
         try asked.waitFor("the full-accuracy question") { $0.last?.contains("Allow your precise location for this run") == true }
         try asked.send("y", "Enter")
         let precise = try #require(try asked.waitFor("a precise fix") { lines in
             lines.contains { Self.isFixLine($0) && $0.contains("alt ") }
         }.first { Self.isFixLine($0) && $0.contains("alt ") })
-        #expect(!precise.contains("±1"), "\(precise)")
+        let exact = Self.degrees(in: precise)
+        #expect(exact.count == 2 && !exact.allSatisfy(ApproximateLocation.isOnGrid), "\(precise)")
         try asked.send("C-c")
         #expect(try asked.waitForExit(timeout: 5) == 0)
         // Never stored; and without a terminal to ask on, --precise stays approximate and says so.

@@ -19,6 +19,12 @@ struct WatchEndToEndTests {
         ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "XDG_CONFIG_HOME": home.path, "HOME": home.path]
     }
 
+    /// `geotrack watch` on `gpsd` (with `arguments` more) in a tmux window `width` columns wide.
+    static func watch(_ gpsd: GPSFake, home: URL, width: Int, _ arguments: [String] = []) throws -> TmuxSession {
+        try TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address] + arguments,
+                        environment: environment(home))
+    }
+
     static func isFixLine(_ line: String) -> Bool {
         line.hasPrefix("3D  ") || line.hasPrefix("2D  ")
     }
@@ -62,8 +68,7 @@ struct WatchEndToEndTests {
     func resize() throws {
         let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
-        let session = try TmuxSession(width: 80, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
-                                      environment: Self.environment(home))
+        let session = try Self.watch(gpsd, home: home, width: 80)
         try session.waitFor("a wide fix line") { $0.count == 1 && Self.isFixLine($0[0]) && $0[0].count > 40 }
         try session.resize(width: 40)
         try session.waitFor("the line refitted to 39 columns") { lines in
@@ -77,8 +82,7 @@ struct WatchEndToEndTests {
     func suspendAndResume() throws {
         let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
-        let session = try TmuxSession(width: 80, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
-                                      environment: Self.environment(home))
+        let session = try Self.watch(gpsd, home: home, width: 80)
         try session.waitFor("a fix") { $0.contains(where: Self.isFixLine) }
         let pid = try session.commandPID()
         try session.send("C-z")
