@@ -1,5 +1,6 @@
 import Foundation
 import GPSReports
+import LocationKit
 import Testing
 @testable import GeoTrackCLI
 
@@ -38,16 +39,36 @@ struct GPXTests {
         #expect(byTime.action(for: Self.fix(3)) == .point)
     }
 
-    @Test("a point has ele, time, fix, sat, and speed and course as TrackPointExtension")
+    @Test("a point has ele, time, geoidheight, fix, sat, the dilutions, and speed and course as TrackPointExtension")
     func pointText() throws {
-        let line = try #require(GPXFormat.point(Self.fix(0.5), satellitesUsed: 7))
+        var fix = Self.fix(0.5)
+        fix.altitudeHAE = 59.75
+        let gnss = GNSSDetail(fixMode: .threeD, satellitesUsed: 7, hdop: 0.9, vdop: 1.46, pdop: 1.714)
+        let line = try #require(GPXFormat.point(fix, gnss: gnss))
         #expect(line == """
-        <trkpt lat="51.50000000" lon="-0.12000000"><ele>12.50</ele><time>2023-11-14T22:13:20.500Z</time><fix>3d</fix>\
-        <sat>7</sat><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>1.250</gpxtpx:speed>\
+        <trkpt lat="51.50000000" lon="-0.12000000"><ele>12.50</ele><time>2023-11-14T22:13:20.500Z</time>\
+        <geoidheight>47.25</geoidheight><fix>3d</fix>\
+        <sat>7</sat><hdop>0.90</hdop><vdop>1.46</vdop><pdop>1.71</pdop><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>1.250</gpxtpx:speed>\
         <gpxtpx:course>90.00</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt>
 
         """)
-        #expect(GPXFormat.point(Fix(mode: .noFix), satellitesUsed: nil) == nil)
+        #expect(GPXFormat.point(Fix(mode: .noFix)) == nil)
+        // gpsd's own geoid separation wins over the difference of the two heights.
+        fix.geoidSeparation = 47.3
+        #expect(GPXFormat.point(fix)?.contains("<geoidheight>47.30</geoidheight>") == true)
+        fix.altitudeMSL = nil
+        #expect(GPXFormat.point(fix)?.contains("geoidheight") == false)
+    }
+
+    @Test("no two points share a time: a repeated or earlier time is skipped")
+    func timesOnlyMoveForward() {
+        var filter = GPXTrackFilter(options: GPXOptions())
+        #expect(filter.action(for: Self.fix(0)) == .newSegment)
+        #expect(filter.action(for: Self.fix(0, latitude: 51.6)) == .skip)
+        #expect(filter.action(for: Self.fix(1)) == .point)
+        #expect(filter.action(for: Self.fix(0.5)) == .skip)
+        #expect(filter.action(for: Self.fix(1)) == .skip)
+        #expect(filter.action(for: Self.fix(2)) == .point)
     }
 
     @Test("a closed file is valid GPX; one never closed ends on a whole point")

@@ -157,16 +157,20 @@ struct WatchEndToEndTests {
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx, "--json"],
                                      environment: Self.environment(home))
         try Self.waitForPoints(gpx, atLeast: 4)
-        // The positions printed. gpsd's TPVs without one have no place in a track: mode 1, and
-        // those with a latitude but no time yet (before the receiver sent a date).
-        let printed = watch.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && $0.contains("\"time\":") }.count
+        // The times of the positions printed. gpsd's TPVs without one have no place in a track:
+        // mode 1, and those with a latitude but no time yet (before the receiver sent a date).
+        // gpsd sends several TPVs per cycle with the same time; a track holds one point per time.
+        let printed = Set(watch.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && $0.contains("\"time\":") }
+            .compactMap { line in line.components(separatedBy: "\"time\":\"").dropFirst().first?.prefix { $0 != "\"" } }).count
         watch.signal(SIGKILL)
         #expect(watch.wait(timeout: 3) == 128 + SIGKILL)
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         #expect(!text.contains("</gpx>"))
         let points = text.components(separatedBy: "<trkpt ").count - 1
-        // Every fix printed before the kill had been written to the file first.
+        // Every fix printed before the kill had been written to the file first, once per time.
         #expect(points >= printed)
+        let times = text.components(separatedBy: "<time>").dropFirst(2).map { $0.prefix { $0 != "<" } }
+        #expect(Set(times).count == times.count, "two points share a time")
         let replay = try TestSupport.geotrack(["replay", gpx, "--json"], home: home)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.split(separator: "\n").count == points)

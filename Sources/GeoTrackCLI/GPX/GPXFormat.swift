@@ -1,5 +1,6 @@
 import Foundation
 import GPSReports
+import LocationKit
 
 /// The text of a GPX 1.1 file, piece by piece, so a writer can stream it.
 package enum GPXFormat {
@@ -28,17 +29,28 @@ package enum GPXFormat {
     /// Closes the track and the document.
     package static let trailer = "</trk>\n</gpx>\n"
 
-    /// One `trkpt` line for a fix that has a position (elements in the order GPX 1.1 requires).
-    package static func point(_ fix: Fix, satellitesUsed: Int?) -> String? {
+    /// One `trkpt` line for a fix that has a position (elements in the order GPX 1.1 requires),
+    /// with the satellites used and the dilutions of `gnss` when known.
+    ///
+    /// `<ele>` is the height above mean sea level when the receiver gave one. `<geoidheight>`
+    /// is the geoid's height above the ellipsoid (gpsd's `geoidSep`, or HAE − MSL), so that
+    /// `ele + geoidheight` recovers the height above the ellipsoid, as GPX 1.1 defines it.
+    package static func point(_ fix: Fix, gnss: GNSSDetail? = nil) -> String? {
         guard let coordinate = fix.coordinate, let time = fix.time else { return nil }
         var line = "<trkpt lat=\"" + Decimal.fixed(coordinate.latitude, decimals: 8) + "\" lon=\"" + Decimal.fixed(coordinate.longitude, decimals: 8) + "\">"
         if let elevation = fix.altitudeMSL ?? fix.altitudeHAE {
             line += "<ele>" + Decimal.fixed(elevation, decimals: 2) + "</ele>"
         }
         line += "<time>\(timestamp(time))</time>"
+        if let geoid = geoidHeight(fix) {
+            line += "<geoidheight>" + Decimal.fixed(geoid, decimals: 2) + "</geoidheight>"
+        }
         line += fix.mode == .threeD ? "<fix>3d</fix>" : "<fix>2d</fix>"
-        if let satellitesUsed, satellitesUsed > 0 {
+        if let satellitesUsed = gnss?.satellitesUsed, satellitesUsed > 0 {
             line += "<sat>\(satellitesUsed)</sat>"
+        }
+        for (name, value) in [("hdop", gnss?.hdop), ("vdop", gnss?.vdop), ("pdop", gnss?.pdop)] {
+            if let value, value.isFinite, value >= 0 { line += "<\(name)>" + Decimal.fixed(value, decimals: 2) + "</\(name)>" }
         }
         if fix.speed != nil || fix.track != nil {
             line += "<extensions><gpxtpx:TrackPointExtension>"
@@ -47,6 +59,14 @@ package enum GPXFormat {
             line += "</gpxtpx:TrackPointExtension></extensions>"
         }
         return line + "</trkpt>\n"
+    }
+
+    /// The geoid's height above the ellipsoid, when the fix has an MSL elevation to go with it.
+    static func geoidHeight(_ fix: Fix) -> Double? {
+        guard let msl = fix.altitudeMSL else { return nil }
+        if let separation = fix.geoidSeparation, separation.isFinite { return separation }
+        if let hae = fix.altitudeHAE, hae.isFinite, msl.isFinite { return hae - msl }
+        return nil
     }
 
     /// ISO 8601 UTC with milliseconds when the time has them.

@@ -4,6 +4,8 @@ import GPSReports
 /// Decides, fix by fix, what a GPX track records: the pure part of ``GPXWriter``.
 ///
 /// Times are the receiver's, so a replay and a live run of the same data make the same track.
+/// They only move forward in a file: a fix whose time is not later than the last point's
+/// (a repeated cycle, a receiver's clock stepping back) is skipped, so no two points share a time.
 package struct GPXTrackFilter: Sendable {
     /// What to do with one fix.
     package enum Action: Sendable, Equatable {
@@ -33,6 +35,7 @@ package struct GPXTrackFilter: Sendable {
             lastWritten = (coordinate, time)
             return .newSegment
         }
+        guard time > last.time else { return .skip }
         if let previousSeen, time.timeIntervalSince(previousSeen) > options.segmentAfter {
             lastWritten = (coordinate, time)
             return .newSegment

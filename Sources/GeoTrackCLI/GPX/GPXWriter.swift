@@ -1,5 +1,6 @@
 import Foundation
 import GPSReports
+import LocationKit
 import Synchronization
 import SystemPackage
 
@@ -68,14 +69,14 @@ package final class GPXWriter: Sendable {
 
     /// Adds a fix if the filters keep it; returns whether it was written.
     @discardableResult
-    package func append(_ fix: Fix, satellitesUsed: Int? = nil) throws(CLIError) -> Bool {
+    package func append(_ fix: Fix, gnss: GNSSDetail? = nil) throws(CLIError) -> Bool {
         let path = path
         let now = now()
         let syncInterval = syncInterval
         return try state.withLock { state throws(CLIError) -> Bool in
             guard !state.closed else { return false }
             let action = state.filter.action(for: fix)
-            guard action != .skip, let line = GPXFormat.point(fix, satellitesUsed: satellitesUsed) else { return false }
+            guard action != .skip, let line = GPXFormat.point(fix, gnss: gnss) else { return false }
             var text = ""
             if action == .newSegment {
                 if state.inSegment { text += GPXFormat.segmentEnd }

@@ -107,7 +107,7 @@ package final class TrackerOutput: Sendable {
                 if !held { json.write(line) }
             }
         case .location(let location):
-            try gpx?.append(location.fix, satellitesUsed: location.gnss.satellitesUsed)
+            try gpx?.append(location.fix, gnss: location.gnss)
             releaseHeldLines()
             progress?.advance()
             let count = state.withLock { state in
