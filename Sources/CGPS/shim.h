@@ -129,6 +129,22 @@ static inline double geotrack_seconds_from(timespec_t ts) {
     if (ts.tv_sec == 0 && ts.tv_nsec == 0) return NAN;
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
+
+/* A DEVICE's cycle in seconds; NaN when unknown.
+ *
+ * libgps 3.22 parses DEVICE's "cycle" as a double but stores it over the timespec it declares,
+ * so tv_sec holds the double's bits (1.0 s arrives as tv_sec 4607182418800017408). No real
+ * cycle has 10^15 seconds, and every positive normal double's bits are above that: such a
+ * tv_sec is read back as the double it is; a correct timespec is read as one. */
+static inline double geotrack_cycle_from(timespec_t ts) {
+    if (ts.tv_nsec == 0 && ts.tv_sec > 1000000000000000LL) {
+        double seconds;
+        int64_t bits = (int64_t)ts.tv_sec;
+        memcpy(&seconds, &bits, sizeof seconds);
+        return (isfinite(seconds) && seconds > 0) ? seconds : NAN;
+    }
+    return geotrack_seconds_from(ts);
+}
 #else
 /* Before API 9 times were doubles of Unix seconds, NaN or 0 when absent. */
 static inline geotrack_time geotrack_time_from(double seconds) {
@@ -143,6 +159,11 @@ static inline geotrack_time geotrack_time_from(double seconds) {
 }
 static inline double geotrack_seconds_from(double seconds) {
     return (isfinite(seconds) && seconds != 0) ? seconds : NAN;
+}
+
+/* A DEVICE's cycle in seconds; NaN when unknown. */
+static inline double geotrack_cycle_from(double seconds) {
+    return geotrack_seconds_from(seconds);
 }
 #endif
 
@@ -497,7 +518,7 @@ static inline geotrack_device geotrack_device_from(const struct devconfig_t *dev
     out.subtype = dev->subtype;
     out.activated = geotrack_time_from(dev->activated);
     out.bits_per_second = dev->baudrate;
-    out.cycle = geotrack_seconds_from(dev->cycle);
+    out.cycle = geotrack_cycle_from(dev->cycle);
     return out;
 }
 

@@ -33,6 +33,14 @@ struct HostileGPSDCLITests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(run.stdout.contains(#"/dev/tty\u{1b}[2J"#))
+        // --json escapes them as JSON does, and a JSON reader gets the path back exactly.
+        let json = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "5", "--json"],
+                                            home: try TestSupport.temporaryDirectory())
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(!json.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+        let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+        #expect(object?["path"] as? String == "/dev/tty\u{1b}[2J")
+        #expect(object?["activated"] as? String == "2024-05-01T10:00:00.000Z")
     }
 
     @Test("watch --json prints only what passed the checks: no 0 from 0x33, no 1899 from a bad time")

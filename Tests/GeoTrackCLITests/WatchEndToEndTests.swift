@@ -126,6 +126,25 @@ struct WatchEndToEndTests {
         #expect(lines.first?.hasPrefix("DEVICE") == true)
         #expect(lines.count == 2)
         #expect(lines.last?.contains("/dev/") == true || lines.last?.contains("/tmp/") == true)
+        // --json: gpsd's own DEVICE objects, with the path and driver gpspipe -w shows.
+        let json = try TestSupport.geotrack(["devices", "--gpsd", gpsd.address, "--json"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        let objects = try json.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        #expect(objects.count == 1)
+        let pipe = try TestSupport.run("/usr/bin/gpspipe", ["-w", "-n", "3", gpsd.address])
+        let listed = try pipe.stdout.split(whereSeparator: \.isNewline).compactMap { line -> [[String: Any]]? in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return object?["class"] as? String == "DEVICES" ? object?["devices"] as? [[String: Any]] : nil
+        }.first
+        let expected = try #require(listed?.first)
+        #expect(objects.first?["class"] as? String == "DEVICE")
+        #expect(objects.first?["path"] as? String == expected["path"] as? String)
+        #expect(objects.first?["driver"] as? String == expected["driver"] as? String)
+        // libgps 3.22 stores the cycle's double over a timespec; the shim reads it back.
+        #expect(objects.first?["cycle"] as? Double == expected["cycle"] as? Double)
+        #expect(objects.first?["bps"] as? Int == expected["bps"] as? Int)
         let down = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:9", "--timeout", "2"], home: home)
         #expect(down.status == 69)
         #expect(down.stderr.hasPrefix("geotrack: "))

@@ -6,7 +6,8 @@ extension GeoTrack {
     /// `geotrack devices`: the receivers gpsd knows.
     package struct Devices: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
-            abstract: "List the GPS receivers attached to gpsd."
+            abstract: "List the GPS receivers attached to gpsd.",
+            discussion: "With --json, one gpsd DEVICE object per receiver and line, as gpspipe -w shows them; none when no receiver is attached."
         )
 
         @OptionGroup package var gpsd: GPSDOptions
@@ -18,6 +19,9 @@ extension GeoTrack {
                                    valueName: "file"))
         package var config: String?
 
+        @Flag(help: "Print one gpsd DEVICE JSON object per receiver instead of a table.")
+        package var json = false
+
         package init() {}
 
         package func validate() throws {
@@ -28,6 +32,10 @@ extension GeoTrack {
             let settings = try await Settings.load(flags: gpsd.configurationFlags, explicitFile: config)
             let devices = try await LocationSources.devices(settings: settings, timeout: .milliseconds(Int(timeout * 1000)),
                                                             logger: Logger.geotrack())
+            if json {
+                for device in devices { print(device.deviceJSON()) }
+                return
+            }
             if devices.isEmpty {
                 print("no receivers attached to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)")
                 return

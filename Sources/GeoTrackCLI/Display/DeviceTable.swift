@@ -9,7 +9,7 @@ package enum DeviceTable {
             [Terminal.safe(device.path),
              device.driver.map(Terminal.safe) ?? "-",
              device.bitsPerSecond.map { "\($0) bps" } ?? "-",
-             // An implausible cycle (libgps reports garbage when gpsd has not measured one yet) reads as unknown.
+             // An implausible cycle reads as unknown (the shim already undoes libgps 3.22's misparse of it).
              device.cycle.flatMap { $0 > 0 && $0 < 3600 ? String(format: "%.2g s", $0) : nil } ?? "-",
              device.subtype.map(Terminal.safe) ?? "-"]
         }
