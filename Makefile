@@ -1,19 +1,22 @@
 # GeoTrack: build, test and demo entry points. `make help` lists them.
 SWIFT        ?= swift
 CONFIG       ?= debug
-APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config
+APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base
+PREFIX       ?= /usr/local
+MAN_PAGE     := .build/plugins/GenerateManual/outputs/geotrack/geotrack.1
 SHARED       ?= ../shared
 BIN          := .build/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470
 
-.PHONY: help deps build release test docs demo clean
+.PHONY: help deps build release test docs install check-install demo clean
 
 help:
 	@echo "make demo   - install what is missing, build, and track a simulated receiver through a real gpsd"
 	@echo "make test   - the whole test suite, the same one CI runs"
 	@echo "make deps   - install gpsd, gpsd-clients and libgps-dev (apt) when missing"
 	@echo "make docs   - build LocationKit's DocC documentation, every warning an error"
+	@echo "make install [PREFIX=/usr/local] - the release binary in PREFIX/bin, its man page in PREFIX/share/man/man1"
 
 # Installs the Debian packages only when one is missing, so a second run asks nothing.
 deps:
@@ -42,11 +45,25 @@ test: deps
 	$(SWIFT) test --skip-build --skip '$(GPSD_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
+	$(MAKE) check-install
 
 # LocationKit's catalog (the porting article among it) must build without a warning; its code
 # blocks are compiled by DocumentationSnippetTests.
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation --target LocationKit --warnings-as-errors
+
+# The man page is generated from the command definitions (swift-argument-parser's generate-manual
+# plugin), never written by hand.
+install:
+	$(SWIFT) build -c release --product geotrack
+	$(SWIFT) package --disable-sandbox generate-manual
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 .build/release/geotrack $(DESTDIR)$(PREFIX)/bin/geotrack
+	install -m 644 $(MAN_PAGE) $(DESTDIR)$(PREFIX)/share/man/man1/geotrack.1
+
+# `make install` into a scratch prefix, then `man geotrack` and the installed binary must work.
+check-install:
+	scripts/check-install.sh
 
 demo: deps
 	$(SWIFT) build -c $(CONFIG) --product geotrack

@@ -1,4 +1,5 @@
 import Foundation
+@testable import GeoTrackCLI
 import Testing
 
 @Suite("geotrack at the command line")
@@ -19,6 +20,26 @@ struct CommandLineTests {
             #expect(completion.status == 0)
             #expect(completion.stdout.contains("replay"))
         }
+    }
+
+    @Test("--help shows examples, every environment variable geotrack reads, and fits 80 columns")
+    func helpExamplesAndEnvironment() throws {
+        let run = try TestSupport.geotrack(["--help"], home: try TestSupport.temporaryDirectory(), environment: ["COLUMNS": "80"])
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Examples:\n  geotrack "))
+        for name in ConfigKeys.otherEnvironment + ["GEOTRACK_<KEY>", ConfigKeys.environmentName(ConfigKeys.all[0]),
+                                                   "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "NO_COLOR", "TERM"] {
+            #expect(run.stdout.contains(name), "\(name) is not in --help")
+        }
+        // Every example is a command geotrack accepts.
+        let examples = run.stdout.components(separatedBy: "Examples:\n").last?.components(separatedBy: "\n\n").first ?? ""
+        for line in examples.split(separator: "\n") {
+            let words = line.split(separator: " ").map(String.init).prefix { $0 != "|" && $0 != ">" && !$0.hasPrefix("#") }
+            let command = Array(words.prefix { $0 == "geotrack" || $0.hasPrefix("-") || $0.contains(".") || ["watch", "replay", "auth", "grant", "devices", "10"].contains($0) })
+            #expect(command.first == "geotrack", "\(line)")
+            _ = try GeoTrack.parseAsRoot(Array(command.dropFirst()))
+        }
+        #expect(run.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
     }
 
     @Test("usage errors exit 64", arguments: [

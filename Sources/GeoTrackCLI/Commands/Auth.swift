@@ -28,7 +28,7 @@ extension GeoTrack {
         package struct Grant: AsyncParsableCommand {
             package static let configuration = CommandConfiguration(abstract: "Allow geotrack to use your location from now on.")
 
-            @Flag(help: "Allow approximate locations only: snapped to a 0.025° grid (about 2.8 km), without altitude, speed or course.")
+            @Flag(help: "Allow approximate locations only: snapped to a 0.025-degree grid (about 2.8 km), without altitude, speed or course.")
             package var approximate = false
 
             package init() {}

@@ -8,7 +8,30 @@ package struct GeoTrack: AsyncParsableCommand {
         abstract: "Track your position from gpsd, or replay an NMEA log or GPX track.",
         discussion: """
         With no subcommand, geotrack runs 'watch': a status line with your position, \
-        redrawn in place. Exit codes: 0 ok, 64 usage, 65 bad input data, 66 no input file, \
+        redrawn in place.
+
+        Examples:
+          geotrack                              follow gpsd on localhost:2947
+          geotrack watch --gpx trip.gpx         record a track while watching
+          geotrack watch --json | jq -c .lat    gpsd's TPV objects, one per line
+          geotrack replay drive.nmea --realtime --speed 10
+          geotrack replay drive.nmea --json > fixes.jsonl
+          geotrack auth grant --approximate     allow approximate locations only
+          geotrack devices --json               the receivers gpsd knows
+
+        Environment:
+          GEOTRACK_CONFIG    the configuration file
+                             (default $XDG_CONFIG_HOME/geotrack/config.yaml)
+          GEOTRACK_<KEY>     a configuration key, dots as underscores
+                             (\(ConfigKeys.all.prefix(2).map(ConfigKeys.environmentName).joined(separator: ", ")), ...)
+          GEOTRACK_DEBUG     log debug messages on stderr
+          XDG_CONFIG_HOME    where the configuration lives (default ~/.config)
+          XDG_STATE_HOME     the authorization decision and monitors
+                             (default ~/.local/state)
+          HOME               the base of both defaults
+          NO_COLOR, TERM     NO_COLOR set, or TERM=dumb, turns colour off
+
+        Exit codes: 0 ok, 64 usage, 65 bad input data, 66 no input file, \
         69 gpsd unreachable, 73 cannot create output, 74 I/O error, 75 no fix within --timeout, \
         77 location access denied, 78 bad configuration, 79 authorization needed but no terminal to ask on.
         """,

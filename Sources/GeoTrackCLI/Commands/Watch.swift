@@ -13,7 +13,7 @@ extension GeoTrack {
             On its first run at a terminal, watch asks whether geotrack may use your location \
             (once, always, approximately, or deny). Without a terminal it never asks: run \
             'geotrack auth grant' first. With approximate access, every output shows positions \
-            snapped to a 0.025° grid, without altitude, speed or course.
+            snapped to a 0.025-degree grid, without altitude, speed or course.
             """
         )
 

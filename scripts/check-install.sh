@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs geotrack into a scratch prefix with `make install`, then checks what a user would:
+# `man geotrack` shows the generated page (its name, every subcommand, the exit codes and the
+# environment), and the installed binary runs. Exits non-zero, saying why, on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+prefix=$(mktemp -d)
+trap 'rm -rf "$prefix"' EXIT
+make --no-print-directory install PREFIX="$prefix" >/dev/null
+page=$(MANPATH="$prefix/share/man" MANWIDTH=100 LANG=C.UTF-8 man -P cat geotrack 2>/dev/null)
+for expected in "geotrack" "NAME" "watch" "replay" "auth" "devices" "--approximate" "GEOTRACK_CONFIG" "XDG_STATE_HOME" "Exit codes"; do
+    if ! grep -qF -- "$expected" <<<"$page"; then
+        echo "check-install: 'man geotrack' after make install lacks '$expected'" >&2
+        exit 1
+    fi
+done
+version=$("$prefix/bin/geotrack" --version)
+if [ "$version" != "$(.build/release/geotrack --version)" ]; then
+    echo "check-install: the installed geotrack says '$version'" >&2
+    exit 1
+fi
+echo "check-install: man geotrack and $prefix/bin/geotrack --version ($version) work after make install"
