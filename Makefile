@@ -26,6 +26,8 @@ deps:
 	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+	@# GeographicLib's geodesics: the independent oracle the statistics tests check distances against.
+	@python3 -c "import geographiclib" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check geographiclib
 
 build:
 	$(SWIFT) build -c $(CONFIG)

@@ -153,7 +153,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Logs"],
+            exclude: ["Logs", "Oracles"],
             swiftSettings: strict
         ),
     ]

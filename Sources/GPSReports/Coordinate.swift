@@ -38,3 +38,12 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var description: String { "\(latitude),\(longitude)" }
 }
+
+extension Coordinate {
+    /// The distance to `other` along the WGS 84 ellipsoid, in metres (Vincenty's inverse
+    /// formula, within a millimetre of GeographicLib's geodesic): the distance a track's
+    /// length is made of. ``distance(to:)`` is the faster spherical estimate.
+    public func geodesicDistance(to other: Coordinate) -> Double {
+        Vincenty.distance(latitude1: latitude, longitude1: longitude, latitude2: other.latitude, longitude2: other.longitude)
+    }
+}

@@ -7,8 +7,8 @@ import GPSReports
 /// Time is the fixes' own timestamps, so a replayed track behaves the same at any pace.
 /// Fixes less accurate than the radius are ignored. Leaving needs a fix farther than
 /// `radius` plus its accuracy from the stay's centre, so noise at rest is not a departure.
-struct DwellDetector {
-    enum Event: Equatable {
+package struct DwellDetector: Sendable {
+    package enum Event: Equatable, Sendable {
         /// Stayed long enough: the stay began at `since`, centred on `center`.
         case arrived(center: Coordinate, since: Date)
         /// Left a stay that began at `arrival`; the last fix at the place was at `lastInside`.
@@ -49,12 +49,12 @@ struct DwellDetector {
     private var cluster: Cluster?
     private(set) var isStaying = false
 
-    init(radius: Double, dwell: Duration) {
+    package init(radius: Double, dwell: Duration) {
         self.radius = radius
         self.dwell = dwell
     }
 
-    mutating func update(with location: Location) -> Event? {
+    package mutating func update(with location: Location) -> Event? {
         let accuracy = location.horizontalAccuracy ?? 0
         guard accuracy < radius else { return nil }
         guard var current = cluster else {

@@ -14,6 +14,9 @@ package struct OutputOptions: ParsableArguments {
     @Flag(help: "Report visits: arrivals after a stay (location.visit_radius, location.visit_dwell) and departures.")
     package var visits = false
 
+    @Flag(help: "At the end, print the track's statistics on stderr (with --json: one JSON object); see 'geotrack stats --help'.")
+    package var stats = false
+
     @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"))
     package var gpxPath: String?
 

@@ -25,6 +25,7 @@ package final class TrackerOutput: Sendable {
     private let gpx: GPXWriter?
     private let progress: ProgressBar?
     private let stopAfter: Int?
+    private let statistics: StatisticsOutput?
     private let state = Mutex(State())
 
     private struct State {
@@ -39,14 +40,16 @@ package final class TrackerOutput: Sendable {
     /// - Parameters:
     ///   - json: where gpsd TPV lines (and SKY lines with `includesSky`) and event objects go.
     ///   - stopAfter: how many locations satisfy the run (`--count`), if any.
+    ///   - statistics: where the run's locations are summed up, written at the end (`--stats`).
     package init(display: StatusDisplay, json: LineWriter?, includesSky: Bool = false, gpx: GPXWriter?,
-                 progress: ProgressBar? = nil, stopAfter: Int?) {
+                 progress: ProgressBar? = nil, stopAfter: Int?, statistics: StatisticsOutput? = nil) {
         self.display = display
         self.json = json
         self.includesSky = includesSky
         self.gpx = gpx
         self.progress = progress
         self.stopAfter = stopAfter
+        self.statistics = statistics
     }
 
     /// How many locations went out so far.
@@ -108,6 +111,7 @@ package final class TrackerOutput: Sendable {
             }
         case .location(let location):
             try gpx?.append(location.fix, gnss: location.gnss)
+            statistics?.add(location)
             releaseHeldLines()
             progress?.advance()
             let count = state.withLock { state in
@@ -134,12 +138,16 @@ package final class TrackerOutput: Sendable {
         gpx?.syncIfDue()
     }
 
-    /// Flushes JSON, closes the GPX file (writing its closing tags) and restores the terminal.
+    /// Flushes JSON, closes the GPX file (writing its closing tags), restores the terminal, then
+    /// writes the statistics.
     package func finish() throws(CLIError) {
         releaseHeldLines()
         json?.flush()
         progress?.finish()
-        defer { display.finish() }
+        defer {
+            display.finish()
+            statistics?.write()
+        }
         try gpx?.close()
     }
 }

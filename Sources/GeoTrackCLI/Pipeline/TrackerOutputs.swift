@@ -39,7 +39,9 @@ package enum TrackerOutputs {
                              includesSky: options.sky,
                              gpx: gpx,
                              progress: progress,
-                             stopAfter: options.stopAfter)
+                             stopAfter: options.stopAfter,
+                             statistics: options.stats ? StatisticsOutput(descriptor: STDERR_FILENO, json: options.json,
+                                                                          units: settings.units, format: settings.format) : nil)
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Distances on the WGS 84 ellipsoid by Vincenty's inverse formula, as gpsd uses to derive a
-/// speed for cycles whose sentences carry none (GGA or GLL only).
-enum Vincenty {
+/// Distances on the WGS 84 ellipsoid by Vincenty's inverse formula: as gpsd uses to derive a
+/// speed for cycles whose sentences carry none (GGA or GLL only), and for a track's length.
+package enum Vincenty {
     /// The distance in metres between two points given in degrees; NaN if any input is not finite.
-    static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+    package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         guard latitude1.isFinite, longitude1.isFinite, latitude2.isFinite, longitude2.isFinite else { return .nan }
         let a = 6_378_137.0
         let f = 1 / 298.257223563

@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+extension GeoTrack {
+    /// `geotrack stats FILE…`: a track's statistics, from NMEA logs and GPX tracks.
+    package struct Stats: AsyncParsableCommand {
+        package static let configuration = CommandConfiguration(
+            abstract: "Summarise NMEA logs or GPX tracks: distance, time, speeds, climb, area, trips and stops.",
+            discussion: """
+            Each file is replayed through the same pipeline as 'replay' and summed up: distance \
+            along the WGS 84 ellipsoid between consecutive fixes; moving time, the intervals of \
+            at most 5 min covered at 1.8 km/h or more; the highest speed the receiver reported; \
+            ascent and descent, changes of 5 m or more; and, as Traccar counts them, stops (5 min \
+            or more within 50 m of one place) and the trips between them. \
+            'watch --stats' and 'replay --stats' print the same summary on stderr at the end.
+            """
+        )
+
+        @Argument(help: ArgumentHelp("NMEA logs or GPX tracks.", valueName: "file"), completion: .file())
+        package var files: [String]
+
+        @Flag(help: "Print one JSON object per file (SI units), for scripts.")
+        package var json = false
+
+        @Option(help: ArgumentHelp("Coordinate notation: dd, dms or ddm.", valueName: "dd|dms|ddm"))
+        package var format: CoordinateFormat?
+
+        @Option(help: ArgumentHelp("Units: metric, imperial or nautical.", valueName: "metric|imperial|nautical"))
+        package var units: Units?
+
+        @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
+                                   valueName: "file"))
+        package var config: String?
+
+        package init() {}
+
+        package func validate() throws {
+            if files.isEmpty { throw ValidationError("Give at least one NMEA log or GPX track.") }
+        }
+
+        package func run() async throws {
+            var flags: [String: String] = [:]
+            if let format { flags[ConfigKeys.format] = format.rawValue }
+            if let units { flags[ConfigKeys.units] = units.rawValue }
+            let settings = try await Settings.load(flags: flags, explicitFile: config)
+            let logger = Logger.geotrack()
+            for file in files {
+                let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,
+                                                  format: settings.format, file: json || files.count > 1 ? file : nil)
+                let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: file)
+                let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), json: nil, gpx: nil,
+                                           stopAfter: nil, statistics: statistics)
+                let run = await MainActor.run {
+                    TrackingRun(manager: LocationSources.replayManager(path: file, speed: nil, settings: settings, logger: logger),
+                                output: output)
+                }
+                try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
+            }
+        }
+    }
+}

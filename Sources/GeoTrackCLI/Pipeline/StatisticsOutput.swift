@@ -1,0 +1,45 @@
+import Foundation
+import GeoTrackService
+import LocationKit
+import Synchronization
+
+/// The `--stats` output and `geotrack stats`: the run's locations summed up into
+/// ``TrackStatistics``, written once at the end.
+package final class StatisticsOutput: Sendable {
+    private let descriptor: Int32
+    private let json: Bool
+    private let units: Units
+    private let format: CoordinateFormat
+    private let file: String?
+    private let state = Mutex(TrackStatistics())
+
+    /// Statistics written to `descriptor` at the end: one JSON object with `json`, else lines
+    /// (headed by `file` when given).
+    package init(descriptor: Int32, json: Bool, units: Units, format: CoordinateFormat, file: String? = nil) {
+        self.descriptor = descriptor
+        self.json = json
+        self.units = units
+        self.format = format
+        self.file = file
+    }
+
+    /// Adds a location the run delivered.
+    package func add(_ location: Location) {
+        state.withLock { $0.add(location) }
+    }
+
+    /// The statistics so far.
+    package var statistics: TrackStatistics { state.withLock { $0 } }
+
+    /// Writes the summary.
+    package func write() {
+        let statistics = statistics
+        if json {
+            _ = Terminal.write(StatisticsReport.json(statistics, file: file.map(Terminal.safe)) + "\n", to: descriptor)
+            return
+        }
+        var lines = StatisticsReport.lines(statistics, units: units, format: format)
+        if let file { lines.insert("== " + Terminal.safe(file), at: 0) }
+        _ = Terminal.write(lines.joined(separator: "\n") + "\n", to: descriptor)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+/// `geotrack stats` and `--stats`: distances checked against GeographicLib, which shares no code
+/// with geotrack, on gpsd's own decoding of corpus logs and on a GPX track.
+@Suite("Track statistics")
+struct StatsTests {
+    static let corpus = OnePipelineTests.corpus
+    static let oracle = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Oracles/geodesic_length.py").path
+
+    /// GeographicLib's point count and length of `file` (gpsd's TPVs, or a GPX track).
+    static func geodesic(_ file: String) throws -> (points: Int, metres: Double) {
+        let run = try TestSupport.run("/usr/bin/env", ["python3", oracle, file])
+        #expect(run.status == 0, "the oracle failed (is geographiclib installed? make deps installs it): \(run.stderr)")
+        let words = run.stdout.split(separator: " ")
+        return (Int(words.first ?? "") ?? -1, Double(words.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .nan)
+    }
+
+    /// geotrack's own summary of `file` as JSON.
+    static func statistics(_ files: [String], home: URL) throws -> [[String: Any]] {
+        let run = try TestSupport.geotrack(["stats", "--json"] + files, home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        return try run.stdout.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test("the distance of three corpus logs agrees with GeographicLib on gpsd's own fixes within 0.1%",
+          arguments: ["haicom-305N", "meinberg-gps164", "sl869"])
+    func corpusDistance(log: String) throws {
+        let expected = try Self.geodesic(Self.corpus.appendingPathComponent(log + ".tpv.jsonl").path)
+        let summary = try #require(try Self.statistics([Self.corpus.appendingPathComponent(log + ".nmea").path],
+                                                       home: try TestSupport.temporaryDirectory()).first)
+        #expect(summary["points"] as? Int == expected.points)
+        let distance = try #require(summary["distance_m"] as? Double)
+        #expect(expected.metres > 50)
+        #expect(abs(distance - expected.metres) <= expected.metres * 0.001, "\(log): \(distance) m, GeographicLib \(expected.metres) m")
+    }
+
+    @Test("the distance of a GPX track agrees with GeographicLib on its trkpt elements within 0.1%")
+    func gpxDistance() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("walk.gpx").path
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let record = try TestSupport.geotrack(["replay", walk, "--gpx", gpx], home: home)
+        #expect(record.status == 0, "\(record.stderr)")
+        let expected = try Self.geodesic(gpx)
+        let summary = try #require(try Self.statistics([gpx], home: home).first)
+        #expect(summary["points"] as? Int == expected.points)
+        let distance = try #require(summary["distance_m"] as? Double)
+        #expect(expected.metres > 1_000)
+        #expect(abs(distance - expected.metres) <= expected.metres * 0.001, "\(distance) m, GeographicLib \(expected.metres) m")
+        #expect(summary["file"] as? String == gpx)
+    }
+
+    @Test("the README shows what 'geotrack stats' prints for a corpus log, line for line")
+    func readmeExample() throws {
+        // One file: no header naming it, so the path given does not change the output.
+        let run = try TestSupport.geotrack(["stats", Self.corpus.appendingPathComponent("haicom-305N.nmea").path],
+                                           home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 0, "\(run.stderr)")
+        let block = ReadmeTests.readme.components(separatedBy: "$ geotrack stats ../shared/nmea-corpus/haicom-305N.nmea\n")
+            .dropFirst().first?.components(separatedBy: "```").first
+        #expect(block == run.stdout)
+    }
+
+    @Test("--stats on replay: the summary on stderr at the end, stdout byte for byte as without it")
+    func replayStats() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = Self.corpus.appendingPathComponent("sl869.nmea").path
+        let plain = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let text = try TestSupport.geotrack(["replay", log, "--json", "--stats", "--format", "dms"], home: home)
+        #expect(text.status == 0)
+        #expect(text.stdout == plain.stdout)
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(text.stderr.utf8)) as? [String: Any])
+        #expect(summary["points"] as? Int == 8)
+        let lines = try TestSupport.geotrack(["replay", log, "--stats"], home: home)
+        #expect(lines.status == 0)
+        #expect(lines.stderr.contains("points       8\n") && lines.stderr.contains("distance     95.7 m\n"), "\(lines.stderr)")
+    }
+
+    @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so")
+    func badInput() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let missing = try TestSupport.geotrack(["stats", home.appendingPathComponent("nope.nmea").path], home: home)
+        #expect(missing.status == 66)
+        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        let junk = home.appendingPathComponent("junk.nmea")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: junk)
+        let notALog = try TestSupport.geotrack(["stats", junk.path], home: home)
+        #expect(notALog.status == 65, "\(notALog.stderr)")
+        #expect(try TestSupport.geotrack(["stats"], home: home).status == 64)
+    }
+}
