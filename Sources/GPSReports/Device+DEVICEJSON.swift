@@ -6,14 +6,8 @@ extension Device {
         var writer = JSONWriter()
         writer.raw("{\"class\":\"DEVICE\",\"path\":")
         writer.string(path)
-        if let driver {
-            writer.raw(",\"driver\":")
-            writer.string(driver)
-        }
-        if let subtype {
-            writer.raw(",\"subtype\":")
-            writer.string(subtype)
-        }
+        writer.stringField(",\"driver\":", driver)
+        writer.stringField(",\"subtype\":", subtype)
         if let activated {
             writer.raw(",\"activated\":")
             writer.isoTime(secondsSince1970: activated.timeIntervalSince1970)

@@ -118,6 +118,13 @@ package struct JSONWriter: ~Copyable {
         count += bytes.count
     }
 
+    /// Appends `key` (`,"name":`) and `value` as a JSON string, when `value` is known.
+    package mutating func stringField(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        raw(key)
+        string(value)
+    }
+
     /// Appends a JSON string literal, quoted and escaped.
     package mutating func string(_ value: String) {
         if let cachedDevice, cachedDevice == value {

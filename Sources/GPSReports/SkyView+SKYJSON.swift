@@ -5,10 +5,7 @@ extension SkyView {
     public func skyJSON() -> String {
         var writer = JSONWriter()
         writer.raw("{\"class\":\"SKY\"")
-        if let device {
-            writer.raw(",\"device\":")
-            writer.string(device)
-        }
+        writer.stringField(",\"device\":", device)
         if let time {
             writer.raw(",\"time\":")
             writer.isoTime(secondsSince1970: time.timeIntervalSince1970)
