@@ -1,7 +1,7 @@
 # GeoTrack: build, test and demo entry points. `make help` lists them.
 SWIFT        ?= swift
 CONFIG       ?= debug
-APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base
+APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base librsvg2-bin
 PREFIX       ?= /usr/local
 MAN_PAGE     := .build/plugins/GenerateManual/outputs/geotrack/geotrack.1
 SHARED       ?= ../shared

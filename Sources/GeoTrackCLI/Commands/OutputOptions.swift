@@ -20,7 +20,12 @@ package struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"))
     package var gpxPath: String?
 
-    @Flag(help: "Replace an existing --gpx file (never through a symbolic link, never the file being replayed).")
+    @Option(name: .customLong("svg"), help: ArgumentHelp(
+        "At the end, draw the track into an SVG file: coloured by speed, with stops, regions, a scale and the statistics.",
+        valueName: "file"))
+    package var svgPath: String?
+
+    @Flag(help: "Replace an existing --gpx or --svg file (never through a symbolic link, never the file being replayed).")
     package var overwrite = false
 
     @Option(help: ArgumentHelp("Stop after this many fixes.", valueName: "n"))
@@ -78,8 +83,8 @@ package struct OutputOptions: ParsableArguments {
                 throw ValidationError("\(name) must be 0 or more (got \(value)).")
             }
         }
-        if overwrite, gpxPath == nil {
-            throw ValidationError("--overwrite replaces an existing --gpx file; give --gpx too.")
+        if overwrite, gpxPath == nil, svgPath == nil {
+            throw ValidationError("--overwrite replaces an existing --gpx or --svg file; give one of them too.")
         }
         if let gpxSegmentAfter, !(gpxSegmentAfter > 0 && gpxSegmentAfter.isFinite) {
             throw ValidationError("--gpx-segment-after must be more than 0 seconds (got \(gpxSegmentAfter)).")

@@ -29,6 +29,13 @@ extension GeoTrack {
         @Option(help: ArgumentHelp("Units: metric, imperial or nautical.", valueName: "metric|imperial|nautical"))
         package var units: Units?
 
+        @Option(name: .customLong("svg"), help: ArgumentHelp("Also draw the track into an SVG file (one input file only).",
+                                                             valueName: "file"))
+        package var svgPath: String?
+
+        @Flag(help: "Replace an existing --svg file (never through a symbolic link).")
+        package var overwrite = false
+
         @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
                                    valueName: "file"))
         package var config: String?
@@ -37,6 +44,8 @@ extension GeoTrack {
 
         package func validate() throws {
             if files.isEmpty { throw ValidationError("Give at least one NMEA log or GPX track.") }
+            if svgPath != nil, files.count > 1 { throw ValidationError("--svg draws one track: give one file with it.") }
+            if overwrite, svgPath == nil { throw ValidationError("--overwrite replaces an existing --svg file; give --svg too.") }
         }
 
         package func run() async throws {
@@ -49,8 +58,12 @@ extension GeoTrack {
                 let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,
                                                   format: settings.format, file: json || files.count > 1 ? file : nil)
                 let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: file)
+                let picture = try svgPath.map { svgPath throws(CLIError) in
+                    try PictureOutput(path: svgPath, replacing: overwrite, input: file, units: settings.units,
+                                      title: (file as NSString).lastPathComponent, regions: settings.regions)
+                }
                 let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), json: nil, gpx: nil,
-                                           stopAfter: nil, statistics: statistics)
+                                           stopAfter: nil, statistics: statistics, picture: picture)
                 let run = await MainActor.run {
                     TrackingRun(manager: LocationSources.replayManager(path: file, speed: nil, settings: settings, logger: logger),
                                 output: output)

@@ -121,7 +121,7 @@ package final class GPXWriter: Sendable {
     }
 
     /// Whether both paths name one existing file (the same device and inode).
-    static func sameFile(_ first: String, _ second: String) -> Bool {
+    package static func sameFile(_ first: String, _ second: String) -> Bool {
         var a = stat(), b = stat()
         guard first != "-", stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino

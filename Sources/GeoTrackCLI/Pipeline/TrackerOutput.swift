@@ -26,6 +26,7 @@ package final class TrackerOutput: Sendable {
     private let progress: ProgressBar?
     private let stopAfter: Int?
     private let statistics: StatisticsOutput?
+    private let picture: PictureOutput?
     private let state = Mutex(State())
 
     private struct State {
@@ -41,8 +42,10 @@ package final class TrackerOutput: Sendable {
     ///   - json: where gpsd TPV lines (and SKY lines with `includesSky`) and event objects go.
     ///   - stopAfter: how many locations satisfy the run (`--count`), if any.
     ///   - statistics: where the run's locations are summed up, written at the end (`--stats`).
+    ///   - picture: the track drawn at the end (`--svg`).
     package init(display: StatusDisplay, json: LineWriter?, includesSky: Bool = false, gpx: GPXWriter?,
-                 progress: ProgressBar? = nil, stopAfter: Int?, statistics: StatisticsOutput? = nil) {
+                 progress: ProgressBar? = nil, stopAfter: Int?, statistics: StatisticsOutput? = nil,
+                 picture: PictureOutput? = nil) {
         self.display = display
         self.json = json
         self.includesSky = includesSky
@@ -50,6 +53,7 @@ package final class TrackerOutput: Sendable {
         self.progress = progress
         self.stopAfter = stopAfter
         self.statistics = statistics
+        self.picture = picture
     }
 
     /// How many locations went out so far.
@@ -112,6 +116,7 @@ package final class TrackerOutput: Sendable {
         case .location(let location):
             try gpx?.append(location.fix, gnss: location.gnss)
             statistics?.add(location)
+            picture?.add(location)
             releaseHeldLines()
             progress?.advance()
             let count = state.withLock { state in
@@ -149,5 +154,6 @@ package final class TrackerOutput: Sendable {
             statistics?.write()
         }
         try gpx?.close()
+        try picture?.write()
     }
 }

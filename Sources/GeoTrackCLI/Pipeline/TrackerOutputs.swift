@@ -28,6 +28,10 @@ package enum TrackerOutputs {
         let gpx = try options.gpxPath.map { gpxPath throws(CLIError) in
             try GPXWriter(path: gpxPath, options: settings.gpx, replacing: options.overwrite, input: path)
         }
+        let picture = try options.svgPath.map { svgPath throws(CLIError) in
+            try PictureOutput(path: svgPath, replacing: options.overwrite, input: path, units: settings.units,
+                              title: (sourceName as NSString).lastPathComponent, regions: settings.regions)
+        }
         var progress: ProgressBar?
         if showsProgress, gpx != nil, let path, Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) {
             progress = ProgressBar(total: try FastReplay.countFixes(path))
@@ -41,7 +45,8 @@ package enum TrackerOutputs {
                              progress: progress,
                              stopAfter: options.stopAfter,
                              statistics: options.stats ? StatisticsOutput(descriptor: STDERR_FILENO, json: options.json,
-                                                                          units: settings.units, format: settings.format) : nil)
+                                                                          units: settings.units, format: settings.format) : nil,
+                             picture: picture)
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

@@ -1,0 +1,96 @@
+import Foundation
+import GeoTrackService
+import GPSReports
+import LocationKit
+import Synchronization
+import SystemPackage
+
+/// `--svg FILE`: the run's track, drawn once at the end (``TrackPicture``).
+///
+/// The file is checked when the run starts, so a name that cannot be used is refused before
+/// anything runs: an existing file unless `replacing` (`--overwrite`), a symbolic link always,
+/// and the file being replayed always. At the end the picture is written to a temporary file
+/// beside it, synced, and moved into place: a reader sees no half picture, and without
+/// `--overwrite` a file that appeared meanwhile is not replaced.
+package final class PictureOutput: Sendable {
+    private let path: String
+    private let replacing: Bool
+    private let units: Units
+    private let title: String
+    private let state: Mutex<(picture: TrackPicture, statistics: TrackStatistics)>
+
+    /// Checks `path` and prepares the picture; `regions` are drawn as dashed circles.
+    package init(path: String, replacing: Bool, input: String?, units: Units, title: String,
+                 regions: [RegionSetting]) throws(CLIError) {
+        if let input, GPXWriter.sameFile(input, path) {
+            throw CLIError(.cannotCreate, "refusing to write the SVG picture over \(path), the file being replayed; choose another name")
+        }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                throw CLIError(.cannotCreate, "SVG file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
+            }
+            if !replacing {
+                throw CLIError(.cannotCreate, "SVG file \(path) already exists; choose another name, or pass --overwrite to replace it")
+            }
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
+            throw CLIError(.cannotCreate, "cannot create SVG file \(path): its directory is missing or not writable")
+        }
+        self.path = path
+        self.replacing = replacing
+        self.units = units
+        self.title = title
+        var picture = TrackPicture()
+        for region in regions {
+            if let center = Coordinate(latitude: region.latitude, longitude: region.longitude) {
+                picture.addRegion(name: region.name, center: center, radius: region.radius)
+            }
+        }
+        state = Mutex((picture, TrackStatistics()))
+    }
+
+    /// Adds a location the run delivered.
+    package func add(_ location: Location) {
+        state.withLock { state in
+            state.picture.add(location)
+            state.statistics.add(location)
+        }
+    }
+
+    /// Draws the picture and puts it in place.
+    package func write() throws(CLIError) {
+        let text = state.withLock { $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
+        let directory = (path as NSString).deletingLastPathComponent
+        var template = Array(((directory.isEmpty ? "." : directory) + "/.geotrack-svg.XXXXXX").utf8CString)
+        let descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw failure("cannot create a temporary file beside it") }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { unlink(temporary) }
+        let written: Bool
+        do {
+            _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
+            written = fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
+        } catch {
+            written = false
+        }
+        close(descriptor)
+        guard written else { throw failure("cannot write it") }
+        if replacing {
+            guard rename(temporary, path) == 0 else { throw failure("cannot move it into place") }
+        } else {
+            // link(2) fails rather than replace a file that appeared while the run went on.
+            guard link(temporary, path) == 0 else {
+                if errno == EEXIST {
+                    throw CLIError(.cannotCreate, "SVG file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
+                }
+                throw failure("cannot put it in place")
+            }
+        }
+    }
+
+    private func failure(_ what: String) -> CLIError {
+        CLIError(.cannotCreate, "SVG file \(path): \(what) (\(String(cString: strerror(errno)))). Check the directory is writable.")
+    }
+}
