@@ -92,7 +92,7 @@ package struct TrackPicture: Sendable {
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(Self.width))" height="\(Self.number(height))" \
         viewBox="0 0 \(Self.number(Self.width)) \(Self.number(height))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12">
-        <title>\(Self.escape(title))</title>
+        <title>\(GPXFormat.escape(title))</title>
         <defs><linearGradient id="speed" x1="0" x2="1" y1="0" y2="0">\(Self.gradientStops())</linearGradient></defs>
         <rect width="100%" height="100%" fill="#fbfaf6"/>
         <rect x="\(Self.number(Self.margin))" y="\(Self.number(Self.margin))" width="\(Self.number(mapWidth))" height="\(Self.number(mapHeight))" fill="#eef2ec" stroke="#c9cfc4"/>
@@ -102,7 +102,7 @@ package struct TrackPicture: Sendable {
             let (cx, cy) = place(Self.project(region.center.latitude, region.center.longitude))
             let r = region.radius / cos(region.center.latitude * .pi / 180) * scale
             svg += "<circle class=\"region\" cx=\"\(Self.number(cx))\" cy=\"\(Self.number(cy))\" r=\"\(Self.number(r))\" fill=\"#7aa6d6\" fill-opacity=\"0.15\" stroke=\"#3b6ea5\" stroke-dasharray=\"6 4\"/>"
-            svg += "<text x=\"\(Self.number(cx))\" y=\"\(Self.number(cy - r - 4))\" text-anchor=\"middle\" fill=\"#3b6ea5\">\(Self.escape(region.name))</text>\n"
+            svg += "<text x=\"\(Self.number(cx))\" y=\"\(Self.number(cy - r - 4))\" text-anchor=\"middle\" fill=\"#3b6ea5\">\(GPXFormat.escape(region.name))</text>\n"
         }
         // The line: runs of one speed colour, drawn as one polyline each.
         var run: [(Double, Double)] = [place(projected[0])]
@@ -177,8 +177,8 @@ package struct TrackPicture: Sendable {
         if let average = statistics.averageMovingSpeed { facts.append("avg " + units.speed(average)) }
         facts.append("ascent " + units.length(statistics.ascent))
         facts.append("\(statistics.stops.count) stop" + (statistics.stops.count == 1 ? "" : "s"))
-        var text = "<g class=\"caption\"><text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y))\" font-size=\"14\" font-weight=\"bold\">\(Self.escape(title))</text>"
-        text += "<text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y + 20))\">\(Self.escape(facts.joined(separator: "  ·  ")))</text>"
+        var text = "<g class=\"caption\"><text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y))\" font-size=\"14\" font-weight=\"bold\">\(GPXFormat.escape(title))</text>"
+        text += "<text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y + 20))\">\(GPXFormat.escape(facts.joined(separator: "  ·  ")))</text>"
         if let first = statistics.first {
             text += "<text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y + 38))\" fill=\"#666666\">\(GPXFormat.timestamp(first.timestamp))"
                 + (statistics.last.map { " to " + GPXFormat.timestamp($0.timestamp) } ?? "") + ", Web Mercator</text>"
@@ -223,29 +223,12 @@ package struct TrackPicture: Sendable {
         return rounded == rounded.rounded() ? String(Int(rounded)) : Decimal.fixed(rounded, decimals: 1)
     }
 
-    /// Text made safe for XML: markup characters escaped, control characters dropped.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
-    }
-
     static func empty(title: String) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="800" height="120" viewBox="0 0 800 120" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
-        <title>\(escape(title))</title><rect width="100%" height="100%" fill="#fbfaf6"/>
-        <text x="30" y="64" font-size="14">\(escape(title)): no position to draw</text>
+        <title>\(GPXFormat.escape(title))</title><rect width="100%" height="100%" fill="#fbfaf6"/>
+        <text x="30" y="64" font-size="14">\(GPXFormat.escape(title)): no position to draw</text>
         </svg>
 
         """

@@ -86,9 +86,9 @@ package enum GPXFormat {
         return milliseconds == 0 ? base + "Z" : base + "." + Decimal.padded(milliseconds, digits: 3) + "Z"
     }
 
-    /// `text` as XML character data. Control characters other than tab, newline and carriage
+    /// `text` as XML character data (GPX and SVG alike). Control characters other than tab, newline and carriage
     /// return cannot appear in XML 1.0 at all, not even as references: they become U+FFFD.
-    static func escape(_ text: String) -> String {
+    package static func escape(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             switch scalar {
