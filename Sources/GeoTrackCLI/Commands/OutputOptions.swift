@@ -1,8 +1,5 @@
 import ArgumentParser
 
-extension CoordinateFormat: ExpressibleByArgument {}
-extension Units: ExpressibleByArgument {}
-
 /// Output flags shared by `watch` and `replay`.
 package struct OutputOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Print gpsd's TPV JSON, one object per line, for every fix the receiver sends (as gpspipe -w does), with events as \"class\":\"EVENT\" objects, instead of the status line."))
@@ -38,13 +35,7 @@ package struct OutputOptions: ParsableArguments {
                                valueName: "seconds"))
     package var timeout: Double?
 
-    @Option(help: ArgumentHelp("Coordinate notation: dd (51.50012°N), dms (51°30'00.4\"N) or ddm (51°30.007'N).",
-                               valueName: "dd|dms|ddm"))
-    package var format: CoordinateFormat?
-
-    @Option(help: ArgumentHelp("Units: metric (km/h, m), imperial (mph, ft) or nautical (kn, m).",
-                               valueName: "metric|imperial|nautical"))
-    package var units: Units?
+    @OptionGroup package var display: DisplayOptions
 
     @Option(name: .customLong("gpx-min-move"), help: ArgumentHelp(
         "GPX: skip points closer than this to the last one (like gpxlogger -m).", valueName: "metres"))
@@ -106,10 +97,8 @@ package struct OutputOptions: ParsableArguments {
 
     /// The configuration keys these flags set, for the top layer of the configuration.
     package var configurationFlags: [String: String] {
-        var flags: [String: String] = [:]
-        if let format { flags[ConfigKeys.format] = format.rawValue }
+        var flags = display.configurationFlags
         if visits { flags[ConfigKeys.visits] = "true" }
-        if let units { flags[ConfigKeys.units] = units.rawValue }
         if let gpxMinimumMove { flags[ConfigKeys.gpxMinimumMove] = String(gpxMinimumMove) }
         if let gpxMinimumInterval { flags[ConfigKeys.gpxMinimumInterval] = String(gpxMinimumInterval) }
         if let gpxSegmentAfter { flags[ConfigKeys.gpxSegmentAfter] = String(gpxSegmentAfter) }

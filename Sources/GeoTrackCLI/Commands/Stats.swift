@@ -23,11 +23,7 @@ extension GeoTrack {
         @Flag(help: "Print one JSON object per file (SI units), for scripts.")
         package var json = false
 
-        @Option(help: ArgumentHelp("Coordinate notation: dd, dms or ddm.", valueName: "dd|dms|ddm"))
-        package var format: CoordinateFormat?
-
-        @Option(help: ArgumentHelp("Units: metric, imperial or nautical.", valueName: "metric|imperial|nautical"))
-        package var units: Units?
+        @OptionGroup package var display: DisplayOptions
 
         @Option(name: .customLong("svg"), help: ArgumentHelp("Also draw the track into an SVG file (one input file only).",
                                                              valueName: "file"))
@@ -49,10 +45,7 @@ extension GeoTrack {
         }
 
         package func run() async throws {
-            var flags: [String: String] = [:]
-            if let format { flags[ConfigKeys.format] = format.rawValue }
-            if let units { flags[ConfigKeys.units] = units.rawValue }
-            let settings = try await Settings.load(flags: flags, explicitFile: config)
+            let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: config)
             let logger = Logger.geotrack()
             for file in files {
                 let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,

@@ -1,0 +1,25 @@
+import ArgumentParser
+
+extension CoordinateFormat: ExpressibleByArgument {}
+extension Units: ExpressibleByArgument {}
+
+/// How positions and measures are written: shared by `watch`, `replay` and `stats`.
+package struct DisplayOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Coordinate notation: dd (51.50012°N), dms (51°30'00.4\"N) or ddm (51°30.007'N).",
+                               valueName: "dd|dms|ddm"))
+    package var format: CoordinateFormat?
+
+    @Option(help: ArgumentHelp("Units: metric (km/h, m), imperial (mph, ft) or nautical (kn, m).",
+                               valueName: "metric|imperial|nautical"))
+    package var units: Units?
+
+    package init() {}
+
+    /// The configuration keys these flags set, for the top layer of the configuration.
+    package var configurationFlags: [String: String] {
+        var flags: [String: String] = [:]
+        if let format { flags[ConfigKeys.format] = format.rawValue }
+        if let units { flags[ConfigKeys.units] = units.rawValue }
+        return flags
+    }
+}
