@@ -13,7 +13,8 @@
  *   API 9  gps_fix_t.time, skyview_time, devices.time and devconfig_t.activated
  *          and cycle became timespec_t (before: double seconds); altHAE, altMSL,
  *          geoid_sep and magnetic_var were added to gps_fix_t (before: altitude
- *          was MSL); satellite elevation/azimuth became doubles with NaN for unknown.
+ *          was MSL); satellite elevation/azimuth became doubles with NaN for unknown;
+ *          satellite_t gained health.
  *   API 10 gps_data_t.status moved to gps_fix_t.status.
  *   API 12 attitude moved out of gps_data_t's anonymous union (same member name).
  *   API 14 gps_fd became gps_fd_t (socket_t is intptr_t); gps_stream() takes
@@ -98,6 +99,7 @@ typedef struct {
     int sv_id;
     double elevation, azimuth, signal_strength; /* NaN when unknown */
     bool used;
+    int health;                  /* 0 unknown, 1 ok, 2 unhealthy (API 9+; 0 before) */
 } geotrack_satellite;
 
 /* One receiver (DEVICE, or an entry of DEVICES). Strings point into gps_data_t
@@ -508,6 +510,11 @@ static inline bool geotrack_satellite_at(const struct gps_data_t *data, int inde
     out->azimuth = geotrack_finite_or_nan((double)sat->azimuth);
     out->signal_strength = geotrack_finite_or_nan(sat->ss);
     out->used = sat->used;
+#if GPSD_API_MAJOR_VERSION >= 9
+    out->health = (int)sat->health;
+#else
+    out->health = 0;
+#endif
     return true;
 }
 

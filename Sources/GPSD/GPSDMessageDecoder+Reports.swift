@@ -106,7 +106,8 @@ extension GPSDMessageDecoder {
                 elevation: finite(slot.elevation).flatMap { abs($0) <= 90 ? $0 : nil },
                 azimuth: angle(slot.azimuth),
                 signalStrength: estimate(slot.signal_strength),
-                used: slot.used))
+                used: slot.used,
+                health: SatelliteHealth(rawValue: Int(slot.health))))
         }
         var sky = SkyView(device: nonEmpty(geotrack_report_device(data)), time: time.date, satellites: satellites)
         sky.xdop = estimate(raw.xdop)

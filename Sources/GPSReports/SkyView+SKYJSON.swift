@@ -35,6 +35,11 @@ extension SkyView {
                 writer.raw(",\"svid\":")
                 writer.integer(svID)
             }
+            // gpsd prints health only when the receiver said it.
+            if let health = satellite.health {
+                writer.raw(",\"health\":")
+                writer.integer(health.rawValue)
+            }
             writer.raw("}")
         }
         writer.raw("]}")

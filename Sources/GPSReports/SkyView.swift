@@ -16,10 +16,13 @@ public struct Satellite: Sendable, Hashable {
     public var signalStrength: Double?
     /// Whether the satellite is used in the current solution.
     public var used: Bool
+    /// Whether the receiver flags the satellite usable, when it says so (NMEA never does).
+    public var health: SatelliteHealth?
 
     /// Creates a satellite entry.
     public init(prn: Int, gnssID: Int? = nil, svID: Int? = nil, elevation: Double? = nil,
-                azimuth: Double? = nil, signalStrength: Double? = nil, used: Bool = false) {
+                azimuth: Double? = nil, signalStrength: Double? = nil, used: Bool = false,
+                health: SatelliteHealth? = nil) {
         self.prn = prn
         self.gnssID = gnssID
         self.svID = svID
@@ -27,6 +30,12 @@ public struct Satellite: Sendable, Hashable {
         self.azimuth = azimuth
         self.signalStrength = signalStrength
         self.used = used
+        self.health = health
+    }
+
+    /// The satellite's system: from its `gnssID` when known, else from its PRN's range.
+    public var constellation: Constellation? {
+        gnssID.flatMap(Constellation.init(gnssID:)) ?? Constellation(prn: prn)
     }
 }
 

@@ -99,6 +99,18 @@ struct HostileGPSDTests {
         #expect(sky.satellites[1].elevation == 40 && sky.satellites[1].azimuth == 100 && sky.satellites[1].signalStrength == 30)
     }
 
+    @Test("a satellite's health comes through as gpsd gives it (1 ok, 2 unhealthy), and its absence as unknown; SKY JSON prints it back")
+    func satelliteHealth() async throws {
+        let sky = #"{"class":"SKY","device":"/dev/ttyX","satellites":[{"PRN":5,"el":40.0,"az":100.0,"ss":30.0,"used":true,"gnssid":0,"svid":5,"health":1},{"PRN":302,"el":10.0,"az":200.0,"ss":20.0,"used":false,"gnssid":2,"svid":2,"health":2},{"PRN":7,"used":false,"gnssid":0,"svid":7}]}"#
+        let reports = try await reports(for: [.line(sky)])
+        let decoded = try #require(reports.compactMap { if case .sky(let sky) = $0 { sky } else { nil } }.first)
+        #expect(decoded.satellites.map(\.health) == [.healthy, .unhealthy, nil])
+        #expect(decoded.satellites.map(\.constellation) == [.gps, .galileo, .gps])
+        let json = decoded.skyJSON()
+        #expect(json.contains(#""svid":5,"health":1}"#) && json.contains(#""svid":2,"health":2}"#))
+        #expect(json.contains(#""svid":7}"#))
+    }
+
     @Test("lines on which libgps 3.22's parser loops forever are refused before libgps sees them")
     func libgpsEndlessLoop() async throws {
         // Found by scripts/fuzz-nmea.sh: these keep gps_unpack() busy forever, and the reader
