@@ -514,6 +514,10 @@ extension NMEACycleAssembler {
             default: return (satnum, 0, satnum)
             }
         }
+        // Some receivers (Quectel LC79D) number Galileo from 101 in GAGSV; gpsd takes that as 300 + (n - 100).
+        if talker0 == UInt8(ascii: "G"), talker1 == UInt8(ascii: "A"), (101...136).contains(satnum) {
+            return (200 + satnum, 2, satnum - 100)
+        }
         switch satnum {
         case 33...64: return (satnum, 1, satnum + 87)
         case 65...96: return (satnum, 6, satnum - 64)
