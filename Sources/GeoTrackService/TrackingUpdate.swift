@@ -9,7 +9,8 @@ public enum TrackingUpdate: Sendable, Hashable {
     /// A location was delivered (every one, after the manager's filters): for a track.
     case location(Location)
     /// A report exactly as the receiver sent it (fixes with or without a position, sky views,
-    /// attitudes), before anything it caused: for outputs in gpsd's own format.
+    /// attitudes, gpsd's receivers), before anything it caused: for outputs in gpsd's own
+    /// format, and for the sky view's satellites and receiver.
     case report(Report)
     /// Something happened.
     case event(TrackingEvent)

@@ -22,10 +22,14 @@ extension LocationManager {
             reportRaw(.attitude(attitude))
             handle(attitude)
         case .report(.devices(let devices)):
+            reportRaw(.devices(devices))
             locationServicesEnabled = !devices.isEmpty
-        case .report(.deviceAdded):
+        case .report(.deviceAdded(let device)):
+            reportRaw(.deviceAdded(device))
             locationServicesEnabled = true
-        case .report(.deviceRemoved), .report(.version):
+        case .report(.deviceRemoved(let device)):
+            reportRaw(.deviceRemoved(device))
+        case .report(.version):
             break
         }
     }

@@ -31,7 +31,8 @@ public protocol LocationManagerDelegate: AnyObject {
     /// The receiver's status changed (GeoTrack extension; CoreLocation has no counterpart).
     func locationManager(_ manager: LocationManager, didChangeReceiverStatus status: ReceiverStatus)
     /// A report from the receiver (a fix with or without a position, a sky view, a heading
-    /// sensor's attitude), exactly as the source sent it, before anything it causes is reported.
+    /// sensor's attitude, the receivers gpsd lists and their changes), exactly as the source
+    /// sent it, before anything it causes is reported.
     /// Called only while access is granted and location updates run; the distance and accuracy
     /// filters do not apply. For consumers that speak gpsd's own format (GeoTrack extension).
     func locationManager(_ manager: LocationManager, didReceive report: Report)
