@@ -88,7 +88,7 @@ struct TrackerService: Service {
 /// redraws on SIGCONT, and returns on a terminating signal, which shuts the group down gracefully.
 struct LifecycleService: Service {
     let states: EventStream<LifecycleState>
-    let display: StatusDisplay
+    let display: any TrackerDisplay
 
     func run() async throws {
         for await state in states.cancelOnGracefulShutdown() {

@@ -18,8 +18,8 @@ package final class TrackerOutput: Sendable {
         case outputClosed
     }
 
-    /// The status line (or plain lines, or nothing).
-    package let display: StatusDisplay
+    /// The status line (or plain lines, or nothing), or the sky view.
+    package let display: any TrackerDisplay
     private let json: LineWriter?
     private let includesSky: Bool
     private let gpx: GPXWriter?
@@ -43,7 +43,7 @@ package final class TrackerOutput: Sendable {
     ///   - stopAfter: how many locations satisfy the run (`--count`), if any.
     ///   - statistics: where the run's locations are summed up, written at the end (`--stats`).
     ///   - picture: the track drawn at the end (`--svg`).
-    package init(display: StatusDisplay, json: LineWriter?, includesSky: Bool = false, gpx: GPXWriter?,
+    package init(display: any TrackerDisplay, json: LineWriter?, includesSky: Bool = false, gpx: GPXWriter?,
                  progress: ProgressBar? = nil, stopAfter: Int?, statistics: StatisticsOutput? = nil,
                  picture: PictureOutput? = nil) {
         self.display = display
@@ -75,7 +75,10 @@ package final class TrackerOutput: Sendable {
         // Whatever a reader of the JSON has seen is already in the track: a position's TPV (and
         // the events it caused) waits for its location's GPX point, or for the next report when
         // the manager's filters hold the location back.
-        if case .report = update { releaseHeldLines() }
+        if case .report(let report) = update {
+            releaseHeldLines()
+            display.report(report)
+        }
         switch update {
         case .status(let status):
             state.withLock { $0.status = status }

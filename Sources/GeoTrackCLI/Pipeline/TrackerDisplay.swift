@@ -1,0 +1,31 @@
+import GPSReports
+import GeoTrackService
+
+/// What a run shows a person while it lasts: the status line (``StatusDisplay``) or the
+/// full-screen sky view (``SkyDisplay``). ``TrackerOutput`` hands it the service's updates; the
+/// session hands it the terminal's resizes and the process's suspensions.
+package protocol TrackerDisplay: Sendable {
+    /// Shows a new status.
+    func show(_ status: TrackingStatus)
+    /// Shows an event.
+    func event(_ event: TrackingEvent)
+    /// Takes in a report as the receiver sent it (satellites, receivers).
+    func report(_ report: Report)
+    /// Called about once a second: redraws what was held back, and countdowns.
+    func tick()
+    /// The terminal was resized (SIGWINCH).
+    func resize()
+    /// The process is about to stop (SIGTSTP): give the terminal back.
+    func suspend()
+    /// The process continues (SIGCONT): take the terminal again and redraw.
+    func resume()
+    /// The run ended: leave the last state visible and restore the terminal. Idempotent.
+    func finish()
+    /// Whether a write failed because nobody reads the output any more.
+    var isOutputClosed: Bool { get }
+}
+
+extension StatusDisplay: TrackerDisplay {
+    /// The status line draws only the service's status and events.
+    package func report(_ report: Report) {}
+}
