@@ -29,6 +29,19 @@ struct ReadmeTests {
         }
     }
 
+    @Test("every heading appears once: no section is written twice")
+    func headingsOnce() {
+        var fenced = false
+        var seen: [String: Int] = [:]
+        for line in Self.readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") { fenced.toggle() }
+            guard !fenced, line.hasPrefix("#") else { continue }
+            seen[String(line), default: 0] += 1
+        }
+        #expect(seen.count >= 10)
+        #expect(seen.filter { $0.value > 1 }.isEmpty, "\(seen.filter { $0.value > 1 })")
+    }
+
     @Test("the exit-status table lists exactly the statuses the tool uses")
     func exitStatuses() {
         let section = Self.readme.components(separatedBy: "### Exit status").dropFirst().first?
