@@ -44,8 +44,8 @@ GPSD_SUITES = GPSDClientTests|GPSDEndToEndTests|WatchEndToEndTests
 test: deps
 	$(SWIFT) package dump-package | python3 scripts/check-dependencies.py
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip '$(GPSD_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(GPSD_SUITES)'
+	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --skip '$(GPSD_SUITES)'
+	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
 	$(MAKE) check-install
 

@@ -25,30 +25,56 @@ public final class GPSFake {
     public let port: Int
     private let process: ChildProcess
 
-    /// Starts gpsfake on `port` (a free one when `nil`) and waits until gpsd accepts connections.
+    /// Starts gpsfake on `port` (a free one when `nil`) and waits until gpsd accepts connections
+    /// and lists the receiver.
+    ///
+    /// A free port is only free when it is chosen: a test running beside this one may take it
+    /// (for its own gpsd, or as a connection's local port) before gpsd binds it. gpsd then fails
+    /// and gpsfake exits; with a port of its own choosing, the harness tries another one, up to
+    /// three times. A port the caller gave is used or refused, never changed.
     public init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
         guard Self.isInstalled else {
             throw HarnessError("gpsfake is not installed at \(Self.path): sudo apt-get install gpsd-clients")
         }
-        self.port = try port ?? Self.freePort()
-        process = try ChildProcess(path: Self.path, arguments: ["-1", "-q", "-P", String(self.port), "-c", cycle, log])
-        let listening = await waitUntil(timeout: .seconds(30)) { [port = self.port, process] in
+        var attempt = 1
+        while true {
+            let chosen = try port ?? Self.freePort()
+            do {
+                process = try await Self.start(log: log, port: chosen, cycle: cycle)
+                self.port = chosen
+                return
+            } catch let error as PortTaken where port == nil && attempt < 3 {
+                _ = error
+                attempt += 1
+            }
+        }
+    }
+
+    /// gpsfake exited before its gpsd served: the port was taken.
+    private struct PortTaken: Error {}
+
+    private static func start(log: String, port: Int, cycle: String) async throws -> ChildProcess {
+        let process = try ChildProcess(path: Self.path, arguments: ["-1", "-q", "-P", String(port), "-c", cycle, log])
+        let listening = await waitUntil(timeout: .seconds(30)) { [process] in
             process.hasExited || Self.accepts(port: port)
         }
-        guard listening, !process.hasExited else {
+        if process.hasExited { throw PortTaken() }
+        guard listening else {
             process.signalGroup(SIGKILL)
-            throw HarnessError("gpsfake did not start gpsd on port \(self.port) within 30 s")
+            throw HarnessError("gpsfake did not start gpsd on port \(port) within 30 s")
         }
         // gpsd listens before gpsfake has added its receiver. A client that watches in between
         // is told there are no devices, and gpsd 3.22 then never tells it of the one added
         // next: in CI a test saw "devices: []" and nothing else for 30 s.
-        let listed = await waitUntil(timeout: .seconds(30)) { [port = self.port, process] in
+        let listed = await waitUntil(timeout: .seconds(30)) { [process] in
             process.hasExited || Self.listsDevice(port: port)
         }
-        guard listed, !process.hasExited else {
+        if process.hasExited { throw PortTaken() }
+        guard listed else {
             process.signalGroup(SIGKILL)
-            throw HarnessError("gpsd on port \(self.port) listed no receiver from gpsfake within 30 s")
+            throw HarnessError("gpsd on port \(port) listed no receiver from gpsfake within 30 s")
         }
+        return process
     }
 
     /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port refuses connections.

@@ -111,16 +111,34 @@ final class GPSFake {
     let port: Int
     let process: ChildProcess
 
-    /// Starts gpsfake with one sentence every `delay` seconds; returns once gpsd accepts connections.
+    /// Starts gpsfake with one sentence every `delay` seconds; returns once gpsd accepts
+    /// connections and lists the receiver. A free port may be taken by a test running beside
+    /// this one before gpsd binds it; gpsfake then exits, and another port is tried (three in all).
     init(log: String, delay: Double = 0.1, once: Bool = false) throws {
-        port = try GeoTrackTesting.GPSFake.freePort()
-        process = try ChildProcess("/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-q", "-P", "\(port)", "-c", "\(delay)", log],
-                                   newGroup: true)
+        var attempt = 1
+        while true {
+            let port = try GeoTrackTesting.GPSFake.freePort()
+            let process = try ChildProcess("/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-q", "-P", "\(port)", "-c", "\(delay)", log],
+                                           newGroup: true)
+            if try Self.serves(port: port, process: process) {
+                self.port = port
+                self.process = process
+                return
+            }
+            guard attempt < 3 else { throw TestSupport.SpawnError(executable: "gpsfake (exited three times)", code: -1) }
+            attempt += 1
+        }
+    }
+
+    /// Whether gpsd came up on `port` and lists gpsfake's receiver; false when gpsfake exited.
+    private static func serves(port: Int, process: ChildProcess) throws -> Bool {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline, !GeoTrackTesting.GPSFake.accepts(port: port) {
+            if process.wait(timeout: 0) != nil { return false }
             usleep(50_000)
         }
         guard GeoTrackTesting.GPSFake.accepts(port: port) else {
+            process.signal(SIGKILL, group: true)
             throw TestSupport.SpawnError(executable: "gpsfake (gpsd never listened)", code: -1)
         }
         // gpsd listens before gpsfake has added its receiver, and a client that watches in
@@ -129,9 +147,11 @@ final class GPSFake {
         // devices` sends) does not make gpsd open the receiver while gpsfake is adding it.
         let listed = Date().addingTimeInterval(30)
         while Date() < listed {
-            if GeoTrackTesting.GPSFake.listsDevice(port: port) { return }
+            if GeoTrackTesting.GPSFake.listsDevice(port: port) { return true }
+            if process.wait(timeout: 0) != nil { return false }
             usleep(50_000)
         }
+        process.signal(SIGKILL, group: true)
         throw TestSupport.SpawnError(executable: "gpsfake (gpsd listed no receiver within 30 s)", code: -1)
     }
 
