@@ -41,7 +41,9 @@ final class TmuxSession {
     /// The visible screen, one string per row, trailing blanks removed.
     func screen() throws -> [String] {
         let run = try tmux(["capture-pane", "-p", "-t", Self.target])
-        return run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map {
+        // Every row ends with a newline; the last one does not start another row.
+        let text = run.stdout.hasSuffix("\n") ? String(run.stdout.dropLast()) : run.stdout
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map {
             String($0).replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression)
         }
     }
@@ -72,8 +74,8 @@ final class TmuxSession {
     }
 
     /// Resizes the terminal, as a person dragging the window would (the program gets SIGWINCH).
-    func resize(width: Int) throws {
-        _ = try tmux(["resize-window", "-t", Self.target, "-x", "\(width)"])
+    func resize(width: Int, height: Int? = nil) throws {
+        _ = try tmux(["resize-window", "-t", Self.target, "-x", "\(width)"] + (height.map { ["-y", "\($0)"] } ?? []))
     }
 
     /// The command's process (the child of the pane's shell), once it runs.

@@ -18,6 +18,16 @@ package enum Units: String, Sendable, CaseIterable {
         }
     }
 
+    /// A climb or sink rate given in metres per second, with its sign when `signed`: metres per
+    /// second, or feet per minute as aviation gives it.
+    package func climbRate(_ metresPerSecond: Double, signed: Bool) -> String {
+        let sign = signed && metresPerSecond > 0 ? "+" : ""
+        switch self {
+        case .metric, .nautical: return sign + Decimal.fixed(metresPerSecond, decimals: 1) + " m/s"
+        case .imperial: return sign + Decimal.fixed(metresPerSecond * 196.850_393_7, decimals: 0) + " ft/min"
+        }
+    }
+
     /// A height or a short distance (an accuracy) given in metres.
     package func length(_ metres: Double) -> String {
         switch self {

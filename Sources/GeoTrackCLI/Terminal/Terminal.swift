@@ -47,6 +47,13 @@ package enum Terminal {
         return Int(size.ws_col)
     }
 
+    /// The terminal's height in rows, or nil when it is not a terminal or does not say.
+    package static func rows(_ descriptor: Int32) -> Int? {
+        var size = winsize()
+        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
+        return Int(size.ws_row)
+    }
+
     /// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org),
     /// or when TERM is "dumb".
     package static func colorAllowed(isTerminal: Bool, environment: [String: String]) -> Bool {

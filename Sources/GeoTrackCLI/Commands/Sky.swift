@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import GPSD
+import LocationKit
+import Logging
+
+extension GeoTrack {
+    /// `geotrack sky`: the satellites, the fix and the receiver, full screen, as cgps shows them.
+    package struct Sky: AsyncParsableCommand {
+        package static let configuration = CommandConfiguration(
+            abstract: "Show satellites, the fix, its errors and the receiver full screen, like cgps.",
+            discussion: """
+            The left column shows the fix (time, position, altitude above sea level and the \
+            ellipsoid, speed, climb, course, heading and where it comes from, mode and status), \
+            the dilutions of precision, gpsd's error estimates (95%) and the receiver. The right \
+            column shows a sky plot (north up; ● used in the fix, ○ not) and a satellite table. \
+            The view fits the window and redraws when it is resized; Ctrl-C gives the terminal back. \
+            With --replay it shows a log instead of gpsd, and its last screen stays when the log \
+            ends. Not on a terminal, it prints the last screen once, at the end.
+            """
+        )
+
+        @OptionGroup package var gpsd: GPSDOptions
+
+        @Option(help: ArgumentHelp("Show only this receiver (default: all).", valueName: "path"))
+        package var device: String?
+
+        @Option(help: ArgumentHelp("Show an NMEA log or GPX track instead of gpsd (no authorization needed).",
+                                   valueName: "file"), completion: .file())
+        package var replay: String?
+
+        @Flag(help: "With --replay: keep the pace of the recording.")
+        package var realtime = false
+
+        @Option(help: ArgumentHelp("With --replay: play this many times faster than recorded (implies --realtime).",
+                                   valueName: "n"))
+        package var speed: Double?
+
+        @OptionGroup package var display: DisplayOptions
+
+        @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
+                                   valueName: "file"))
+        package var config: String?
+
+        package init() {}
+
+        package func validate() throws {
+            if replay == nil, realtime || speed != nil {
+                throw ValidationError("--realtime and --speed pace a replay; give --replay FILE too.")
+            }
+            if replay != nil, gpsd.address != nil || device != nil {
+                throw ValidationError("--replay shows a log, not gpsd: leave out --gpsd and --device.")
+            }
+            if let speed, !(speed >= 0.001 && speed <= 1_000_000) {
+                throw ValidationError("--speed must be from 0.001 to 1000000 (got \(speed)).")
+            }
+            if let device, !GPSDConfiguration.isValidDevice(device) {
+                throw ValidationError(Terminal.safe(GPSDConfiguration.invalidDeviceMessage(device)))
+            }
+        }
+
+        package func run() async throws {
+            var flags = display.configurationFlags.merging(gpsd.configurationFlags) { $1 }
+            if let device { flags[ConfigKeys.gpsdDevice] = device }
+            let settings = try await Settings.load(flags: flags, explicitFile: config)
+            let logger = Logger.geotrack()
+
+            // Access is settled first: the question, if any, is asked on the normal screen.
+            var access: AuthorizationGate.Access?
+            let store = AuthorizationStore()
+            if replay == nil { access = try AuthorizationGate(store: store).requireAccess() }
+            let follower = access?.followDecisions(of: store)
+            defer { follower?.cancel() }
+
+            let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
+            let sourceName = replay.map { $0 == "-" ? "standard input" : $0 } ?? "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"
+            let render = RenderOptions(format: settings.format, units: settings.units,
+                                       color: Terminal.colorAllowed(isTerminal: isTerminal,
+                                                                    environment: ProcessInfo.processInfo.environment),
+                                       sourceName: sourceName)
+            let screen = SkyDisplay(mode: isTerminal ? .terminal : .snapshot(width: 80),
+                                    screen: SkyScreen(options: render, replayedFile: replay.map { _ in (sourceName as NSString).lastPathComponent }),
+                                    color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)
+            let output = TrackerOutput(display: screen, json: nil, gpx: nil, stopAfter: nil)
+            let pace = realtime || speed != nil ? (speed ?? 1) : nil
+            let run = await MainActor.run {
+                let manager = if let replay {
+                    LocationSources.replayManager(path: replay, speed: pace, settings: settings, logger: logger)
+                } else {
+                    // Every SKY report: the plot moves with each one, even when the counts repeat.
+                    LocationSources.gpsdManager(settings: settings, store: access?.store(default: store) ?? store,
+                                                retries: true, allSkyViews: true, logger: logger)
+                }
+                return TrackingRun(manager: manager, output: output)
+            }
+            try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
+        }
+    }
+}

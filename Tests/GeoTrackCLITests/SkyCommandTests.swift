@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+@testable import GeoTrackCLI
+
+/// `geotrack sky` on replays: its snapshot checked against gpsd's own decoding of the log, its
+/// usage errors, and the full-screen view in a real terminal (tmux).
+@Suite("geotrack sky on replays")
+struct SkyCommandTests {
+    static let log = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/quectelLC79D.nmea").path
+
+    /// gpsd's last SKY for `log`, as gpsdecode prints it: PRN → used.
+    static func gpsdSatellites(_ log: String) throws -> [Int: Bool] {
+        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+        let sky = try #require(decoded.stdout.split(whereSeparator: \.isNewline).last { $0.contains("\"class\":\"SKY\"") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(sky.utf8)) as? [String: Any])
+        let satellites = try #require(object["satellites"] as? [[String: Any]])
+        var result: [Int: Bool] = [:]
+        for satellite in satellites {
+            let prn = try #require(satellite["PRN"] as? Int)
+            result[prn] = (result[prn] ?? false) || (satellite["used"] as? Bool ?? false)
+        }
+        return result
+    }
+
+    /// Every PRN in any of gpsd's SKY reports for `log`.
+    static func allSatellites(_ log: String) throws -> Set<Int> {
+        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+        var result = Set<Int>()
+        for line in decoded.stdout.split(whereSeparator: \.isNewline) where line.contains("\"class\":\"SKY\"") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            for satellite in object?["satellites"] as? [[String: Any]] ?? [] {
+                if let prn = satellite["PRN"] as? Int { result.insert(prn) }
+            }
+        }
+        return result
+    }
+
+    /// The table's rows on a screen: PRN → used (● or ○).
+    static func tableSatellites(_ lines: [String]) -> [Int: Bool] {
+        guard let header = lines.firstIndex(where: { $0.hasSuffix(SatelliteTable.header) }) else { return [:] }
+        let start = lines[header].unicodeScalars.count - SatelliteTable.header.unicodeScalars.count
+        var result: [Int: Bool] = [:]
+        for line in lines[(header + 1)...] {
+            let row = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(start)))
+            let fields = row.split(separator: " ")
+            guard fields.count >= 7, let prn = Int(fields[1]) else { continue }
+            result[prn] = (result[prn] ?? false) || row.contains(SkyPlot.usedMark)
+        }
+        return result
+    }
+
+    @Test("without a terminal, the last screen once: the satellites and the fix gpsd decodes from the same log")
+    func snapshotMatchesGPSD() throws {
+        let run = try TestSupport.geotrack(["sky", "--replay", Self.log], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("\u{1B}"), "no escape sequences in a file")
+        let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.allSatisfy { $0.unicodeScalars.count <= 79 })
+        let expected = try Self.gpsdSatellites(Self.log)
+        #expect(expected.count >= 15)
+        #expect(Self.tableSatellites(lines) == expected)
+        #expect(SkyScreenTests.value("Position", in: lines) == "50.04095°N 19.98048°E")
+        // gpsd adds HAE from its own geoid model where GGA gives no separation; GeoTrack does not (yet).
+        #expect(SkyScreenTests.value("Altitude", in: lines)?.hasPrefix("245 m MSL") == true)
+        #expect(SkyScreenTests.value("Status", in: lines) == "ended")
+        #expect(SkyScreenTests.value("Receiver", in: lines) == "quectelLC79D.nmea (replay)")
+        // Three systems in the log, each named.
+        for system in ["GPS", "GLONASS", "Galileo"] {
+            #expect(lines.contains { $0.dropFirst(SkyScreen.rightStart).hasPrefix(system + " ") }, "\(system)")
+        }
+    }
+
+    @Test("usage errors exit 64 with one line", arguments: [
+        ["sky", "--realtime"], ["sky", "--speed", "4"], ["sky", "--replay", "x.nmea", "--gpsd", "localhost:2947"],
+        ["sky", "--replay", "x.nmea", "--speed", "0"],
+    ])
+    func usage(arguments: [String]) throws {
+        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.split(whereSeparator: \.isNewline).count == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("geotrack sky --help"))
+    }
+
+    @Test("a log that is not there exits 66 and says so")
+    func missingLog() throws {
+        let run = try TestSupport.geotrack(["sky", "--replay", "/nonexistent/drive.nmea"], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("geotrack: ") && run.stderr.contains("/nonexistent/drive.nmea"))
+    }
+
+    @Test("sky --replay --realtime in a terminal: the view while it plays, and its last screen stays when the log ends",
+          .enabled(if: TestSupport.installed("/usr/bin/tmux")))
+    func realtimeInTerminal() throws {
+        let session = try TmuxSession(width: 80, height: 24,
+                                      command: [TestSupport.binary, "sky", "--replay", Self.log, "--realtime", "--speed", "7"],
+                                      environment: ["HOME": try TestSupport.temporaryDirectory().path])
+        let playing = try session.waitFor("the sky view while the log plays") { lines in
+            lines.contains { $0.hasSuffix(SatelliteTable.header) } && lines.contains { $0.hasPrefix("Status    3D fix") }
+        }
+        #expect(try session.exitStatus() == nil, "caught while playing")
+        // The title on the first row: nothing wrapped or scrolled it away.
+        #expect(playing.first?.hasPrefix("geotrack sky · ") == true && playing.first?.hasSuffix("Ctrl-C quits") == true)
+        #expect(try session.screen().count == 24)
+        #expect(try session.waitForExit(timeout: 30) == 0)
+        let after = try session.lines()
+        #expect(after.contains { $0.hasPrefix("Status    ended") }, "\(after)")
+        #expect(after.contains { $0.hasPrefix("Position  50.04095°N 19.98048°E") }, "the last fix stays")
+        #expect(after.contains { $0.hasSuffix(SatelliteTable.header) })
+        #expect(!after.contains { $0.hasSuffix("Ctrl-C quits") }, "the hint goes with the live view")
+    }
+}
