@@ -16,6 +16,7 @@ package struct GeoTrack: AsyncParsableCommand {
           geotrack watch --json | jq -c .lat    gpsd's TPV objects, one per line
           geotrack replay drive.nmea --realtime --speed 10
           geotrack replay drive.nmea --json > fixes.jsonl
+          geotrack sky                          satellites and the fix, full screen
           geotrack auth grant --approximate     allow approximate locations only
           geotrack devices --json               the receivers gpsd knows
 
