@@ -17,24 +17,14 @@ extension GeoTrack {
                   completion: .file())
         package var file: String
 
-        @Flag(help: "Keep the pace of the recording.")
-        package var realtime = false
-
-        @Option(help: ArgumentHelp("Play this many times faster than recorded (implies --realtime).", valueName: "n"))
-        package var speed: Double?
+        @OptionGroup package var pace: PaceOptions
 
         @OptionGroup package var output: OutputOptions
 
         package init() {}
 
-        package func validate() throws {
-            if let speed, !(speed >= 0.001 && speed <= 1_000_000) {
-                throw ValidationError("--speed must be from 0.001 to 1000000 (got \(speed)).")
-            }
-        }
-
         /// Whether the recorded pace is kept.
-        package var paced: Bool { realtime || speed != nil }
+        package var paced: Bool { pace.isPaced }
 
         package func run() async throws {
             let settings = try await Settings.load(flags: output.configurationFlags, explicitFile: output.config)
@@ -47,9 +37,8 @@ extension GeoTrack {
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: paced, sourceName: sourceName,
                                                   startingMessage: "replaying " + sourceName,
                                                   input: file, progress: !paced)
-            let speed = paced ? (speed ?? 1) : nil
             let run = await MainActor.run {
-                TrackingRun(manager: LocationSources.replayManager(path: file, speed: speed, settings: settings, logger: logger),
+                TrackingRun(manager: LocationSources.replayManager(path: file, speed: pace.factor, settings: settings, logger: logger),
                             output: outputs)
             }
             try await TrackerSession.run(run, output: outputs, timeout: output.timeout.map { .seconds($0) }, logger: logger)

@@ -29,12 +29,7 @@ extension GeoTrack {
                                    valueName: "file"), completion: .file())
         package var replay: String?
 
-        @Flag(help: "With --replay: keep the pace of the recording.")
-        package var realtime = false
-
-        @Option(help: ArgumentHelp("With --replay: play this many times faster than recorded (implies --realtime).",
-                                   valueName: "n"))
-        package var speed: Double?
+        @OptionGroup(title: "With --replay") package var pace: PaceOptions
 
         @OptionGroup package var display: DisplayOptions
 
@@ -45,14 +40,11 @@ extension GeoTrack {
         package init() {}
 
         package func validate() throws {
-            if replay == nil, realtime || speed != nil {
+            if replay == nil, pace.isPaced {
                 throw ValidationError("--realtime and --speed pace a replay; give --replay FILE too.")
             }
             if replay != nil, gpsd.address != nil || device != nil {
                 throw ValidationError("--replay shows a log, not gpsd: leave out --gpsd and --device.")
-            }
-            if let speed, !(speed >= 0.001 && speed <= 1_000_000) {
-                throw ValidationError("--speed must be from 0.001 to 1000000 (got \(speed)).")
             }
             if let device, !GPSDConfiguration.isValidDevice(device) {
                 throw ValidationError(Terminal.safe(GPSDConfiguration.invalidDeviceMessage(device)))
@@ -82,10 +74,9 @@ extension GeoTrack {
                                     screen: SkyScreen(options: render, replayedFile: replay.map { _ in (sourceName as NSString).lastPathComponent }),
                                     color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)
             let output = TrackerOutput(display: screen, json: nil, gpx: nil, stopAfter: nil)
-            let pace = realtime || speed != nil ? (speed ?? 1) : nil
             let run = await MainActor.run {
                 let manager = if let replay {
-                    LocationSources.replayManager(path: replay, speed: pace, settings: settings, logger: logger)
+                    LocationSources.replayManager(path: replay, speed: pace.factor, settings: settings, logger: logger)
                 } else {
                     // Every SKY report: the plot moves with each one, even when the counts repeat.
                     LocationSources.gpsdManager(settings: settings, store: access?.store(default: store) ?? store,
