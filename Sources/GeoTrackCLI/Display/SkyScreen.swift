@@ -140,8 +140,11 @@ package struct SkyScreen: Sendable {
         default:
             location = nil
             heading = nil
-            let text = StatusLine.render(status, width: nil, options: plainOptions)
-            lines.append(Line(label: "Status", value: text, style: Self.style(of: status)))
+            // The status line's own words and the colour of its leading part, so a state looks
+            // the same in both views.
+            let parts = StatusLine.parts(for: status, options: plainOptions)
+            lines.append(Line(label: "Status", value: StatusLine.paint(parts, color: false, dimAll: false),
+                              style: parts.first?.style ?? .plain))
         }
         let dash = "-"
         let units = options.units
@@ -216,15 +219,6 @@ package struct SkyScreen: Sendable {
         }
         return CompassPoint.bearing(heading.bestHeading) + (heading.trueHeading == nil ? " magnetic" : " true")
             + " (\(source))"
-    }
-
-    private static func style(of status: TrackingStatus) -> StatusLine.Style {
-        switch status {
-        case .denied, .restricted, .unreachable, .failed: .red
-        case .waitingForAuthorization, .noReceiver, .stale: .yellow
-        case .searching: .cyan
-        case .starting, .finished, .fix: .plain
-        }
     }
 
     /// `2026-11-23 12:00:01Z`.
