@@ -42,16 +42,17 @@ package enum Terminal {
 
     /// The terminal's width in columns, or nil when it is not a terminal or does not say.
     package static func columns(_ descriptor: Int32) -> Int? {
-        var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-        return Int(size.ws_col)
+        windowSize(descriptor).flatMap { $0.ws_col > 0 ? Int($0.ws_col) : nil }
     }
 
     /// The terminal's height in rows, or nil when it is not a terminal or does not say.
     package static func rows(_ descriptor: Int32) -> Int? {
+        windowSize(descriptor).flatMap { $0.ws_row > 0 ? Int($0.ws_row) : nil }
+    }
+
+    private static func windowSize(_ descriptor: Int32) -> winsize? {
         var size = winsize()
-        guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return nil }
-        return Int(size.ws_row)
+        return ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 ? size : nil
     }
 
     /// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org),
