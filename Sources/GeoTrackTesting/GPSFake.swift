@@ -29,9 +29,10 @@ public final class GPSFake {
     /// and lists the receiver.
     ///
     /// A free port is only free when it is chosen: a test running beside this one may take it
-    /// (for its own gpsd, or as a connection's local port) before gpsd binds it. gpsd then fails
-    /// and gpsfake exits; with a port of its own choosing, the harness tries another one, up to
-    /// three times. A port the caller gave is used or refused, never changed.
+    /// (for its own gpsd, or as a connection's local port) before gpsd binds it. gpsd then fails,
+    /// and gpsfake exits or never gets its receiver listed; with a port of its own choosing, the
+    /// harness then tries another one, up to three times. A port the caller gave is used or
+    /// refused, never changed.
     public init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
         guard Self.isInstalled else {
             throw HarnessError("gpsfake is not installed at \(Self.path): sudo apt-get install gpsd-clients")
@@ -46,19 +47,23 @@ public final class GPSFake {
             } catch let error as PortTaken where port == nil && attempt < 3 {
                 _ = error
                 attempt += 1
+            } catch let error as PortTaken {
+                throw HarnessError(error.message)
             }
         }
     }
 
-    /// gpsfake exited before its gpsd served: the port was taken.
-    private struct PortTaken: Error {}
+    /// gpsfake's gpsd never served on the port: it exited, or never listed the receiver.
+    private struct PortTaken: Error {
+        let message: String
+    }
 
     private static func start(log: String, port: Int, cycle: String) async throws -> ChildProcess {
         let process = try ChildProcess(path: Self.path, arguments: ["-1", "-q", "-P", String(port), "-c", cycle, log])
         let listening = await waitUntil(timeout: .seconds(30)) { [process] in
             process.hasExited || Self.accepts(port: port)
         }
-        if process.hasExited { throw PortTaken() }
+        if process.hasExited { throw PortTaken(message: "gpsfake exited before gpsd listened on port \(port)") }
         guard listening else {
             process.signalGroup(SIGKILL)
             throw HarnessError("gpsfake did not start gpsd on port \(port) within 30 s")
@@ -66,13 +71,15 @@ public final class GPSFake {
         // gpsd listens before gpsfake has added its receiver. A client that watches in between
         // is told there are no devices, and gpsd 3.22 then never tells it of the one added
         // next: in CI a test saw "devices: []" and nothing else for 30 s.
-        let listed = await waitUntil(timeout: .seconds(30)) { [process] in
+        // gpsfake adds it well within a second; CI once saw a gpsd that never listed it.
+        let listed = await waitUntil(timeout: .seconds(15)) { [process] in
             process.hasExited || Self.listsDevice(port: port)
         }
-        if process.hasExited { throw PortTaken() }
+        if process.hasExited { throw PortTaken(message: "gpsfake exited before gpsd listed its receiver on port \(port)") }
         guard listed else {
             process.signalGroup(SIGKILL)
-            throw HarnessError("gpsd on port \(port) listed no receiver from gpsfake within 30 s")
+            _ = await process.waitForExit(timeout: .seconds(5))
+            throw PortTaken(message: "gpsd on port \(port) listed no receiver from gpsfake within 15 s")
         }
         return process
     }
@@ -108,20 +115,13 @@ public final class GPSFake {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
     /// Whether gpsd on the loopback `port` lists at least one receiver, asked with `?DEVICES;`,
     /// which does not make gpsd open it (only a watch does).
     public static func listsDevice(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
+        guard let fd = connectLoopback(port: port) else { return false }
         defer { close(fd) }
         var timeout = timeval(tv_sec: 1, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = loopback(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return false }
         let request = Array("?DEVICES;\n".utf8)
         guard send(fd, request, request.count, 0) == request.count else { return false }
         // gpsd answers with its VERSION line, then DEVICES; read until the DEVICES line is complete.
@@ -143,14 +143,24 @@ public final class GPSFake {
 
     /// Whether a connection to the loopback `port` succeeds.
     public static func accepts(port: Int) -> Bool {
+        guard let fd = connectLoopback(port: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A TCP connection to 127.0.0.1:`port`, or nil when none is made.
+    static func connectLoopback(port: Int) -> Int32? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard fd >= 0 else { return nil }
         var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        return connected == 0
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
     }
 
     /// The address 127.0.0.1:`port`.
