@@ -1,7 +1,8 @@
 # GeoTrack: build, test and demo entry points. `make help` lists them.
 SWIFT        ?= swift
 CONFIG       ?= debug
-APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base librsvg2-bin
+APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base librsvg2-bin \
+                mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev
 PREFIX       ?= /usr/local
 MAN_PAGE     := .build/plugins/GenerateManual/outputs/geotrack/geotrack.1
 SHARED       ?= ../shared

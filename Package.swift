@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "LocationKit", targets: ["LocationKit"]),
         .library(name: "GeoTrackService", targets: ["GeoTrackService"]),
         .library(name: "GeoTrackKit", targets: ["GeoTrackKit"]),
+        .library(name: "MQTT", targets: ["MQTT"]),
+        .library(name: "OwnTracks", targets: ["OwnTracks"]),
+        .library(name: "Outbox", targets: ["Outbox"]),
         .library(name: "GeoTrackTesting", targets: ["GeoTrackTesting"]),
         .executable(name: "geotrack", targets: ["geotrack"]),
         .executable(name: "geotrack-example", targets: ["geotrack-example"]),
@@ -34,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // The outbox of messages waiting for a broker (SQLite).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // `swift package generate-documentation` for the DocC catalogs (no target depends on it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -76,6 +81,27 @@ let package = Package(
             dependencies: ["LocationKit", "Reactive", "GPSReports"],
             swiftSettings: strict
         ),
+        // MARK: Fleet: the MQTT transport (libmosquitto), OwnTracks' messages, the durable outbox.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .target(
+            name: "MQTT",
+            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "OwnTracks", dependencies: ["LocationKit"], swiftSettings: strict),
+        .target(
+            name: "Outbox",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: One import for programs: every layer above, re-exported.
         .target(
             name: "GeoTrackKit",
@@ -104,6 +130,7 @@ let package = Package(
             name: "GeoTrackCLI",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "Reactive",
+                "MQTT", "OwnTracks", "Outbox",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -145,6 +172,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "MQTTTests", dependencies: ["MQTT", "GeoTrackTesting"], swiftSettings: strict),
+        .testTarget(name: "OwnTracksTests", dependencies: ["OwnTracks", "LocationKit", "GPSReports"], swiftSettings: strict),
+        .testTarget(name: "OutboxTests", dependencies: ["Outbox", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",

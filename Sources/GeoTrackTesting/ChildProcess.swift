@@ -80,6 +80,21 @@ public final class ChildProcess {
         kill(-pid, signal)
     }
 
+    /// The exit code, once the process exited normally.
+    public var exitCode: Int32? {
+        guard let exitStatus, exitStatus & 0x7F == 0 else { return nil }
+        return (exitStatus >> 8) & 0xFF
+    }
+
+    /// Waits for a short-lived tool to exit, blocking the calling thread; true when it did.
+    public func waitForExitBlocking() -> Bool {
+        if exitStatus != nil { return true }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, 0) == pid else { return false }
+        exitStatus = status
+        return true
+    }
+
     /// Waits for the process to exit, up to `timeout`; true when it did.
     public func waitForExit(timeout: Duration) async -> Bool {
         await waitUntil(timeout: timeout) { self.hasExited }

@@ -1,0 +1,273 @@
+import CMosquitto
+import Dispatch
+import Foundation
+import Logging
+import Synchronization
+
+/// One MQTT client over libmosquitto: connects in the background, reconnects by itself (1 s,
+/// doubling to 30 s, like the gpsd client), publishes and subscribes, and reports what the
+/// broker says as ``events``.
+///
+/// libmosquitto runs the network on a thread of its own; its callbacks become ``MQTTEvent``s
+/// on an `AsyncStream`, so nothing of it runs on Swift's cooperative pool. The blocking calls
+/// (the first connect, with its name lookup, and joining the network thread) run on a thread
+/// started for them. Publishing only queues the message for that thread and never blocks.
+///
+/// Call ``close()`` exactly once; a client dropped while open is a bug (debug builds trap,
+/// like swift-nio's `NIOFileHandle`).
+public final class MQTTClient: Sendable {
+    /// A message the broker publishes for the client when it goes away without saying so.
+    public struct Will: Sendable, Hashable {
+        /// Where it is published.
+        public var topic: String
+        /// What is published.
+        public var payload: [UInt8]
+        /// Whether the broker keeps it for later subscribers.
+        public var retain: Bool
+
+        /// Creates a will.
+        public init(topic: String, payload: [UInt8], retain: Bool = false) {
+            self.topic = topic
+            self.payload = payload
+            self.retain = retain
+        }
+    }
+
+    /// What the broker connection reports. Finishes when the client is closed.
+    public let events: AsyncStream<MQTTEvent>
+    /// The broker, as a URL without the password.
+    public let endpoint: MQTTEndpoint
+
+    private let handle: Handle
+    private let sink: Sink
+    private let state = Mutex(State.idle)
+    private let logger: Logger?
+
+    private enum State {
+        case idle
+        case started(DispatchSemaphore)
+        case closed
+    }
+
+    /// Creates a client; nothing is sent until ``start()``.
+    /// - Parameters:
+    ///   - clientID: the id the broker knows the client by (at most 23 bytes for old brokers).
+    ///   - maximumInFlight: how many QoS 1 messages may wait for their PUBACK at once; more are
+    ///     queued by libmosquitto, in order.
+    public init(clientID: String, endpoint: MQTTEndpoint, will: Will? = nil, maximumInFlight: Int = 100,
+                logger: Logger? = nil) throws(MQTTError) {
+        geotrack_mqtt_library_init()
+        let (events, continuation) = AsyncStream.makeStream(of: MQTTEvent.self)
+        self.events = events
+        self.endpoint = endpoint
+        self.logger = logger
+        let sink = Sink(continuation: continuation)
+        self.sink = sink
+        guard let pointer = clientID.withCString({ geotrack_mqtt_new($0, sink.cSink, Int32(maximumInFlight)) }) else {
+            sink.release()
+            handle = Handle(pointer: nil)
+            state.withLock { $0 = .closed }
+            throw MQTTError(.failure, "cannot create an MQTT client (out of memory?)")
+        }
+        handle = Handle(pointer: pointer)
+        do throws(MQTTError) {
+            try configure(will: will)
+        } catch {
+            mosquitto_destroy(pointer)
+            sink.release()
+            state.withLock { $0 = .closed }
+            throw error
+        }
+    }
+
+    private func configure(will: Will?) throws(MQTTError) {
+        let mosq = handle.pointer
+        var result = mosquitto_reconnect_delay_set(mosq, 1, 30, true)
+        guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the reconnect delay") }
+        if let username = endpoint.username {
+            result = mosquitto_username_pw_set(mosq, username, endpoint.password)
+            guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the user name") }
+        }
+        if let tls = endpoint.tls {
+            result = geotrack_mqtt_tls(mosq, tls.caFile, tls.certificateFile, tls.keyFile)
+            guard result == MOSQ_ERR_SUCCESS.rawValue else {
+                throw MQTTError(.tls, "cannot use the TLS files (CA \(tls.caFile)): \(String(cString: mosquitto_strerror(result))); check they exist and are PEM")
+            }
+        }
+        if let will {
+            result = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, will.retain)
+            }
+            guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the last will") }
+        }
+    }
+
+    deinit {
+        let open = state.withLock { state -> Bool in
+            if case .closed = state { return false }
+            return true
+        }
+        if open {
+            assertionFailure("leaked open MQTTClient for \(endpoint). Call close() when done.")
+        }
+    }
+
+    /// Connects in the background and keeps the connection: ``MQTTEvent/connected`` when the
+    /// broker accepts, and again after every reconnection. Calling it twice does nothing.
+    public func start() {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread { [handle, endpoint, logger] in
+            defer { done.signal() }
+            // A refused or failed first connect is retried by the network thread, with its delay.
+            let result = mosquitto_connect_async(handle.pointer, endpoint.host, Int32(endpoint.port), Int32(endpoint.keepAlive))
+            if result != MOSQ_ERR_SUCCESS.rawValue {
+                logger?.debug("MQTT: first connect to \(endpoint) failed: \(String(cString: mosquitto_strerror(result))); retrying")
+            }
+            let loop = mosquitto_loop_start(handle.pointer)
+            if loop != MOSQ_ERR_SUCCESS.rawValue {
+                logger?.error("MQTT: cannot start the network thread: \(String(cString: mosquitto_strerror(loop)))")
+            }
+        }
+        thread.name = "geotrack mqtt connect"
+        let started = state.withLock { state -> Bool in
+            guard case .idle = state else { return false }
+            state = .started(done)
+            return true
+        }
+        if started { thread.start() }
+    }
+
+    /// Queues a message for the broker and returns its id, which a later
+    /// ``MQTTEvent/acknowledged(messageID:)`` carries for QoS 1. Works while disconnected too:
+    /// libmosquitto sends it once connected.
+    public func publish(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
+        guard isOpen else { throw MQTTError(.notConnected, "publishing to \(endpoint): the client is closed") }
+        var messageID: Int32 = 0
+        let result = payload.withUnsafeBytes { bytes in
+            geotrack_mqtt_publish(handle.pointer, &messageID, topic, bytes.baseAddress, Int32(bytes.count), qos, retain)
+        }
+        guard result == MOSQ_ERR_SUCCESS.rawValue || result == MOSQ_ERR_NO_CONN.rawValue else {
+            throw .library(result, "publishing to \(topic)")
+        }
+        return messageID
+    }
+
+    /// Subscribes to a topic filter (`+` and `#` allowed); returns the id the SUBACK carries.
+    /// Subscriptions do not survive a reconnection: subscribe again on each ``MQTTEvent/connected``.
+    @discardableResult
+    public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) -> Int32 {
+        guard isOpen else { throw MQTTError(.notConnected, "subscribing to \(filter): the client is closed") }
+        var messageID: Int32 = 0
+        let result = mosquitto_subscribe(handle.pointer, &messageID, filter, qos)
+        guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "subscribing to \(filter)") }
+        return messageID
+    }
+
+    private var isOpen: Bool {
+        state.withLock { state in
+            if case .closed = state { return false }
+            return true
+        }
+    }
+
+    /// Disconnects, stops the network thread and frees the client; ``events`` finishes. What was
+    /// queued and not acknowledged is dropped (the caller's outbox still has it). Returns within
+    /// a moment even while a reconnection delay is running.
+    public func close() async {
+        let previous = state.withLock { state -> State in
+            defer { state = .closed }
+            return state
+        }
+        guard case .started(let starter) = previous else {
+            if case .idle = previous {
+                mosquitto_destroy(handle.pointer)
+                sink.release()
+            }
+            return
+        }
+        let handle = handle
+        let sink = sink
+        // Joining threads blocks: on a thread of its own, not on the cooperative pool.
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let closer = Thread {
+                // The starter only connects (a non-blocking socket) and starts the loop: brief.
+                starter.wait()
+                mosquitto_disconnect(handle.pointer)
+                mosquitto_loop_stop(handle.pointer, false)
+                mosquitto_destroy(handle.pointer)
+                sink.release()
+                continuation.resume()
+            }
+            closer.name = "geotrack mqtt close"
+            closer.start()
+        }
+    }
+}
+
+extension MQTTClient {
+    /// The libmosquitto instance, used only through its thread-safe calls.
+    final class Handle: @unchecked Sendable {
+        // libmosquitto locks internally around publish, subscribe and disconnect when built
+        // with threads (Debian's is); destroy happens once, after the network thread stopped.
+        let pointer: OpaquePointer?
+
+        init(pointer: OpaquePointer?) {
+            self.pointer = pointer
+        }
+    }
+
+    /// Where the network thread's callbacks land: a C struct naming one C function, with this
+    /// object as its context.
+    final class Sink: Sendable {
+        private let continuation: AsyncStream<MQTTEvent>.Continuation
+        private let storage: CSink
+
+        /// The C struct, allocated once and freed by ``release()``.
+        final class CSink: @unchecked Sendable {
+            // Written once in Sink.init, before libmosquitto can read it; freed after its thread stopped.
+            let pointer = UnsafeMutablePointer<geotrack_mqtt_sink>.allocate(capacity: 1)
+        }
+
+        var cSink: UnsafeMutablePointer<geotrack_mqtt_sink> { storage.pointer }
+
+        init(continuation: AsyncStream<MQTTEvent>.Continuation) {
+            self.continuation = continuation
+            storage = CSink()
+            storage.pointer.initialize(to: geotrack_mqtt_sink(handler: { context, event in
+                guard let context, let event else { return }
+                Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().receive(event.pointee)
+            }, context: nil))
+            storage.pointer.pointee.context = Unmanaged.passRetained(self).toOpaque()
+        }
+
+        func receive(_ event: geotrack_mqtt_event) {
+            switch event.kind {
+            case GEOTRACK_MQTT_CONNECTED:
+                continuation.yield(event.code == 0 ? .connected : .refused(code: event.code))
+            case GEOTRACK_MQTT_DISCONNECTED:
+                continuation.yield(.disconnected(code: event.code))
+            case GEOTRACK_MQTT_PUBLISHED:
+                continuation.yield(.acknowledged(messageID: event.message_id))
+            case GEOTRACK_MQTT_SUBSCRIBED:
+                continuation.yield(.subscribed(messageID: event.message_id))
+            case GEOTRACK_MQTT_MESSAGE:
+                let topic = event.topic.map { String(cString: $0) } ?? ""
+                let payload = event.payload.map {
+                    [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(max(0, event.payload_length))))
+                } ?? []
+                continuation.yield(.message(topic: topic, payload: payload, retained: event.retained))
+            default:
+                break
+            }
+        }
+
+        /// Ends the events and frees the C struct; called once libmosquitto can no longer call back.
+        func release() {
+            continuation.finish()
+            if let context = storage.pointer.pointee.context {
+                Unmanaged<Sink>.fromOpaque(context).release()
+            }
+            storage.pointer.deallocate()
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import CMosquitto
+
+/// A failure of the MQTT client, with a message a user can act on.
+public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Code: Sendable, Hashable {
+        /// An option is not valid (a topic with wildcards to publish to, a bad TLS file).
+        case invalidArgument
+        /// The client is closed, or not connected where that is needed.
+        case notConnected
+        /// Out of memory, or another failure libmosquitto reports.
+        case failure
+        /// The TLS files could not be used.
+        case tls
+    }
+
+    /// What went wrong.
+    public var code: Code
+    /// One line saying what happened and what to do.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// The error for a libmosquitto return code, for `action` (e.g. "publishing").
+    static func library(_ result: Int32, _ action: String) -> MQTTError {
+        let text = String(cString: mosquitto_strerror(result))
+        switch Int(result) {
+        case Int(MOSQ_ERR_INVAL.rawValue), Int(MOSQ_ERR_MALFORMED_UTF8.rawValue):
+            return MQTTError(.invalidArgument, "\(action): \(text)")
+        case Int(MOSQ_ERR_NO_CONN.rawValue):
+            return MQTTError(.notConnected, "\(action): not connected to the broker")
+        default:
+            return MQTTError(.failure, "\(action): \(text)")
+        }
+    }
+}

@@ -1,0 +1,16 @@
+/// What the broker connection reports, in the order libmosquitto's network thread saw it.
+public enum MQTTEvent: Sendable, Hashable {
+    /// The broker accepted the connection.
+    case connected
+    /// The broker refused the connection; the code is its CONNACK return code (4: bad user name
+    /// or password, 5: not authorized).
+    case refused(code: Int32)
+    /// The connection was lost (or closed); libmosquitto reconnects by itself unless closed.
+    case disconnected(code: Int32)
+    /// The broker acknowledged the QoS 1 message with this id (PUBACK).
+    case acknowledged(messageID: Int32)
+    /// The broker confirmed a subscription (SUBACK).
+    case subscribed(messageID: Int32)
+    /// A message arrived on a subscribed topic.
+    case message(topic: String, payload: [UInt8], retained: Bool)
+}

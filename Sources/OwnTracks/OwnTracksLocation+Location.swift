@@ -1,0 +1,25 @@
+import LocationKit
+
+extension OwnTracksLocation {
+    /// The message for a location: what the location knows, rounded as OwnTracks rounds it.
+    /// - Parameters:
+    ///   - trackerID: the two characters shown on maps.
+    ///   - regions: the regions the device is in now.
+    ///   - createdAt: the time the message is made (seconds since 1970).
+    public init(_ location: Location, trackerID: String?, regions: [String] = [], createdAt: Int? = nil) {
+        self.init(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
+                  timestamp: Int(location.timestamp.timeIntervalSince1970.rounded(.down)),
+                  accuracy: location.horizontalAccuracy.flatMap(Self.whole),
+                  altitude: location.altitude.flatMap(Self.whole),
+                  verticalAccuracy: location.verticalAccuracy.flatMap(Self.whole),
+                  velocity: location.speed.flatMap { Self.whole($0 * 3.6) },
+                  course: location.course.flatMap(Self.whole).map { $0 % 360 },
+                  trackerID: trackerID, trigger: "t",
+                  regions: regions.isEmpty ? nil : regions.sorted(), createdAt: createdAt)
+    }
+
+    // A location's values are finite (nil otherwise); an absurd magnitude is dropped, not trapped on.
+    private static func whole(_ value: Double) -> Int? {
+        value.isFinite && abs(value) < 1e12 ? Int(value.rounded()) : nil
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+/// OwnTracks' `location` message, as its apps, its Recorder and Home Assistant read it.
+///
+/// Integers where OwnTracks has integers (accuracy, altitude, speed, course); a value that is
+/// not known is left out of the JSON, never sent as 0 or NaN.
+public struct OwnTracksLocation: Sendable, Hashable {
+    /// Latitude in degrees (WGS 84).
+    public var latitude: Double
+    /// Longitude in degrees (WGS 84).
+    public var longitude: Double
+    /// The time of the fix, in whole seconds since 1970 (`tst`).
+    public var timestamp: Int
+    /// Horizontal accuracy in metres (`acc`).
+    public var accuracy: Int?
+    /// Altitude above mean sea level in metres (`alt`).
+    public var altitude: Int?
+    /// Vertical accuracy in metres (`vac`).
+    public var verticalAccuracy: Int?
+    /// Speed in km/h (`vel`).
+    public var velocity: Int?
+    /// Course over ground in degrees (`cog`).
+    public var course: Int?
+    /// The tracker id, two characters shown on maps (`tid`).
+    public var trackerID: String?
+    /// What made the device publish (`t`): `t` for a timer, `u` by hand, `c` a region, `p` a ping.
+    public var trigger: String?
+    /// The regions the device is in (`inregions`).
+    public var regions: [String]?
+    /// When the message was made, in whole seconds since 1970 (`created_at`).
+    public var createdAt: Int?
+
+    /// Creates a location message.
+    public init(latitude: Double, longitude: Double, timestamp: Int, accuracy: Int? = nil, altitude: Int? = nil,
+                verticalAccuracy: Int? = nil, velocity: Int? = nil, course: Int? = nil, trackerID: String? = nil,
+                trigger: String? = nil, regions: [String]? = nil, createdAt: Int? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.timestamp = timestamp
+        self.accuracy = accuracy
+        self.altitude = altitude
+        self.verticalAccuracy = verticalAccuracy
+        self.velocity = velocity
+        self.course = course
+        self.trackerID = trackerID
+        self.trigger = trigger
+        self.regions = regions
+        self.createdAt = createdAt
+    }
+}
+
+extension OwnTracksLocation: Codable {
+    enum CodingKeys: String, CodingKey {
+        case type = "_type"
+        case latitude = "lat", longitude = "lon", timestamp = "tst", accuracy = "acc", altitude = "alt"
+        case verticalAccuracy = "vac", velocity = "vel", course = "cog", trackerID = "tid", trigger = "t"
+        case regions = "inregions", createdAt = "created_at"
+    }
+
+    /// Reads a location, accepting numbers with fractions where OwnTracks has integers (some
+    /// clients send them); refuses a position off the globe.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let type = try container.decode(String.self, forKey: .type)
+        guard type == "location" else {
+            throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "not a location: \(type)")
+        }
+        latitude = try container.decode(Double.self, forKey: .latitude)
+        longitude = try container.decode(Double.self, forKey: .longitude)
+        guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
+            throw DecodingError.dataCorruptedError(forKey: .latitude, in: container, debugDescription: "position off the globe")
+        }
+        guard let timestamp = try Self.integer(container, .timestamp) else {
+            throw DecodingError.keyNotFound(CodingKeys.timestamp, .init(codingPath: [], debugDescription: "no tst"))
+        }
+        self.timestamp = timestamp
+        accuracy = try Self.integer(container, .accuracy)
+        altitude = try Self.integer(container, .altitude)
+        verticalAccuracy = try Self.integer(container, .verticalAccuracy)
+        velocity = try Self.integer(container, .velocity)
+        course = try Self.integer(container, .course)
+        trackerID = try? container.decodeIfPresent(String.self, forKey: .trackerID)
+        trigger = try? container.decodeIfPresent(String.self, forKey: .trigger)
+        regions = try? container.decodeIfPresent([String].self, forKey: .regions)
+        createdAt = try Self.integer(container, .createdAt)
+    }
+
+    private static func integer(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
+        guard let value = try? container.decodeIfPresent(Double.self, forKey: key),
+              value.isFinite, abs(value) < 1e15 else { return nil }
+        return Int(value.rounded())
+    }
+
+    /// Writes the message with `_type` `location`, leaving out what is unknown.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("location", forKey: .type)
+        try container.encode(latitude, forKey: .latitude)
+        try container.encode(longitude, forKey: .longitude)
+        try container.encode(timestamp, forKey: .timestamp)
+        try container.encodeIfPresent(accuracy, forKey: .accuracy)
+        try container.encodeIfPresent(altitude, forKey: .altitude)
+        try container.encodeIfPresent(verticalAccuracy, forKey: .verticalAccuracy)
+        try container.encodeIfPresent(velocity, forKey: .velocity)
+        try container.encodeIfPresent(course, forKey: .course)
+        try container.encodeIfPresent(trackerID, forKey: .trackerID)
+        try container.encodeIfPresent(trigger, forKey: .trigger)
+        try container.encodeIfPresent(regions, forKey: .regions)
+        try container.encodeIfPresent(createdAt, forKey: .createdAt)
+    }
+}
