@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "MQTT", targets: ["MQTT"]),
         .library(name: "OwnTracks", targets: ["OwnTracks"]),
         .library(name: "Outbox", targets: ["Outbox"]),
+        .library(name: "Publishing", targets: ["Publishing"]),
         .library(name: "GeoTrackTesting", targets: ["GeoTrackTesting"]),
         .executable(name: "geotrack", targets: ["geotrack"]),
         .executable(name: "geotrack-example", targets: ["geotrack-example"]),
@@ -101,6 +102,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "Publishing",
+            dependencies: ["MQTT", "Outbox", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
 
         // MARK: One import for programs: every layer above, re-exported.
         .target(
@@ -130,7 +136,7 @@ let package = Package(
             name: "GeoTrackCLI",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "Reactive",
-                "MQTT", "OwnTracks", "Outbox",
+                "MQTT", "OwnTracks", "Outbox", "Publishing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -175,6 +181,8 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "OwnTracksTests", dependencies: ["OwnTracks", "LocationKit", "GPSReports"], swiftSettings: strict),
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "GeoTrackTesting"], swiftSettings: strict),
+        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Outbox", "MQTT", "GeoTrackTesting"],
+                    swiftSettings: strict),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",

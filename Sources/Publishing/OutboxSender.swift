@@ -1,0 +1,154 @@
+import Logging
+import MQTT
+import Outbox
+
+/// Sends one destination's messages from the ``Outbox`` to an MQTT broker, in order, and
+/// deletes each from the outbox once the broker acknowledged it (PUBACK).
+///
+/// It reads the outbox only when told something was queued (``queued()``), when the broker
+/// (re)connects, or when acknowledgements make room: no polling. The client reconnects by
+/// itself, with libmosquitto's delay of 1 s doubling to 30 s.
+public actor OutboxSender {
+    /// How a wait for the outbox to empty ended.
+    public enum DrainOutcome: Sendable, Equatable {
+        /// Everything queued was delivered.
+        case delivered
+        /// The broker refused the connection with this CONNACK code (4: bad user name or
+        /// password, 5: not authorized).
+        case refused(code: Int32)
+    }
+
+    /// The outbox key of the messages this sender sends.
+    public nonisolated let destination: String
+    private let outbox: Outbox
+    private let client: MQTTClient
+    private let logger: Logger?
+    private var state: SenderState
+    private var waiters: [CheckedContinuation<DrainOutcome, Never>] = []
+    private var refusal: Int32?
+    private nonisolated let inputs: AsyncStream<Input>
+    private nonisolated let input: AsyncStream<Input>.Continuation
+
+    enum Input: Sendable {
+        case queued
+        case mqtt(MQTTEvent)
+    }
+
+    /// Creates a sender; ``run()`` does the work.
+    /// - Parameter window: how many messages may await their PUBACK at once.
+    public init(outbox: Outbox, destination: String, client: MQTTClient, window: Int = 100, logger: Logger? = nil) {
+        self.outbox = outbox
+        self.destination = destination
+        self.client = client
+        self.logger = logger
+        state = SenderState(window: window)
+        (inputs, input) = AsyncStream.makeStream(of: Input.self)
+    }
+
+    /// Says that messages were queued for this destination. Callable from any thread.
+    public nonisolated func queued() {
+        input.yield(.queued)
+    }
+
+    /// Whether the broker is connected now.
+    public var isConnected: Bool { state.isConnected }
+
+    /// How many messages the broker acknowledged since the sender started.
+    public var acknowledgedCount: Int { state.acknowledgedCount }
+
+    /// Starts the client and sends until the client is closed or the task cancelled.
+    public func run() async {
+        let forwarding = Task { [client, input] in
+            for await event in client.events { input.yield(.mqtt(event)) }
+            input.finish()
+        }
+        defer { forwarding.cancel() }
+        client.start()
+        // What an earlier run left waits to be sent too.
+        await perform(state.queued())
+        for await next in inputs {
+            if Task.isCancelled { break }
+            switch next {
+            case .queued:
+                await perform(state.queued())
+            case .mqtt(.connected):
+                refusal = nil
+                logger?.debug("MQTT: connected to \(client.endpoint)")
+                await perform(state.connected())
+            case .mqtt(.refused(let code)):
+                refusal = code
+                logger?.warning("MQTT: \(client.endpoint) refused the connection (\(Self.refusalReason(code)))")
+                resumeWaiters(.refused(code: code))
+            case .mqtt(.disconnected(let code)):
+                logger?.debug("MQTT: disconnected from \(client.endpoint) (\(code)); reconnecting")
+                await perform(state.disconnected())
+            case .mqtt(.acknowledged(let messageID)):
+                await perform(state.acknowledged(messageID: messageID))
+            case .mqtt:
+                break
+            }
+            if state.isIdle { resumeWaiters(.delivered) }
+        }
+        resumeWaiters(refusal.map { .refused(code: $0) } ?? .delivered)
+    }
+
+    /// Waits until everything queued so far was delivered and deleted, or the broker refused
+    /// the connection. The caller bounds the wait (a task group with a timer).
+    public func waitUntilDelivered() async -> DrainOutcome {
+        if let refusal { return .refused(code: refusal) }
+        if state.isIdle { return .delivered }
+        return await withCheckedContinuation { waiters.append($0) }
+    }
+
+    /// What a refusal code means, for a person.
+    public nonisolated static func refusalReason(_ code: Int32) -> String {
+        switch code {
+        case 1: "the broker does not speak MQTT 3.1.1"
+        case 2: "the client id was rejected"
+        case 3: "the broker is unavailable"
+        case 4: "bad user name or password"
+        case 5: "not authorized: check the user and password"
+        default: "code \(code)"
+        }
+    }
+
+    private func resumeWaiters(_ outcome: DrainOutcome) {
+        let resumed = waiters
+        waiters = []
+        for waiter in resumed { waiter.resume(returning: outcome) }
+    }
+
+    private func perform(_ actions: [SenderState.Action]) async {
+        var pending = actions
+        while !pending.isEmpty {
+            let action = pending.removeFirst()
+            switch action {
+            case .remove(let ids):
+                do {
+                    try await outbox.remove(ids)
+                } catch {
+                    logger?.error("\(error.message)")
+                }
+            case .fetch(let after, let limit):
+                let messages: [OutboxMessage]
+                do {
+                    messages = try await outbox.messages(for: destination, after: after, limit: limit)
+                } catch {
+                    logger?.error("\(error.message)")
+                    return
+                }
+                var published: [(messageID: Int32, id: Int64)] = []
+                for message in messages {
+                    do {
+                        let messageID = try client.publish(topic: message.topic, payload: message.payload, retain: message.retain)
+                        published.append((messageID, message.id))
+                    } catch {
+                        logger?.error("MQTT: \(error.message)")
+                        break
+                    }
+                }
+                pending += state.published(published, requested: limit)
+            }
+        }
+    }
+}
