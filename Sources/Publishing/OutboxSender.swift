@@ -24,7 +24,8 @@ public actor OutboxSender {
     private let client: MQTTClient
     private let logger: Logger?
     private var state: SenderState
-    private var waiters: [CheckedContinuation<DrainOutcome, Never>] = []
+    private var waiters: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
+    private var nextWaiter = 0
     private var refusal: Int32?
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
@@ -52,6 +53,9 @@ public actor OutboxSender {
 
     /// Whether the broker is connected now.
     public var isConnected: Bool { state.isConnected }
+
+    /// The broker's refusal code, while it refuses the connection.
+    public var refusalCode: Int32? { refusal }
 
     /// How many messages the broker acknowledged since the sender started.
     public var acknowledgedCount: Int { state.acknowledgedCount }
@@ -93,11 +97,28 @@ public actor OutboxSender {
     }
 
     /// Waits until everything queued so far was delivered and deleted, or the broker refused
-    /// the connection. The caller bounds the wait (a task group with a timer).
-    public func waitUntilDelivered() async -> DrainOutcome {
+    /// the connection; nil when the waiting task was cancelled. The caller bounds the wait (a
+    /// task group with a timer).
+    public func waitUntilDelivered() async -> DrainOutcome? {
         if let refusal { return .refused(code: refusal) }
         if state.isIdle { return .delivered }
-        return await withCheckedContinuation { waiters.append($0) }
+        let id = nextWaiter
+        nextWaiter += 1
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled {
+                    continuation.resume(returning: nil)
+                } else {
+                    waiters[id] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelWaiter(id) }
+        }
+    }
+
+    private func cancelWaiter(_ id: Int) {
+        waiters.removeValue(forKey: id)?.resume(returning: nil)
     }
 
     /// What a refusal code means, for a person.
@@ -113,8 +134,8 @@ public actor OutboxSender {
     }
 
     private func resumeWaiters(_ outcome: DrainOutcome) {
-        let resumed = waiters
-        waiters = []
+        let resumed = waiters.values
+        waiters = [:]
         for waiter in resumed { waiter.resume(returning: outcome) }
     }
 

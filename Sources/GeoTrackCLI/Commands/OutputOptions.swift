@@ -37,6 +37,8 @@ package struct OutputOptions: ParsableArguments {
 
     @OptionGroup package var display: DisplayOptions
 
+    @OptionGroup(title: "Publishing") package var publish: PublishOptions
+
     @Option(name: .customLong("gpx-min-move"), help: ArgumentHelp(
         "GPX: skip points closer than this to the last one (like gpxlogger -m).", valueName: "metres"))
     package var gpxMinimumMove: Double?

@@ -21,6 +21,7 @@ package enum TrackerSession {
         resize.resume()
         defer { resize.cancel() }
 
+        output.publisher?.start()
         let result = ResultBox()
         let tracker = TrackerService(verdicts: run.verdicts, output: output, timeout: timeout, result: result)
         let watcher = LifecycleService(states: states, display: output.display)
@@ -66,8 +67,15 @@ struct TrackerService: Service {
         }
         var failure: CLIError?
         do {
-            _ = try await cancelWhenGracefulShutdown { [verdicts, output, timeout] in
+            let verdict = try await cancelWhenGracefulShutdown { [verdicts, output, timeout] in
                 try await TrackerLoop.run(verdicts, output: output, timeout: timeout, clock: ContinuousClock())
+            }
+            // The run ended by itself (not by a signal, which must end it within a second): give
+            // the brokers `--publish-wait` to take what is queued.
+            if verdict != nil, let publisher = output.publisher {
+                for note in await publisher.drain() {
+                    Terminal.standardError("geotrack: \(Terminal.safe(note))")
+                }
             }
         } catch let error as CLIError {
             failure = error
@@ -80,6 +88,7 @@ struct TrackerService: Service {
         } catch {
             failure = failure ?? error
         }
+        await output.publisher?.close()
         result.value = failure
     }
 }

@@ -15,6 +15,7 @@ package enum FastReplay {
     /// Whether `replay` with these options and settings may take the fast path.
     package static func applies(options: OutputOptions, settings: Settings, paced: Bool) -> Bool {
         options.json && !options.sky && !options.stats && options.gpxPath == nil && options.svgPath == nil && options.stopAfter == nil && !paced
+            && options.publish.urls.isEmpty
             && settings.regions.isEmpty && !settings.visits.enabled
             && settings.distanceFilter <= 0 && settings.accuracyFilter <= 0
     }

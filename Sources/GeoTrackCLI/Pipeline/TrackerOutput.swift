@@ -27,6 +27,8 @@ package final class TrackerOutput: Sendable {
     private let stopAfter: Int?
     private let statistics: StatisticsOutput?
     private let picture: PictureOutput?
+    /// `--publish`: the outbox and its senders.
+    package let publisher: PublishOutput?
     private let state = Mutex(State())
 
     private struct State {
@@ -45,7 +47,7 @@ package final class TrackerOutput: Sendable {
     ///   - picture: the track drawn at the end (`--svg`).
     package init(display: any TrackerDisplay, json: LineWriter?, includesSky: Bool = false, gpx: GPXWriter?,
                  progress: ProgressBar? = nil, stopAfter: Int?, statistics: StatisticsOutput? = nil,
-                 picture: PictureOutput? = nil) {
+                 picture: PictureOutput? = nil, publisher: PublishOutput? = nil) {
         self.display = display
         self.json = json
         self.includesSky = includesSky
@@ -54,6 +56,7 @@ package final class TrackerOutput: Sendable {
         self.stopAfter = stopAfter
         self.statistics = statistics
         self.picture = picture
+        self.publisher = publisher
     }
 
     /// How many locations went out so far.
@@ -107,6 +110,7 @@ package final class TrackerOutput: Sendable {
             break
         case .event(let event):
             display.event(event)
+            try publisher?.handle(update)
             if let json {
                 let line = EventJSON.line(event)
                 let held = state.withLock { state in
@@ -120,6 +124,7 @@ package final class TrackerOutput: Sendable {
             try gpx?.append(location.fix, gnss: location.gnss)
             statistics?.add(location)
             picture?.add(location)
+            try publisher?.handle(update)
             releaseHeldLines()
             progress?.advance()
             let count = state.withLock { state in

@@ -32,6 +32,7 @@ package enum TrackerOutputs {
             try PictureOutput(path: svgPath, replacing: options.overwrite, input: path, units: settings.units,
                               title: (sourceName as NSString).lastPathComponent, regions: settings.regions)
         }
+        let publisher = try PublishOutput.make(options: options.publish, environment: environment)
         var progress: ProgressBar?
         if showsProgress, gpx != nil, let path, Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) {
             progress = ProgressBar(total: try FastReplay.countFixes(path))
@@ -46,7 +47,8 @@ package enum TrackerOutputs {
                              stopAfter: options.stopAfter,
                              statistics: options.stats ? StatisticsOutput(descriptor: STDERR_FILENO, json: options.json,
                                                                           units: settings.units, format: settings.format) : nil,
-                             picture: picture)
+                             picture: picture,
+                             publisher: publisher)
     }
 
     private static func isRegularFile(_ path: String) -> Bool {

@@ -1,0 +1,205 @@
+import ArgumentParser
+import Foundation
+import MQTT
+import Outbox
+import Publishing
+
+extension GeoTrack {
+    /// `geotrack outbox`: what waits for a broker, and sending or deleting it.
+    package struct OutboxCommand: AsyncParsableCommand {
+        package static let configuration = CommandConfiguration(
+            commandName: "outbox",
+            abstract: "List, send or delete the messages --publish queued for brokers that did not take them yet.",
+            discussion: """
+            Every published message is written to the outbox ($XDG_STATE_HOME/geotrack/outbox.sqlite) first, and \
+            leaves it when the broker acknowledges it. Destinations are named by broker and topic, as 'list' shows them.
+            """,
+            subcommands: [List.self, Flush.self, Clear.self],
+            defaultSubcommand: List.self
+        )
+
+        package init() {}
+
+        /// `geotrack outbox list`.
+        package struct List: ParsableCommand {
+            package static let configuration = CommandConfiguration(
+                abstract: "Show what waits, per destination: messages, the oldest one's age, and how many were dropped.")
+
+            @Flag(help: "One JSON object per destination.")
+            package var json = false
+
+            package init() {}
+
+            /// One destination in `--json`.
+            private struct Line: Encodable {
+                let destination: String
+                let messages: Int
+                let dropped: Int
+                let oldest: String?
+            }
+
+            package func run() throws {
+                let environment = ProcessInfo.processInfo.environment
+                let path = OutboxLocation.path(environment: environment)
+                guard FileManager.default.fileExists(atPath: path) else {
+                    if !json { print("The outbox is empty (\(path) does not exist yet).") }
+                    return
+                }
+                let outbox = try OutboxLocation.open(environment: environment)
+                let summaries: [OutboxSummary]
+                do {
+                    summaries = try outbox.summaries()
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                let now = Date()
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    for summary in summaries {
+                        let line = Line(destination: summary.destination, messages: summary.count, dropped: summary.dropped,
+                                        oldest: summary.oldest.map(GPXFormat.timestamp))
+                        if let data = try? encoder.encode(line) { print(String(decoding: data, as: UTF8.self)) }
+                    }
+                    return
+                }
+                guard !summaries.isEmpty else {
+                    print("The outbox is empty.")
+                    return
+                }
+                for summary in summaries {
+                    var line = "\(Terminal.safe(summary.destination))  \(summary.count) message\(summary.count == 1 ? "" : "s")"
+                    if let oldest = summary.oldest {
+                        line += ", the oldest \(AgeText.text(now.timeIntervalSince(oldest))) old"
+                    }
+                    if summary.dropped > 0 { line += ", \(summary.dropped) dropped (outbox full)" }
+                    print(line)
+                }
+                print("\(outbox.sizeOnDisk() / 1024) KiB in \(path)")
+            }
+        }
+
+        /// `geotrack outbox flush`.
+        package struct Flush: AsyncParsableCommand {
+            package static let configuration = CommandConfiguration(
+                abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
+                discussion: "Exit status 0 when the outbox is empty afterwards, 69 when a broker could not be reached in time, 77 when one refused the login.")
+
+            @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
+            package var destination: String?
+
+            @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+            package var timeout: Double = 30
+
+            @OptionGroup package var broker: BrokerOptions
+
+            package init() {}
+
+            package func validate() throws {
+                try OutputOptions.checkTimeout(timeout)
+            }
+
+            package func run() async throws {
+                let environment = ProcessInfo.processInfo.environment
+                guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
+                    print("Nothing to send: the outbox is empty.")
+                    return
+                }
+                let outbox = try OutboxLocation.open(environment: environment)
+                let credentials = try broker.credentials(environment: environment)
+                let waiting: [OutboxSummary]
+                do {
+                    waiting = try outbox.summaries().filter { $0.count > 0 && (destination == nil || $0.destination == destination) }
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                if let destination, waiting.isEmpty {
+                    print("Nothing waits for \(Terminal.safe(destination)).")
+                    return
+                }
+                var failure: CLIError?
+                for summary in waiting {
+                    guard let (target, _) = PublishDestination.parse(outboxKey: summary.destination) else {
+                        failure = failure ?? CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it")
+                        continue
+                    }
+                    let result = try await Self.flush(summary, outbox: outbox, endpoint: target.endpoint(credentials: credentials),
+                                                        timeout: .milliseconds(Int(timeout * 1000)))
+                    if let error = result { failure = failure ?? error }
+                }
+                if let failure { throw failure }
+            }
+
+            private static func flush(_ summary: OutboxSummary, outbox: Outbox, endpoint: MQTTEndpoint,
+                                      timeout: Duration) async throws(CLIError) -> CLIError? {
+                let client: MQTTClient
+                do {
+                    client = try MQTTClient(clientID: "geotrack-flush-\(getpid())", endpoint: endpoint)
+                } catch {
+                    throw CLIError(.noInput, error.message)
+                }
+                let sender = OutboxSender(outbox: outbox, destination: summary.destination, client: client)
+                let running = Task { await sender.run() }
+                let outcome = await withTaskGroup(of: OutboxSender.DrainOutcome?.self) { group in
+                    group.addTask { await sender.waitUntilDelivered() }
+                    group.addTask {
+                        try? await Task.sleep(for: timeout)
+                        return nil
+                    }
+                    let first = await group.next() ?? nil
+                    group.cancelAll()
+                    return first
+                }
+                let delivered = await sender.acknowledgedCount
+                await client.close()
+                await running.value
+                let left = (try? outbox.summary(for: summary.destination).count) ?? summary.count
+                let name = Terminal.safe(summary.destination)
+                print("\(name): \(delivered) delivered, \(left) waiting")
+                switch outcome {
+                case .refused(let code)?:
+                    return CLIError(.noPermission, "\(endpoint) refused the login (\(OutboxSender.refusalReason(code))); check the user in the destination and --publish-password-file")
+                case .delivered? where left == 0:
+                    return nil
+                default:
+                    return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): \(endpoint) did not take them in time; check the broker is running, then flush again")
+                }
+            }
+        }
+
+        /// `geotrack outbox clear`.
+        package struct Clear: ParsableCommand {
+            package static let configuration = CommandConfiguration(
+                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.")
+
+            @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))
+            package var destination: String?
+
+            @Flag(help: "Delete what waits for every destination.")
+            package var all = false
+
+            package init() {}
+
+            package func validate() throws {
+                if all == (destination != nil) {
+                    throw ValidationError("Name one destination, or give --all.")
+                }
+            }
+
+            package func run() throws {
+                let environment = ProcessInfo.processInfo.environment
+                guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
+                    print("Deleted 0 messages: the outbox is empty.")
+                    return
+                }
+                let outbox = try OutboxLocation.open(environment: environment)
+                do {
+                    let deleted = try outbox.clear(destination: destination)
+                    print("Deleted \(deleted) message\(deleted == 1 ? "" : "s").")
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+            }
+        }
+    }
+}

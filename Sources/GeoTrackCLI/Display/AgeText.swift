@@ -1,0 +1,14 @@
+/// How long ago, in the largest unit that fits: `4 s`, `12 min`, `3 h`, `2 d`.
+package enum AgeText {
+    /// The age of something `seconds` old; negative ages (a clock ahead) read as 0 s.
+    package static func text(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds > 0 else { return "0 s" }
+        let whole = Int(min(seconds, 1e9))
+        switch whole {
+        case ..<60: return "\(whole) s"
+        case ..<3_600: return "\(whole / 60) min"
+        case ..<86_400: return "\(whole / 3_600) h"
+        default: return "\(whole / 86_400) d"
+        }
+    }
+}

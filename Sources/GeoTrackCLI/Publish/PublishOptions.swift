@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import OwnTracks
+
+/// `--publish` and its companions, shared by `watch` and `replay`.
+package struct PublishOptions: ParsableArguments {
+    @Option(name: .customLong("publish"), help: ArgumentHelp(
+        "Publish every location to this MQTT broker in OwnTracks' format (mqtt://[user@]host[:port], mqtts://…); repeatable. Messages wait in the outbox until the broker acknowledges them.",
+        valueName: "url"))
+    package var urls: [String] = []
+
+    @Option(name: .customLong("publish-user"), help: ArgumentHelp(
+        "The USER in owntracks/USER/DEVICE (default: your login name).", valueName: "name"))
+    package var user: String?
+
+    @Option(name: .customLong("publish-device"), help: ArgumentHelp(
+        "The DEVICE in owntracks/USER/DEVICE (default: the host name).", valueName: "name"))
+    package var device: String?
+
+    @Option(name: .customLong("publish-tid"), help: ArgumentHelp(
+        "The tracker id OwnTracks shows on maps, 1 or 2 characters (default: the device name's last two).",
+        valueName: "id"))
+    package var trackerID: String?
+
+    @Option(name: .customLong("publish-wait"), help: ArgumentHelp(
+        "When the run ends, wait this long for the broker to acknowledge what is queued; the rest stays in the outbox.",
+        valueName: "seconds"))
+    package var wait: Double = 10
+
+    @OptionGroup package var broker: BrokerOptions
+
+    package init() {}
+
+    package func validate() throws {
+        for url in urls {
+            do {
+                _ = try PublishDestination(url: url)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+        if let user, !OwnTracksTopic.isValidPart(user) {
+            throw ValidationError("--publish-user must be a non-empty name without /, +, # or control characters.")
+        }
+        if let device, !OwnTracksTopic.isValidPart(device) {
+            throw ValidationError("--publish-device must be a non-empty name without /, +, # or control characters.")
+        }
+        if let trackerID, !(1...2).contains(trackerID.count) || trackerID.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+            throw ValidationError("--publish-tid must be 1 or 2 printable characters.")
+        }
+        guard wait >= 0, wait.isFinite, wait <= OutputOptions.maximumTimeout else {
+            throw ValidationError("--publish-wait must be 0 or more seconds (got \(wait)).")
+        }
+        let publishing = !urls.isEmpty
+        if !publishing, user != nil || device != nil || trackerID != nil || broker.passwordFile != nil || broker.caFile != nil
+            || broker.certificateFile != nil {
+            throw ValidationError("--publish-user, --publish-device, --publish-tid and the broker's files need --publish URL.")
+        }
+    }
+
+    /// Where to publish (checked by `validate()`).
+    package func destinations() throws(CLIError) -> [PublishDestination] {
+        var seen: Set<PublishDestination> = []
+        var result: [PublishDestination] = []
+        for url in urls {
+            let destination = try PublishDestination(url: url)
+            if seen.insert(destination).inserted { result.append(destination) }
+        }
+        return result
+    }
+
+    /// `owntracks/USER/DEVICE`, from the flags or the login and host names.
+    package func topic() throws(CLIError) -> OwnTracksTopic {
+        guard let topic = OwnTracksTopic(user: user ?? Self.loginName(), device: device ?? Self.hostName()) else {
+            throw CLIError(.usage, "--publish-user and --publish-device must be names without /, +, # or control characters")
+        }
+        return topic
+    }
+
+    /// The login name, for the default user.
+    static func loginName() -> String {
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name {
+            let login = String(cString: name)
+            if OwnTracksTopic.isValidPart(login) { return login }
+        }
+        return "geotrack"
+    }
+
+    /// The host name, for the default device.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "device" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return OwnTracksTopic.isValidPart(name) ? name : "device"
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import GeoTrackService
+import LocationKit
+import Logging
+import MQTT
+import Outbox
+import OwnTracks
+import Publishing
+import Synchronization
+
+/// `--publish`: one more consumer of the service's updates. Each location becomes an OwnTracks
+/// `location` message and each region entered or left a `transition`; every message is written
+/// to the outbox first, and a sender per broker delivers it from there.
+///
+/// It converts what the service delivered and decides nothing: the location (already snapped
+/// under approximate access) and the region events are the service's.
+package final class PublishOutput: Sendable {
+    /// One broker.
+    struct Route: Sendable {
+        let key: String
+        let client: MQTTClient
+        let sender: OutboxSender
+    }
+
+    private let outbox: Outbox
+    private let routes: [Route]
+    private let topic: OwnTracksTopic
+    private let trackerID: String
+    private let wait: Duration
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    private struct State {
+        var regions: Set<String> = []
+        var last: Location?
+    }
+
+    /// Opens the outbox and makes a client per destination; nothing connects before ``start()``.
+    package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
+                 trackerID: String?, outbox: Outbox, wait: Duration, now: @escaping @Sendable () -> Date = Date.init,
+                 logger: Logger?) throws(CLIError) {
+        self.outbox = outbox
+        self.topic = topic
+        self.trackerID = trackerID ?? topic.defaultTrackerID
+        self.wait = wait
+        self.now = now
+        var routes: [Route] = []
+        for destination in destinations {
+            let endpoint = destination.endpoint(credentials: credentials)
+            let will = MQTTClient.Will(topic: topic.description,
+                                       payload: OwnTracksJSON.lastWill(timestamp: Int(now().timeIntervalSince1970)))
+            let client: MQTTClient
+            do {
+                client = try MQTTClient(clientID: Self.clientID(topic), endpoint: endpoint, will: will, logger: logger)
+            } catch {
+                throw CLIError(error.code == .tls ? .noInput : .failure, "--publish \(destination.endpoint): \(error.message)")
+            }
+            let key = destination.outboxKey(topic: topic)
+            routes.append(Route(key: key, client: client,
+                                sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger)))
+        }
+        self.routes = routes
+    }
+
+    /// The client id: the topic's parts, so a second process for the same device replaces the
+    /// first at the broker rather than both publishing.
+    static func clientID(_ topic: OwnTracksTopic) -> String {
+        "geotrack/\(topic.user)/\(topic.device)"
+    }
+
+    /// Connects to every broker and starts sending (what an earlier run left first).
+    package func start() {
+        let started = routes.map { route in Task { await route.sender.run() } }
+        tasks.withLock { $0 = started }
+    }
+
+    /// Queues the messages an update calls for.
+    package func handle(_ update: TrackingUpdate) throws(CLIError) {
+        switch update {
+        case .location(let location):
+            let regions = state.withLock { state in
+                state.last = location
+                return Array(state.regions)
+            }
+            let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
+                                            createdAt: Int(now().timeIntervalSince1970))
+            try enqueue(topic: topic.description, payload: OwnTracksJSON.encode(message), retain: true)
+        case .event(let event):
+            let change: (OwnTracksTransition.Event, String)
+            switch event.kind {
+            case .regionEntered(let name): change = (.enter, name)
+            case .regionExited(let name): change = (.leave, name)
+            default: return
+            }
+            let last = state.withLock { state in
+                if change.0 == .enter { state.regions.insert(change.1) } else { state.regions.remove(change.1) }
+                return state.last
+            }
+            let transition = OwnTracksTransition(event: change.0, region: change.1,
+                                                 timestamp: Int(event.time.timeIntervalSince1970.rounded(.down)),
+                                                 latitude: last?.coordinate.latitude, longitude: last?.coordinate.longitude,
+                                                 accuracy: last?.horizontalAccuracy.flatMap { $0 < 1e12 ? Int($0.rounded()) : nil },
+                                                 trackerID: trackerID)
+            try enqueue(topic: topic.events, payload: OwnTracksJSON.encode(transition), retain: false)
+        case .status, .report:
+            return
+        }
+    }
+
+    private func enqueue(topic: String, payload: [UInt8], retain: Bool) throws(CLIError) {
+        let created = now()
+        let messages = routes.map {
+            OutboxMessage(destination: $0.key, topic: topic, payload: payload, retain: retain, created: created)
+        }
+        do {
+            try outbox.enqueue(contentsOf: messages)
+        } catch {
+            // Nothing may be lost silently: a message that cannot be kept ends the run.
+            throw CLIError(.ioError, error.message)
+        }
+        for route in routes { route.sender.queued() }
+    }
+
+    /// Waits up to `--publish-wait` for every broker to acknowledge what was queued; returns one
+    /// line per destination that still has messages waiting (or refused the connection).
+    package func drain() async -> [String] {
+        let wait = wait
+        // Nothing waiting (every row is deleted only after its PUBACK): no broker to wait for.
+        let pending = routes.filter { ((try? outbox.summary(for: $0.key).count) ?? 1) > 0 }
+        guard !pending.isEmpty else { return [] }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { senders in
+                    for route in pending {
+                        senders.addTask { _ = await route.sender.waitUntilDelivered() }
+                    }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: wait) }
+            await group.next()
+            group.cancelAll()
+        }
+        var notes: [String] = []
+        for route in routes {
+            let waiting = (try? outbox.summary(for: route.key).count) ?? 0
+            guard waiting > 0 else { continue }
+            var note = "\(waiting) message\(waiting == 1 ? "" : "s") wait in the outbox for \(route.key)"
+            if let code = await route.sender.refusalCode {
+                note += " (the broker refused: \(OutboxSender.refusalReason(code)))"
+            } else if await !route.sender.isConnected {
+                note += " (the broker was not reachable)"
+            }
+            notes.append(note + "; the next run sends them, or 'geotrack outbox flush'")
+        }
+        return notes
+    }
+
+    /// Disconnects from every broker; what was not acknowledged stays in the outbox.
+    package func close() async {
+        for route in routes { await route.client.close() }
+        for task in tasks.withLock({ $0 }) { await task.value }
+    }
+}
+
+extension PublishOutput {
+    /// The publisher the options ask for, or nil without `--publish`.
+    package static func make(options: PublishOptions, environment: [String: String],
+                             logger: Logger? = nil) throws(CLIError) -> PublishOutput? {
+        let destinations = try options.destinations()
+        guard !destinations.isEmpty else { return nil }
+        let outbox = try OutboxLocation.open(environment: environment)
+        return try PublishOutput(destinations: destinations, credentials: options.broker.credentials(environment: environment),
+                                 topic: options.topic(), trackerID: options.trackerID, outbox: outbox,
+                                 wait: .milliseconds(Int(options.wait * 1000)), logger: logger)
+    }
+}
+
+/// Where the outbox lives: `$XDG_STATE_HOME/geotrack/outbox.sqlite`.
+package enum OutboxLocation {
+    /// The outbox's path.
+    package static func path(environment: [String: String]) -> String {
+        AuthorizationStore.defaultDirectory(environment: environment) + "/outbox.sqlite"
+    }
+
+    /// Opens the outbox, making its folder (readable by its owner only) when missing.
+    package static func open(environment: [String: String]) throws(CLIError) -> Outbox {
+        let path = path(environment: environment)
+        let folder = (path as NSString).deletingLastPathComponent
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw CLIError(.cannotCreate, "cannot create \(folder) for the outbox; check XDG_STATE_HOME and its permissions")
+        }
+        do {
+            return try Outbox(path: path)
+        } catch {
+            throw CLIError(.cannotCreate, error.message)
+        }
+    }
+}
