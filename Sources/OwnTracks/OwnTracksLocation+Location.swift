@@ -7,7 +7,8 @@ extension OwnTracksLocation {
     ///   - regions: the regions the device is in now.
     ///   - createdAt: the time the message is made (seconds since 1970).
     public init(_ location: Location, trackerID: String?, regions: [String] = [], createdAt: Int? = nil) {
-        self.init(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude,
+        self.init(latitude: Self.nanodegrees(location.coordinate.latitude),
+                  longitude: Self.nanodegrees(location.coordinate.longitude),
                   timestamp: Int(location.timestamp.timeIntervalSince1970.rounded(.down)),
                   accuracy: location.horizontalAccuracy.flatMap(Self.whole),
                   altitude: location.altitude.flatMap(Self.whole),
@@ -16,6 +17,12 @@ extension OwnTracksLocation {
                   course: location.course.flatMap(Self.whole).map { $0 % 360 },
                   trackerID: trackerID, trigger: "t",
                   regions: regions.isEmpty ? nil : regions.sorted(), createdAt: createdAt)
+    }
+
+    // gpsd's precision (9 decimals, 0.1 mm): nothing a receiver knows is lost, and no binary
+    // residue (…66666669) is sent.
+    private static func nanodegrees(_ degrees: Double) -> Double {
+        (degrees * 1e9).rounded() / 1e9
     }
 
     // A location's values are finite (nil otherwise); an absurd magnitude is dropped, not trapped on.

@@ -14,7 +14,7 @@ package struct PublishDestination: Sendable, Hashable {
     /// trailing `/`. A password in the URL is refused: it would show in `ps` and shell history.
     package init(url: String) throws(CLIError) {
         let bad = { (why: String) in
-            CLIError(.usage, "--publish \(Terminal.safe(url)): \(why)")
+            CLIError(.usage, "--publish \(Terminal.safe(Self.redacted(url))): \(why)")
         }
         guard let schemeEnd = url.range(of: "://") else {
             throw bad("not a URL; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
@@ -68,6 +68,13 @@ package struct PublishDestination: Sendable, Hashable {
         }
         endpoint = MQTTEndpoint(host: String(host), port: port, username: username,
                                 tls: tls ? MQTTEndpoint.TLS(caFile: Self.systemCertificates) : nil)
+    }
+
+    /// The URL with any password in it replaced by `***`, for messages.
+    static func redacted(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].lastIndex(of: "@"),
+              let colon = url[schemeEnd.upperBound..<at].firstIndex(of: ":") else { return url }
+        return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
     }
 
     /// The endpoint with the password and TLS files the options give.

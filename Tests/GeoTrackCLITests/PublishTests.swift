@@ -1,0 +1,156 @@
+import Foundation
+import GeoTrackTesting
+import Testing
+
+/// `--publish` and `geotrack outbox` against a real mosquitto, checked with mosquitto_sub.
+@Suite("publishing to a real broker", .enabled(if: Mosquitto.shouldRun), .serialized)
+struct PublishTests {
+    static let log = TestSupport.packageRoot.appendingPathComponent("../shared/nmea-corpus/quectel-l76k-nmea.nmea").path
+
+    /// What `replay --json` prints with a position: (lat, lon, whole seconds), in order.
+    static func expectedFixes(_ log: String, home: URL) throws -> [Fix] {
+        let run = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        #expect(run.status == 0)
+        return try run.stdout.split(separator: "\n").compactMap { line in
+            let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard object["class"] as? String == "TPV", let lat = object["lat"] as? Double, let lon = object["lon"] as? Double,
+                  let time = object["time"] as? String else { return nil }
+            return Fix(lat: lat, lon: lon, tst: try #require(Self.seconds(time)))
+        }
+    }
+
+    static func seconds(_ iso: String) -> Int? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let date = formatter.date(from: iso) ?? ISO8601DateFormatter().date(from: iso)
+        return date.map { Int($0.timeIntervalSince1970.rounded(.down)) }
+    }
+
+    /// The OwnTracks locations a subscriber received on `topic`, in order.
+    static func received(_ subscriber: MosquittoSubscriber, topic: String) throws -> [Fix] {
+        try subscriber.messages().filter { $0.topic == topic }.map { message in
+            let object = try #require(JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
+            #expect(object["_type"] as? String == "location")
+            return Fix(lat: try #require(object["lat"] as? Double), lon: try #require(object["lon"] as? Double),
+                       tst: try #require(object["tst"] as? Int))
+        }
+    }
+
+    /// A position and its whole second; positions equal to gpsd's 9 decimals.
+    struct Fix: Equatable, CustomStringConvertible {
+        var lat: Double
+        var lon: Double
+        var tst: Int
+        var description: String { "\(lat),\(lon)@\(tst)" }
+
+        static func == (a: Fix, b: Fix) -> Bool {
+            a.tst == b.tst && abs(a.lat - b.lat) < 1e-9 && abs(a.lon - b.lon) < 1e-9
+        }
+    }
+
+    @Test("replay --publish delivers one OwnTracks location per fix with a position, in order")
+    func replayPublishes() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let expected = try Self.expectedFixes(Self.log, home: home)
+        #expect(expected.count > 100)
+        let broker = try await Mosquitto()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        let run = try TestSupport.geotrack(["replay", Self.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+                                            "--publish-user", "ann", "--publish-device", "boat"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        #expect(await subscriber.waitForMessages(expected.count))
+        #expect(try Self.received(subscriber, topic: "owntracks/ann/boat") == expected)
+        let outbox = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(outbox.stdout.isEmpty, "nothing waits once the broker acknowledged all: \(outbox.stdout)")
+    }
+
+    @Test("with the broker down every message is queued; outbox flush delivers them all once it is back")
+    func storeAndForward() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let expected = try Self.expectedFixes(Self.log, home: home)
+        let broker = try await Mosquitto()
+        try await broker.stop()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let run = try TestSupport.geotrack(["replay", Self.log, "--publish", url, "--publish-user", "ann",
+                                            "--publish-device", "van", "--publish-wait", "0.5"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/van"), "\(run.stderr)")
+        let listed = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let summary = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        #expect(summary["messages"] as? Int == expected.count)
+        #expect(summary["destination"] as? String == "\(url)/owntracks/ann/van")
+
+        // Still down: flush gives up with 69 and keeps everything.
+        let early = try TestSupport.geotrack(["outbox", "flush", "--timeout", "0.5"], home: home)
+        #expect(early.status == 69, "\(early.stderr)")
+        #expect(early.stderr.hasPrefix("geotrack: \(expected.count) messages still wait"), "\(early.stderr)")
+
+        try await broker.restart()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        let flush = try TestSupport.geotrack(["outbox", "flush"], home: home)
+        #expect(flush.status == 0, "\(flush.stderr)")
+        #expect(flush.stdout.contains("\(expected.count) delivered, 0 waiting"), "\(flush.stdout)")
+        #expect(await subscriber.waitForMessages(expected.count))
+        #expect(try Self.received(subscriber, topic: "owntracks/ann/van") == expected)
+        let after = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(after.stdout.isEmpty, "\(after.stdout)")
+    }
+
+    @Test("a broker with passwords: the right one delivers, a wrong one is refused (77) and never printed")
+    func passwords() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto(users: ["fleet": "tide-table-42"])
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"], user: ("fleet", "tide-table-42"))
+        let passwordFile = home.appendingPathComponent("password").path
+        try "tide-table-42\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let url = "mqtt://fleet@127.0.0.1:\(broker.port)"
+        let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
+        let expected = try Self.expectedFixes(log, home: home)
+        let good = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-password-file", passwordFile,
+                                             "--publish-user", "ann", "--publish-device", "pi"], home: home)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(await subscriber.waitForMessages(expected.count))
+        #expect(try Self.received(subscriber, topic: "owntracks/ann/pi") == expected)
+
+        // The environment's password, wrong: the run keeps its messages and says why they wait.
+        let wrong = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "pi",
+                                              "--publish-wait", "2"], home: home,
+                                             environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-guess"])
+        #expect(wrong.status == 0, "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("the broker refused"), "\(wrong.stderr)")
+        let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home,
+                                             environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-guess"])
+        #expect(flush.status == 77, "\(flush.stderr)")
+        for output in [wrong.stderr, wrong.stdout, flush.stderr, flush.stdout] {
+            #expect(!output.contains("wrong-guess"))
+            #expect(!output.contains("tide-table"))
+        }
+        // A password in the URL is refused before anything runs: it would show in ps.
+        let inline = try TestSupport.geotrack(["replay", log, "--publish", "mqtt://fleet:tide-table-42@127.0.0.1:1"], home: home)
+        #expect(inline.status == 64)
+        #expect(inline.stderr.contains("no password in the URL"), "\(inline.stderr)")
+        #expect(inline.stderr.contains("mqtt://fleet:***@127.0.0.1:1"), "\(inline.stderr)")
+        #expect(!inline.stderr.contains("tide-table-42"))
+    }
+
+    @Test("bad --publish values are one-line usage errors")
+    func usageErrors() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
+        for (arguments, fragment) in [
+            (["--publish", "ftp://host"], "unknown scheme ftp"),
+            (["--publish", "http://host/owntracks"], "HTTP destinations are not supported yet"),
+            (["--publish", "mqtt://host:99999"], "port must be a number from 1 to 65535"),
+            (["--publish", "mqtt://host/owntracks/a/b"], "a broker URL has no path"),
+            (["--publish", "mqtt://h", "--publish-device", "a/b"], "--publish-device must be"),
+            (["--publish-user", "ann"], "need --publish URL"),
+            (["--publish", "mqtt://h", "--publish-tid", "abc"], "--publish-tid must be"),
+        ] {
+            let run = try TestSupport.geotrack(["replay", log] + arguments, home: home)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains(fragment), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+        }
+    }
+}
