@@ -37,7 +37,7 @@ package struct GeoTrack: AsyncParsableCommand {
         77 location access denied, 78 bad configuration, 79 authorization needed but no terminal to ask on.
         """,
         version: GeoTrackVersion.string,
-        subcommands: [Watch.self, Replay.self, Sky.self, Stats.self, Auth.self, Devices.self, OutboxCommand.self],
+        subcommands: [Watch.self, Replay.self, Sky.self, Stats.self, Auth.self, Devices.self, Fleet.self, OutboxCommand.self],
         defaultSubcommand: Watch.self
     )
 

@@ -1,0 +1,63 @@
+import ArgumentParser
+import Foundation
+import MQTT
+import OwnTracks
+
+extension GeoTrack {
+    /// `geotrack fleet URL`: every device publishing to an MQTT broker in OwnTracks' format, live.
+    package struct Fleet: AsyncParsableCommand {
+        package static let configuration = CommandConfiguration(
+            abstract: "Watch every device that publishes to an MQTT broker (OwnTracks' format: geotrack --publish, OwnTracks phones).",
+            discussion: """
+            Subscribes to owntracks/+/+ and owntracks/+/+/event and shows one line per device, redrawn in place: \
+            position, accuracy, speed, course, the regions it is in, and the age of its last fix. \
+            With --json, prints each location received as one JSON object instead.
+            """
+        )
+
+        @Argument(help: ArgumentHelp("The broker: mqtt://[user@]host[:port] or mqtts://….", valueName: "url"))
+        package var url: String
+
+        @Flag(help: "Print each location received as one JSON object per line (OwnTracks' fields, plus topic and received_at).")
+        package var json = false
+
+        @Option(help: ArgumentHelp("Mark a device stale when its last fix is older than this.", valueName: "seconds"))
+        package var stale: Double = 120
+
+        @OptionGroup package var display: DisplayOptions
+
+        @OptionGroup package var broker: BrokerOptions
+
+        package init() {}
+
+        package func validate() throws {
+            do {
+                _ = try PublishDestination(url: url)
+            } catch {
+                throw ValidationError(error.message.replacingOccurrences(of: "--publish ", with: ""))
+            }
+            guard stale > 0, stale.isFinite else {
+                throw ValidationError("--stale must be more than 0 seconds (got \(stale)).")
+            }
+        }
+
+        package func run() async throws {
+            let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: nil)
+            let destination = try PublishDestination(url: url)
+            let endpoint = destination.endpoint(credentials: try broker.credentials())
+            let client: MQTTClient
+            do {
+                client = try MQTTClient(clientID: "geotrack-fleet-\(getpid())", endpoint: endpoint)
+            } catch {
+                throw CLIError(.noInput, error.message)
+            }
+            let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
+            let mode: FleetView.Mode = json ? .json : (isTerminal ? .terminal : .lines)
+            let options = RenderOptions(format: settings.format, units: settings.units,
+                                        color: mode == .terminal && Terminal.colorAllowed(
+                                            isTerminal: true, environment: ProcessInfo.processInfo.environment))
+            let view = FleetView(mode: mode, broker: endpoint.description, staleAfter: stale, options: options)
+            try await view.run(client: client)
+        }
+    }
+}

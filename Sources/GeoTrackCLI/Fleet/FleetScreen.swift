@@ -1,0 +1,101 @@
+import Foundation
+import GPSReports
+import OwnTracks
+
+/// The fleet view's lines: a header, then one line per device with its position, accuracy,
+/// speed, course, regions and the age of its last fix, marked stale past a threshold.
+package enum FleetScreen {
+    /// The header: where the view listens, and how many devices it knows.
+    package static func header(broker: String, connected: Bool, devices: Int) -> String {
+        let state = connected ? "" : " · not connected, retrying"
+        return "fleet at \(Terminal.safe(broker)) · \(devices) device\(devices == 1 ? "" : "s")\(state)"
+    }
+
+    /// One device's line; every string from the broker is made safe for the terminal.
+    package static func line(_ device: FleetRoster.Device, now: Date, staleAfter: Double, options: RenderOptions) -> String {
+        var parts = [Terminal.safe(device.name)]
+        guard let location = device.location else {
+            parts.append(device.gone ? "offline, no position yet" : "no position yet")
+            return parts.joined(separator: "  ")
+        }
+        if let tid = location.trackerID { parts.append(Terminal.safe(String(tid.prefix(2)))) }
+        if let coordinate = Coordinate(latitude: location.latitude, longitude: location.longitude) {
+            parts.append(options.format.format(coordinate))
+        }
+        if let accuracy = location.accuracy { parts.append("±" + options.units.length(Double(accuracy))) }
+        if let velocity = location.velocity { parts.append(options.units.speed(Double(velocity) / 3.6)) }
+        if let course = location.course { parts.append("\(course)°") }
+        if !device.regions.isEmpty {
+            parts.append("[" + device.regions.sorted().map(Terminal.safe).joined(separator: ", ") + "]")
+        }
+        let age = now.timeIntervalSince1970 - Double(location.timestamp)
+        var ageText = AgeText.text(age) + " ago"
+        if age > staleAfter { ageText += ", stale" }
+        if device.gone { ageText += ", offline" }
+        parts.append(ageText)
+        return parts.joined(separator: "  ")
+    }
+
+    /// Whether a device's line is drawn dim: stale or offline.
+    package static func isFaded(_ device: FleetRoster.Device, now: Date, staleAfter: Double) -> Bool {
+        guard let location = device.location else { return true }
+        return device.gone || now.timeIntervalSince1970 - Double(location.timestamp) > staleAfter
+    }
+
+    /// The whole view for a terminal of `width` × `height`: each line cut to fit, and the devices
+    /// that do not fit counted.
+    package static func lines(_ roster: FleetRoster, broker: String, connected: Bool, now: Date, staleAfter: Double,
+                              options: RenderOptions, width: Int?, height: Int?) -> [String] {
+        let devices = roster.sorted
+        var lines = [header(broker: broker, connected: connected, devices: devices.count)]
+        if devices.isEmpty { lines.append("waiting for devices on owntracks/+/+ …") }
+        let room = height.map { max(1, $0 - 2) } ?? Int.max
+        for (index, device) in devices.enumerated() {
+            if index >= room - 1, devices.count > room {
+                lines.append("… \(devices.count - index) more")
+                break
+            }
+            var text = line(device, now: now, staleAfter: staleAfter, options: options)
+            if options.color, isFaded(device, now: now, staleAfter: staleAfter) { text = "\u{1B}[2m" + text + "\u{1B}[0m" }
+            lines.append(text)
+        }
+        guard let width else { return lines }
+        return lines.map { fit($0, width: width - 1) }
+    }
+
+    /// Cuts a line to `width` visible columns (escape sequences do not count), ending with `…`.
+    static func fit(_ line: String, width: Int) -> String {
+        let width = max(1, width)
+        guard visibleLength(line) > width else { return line }
+        var visible = 0
+        var result = ""
+        var inEscape = false
+        for character in line {
+            if character == "\u{1B}" { inEscape = true }
+            if inEscape {
+                result.append(character)
+                if character.isLetter { inEscape = false }
+                continue
+            }
+            if visible == width - 1 { break }
+            result.append(character)
+            visible += 1
+        }
+        return result + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
+    }
+
+    /// Columns a line takes, escape sequences left out.
+    static func visibleLength(_ line: String) -> Int {
+        var count = 0
+        var inEscape = false
+        for character in line {
+            if character == "\u{1B}" { inEscape = true }
+            if inEscape {
+                if character.isLetter { inEscape = false }
+                continue
+            }
+            count += 1
+        }
+        return count
+    }
+}

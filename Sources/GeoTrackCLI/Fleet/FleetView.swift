@@ -1,0 +1,145 @@
+import Foundation
+import MQTT
+import OwnTracks
+import Publishing
+
+/// The fleet view's run: the broker's messages into a ``FleetRoster``, drawn in place on a
+/// terminal (at most four times a second, and each second for the ages), or printed as lines or
+/// JSON. Ends on SIGINT, SIGTERM or SIGHUP, or when the broker refuses the login.
+package struct FleetView: Sendable {
+    /// How the view is written.
+    package enum Mode: Sendable, Equatable {
+        /// Redrawn in place (a terminal).
+        case terminal
+        /// One line per location received (a pipe or file).
+        case lines
+        /// One JSON object per location received.
+        case json
+    }
+
+    let mode: Mode
+    let broker: String
+    let staleAfter: Double
+    let options: RenderOptions
+
+    private enum Input: Sendable {
+        case mqtt(MQTTEvent)
+        case tick
+        case stop
+    }
+
+    /// Connects, subscribes, and shows what arrives until a terminating signal.
+    package func run(client: MQTTClient) async throws(CLIError) {
+        let lifecycle = await ProcessLifecycle(signals: [SIGTERM, SIGINT, SIGHUP])
+        let states = await MainActor.run { lifecycle.rx.state }
+        let (inputs, input) = AsyncStream.makeStream(of: Input.self)
+        let forwarding = Task {
+            for await event in client.events { input.yield(.mqtt(event)) }
+            input.yield(.stop)
+        }
+        let watcher = Task {
+            for await state in states {
+                if case .terminating = state { input.yield(.stop) }
+            }
+        }
+        // Only a terminal shows ages that grow; lines and JSON are written as messages come.
+        let ticker: Task<Void, Never>? = mode == .terminal ? Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                input.yield(.tick)
+            }
+        } : nil
+        let display = mode == .terminal ? FleetDisplay(descriptor: STDOUT_FILENO) : nil
+        client.start()
+
+        var roster = FleetRoster()
+        var connected = false
+        var dirty = true
+        var lastDraw = ContinuousClock.now.advanced(by: .seconds(-10))
+        var failure: CLIError?
+        let draw = { (roster: FleetRoster, connected: Bool) in
+            display?.draw(FleetScreen.lines(roster, broker: broker, connected: connected, now: Date(), staleAfter: staleAfter,
+                                            options: options, width: Terminal.columns(STDOUT_FILENO),
+                                            height: Terminal.rows(STDOUT_FILENO)))
+        }
+        draw(roster, connected)
+        loop: for await next in inputs {
+            switch next {
+            case .mqtt(.connected):
+                connected = true
+                dirty = true
+                for filter in OwnTracksTopic.everyDevice { _ = try? client.subscribe(filter) }
+            case .mqtt(.refused(let code)):
+                failure = CLIError(.noPermission, "\(broker) refused the login (\(OutboxSender.refusalReason(code))); check the user in the URL and --publish-password-file")
+                break loop
+            case .mqtt(.disconnected):
+                connected = false
+                dirty = true
+            case .mqtt(.message(let topic, let payload, _)):
+                guard let message = OwnTracksMessage(payload: payload), OwnTracksTopic(topic: topic) != nil else { continue }
+                if roster.receive(topic: topic, message: message) { dirty = true }
+                // Every location received is printed, even one that changes nothing shown.
+                if case .location(let location) = message { write(location, topic: topic, roster: roster) }
+            case .mqtt:
+                continue
+            case .tick:
+                break
+            case .stop:
+                break loop
+            }
+            // At most four draws a second; the ticker brings what was held back, and the ages.
+            let now = ContinuousClock.now
+            if display != nil, (dirty && now - lastDraw >= .milliseconds(250)) || now - lastDraw >= .seconds(1) {
+                draw(roster, connected)
+                dirty = false
+                lastDraw = now
+            }
+        }
+        if dirty { draw(roster, connected) }
+        display?.finish()
+        ticker?.cancel()
+        watcher.cancel()
+        await client.close()
+        forwarding.cancel()
+        await lifecycle.cancel()
+        if let failure { throw failure }
+    }
+
+    private func write(_ location: OwnTracksLocation, topic: String, roster: FleetRoster) {
+        switch mode {
+        case .terminal:
+            return
+        case .json:
+            Terminal.write(FleetJSON.line(location, topic: topic, receivedAt: Date()) + "\n", to: STDOUT_FILENO)
+        case .lines:
+            guard let parsed = OwnTracksTopic(topic: topic), let device = roster.devices[parsed.name] else { return }
+            Terminal.write(FleetScreen.line(device, now: Date(), staleAfter: staleAfter, options: options) + "\n", to: STDOUT_FILENO)
+        }
+    }
+}
+
+/// `fleet --json`: a received location as one line, OwnTracks' fields plus where and when it came.
+package enum FleetJSON {
+    private struct Line: Encodable {
+        let location: OwnTracksLocation
+        let topic: String
+        let receivedAt: Double
+
+        enum Keys: String, CodingKey {
+            case topic, receivedAt = "received_at"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try location.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(topic, forKey: .topic)
+            try container.encode((receivedAt * 1000).rounded() / 1000, forKey: .receivedAt)
+        }
+    }
+
+    /// The JSON line; `received_at` in seconds since 1970, to the millisecond.
+    package static func line(_ location: OwnTracksLocation, topic: String, receivedAt: Date) -> String {
+        String(decoding: OwnTracksJSON.encode(Line(location: location, topic: topic,
+                                                   receivedAt: receivedAt.timeIntervalSince1970)), as: UTF8.self)
+    }
+}
