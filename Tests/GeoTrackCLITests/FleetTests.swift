@@ -1,0 +1,172 @@
+import Foundation
+import GPSReports
+import GeoTrackTesting
+import OwnTracks
+import Testing
+@testable import GeoTrackCLI
+
+/// The fleet roster and its lines, without a broker.
+struct FleetScreenTests {
+    private func location(_ tst: Int, lat: Double = 52.5, regions: [String]? = nil, tid: String? = "pi") -> OwnTracksMessage {
+        .location(OwnTracksLocation(latitude: lat, longitude: 13.4, timestamp: tst, accuracy: 5, velocity: 36, course: 90,
+                                    trackerID: tid, regions: regions))
+    }
+
+    @Test("a late retained location does not replace a newer one; transitions and last wills update the device")
+    func roster() {
+        var roster = FleetRoster()
+        let first = roster.receive(topic: "owntracks/ann/pi", message: location(100, regions: ["home"]))
+        let late = roster.receive(topic: "owntracks/ann/pi", message: location(90, lat: 1))
+        #expect(first && !late)
+        #expect(roster.devices["ann/pi"]?.location?.latitude == 52.5)
+        let left = roster.receive(topic: "owntracks/ann/pi/event",
+                                  message: .transition(OwnTracksTransition(event: .leave, region: "home", timestamp: 101)))
+        #expect(left && roster.devices["ann/pi"]?.regions == [])
+        let will = roster.receive(topic: "owntracks/ann/pi", message: .lastWill(timestamp: 102))
+        #expect(will && roster.devices["ann/pi"]?.gone == true)
+        let elsewhere = roster.receive(topic: "elsewhere/ann/pi", message: location(200))
+        let card = roster.receive(topic: "owntracks/ann/pi", message: .other(type: "card"))
+        #expect(!elsewhere && !card)
+        #expect(roster.sorted.map(\.name) == ["ann/pi"])
+    }
+
+    @Test("a device's line: position in the chosen format, units, regions, age, and stale past the threshold")
+    func line() throws {
+        var roster = FleetRoster()
+        roster.receive(topic: "owntracks/ann/pi", message: location(1_000, regions: ["work", "home"]))
+        let device = try #require(roster.devices["ann/pi"])
+        let fresh = FleetScreen.line(device, now: Date(timeIntervalSince1970: 1_004), staleAfter: 60,
+                                     options: RenderOptions(format: .dd, units: .nautical))
+        #expect(fresh == "ann/pi  pi  52.50000°N 13.40000°E  ±5 m  19.4 kn  90°  [home, work]  4 s ago")
+        let old = FleetScreen.line(device, now: Date(timeIntervalSince1970: 1_000 + 600), staleAfter: 60, options: RenderOptions())
+        #expect(old.hasSuffix("10 min ago, stale"))
+    }
+
+    @Test("strings from the broker cannot reach the terminal raw, and lines fit the width")
+    func safety() throws {
+        var roster = FleetRoster()
+        roster.receive(topic: "owntracks/ann/pi", message: location(1, regions: ["\u{1B}[2Jhome"], tid: "\u{1B}]"))
+        let lines = FleetScreen.lines(roster, broker: "mqtt://h:1", connected: true, now: Date(timeIntervalSince1970: 2),
+                                      staleAfter: 60, options: RenderOptions(), width: 40, height: 10)
+        #expect(!lines.joined().contains("\u{1B}"))
+        #expect(lines.allSatisfy { $0.count <= 39 })
+        #expect(lines[1].hasSuffix("…"))
+    }
+
+    @Test("more devices than rows: the rest are counted")
+    func overflow() {
+        var roster = FleetRoster()
+        for index in 0..<30 { roster.receive(topic: "owntracks/u/d\(index)", message: location(1)) }
+        let lines = FleetScreen.lines(roster, broker: "b", connected: false, now: Date(timeIntervalSince1970: 2),
+                                      staleAfter: 60, options: RenderOptions(), width: 80, height: 10)
+        #expect(lines.count <= 9)
+        #expect(lines.first == "fleet at b · 30 devices · not connected, retrying")
+        #expect(lines.last?.hasPrefix("… ") == true && lines.last?.hasSuffix(" more") == true)
+    }
+}
+
+/// `geotrack fleet` against a real mosquitto, with real publishers.
+@Suite("geotrack fleet on a real broker", .enabled(if: Mosquitto.shouldRun), .serialized)
+struct FleetCommandTests {
+    @Test("two devices publishing at once: each on its own line, redrawn in place; Ctrl-C exits 0",
+          .enabled(if: TestSupport.installed("/usr/bin/tmux")))
+    func twoDevicesInTerminal() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let session = try TmuxSession(width: 100, height: 12, command: [TestSupport.binary, "fleet", url],
+                                      environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path])
+        try session.waitFor("the fleet view connected") { $0.first == "fleet at \(url) · 0 devices" }
+        let corpus = TestSupport.packageRoot.appendingPathComponent("../shared/nmea-corpus").path
+        // Two trackers at once, each its own process and device, at ten times their recorded pace.
+        let boat = Task.detached {
+            try TestSupport.geotrack(["replay", corpus + "/quectel-l76k-nmea.nmea", "--realtime", "--speed", "10",
+                                      "--publish", url, "--publish-user", "ann", "--publish-device", "boat"],
+                                     home: home.appendingPathComponent("boat"))
+        }
+        let van = Task.detached {
+            try TestSupport.geotrack(["replay", corpus + "/haicom-305N.nmea", "--realtime", "--speed", "10",
+                                      "--publish", url, "--publish-user", "bob", "--publish-device", "van"],
+                                     home: home.appendingPathComponent("van"))
+        }
+        let both = try session.waitFor("both devices, while they publish", timeout: 20) { lines in
+            lines.contains { $0.hasPrefix("ann/boat  at  47.6619") } && lines.contains { $0.hasPrefix("bob/van  an  27.21") }
+        }
+        #expect(both.first == "fleet at \(url) · 2 devices")
+        #expect(both.filter { $0.hasPrefix("ann/boat") }.count == 1)
+        #expect(both.filter { $0.hasPrefix("bob/van") }.count == 1)
+        #expect(try await boat.value.status == 0)
+        #expect(try await van.value.status == 0)
+        // Once both are done, each line shows its log's last fix, as `replay --json` prints it.
+        let boatLast = try Self.lastPosition(corpus + "/quectel-l76k-nmea.nmea", home: home)
+        let vanLast = try Self.lastPosition(corpus + "/haicom-305N.nmea", home: home)
+        let last = try session.waitFor("each device's last fix") { lines in
+            lines.contains { $0.hasPrefix("ann/boat  at  \(boatLast)  ") } && lines.contains { $0.hasPrefix("bob/van  an  \(vanLast)  ") }
+        }
+        #expect(last.count == 3, "a header and one line per device, nothing scrolled: \(last)")
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 2) == 0)
+    }
+
+    /// The last position `replay --json` prints for a log, in the fleet view's notation.
+    static func lastPosition(_ log: String, home: URL) throws -> String {
+        let run = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let line = try #require(run.stdout.split(separator: "\n").last { $0.contains("\"lat\"") })
+        let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let latitude = try #require(object["lat"] as? Double)
+        let longitude = try #require(object["lon"] as? Double)
+        let coordinate = try #require(Coordinate(latitude: latitude, longitude: longitude))
+        return CoordinateFormat.dd.format(coordinate)
+    }
+
+    @Test("fleet --json prints every location received, from an OwnTracks phone too, with topic and received_at")
+    func json() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let output = home.appendingPathComponent("fleet.jsonl").path
+        let fleet = try GeoTrackTesting.ChildProcess(path: TestSupport.binary,
+                                                     arguments: ["fleet", "mqtt://127.0.0.1:\(broker.port)", "--json"],
+                                                     stdoutPath: output)
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        // The fleet view's subscription is in place once a message published now reaches it.
+        let phone = #"{"_type":"location","acc":12,"batt":80,"lat":52.5,"lon":13.4,"tid":"jp","tst":1700000000,"vel":5,"conn":"w"}"#
+        let arrived = await waitUntil(timeout: .seconds(15)) {
+            try? broker.publish(topic: "owntracks/jp/phone", message: phone)
+            return ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("owntracks/jp/phone")
+        }
+        #expect(arrived)
+        try broker.publish(topic: "owntracks/jp/phone", message: "not json")
+        try broker.publish(topic: "owntracks/jp/phone", message: #"{"_type":"location","lat":91,"lon":0,"tst":1}"#)
+        try broker.publish(topic: "owntracks/jp/phone", message: #"{"_type":"location","lat":52.6,"lon":13.4,"tst":1700000009}"#)
+        #expect(await subscriber.waitForMessages(4))
+        let done = await waitUntil(timeout: .seconds(10)) {
+            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("1700000009")
+        }
+        #expect(done)
+        fleet.signalGroup(SIGTERM)
+        #expect(await fleet.waitForExit(timeout: .seconds(2)))
+        #expect(fleet.exitCode == 0)
+        let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.allSatisfy { $0["topic"] as? String == "owntracks/jp/phone" && $0["received_at"] is Double })
+        #expect(objects.last?["lat"] as? Double == 52.6)
+        #expect(!objects.contains { $0["lat"] as? Double == 91 }, "a position off the globe is dropped")
+        #expect(objects.first?["vel"] as? Int == 5)
+    }
+
+    @Test("usage errors and a refused login are one line each, with their own exit codes")
+    func errors() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let bad = try TestSupport.geotrack(["fleet", "http://host"], home: home)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+        let stale = try TestSupport.geotrack(["fleet", "mqtt://h", "--stale", "0"], home: home)
+        #expect(stale.status == 64)
+        let broker = try await Mosquitto(users: ["fleet": "secret-one"])
+        let refused = try TestSupport.geotrack(["fleet", "mqtt://fleet@127.0.0.1:\(broker.port)"], home: home,
+                                               environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-one"])
+        #expect(refused.status == 77, "\(refused.stderr)")
+        #expect(refused.stderr.contains("refused the login"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("wrong-one"))
+    }
+}
