@@ -187,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "GeoTrackCLITests",
             dependencies: [
-                "GPSReports", "GPSD", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService",
+                "GPSReports", "GPSD", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "OwnTracks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -94,12 +94,14 @@ static inline void geotrack_mqtt_library_init(void) {
 }
 
 /*
- * A new client whose callbacks all go to `sink` (which must outlive it). A clean session: what
- * is not yet acknowledged stays in GeoTrack's outbox, which is sent again on the next connection.
+ * A new client whose callbacks all go to `sink` (which must outlive it). A publisher uses a clean
+ * session: what is not yet acknowledged stays in GeoTrack's outbox. A subscriber may keep its
+ * session (clean_session false), so the broker queues its QoS 1 messages while it is away.
  * Returns NULL on failure (out of memory, or an empty id with clean_session false).
  */
-static inline struct mosquitto *geotrack_mqtt_new(const char *client_id, geotrack_mqtt_sink *sink, int max_inflight) {
-    struct mosquitto *mosq = mosquitto_new(client_id, true, sink);
+static inline struct mosquitto *geotrack_mqtt_new(const char *client_id, bool clean_session, geotrack_mqtt_sink *sink,
+                                                  int max_inflight) {
+    struct mosquitto *mosq = mosquitto_new(client_id, clean_session, sink);
     if (!mosq) return NULL;
     mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
     mosquitto_max_inflight_messages_set(mosq, (unsigned int)max_inflight);

@@ -54,8 +54,11 @@ public final class MQTTClient: Sendable {
     ///   - clientID: the id the broker knows the client by (at most 23 bytes for old brokers).
     ///   - maximumInFlight: how many QoS 1 messages may wait for their PUBACK at once; more are
     ///     queued by libmosquitto, in order.
+    ///   - keepsSession: whether the broker keeps the client's subscriptions and queues its QoS 1
+    ///     messages while it is disconnected (MQTT's clean session off). Needs a client id no
+    ///     other client uses.
     public init(clientID: String, endpoint: MQTTEndpoint, will: Will? = nil, maximumInFlight: Int = 100,
-                logger: Logger? = nil) throws(MQTTError) {
+                keepsSession: Bool = false, logger: Logger? = nil) throws(MQTTError) {
         geotrack_mqtt_library_init()
         let (events, continuation) = AsyncStream.makeStream(of: MQTTEvent.self)
         self.events = events
@@ -63,7 +66,7 @@ public final class MQTTClient: Sendable {
         self.logger = logger
         let sink = Sink(continuation: continuation)
         self.sink = sink
-        guard let pointer = clientID.withCString({ geotrack_mqtt_new($0, sink.cSink, Int32(maximumInFlight)) }) else {
+        guard let pointer = clientID.withCString({ geotrack_mqtt_new($0, !keepsSession, sink.cSink, Int32(maximumInFlight)) }) else {
             sink.release()
             handle = Handle(pointer: nil)
             state.withLock { $0 = .closed }

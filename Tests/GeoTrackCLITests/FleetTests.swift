@@ -154,6 +154,35 @@ struct FleetCommandTests {
         #expect(objects.first?["vel"] as? Int == 5)
     }
 
+    @Test("fleet --client-id keeps its session: what arrives while it is away is delivered when it is back")
+    func lastingSession() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let arguments = ["fleet", "mqtt://127.0.0.1:\(broker.port)", "--json", "--client-id", "geotrack-test-viewer"]
+        func message(_ tst: Int) -> String {
+            #"{"_type":"location","lat":52.5,"lon":13.4,"tst":\#(tst)}"#
+        }
+        let first = home.appendingPathComponent("first.jsonl").path
+        let viewer = try GeoTrackTesting.ChildProcess(path: TestSupport.binary, arguments: arguments, stdoutPath: first)
+        let subscribed = await waitUntil(timeout: .seconds(15)) {
+            try? broker.publish(topic: "owntracks/jp/phone", message: message(1))
+            return ((try? String(contentsOfFile: first, encoding: .utf8)) ?? "").contains("owntracks/jp/phone")
+        }
+        #expect(subscribed)
+        viewer.signalGroup(SIGTERM)
+        #expect(await viewer.waitForExit(timeout: .seconds(2)))
+        // Published while no viewer runs: the broker keeps it for the session.
+        try broker.publish(topic: "owntracks/jp/phone", message: message(2))
+        let second = home.appendingPathComponent("second.jsonl").path
+        let again = try GeoTrackTesting.ChildProcess(path: TestSupport.binary, arguments: arguments, stdoutPath: second)
+        let queued = await waitUntil(timeout: .seconds(15)) {
+            ((try? String(contentsOfFile: second, encoding: .utf8)) ?? "").contains("\"tst\":2")
+        }
+        #expect(queued, "the message published while the viewer was away")
+        again.signalGroup(SIGTERM)
+        #expect(await again.waitForExit(timeout: .seconds(2)))
+    }
+
     @Test("usage errors and a refused login are one line each, with their own exit codes")
     func errors() async throws {
         let home = try TestSupport.temporaryDirectory()
@@ -162,6 +191,8 @@ struct FleetCommandTests {
         #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
         let stale = try TestSupport.geotrack(["fleet", "mqtt://h", "--stale", "0"], home: home)
         #expect(stale.status == 64)
+        let id = try TestSupport.geotrack(["fleet", "mqtt://h", "--client-id", ""], home: home)
+        #expect(id.status == 64 && id.stderr.contains("--client-id must be"), "\(id.stderr)")
         let broker = try await Mosquitto(users: ["fleet": "secret-one"])
         let refused = try TestSupport.geotrack(["fleet", "mqtt://fleet@127.0.0.1:\(broker.port)"], home: home,
                                                environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-one"])

@@ -13,7 +13,8 @@ struct ReadmeTests {
         #expect(!Self.readme.isEmpty)
         let home = try TestSupport.temporaryDirectory()
         var help = try TestSupport.geotrack(["--help"], home: home).stdout
-        for command in ["watch", "replay", "sky", "stats", "devices", "auth", "auth status", "auth grant", "auth deny", "auth reset"] {
+        for command in ["watch", "replay", "sky", "stats", "devices", "auth", "auth status", "auth grant", "auth deny", "auth reset",
+                        "fleet", "outbox", "outbox list", "outbox flush", "outbox clear"] {
             help += try TestSupport.geotrack(["help"] + command.split(separator: " ").map(String.init), home: home).stdout
         }
         // Lines about geotrack, not about the conformance tool or swift's own commands.

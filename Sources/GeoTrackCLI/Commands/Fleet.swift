@@ -24,6 +24,11 @@ extension GeoTrack {
         @Option(help: ArgumentHelp("Mark a device stale when its last fix is older than this.", valueName: "seconds"))
         package var stale: Double = 120
 
+        @Option(name: .customLong("client-id"), help: ArgumentHelp(
+            "Connect with this client id and a lasting session: the broker queues what arrives while the view is away (QoS 1). Use one id per viewer.",
+            valueName: "id"))
+        package var clientID: String?
+
         @OptionGroup package var display: DisplayOptions
 
         @OptionGroup package var broker: BrokerOptions
@@ -36,6 +41,10 @@ extension GeoTrack {
             } catch {
                 throw ValidationError(error.message.replacingOccurrences(of: "--publish ", with: ""))
             }
+            if let clientID, clientID.isEmpty || clientID.utf8.count > 65_535
+                || clientID.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                throw ValidationError("--client-id must be a non-empty name without control characters.")
+            }
             guard stale > 0, stale.isFinite else {
                 throw ValidationError("--stale must be more than 0 seconds (got \(stale)).")
             }
@@ -47,7 +56,8 @@ extension GeoTrack {
             let endpoint = destination.endpoint(credentials: try broker.credentials())
             let client: MQTTClient
             do {
-                client = try MQTTClient(clientID: "geotrack-fleet-\(getpid())", endpoint: endpoint)
+                client = try MQTTClient(clientID: clientID ?? "geotrack-fleet-\(getpid())", endpoint: endpoint,
+                                        keepsSession: clientID != nil)
             } catch {
                 throw CLIError(.noInput, error.message)
             }
