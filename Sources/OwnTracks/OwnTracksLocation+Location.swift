@@ -10,11 +10,11 @@ extension OwnTracksLocation {
         self.init(latitude: Self.nanodegrees(location.coordinate.latitude),
                   longitude: Self.nanodegrees(location.coordinate.longitude),
                   timestamp: Int(location.timestamp.timeIntervalSince1970.rounded(.down)),
-                  accuracy: location.horizontalAccuracy.flatMap(Self.whole),
-                  altitude: location.altitude.flatMap(Self.whole),
-                  verticalAccuracy: location.verticalAccuracy.flatMap(Self.whole),
-                  velocity: location.speed.flatMap { Self.whole($0 * 3.6) },
-                  course: location.course.flatMap(Self.whole).map { $0 % 360 },
+                  accuracy: location.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
+                  altitude: location.altitude.flatMap { OwnTracksNumber.whole($0) },
+                  verticalAccuracy: location.verticalAccuracy.flatMap { OwnTracksNumber.whole($0) },
+                  velocity: location.speed.flatMap { OwnTracksNumber.whole($0 * 3.6) },
+                  course: location.course.flatMap { OwnTracksNumber.whole($0) }.map { $0 % 360 },
                   trackerID: trackerID, trigger: "t",
                   regions: regions.isEmpty ? nil : regions.sorted(), createdAt: createdAt)
     }
@@ -23,10 +23,5 @@ extension OwnTracksLocation {
     // residue (…66666669) is sent.
     private static func nanodegrees(_ degrees: Double) -> Double {
         (degrees * 1e9).rounded() / 1e9
-    }
-
-    // A location's values are finite (nil otherwise); an absurd magnitude is dropped, not trapped on.
-    private static func whole(_ value: Double) -> Int? {
-        value.isFinite && abs(value) < 1e12 ? Int(value.rounded()) : nil
     }
 }

@@ -86,9 +86,8 @@ extension OwnTracksLocation: Codable {
     }
 
     private static func integer(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
-        guard let value = try? container.decodeIfPresent(Double.self, forKey: key),
-              value.isFinite, abs(value) < 1e15 else { return nil }
-        return Int(value.rounded())
+        guard let value = try? container.decodeIfPresent(Double.self, forKey: key) else { return nil }
+        return OwnTracksNumber.whole(value)
     }
 
     /// Writes the message with `_type` `location`, leaving out what is unknown.

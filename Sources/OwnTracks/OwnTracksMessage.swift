@@ -30,7 +30,7 @@ public enum OwnTracksMessage: Sendable, Hashable {
             guard let transition = try? decoder.decode(OwnTracksTransition.self, from: data) else { return nil }
             self = .transition(transition)
         case "lwt":
-            self = .lastWill(timestamp: envelope.tst.flatMap { $0.isFinite && abs($0) < 1e15 ? Int($0) : nil })
+            self = .lastWill(timestamp: envelope.tst.flatMap { OwnTracksNumber.whole($0, rounding: .towardZero) })
         default:
             self = .other(type: envelope._type)
         }

@@ -51,16 +51,14 @@ extension OwnTracksTransition: Codable {
         }
         event = try container.decode(Event.self, forKey: .event)
         region = try container.decodeIfPresent(String.self, forKey: .region) ?? ""
-        let time = try container.decode(Double.self, forKey: .timestamp)
-        guard time.isFinite, abs(time) < 1e15 else {
+        guard let time = OwnTracksNumber.whole(try container.decode(Double.self, forKey: .timestamp), rounding: .towardZero) else {
             throw DecodingError.dataCorruptedError(forKey: .timestamp, in: container, debugDescription: "bad tst")
         }
-        timestamp = Int(time)
+        timestamp = time
         latitude = try? container.decodeIfPresent(Double.self, forKey: .latitude)
         longitude = try? container.decodeIfPresent(Double.self, forKey: .longitude)
-        accuracy = (try? container.decodeIfPresent(Double.self, forKey: .accuracy)).flatMap { $0 }.flatMap {
-            $0.isFinite && abs($0) < 1e15 ? Int($0.rounded()) : nil
-        }
+        accuracy = (try? container.decodeIfPresent(Double.self, forKey: .accuracy)).flatMap { $0 }
+            .flatMap { OwnTracksNumber.whole($0) }
         trackerID = try? container.decodeIfPresent(String.self, forKey: .trackerID)
     }
 

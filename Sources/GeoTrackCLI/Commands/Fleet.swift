@@ -37,9 +37,9 @@ extension GeoTrack {
 
         package func validate() throws {
             do {
-                _ = try PublishDestination(url: url)
+                _ = try PublishDestination(url: url, option: "fleet")
             } catch {
-                throw ValidationError(error.message.replacingOccurrences(of: "--publish ", with: ""))
+                throw ValidationError(error.message)
             }
             if let clientID, clientID.isEmpty || clientID.utf8.count > 65_535
                 || clientID.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
@@ -52,7 +52,7 @@ extension GeoTrack {
 
         package func run() async throws {
             let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: nil)
-            let destination = try PublishDestination(url: url)
+            let destination = try PublishDestination(url: url, option: "fleet")
             let endpoint = destination.endpoint(credentials: try broker.credentials())
             let client: MQTTClient
             do {

@@ -12,9 +12,10 @@ package struct PublishDestination: Sendable, Hashable {
 
     /// Reads `mqtt://[user@]host[:port]` or `mqtts://[user@]host[:port]`, with an optional
     /// trailing `/`. A password in the URL is refused: it would show in `ps` and shell history.
-    package init(url: String) throws(CLIError) {
+    /// - Parameter option: how errors name where the URL came from (`--publish`, or `fleet`).
+    package init(url: String, option: String = "--publish") throws(CLIError) {
         let bad = { (why: String) in
-            CLIError(.usage, "--publish \(Terminal.safe(Self.redacted(url))): \(why)")
+            CLIError(.usage, "\(option) \(Terminal.safe(Self.redacted(url))): \(why)")
         }
         guard let schemeEnd = url.range(of: "://") else {
             throw bad("not a URL; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")

@@ -100,7 +100,7 @@ package final class PublishOutput: Sendable {
             let transition = OwnTracksTransition(event: change.0, region: change.1,
                                                  timestamp: Int(event.time.timeIntervalSince1970.rounded(.down)),
                                                  latitude: last?.coordinate.latitude, longitude: last?.coordinate.longitude,
-                                                 accuracy: last?.horizontalAccuracy.flatMap { $0 < 1e12 ? Int($0.rounded()) : nil },
+                                                 accuracy: last?.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
                                                  trackerID: trackerID)
             try enqueue(topic: topic.events, payload: OwnTracksJSON.encode(transition), retain: false)
         case .status, .report:
