@@ -1,6 +1,7 @@
 import Foundation
 import GPSReports
 import LocationKit
+import Synchronization
 import Testing
 @testable import GeoTrackCLI
 
@@ -95,6 +96,26 @@ struct GPXTests {
             let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", path])
             #expect(lint.status == 0, "\(lint.stderr)")
         }
+    }
+
+    @Test("an fsync is due sync_interval after the last one, and nothing is due once synced or closed")
+    func syncIsDueOnlyWithUnsyncedPoints() throws {
+        let directory = try TestSupport.temporaryDirectory()
+        let seconds = Mutex(10.0)
+        let writer = try GPXWriter(path: directory.appendingPathComponent("track.gpx").path,
+                                   options: GPXOptions(syncInterval: 1), now: { seconds.withLock { $0 } })
+        #expect(writer.nextSync == nil)
+        seconds.withLock { $0 = 10.25 }
+        try writer.append(Self.fix(0))
+        #expect(writer.nextSync == 0.75)
+        seconds.withLock { $0 = 11.5 }
+        #expect(writer.nextSync == 0)
+        writer.syncIfDue()
+        #expect(writer.nextSync == nil)
+        try writer.append(Self.fix(1))
+        #expect(writer.nextSync == 1)
+        try writer.close()
+        #expect(writer.nextSync == nil)
     }
 
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")

@@ -109,6 +109,46 @@ struct StatusDisplayTests {
         #expect(harness.output() == "searching  satellites: 5 seen, 0 used\n3D  51.50000°N 0.12000°W  22:13:20Z\n")
     }
 
+    @Test("a tick is due only for a held-back line or a countdown's next second; idle, none is")
+    func nextTick() {
+        let harness = Harness()
+        let display = harness.display(.terminal, interval: 0.2)
+        #expect(display.nextTick == nil)
+        display.show(Self.fix(0))
+        #expect(display.nextTick == nil)
+        harness.advance(0.05)
+        display.show(Self.fix(1))
+        #expect(abs((display.nextTick ?? -1) - 0.15) < 1e-9)
+        harness.advance(0.2)
+        #expect(display.nextTick == 0)
+        display.tick()
+        #expect(display.nextTick == nil)
+        display.show(.noReceiver)
+        #expect(display.nextTick == nil)
+        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
+        #expect(display.nextTick == 1)
+        harness.advance(0.25)
+        #expect(abs((display.nextTick ?? -1) - 0.75) < 1e-9)
+        harness.advance(2.75)
+        #expect(display.nextTick == nil)
+        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(2)))
+        display.finish()
+        #expect(display.nextTick == nil)
+        _ = harness.output()
+    }
+
+    @Test("as plain lines nothing is ever held back or counted down")
+    func nextTickAsLines() {
+        let harness = Harness()
+        let display = harness.display(.lines)
+        display.show(Self.fix(0))
+        display.show(Self.fix(1))
+        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
+        #expect(display.nextTick == nil)
+        display.finish()
+        _ = harness.output()
+    }
+
     /// What a display in `mode` writes for gpsd unreachable with a retry in 3 s, ticked at 1.1 s and 2.1 s.
     static func countdownOutput(_ mode: StatusDisplay.Mode) -> String {
         let harness = Harness()

@@ -96,6 +96,18 @@ package final class GPXWriter: Sendable {
         }
     }
 
+    /// Seconds until ``syncIfDue()`` has points to force to disk; `nil` while everything written is synced.
+    package var nextSync: Double? {
+        let now = now()
+        let syncInterval = syncInterval
+        return state.withLock { state -> Double? in
+            guard !state.closed, state.unsynced else { return nil }
+            // The same comparison as syncIfDue's, so that a timer at zero always finds it due.
+            let elapsed = now - state.lastSync
+            return elapsed >= syncInterval ? 0 : syncInterval - elapsed
+        }
+    }
+
     /// Forces written points to disk if the last sync is older than the sync interval (call it on a timer).
     package func syncIfDue() {
         let now = now()

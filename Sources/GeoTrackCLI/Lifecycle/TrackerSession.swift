@@ -59,12 +59,8 @@ struct TrackerService: Service {
     let result: ResultBox
 
     func run() async throws {
-        let ticker = Task {
-            while !Task.isCancelled {
-                try await Task.sleep(for: .seconds(1))
-                output.tick()
-            }
-        }
+        // Wakes only when an output has something due: nothing at all while gpsd is silent.
+        let ticker = Task { await output.runTimer(clock: ContinuousClock()) }
         var failure: CLIError?
         do {
             let verdict = try await cancelWhenGracefulShutdown { [verdicts, output, timeout] in

@@ -11,7 +11,10 @@ package protocol TrackerDisplay: Sendable {
     func event(_ event: TrackingEvent)
     /// Takes in a report as the receiver sent it (satellites, receivers).
     func report(_ report: Report)
-    /// Called about once a second: redraws what was held back, and countdowns.
+    /// Seconds until ``tick()`` has something to draw, or `nil` while nothing would change
+    /// without an update: the session sleeps until then, and not at all while idle.
+    var nextTick: Double? { get }
+    /// Redraws what was held back, and countdowns; called when ``nextTick`` said.
     func tick()
     /// The terminal was resized (SIGWINCH).
     func resize()

@@ -22,11 +22,13 @@ package final class TrackerOutput: Sendable {
     package let display: any TrackerDisplay
     private let json: LineWriter?
     private let includesSky: Bool
-    private let gpx: GPXWriter?
+    let gpx: GPXWriter?
     private let progress: ProgressBar?
     private let stopAfter: Int?
     private let statistics: StatisticsOutput?
     private let picture: PictureOutput?
+    /// When the outputs act between updates (``runTimer(clock:)``).
+    let ticks = TickSchedule()
     /// `--publish`: the outbox and its senders.
     package let publisher: PublishOutput?
     private let state = Mutex(State())
@@ -68,6 +70,7 @@ package final class TrackerOutput: Sendable {
     /// Handles one update; returns a verdict when the run has what it needs, throws when the
     /// source failed for good.
     package func handle(_ update: TrackingUpdate) throws(CLIError) -> Verdict? {
+        defer { ticks.updated(due: { nextTick }) }
         let verdict = try draw(update)
         // The write that found the reader gone was this one: end, closing the GPX file properly.
         if verdict == nil, json?.isClosed == true || display.isOutputClosed { return .outputClosed }
@@ -145,15 +148,10 @@ package final class TrackerOutput: Sendable {
         for line in lines { json.write(line) }
     }
 
-    /// Once a second: redraws a countdown and lets the GPX file reach the disk.
-    package func tick() {
-        display.tick()
-        gpx?.syncIfDue()
-    }
-
     /// Flushes JSON, closes the GPX file (writing its closing tags), restores the terminal, then
     /// writes the statistics.
     package func finish() throws(CLIError) {
+        ticks.finish()
         releaseHeldLines()
         json?.flush()
         progress?.finish()

@@ -129,6 +129,16 @@ package final class SkyDisplay: Sendable {
         if !Terminal.write(text, to: descriptor) { state.outputClosed = true }
     }
 
+    /// Seconds until ``tick()`` has something to draw (the frame held back by the redraw
+    /// interval); `nil` while nothing is held back.
+    package var nextTick: Double? {
+        let now = now()
+        return state.withLock { state -> Double? in
+            guard state.pending, !state.finished, !state.suspended else { return nil }
+            return max(0, state.lastDraw + minimumRedrawInterval - now)
+        }
+    }
+
     /// Draws what was held back.
     package func tick() {
         let now = now()

@@ -122,7 +122,29 @@ package final class StatusDisplay: Sendable {
         }
     }
 
-    /// Redraws a countdown (call about once a second).
+    /// Seconds until ``tick()`` has something to draw: the line held back by the redraw
+    /// interval once that interval is over, or the countdown's next whole second. `nil` while
+    /// nothing would change without a new status, so an idle tracker sleeps.
+    package var nextTick: Double? {
+        let now = now()
+        return state.withLock { state -> Double? in
+            guard !state.finished, !state.suspended else { return nil }
+            var next: Double?
+            if state.pending {
+                next = max(0, state.lastDraw + minimumRedrawInterval - now)
+            }
+            if let deadline = state.retryDeadline, deadline > now {
+                // The countdown shows whole seconds rounded up: it changes as the time left
+                // crosses each whole second.
+                let left = deadline - now
+                let step = left - (left.rounded(.up) - 1)
+                next = min(next ?? step, step)
+            }
+            return next
+        }
+    }
+
+    /// Redraws what the redraw interval held back, and a countdown (when ``nextTick`` says).
     package func tick() {
         let now = now()
         state.withLock { state in

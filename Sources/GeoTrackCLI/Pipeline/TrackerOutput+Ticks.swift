@@ -1,0 +1,22 @@
+/// The outputs' own moments: what they do between updates, scheduled by ``TickSchedule``.
+extension TrackerOutput {
+    /// Seconds until an output has something due without an update, or `nil` while nothing is:
+    /// the display's held-back line or countdown, the GPX file's next fsync.
+    package var nextTick: Double? {
+        switch (display.nextTick, gpx?.nextSync) {
+        case let (display?, sync?): min(display, sync)
+        case let (display, sync): display ?? sync
+        }
+    }
+
+    /// Does what is due: redraws what was held back or counts down, lets the GPX file reach the disk.
+    package func tick() {
+        display.tick()
+        gpx?.syncIfDue()
+    }
+
+    /// Runs the outputs' timer on `clock` until the task is cancelled; it sleeps while nothing is due.
+    package func runTimer<C: Clock>(clock: C) async where C.Duration == Duration {
+        await ticks.run(clock: clock, due: { nextTick }, tick: { tick() })
+    }
+}
