@@ -265,10 +265,12 @@ struct NMEAStreamDecoder: ~Copyable {
 
     /// `# Date: YYYY-MM-DD` in a log's header gives the date to logs whose sentences carry none.
     private mutating func handleComment(_ base: UnsafePointer<UInt8>, start: Int, end: Int) {
-        let prefix: [UInt8] = Array("# Date: ".utf8)
-        guard end - start >= prefix.count + 10 else { return }
-        for (k, c) in prefix.enumerated() where base[start + k] != c { return }
-        let p = start + prefix.count
+        // A StaticString: an array here cost an allocation per comment line.
+        let prefix: StaticString = "# Date: "
+        let length = prefix.utf8CodeUnitCount
+        guard end - start >= length + 10 else { return }
+        for k in 0..<length where base[start + k] != prefix.utf8Start[k] { return }
+        let p = start + length
         func number(_ from: Int, _ count: Int) -> Int? {
             var value = 0
             for k in from..<(from + count) {
