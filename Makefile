@@ -10,7 +10,7 @@ BIN          := .build/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470
 
-.PHONY: help deps build release test docs install check-install demo clean
+.PHONY: help deps build release release-geotrack test docs install check-install demo clean
 
 help:
 	@echo "make demo   - install what is missing, build, and track a simulated receiver through a real gpsd"
@@ -33,8 +33,16 @@ deps:
 build:
 	$(SWIFT) build -c $(CONFIG)
 
+# The release executable carries the Swift runtime and Foundation: no Swift library to find,
+# load and bind at each start (issue 14's footprint). Debug builds, and the tests, stay dynamic.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
 release:
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# Only the geotrack executable, as `make install` and the benchmarks build it.
+release-geotrack:
+	$(SWIFT) build $(RELEASE_FLAGS) --product geotrack
 
 # The suites that run a real gpsd under gpsfake. gpsfake plays its log at a fixed pace from the
 # moment gpsd starts, whether or not a client is watching, and a client that connects late
@@ -57,8 +65,7 @@ docs:
 
 # The man page is generated from the command definitions (swift-argument-parser's generate-manual
 # plugin), never written by hand.
-install:
-	$(SWIFT) build -c release --product geotrack
+install: release-geotrack
 	$(SWIFT) package --disable-sandbox generate-manual
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 .build/release/geotrack $(DESTDIR)$(PREFIX)/bin/geotrack

@@ -19,7 +19,7 @@ SENTENCE_DELAY=${BENCH_SENTENCE_DELAY:-0.01}
 OUT=benchmarks/out
 mkdir -p "$OUT"
 
-swift build -c release --product geotrack >/dev/null
+make --no-print-directory release-geotrack >/dev/null
 BIN=$PWD/.build/release/geotrack
 WORK=$(mktemp -d)
 SOCK="$WORK/tmux.sock"
@@ -78,7 +78,7 @@ SCREEN=$(tmux -S "$SOCK" capture-pane -p -t bench:0 | grep -v '^$' | tail -1)
 {
   echo "geotrack watch vs cgps, ${DURATION} s, gpsd fed by gpsfake at ${SENTENCE_DELAY} s per sentence"
   echo "measured fix rate: $(awk -v n="$RATE_SAMPLE" 'BEGIN { printf "%.1f", n / 5 }') fixes/s"
-  printf "%-10s %12s %10s %14s %18s %18s\n" client "CPU s" "CPU ms" "CPU % of run" "peak RSS (KiB)" "RSS first→last"
+  printf "%-10s %12s %10s %14s %18s %18s %16s\n" client "CPU s" "CPU ms" "CPU % of run" "peak RSS (KiB)" "RSS first→last" "anon RSS (KiB)"
   for name in geotrack cgps gpspipe; do
     case $name in geotrack) p=$GEO_PID; col=2;; cgps) p=$CGPS_PID; col=3;; gpspipe) p=$PIPE_PID; col=4;; esac
     used=$(awk -v a="$(cpu_seconds "$p")" -v b="${START[$name]}" 'BEGIN { printf "%.2f", a - b }')
@@ -88,8 +88,9 @@ SCREEN=$(tmux -S "$SOCK" capture-pane -p -t bench:0 | grep -v '^$' | tail -1)
     pct=$(awk -v u="$used" -v d="$DURATION" 'BEGIN { printf "%.2f", 100 * u / d }')
     first=$(awk -v c=$col 'NR == 2 { print $c }' "$SAMPLES")
     last=$(awk -v c=$col 'END { print $c }' "$SAMPLES")
-    printf "%-10s %12s %10s %14s %18s %18s\n" "$name" "$used" "$precise" "$pct" "$(kib "$p" VmHWM)" "$first→$last"
+    printf "%-10s %12s %10s %14s %18s %18s %16s\n" "$name" "$used" "$precise" "$pct" "$(kib "$p" VmHWM)" "$first→$last" "$(kib "$p" RssAnon)"
   done
   echo "CPU s: utime+stime in clock ticks; CPU ms: schedstat run time over the run (* = threads came or went, so it is partial)"
+  echo "anon RSS: the process's own memory at the end (RssAnon); the rest of RSS is pages of its binary and libraries, shared and reclaimable"
   echo "geotrack's status line at the end: $SCREEN"
 } | tee "$OUT/cli-vs-cgps.txt"

@@ -13,7 +13,7 @@ LOGS=${BENCH_LOGS:-../shared/nmea-corpus}
 for tool in /usr/sbin/mosquitto mosquitto_sub; do
     command -v "$tool" >/dev/null || { echo "$tool is missing: make deps" >&2; exit 2; }
 done
-swift build -c release --product geotrack >/dev/null
+make --no-print-directory release-geotrack >/dev/null
 BIN=$PWD/.build/release/geotrack
 # Many processes, each with a few descriptors, and a broker with 200 connections.
 ulimit -n 65536 2>/dev/null || true

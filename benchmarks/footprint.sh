@@ -1,29 +1,35 @@
 #!/usr/bin/env bash
-# geotrack's footprint next to gpsd's own clients, in one run (issue 14's goals):
+# geotrack's footprint next to gpsd's own clients, every goal of issue 14 in one run:
 #
 #   1. start-up: wall time of `geotrack --version` and `geotrack auth status` next to
 #      `gpspipe -V`, the mean of RUNS runs each (default 50);
 #   2. wake-ups while gpsd has no receiver: context switches (voluntary + involuntary, every
 #      thread) of `geotrack watch` and of `cgps`, each in its own tmux terminal on the same
 #      gpsd, over IDLE seconds (default 30), read from /proc/PID/task/*/status;
-#   3. the binary: size, and the shared libraries it loads (ldd).
+#   3. peak RSS of `geotrack watch` at about 10 fixes/s next to cgps: benchmarks/cli-vs-cgps.sh
+#      for WATCH seconds (default 20);
+#   4. replay throughput next to gpsdecode, and replay's peak RSS on a 1 GB log:
+#      benchmarks/replay-throughput.sh;
+#   5. the binary: size, and the shared libraries it loads (ldd).
 #
-# Peak RSS at 10 fixes/s is benchmarks/cli-vs-cgps.sh; replay throughput is
-# benchmarks/replay-throughput.sh.
+# It ends with one table, goal by goal, written to benchmarks/out/footprint.txt as well.
 #
-# Usage: benchmarks/footprint.sh [RUNS] [IDLE_SECONDS]      (release build of geotrack)
+# Usage: benchmarks/footprint.sh [RUNS] [IDLE_SECONDS] [WATCH_SECONDS]   (release build, as make install makes it)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-50}
 IDLE=${2:-30}
+WATCH=${3:-20}
 PORT=${BENCH_PORT:-29490}
-for tool in gpspipe cgps tmux; do
+OUT=benchmarks/out
+mkdir -p "$OUT"
+for tool in gpspipe cgps tmux gpsdecode; do
     command -v "$tool" >/dev/null || { echo "$tool is missing: make deps" >&2; exit 2; }
 done
 GPSD=/usr/sbin/gpsd
 [ -x "$GPSD" ] || { echo "$GPSD is missing: make deps" >&2; exit 2; }
 
-swift build -c release --product geotrack >/dev/null
+make --no-print-directory release-geotrack >/dev/null
 BIN=$PWD/.build/release/geotrack
 WORK=$(mktemp -d)
 SOCK="$WORK/tmux.sock"
@@ -46,20 +52,25 @@ mean_ms() {
     end=$(date +%s%N)
     awk -v ns=$((end - start)) -v runs="$RUNS" 'BEGIN { printf "%.2f", ns / runs / 1e6 }'
 }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+# "yes" when a <= b.
+within() { awk -v a="$1" -v b="$2" 'BEGIN { print (a <= b) ? "yes" : "no" }'; }
 
-echo "== start-up: mean of $RUNS runs =="
+echo "== 1. start-up: mean of $RUNS runs =="
 # One warm-up each, so the page cache holds every binary.
 "$BIN" --version >/dev/null; gpspipe -V >/dev/null 2>&1 || true
 gpspipe_ms=$(mean_ms gpspipe -V)
 version_ms=$(mean_ms "$BIN" --version)
 auth_ms=$(mean_ms "$BIN" auth status)
 printf '%-28s %8s ms\n' "gpspipe -V" "$gpspipe_ms" "geotrack --version" "$version_ms" "geotrack auth status" "$auth_ms"
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+/usr/bin/time -f %M -o "$WORK/rss" "$BIN" --version >/dev/null 2>&1; version_rss=$(cat "$WORK/rss")
+/usr/bin/time -f %M -o "$WORK/rss" gpspipe -V >/dev/null 2>&1; gpspipe_rss=$(cat "$WORK/rss")
+printf 'peak RSS: geotrack --version %s KiB, gpspipe -V %s KiB\n' "$version_rss" "$gpspipe_rss"
 printf 'ratio to gpspipe -V: --version %s, auth status %s (goal: at most 2)\n' \
     "$(ratio "$version_ms" "$gpspipe_ms")" "$(ratio "$auth_ms" "$gpspipe_ms")"
 
 echo
-echo "== wake-ups over $IDLE s while gpsd has no receiver =="
+echo "== 2. wake-ups over $IDLE s while gpsd has no receiver =="
 "$GPSD" -N -n -S "$PORT" -F "$WORK/gpsd.sock" >"$WORK/gpsd.log" 2>&1 &
 GPSD_PID=$!
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
@@ -72,6 +83,16 @@ pid_of() {
     child=$(pgrep -P "$pane" | head -1 || true)
     echo "${child:-$pane}"
 }
+# The floor under any Swift program that awaits on Linux: one that only waits on an AsyncStream.
+# (libdispatch, which runs Swift's tasks there, keeps a once-a-second timer for its thread pool.)
+cat > "$WORK/idle.swift" <<'SWIFT'
+let (events, keep) = AsyncStream<Int>.makeStream()
+for await _ in events {}
+_ = keep
+SWIFT
+swiftc -O "$WORK/idle.swift" -o "$WORK/idle-swift" 2>/dev/null
+"$WORK/idle-swift" &
+IDLE_PID=$!
 sleep 2
 GEOTRACK_PID=$(pid_of geotrack)
 CGPS_PID=$(pid_of cgps)
@@ -80,16 +101,55 @@ switches() {
     cat /proc/"$1"/task/*/status 2>/dev/null | awk '/ctxt_switches/ { sum += $2 } END { print sum + 0 }'
 }
 threads() { ls /proc/"$1"/task | wc -l; }
-g0=$(switches "$GEOTRACK_PID"); c0=$(switches "$CGPS_PID")
+g0=$(switches "$GEOTRACK_PID"); c0=$(switches "$CGPS_PID"); i0=$(switches "$IDLE_PID")
 sleep "$IDLE"
-g1=$(switches "$GEOTRACK_PID"); c1=$(switches "$CGPS_PID")
-printf '%-16s %8s switches  %6s per s  %3s threads\n' \
-    "geotrack watch" "$((g1 - g0))" "$(ratio $((g1 - g0)) "$IDLE")" "$(threads "$GEOTRACK_PID")" \
-    "cgps" "$((c1 - c0))" "$(ratio $((c1 - c0)) "$IDLE")" "$(threads "$CGPS_PID")"
+g1=$(switches "$GEOTRACK_PID"); c1=$(switches "$CGPS_PID"); i1=$(switches "$IDLE_PID")
+geotrack_switches=$((g1 - g0)); cgps_switches=$((c1 - c0)); idle_switches=$((i1 - i0))
+printf '%-22s %8s switches  %6s per s  %3s threads\n' \
+    "geotrack watch" "$geotrack_switches" "$(ratio "$geotrack_switches" "$IDLE")" "$(threads "$GEOTRACK_PID")" \
+    "cgps" "$cgps_switches" "$(ratio "$cgps_switches" "$IDLE")" "$(threads "$CGPS_PID")" \
+    "Swift, awaiting only" "$idle_switches" "$(ratio "$idle_switches" "$IDLE")" "$(threads "$IDLE_PID")"
+kill "$IDLE_PID" 2>/dev/null || true
 echo "what geotrack shows: $(tmux -S "$SOCK" capture-pane -p -t geotrack | grep -v '^$' | head -1)"
 
 echo
-echo "== the binary =="
-printf 'size: %s bytes (%s)\n' "$(stat -c %s "$BIN")" "$BIN"
-echo "shared libraries:"
+echo "== 3. peak RSS of watch at about 10 fixes/s (benchmarks/cli-vs-cgps.sh $WATCH) =="
+benchmarks/cli-vs-cgps.sh "$WATCH" | tee "$WORK/watch.txt"
+# The table's rows: client, CPU s, CPU ms, CPU %, peak RSS, RSS first→last, anon RSS.
+watch_rss=$(awk '$1 == "geotrack" && NF == 7 { print $5 }' "$WORK/watch.txt")
+cgps_rss=$(awk '$1 == "cgps" && NF == 7 { print $5 }' "$WORK/watch.txt")
+
+echo
+echo "== 4. replay (benchmarks/replay-throughput.sh) =="
+benchmarks/replay-throughput.sh | tee "$WORK/replay.txt" || true
+replay_ratio=$(sed -n 's/^geotrack --json is \([0-9.]*\)x gpsdecode.*/\1/p' "$WORK/replay.txt")
+replay_rss=$(sed -n 's/^peak RSS of geotrack --json: .* MB at .* MB, \([0-9.]*\) MB at \([0-9]*\) MB.*/\1 MB at \2 MB/p' "$WORK/replay.txt")
+
+echo
+echo "== 5. the binary =="
+size_mb=$(awk -v b="$(stat -c %s "$BIN")" 'BEGIN { printf "%.1f", b / 1e6 }')
+libraries=$(ldd "$BIN" | awk '$1 !~ /linux-vdso/ { n++ } END { print n }')
+printf 'size: %s MB (%s)\n' "$size_mb" "$BIN"
+echo "shared libraries ($libraries):"
 ldd "$BIN" | awk '{ print "  " $1 }'
+
+kib_mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
+{
+    echo
+    echo "== issue 14's goals, this run ($(nproc) cores) =="
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' goal geotrack "gpsd's client" target met
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "peak RSS of watch, ~10 fixes/s, status line" "$(kib_mb "$watch_rss")" "cgps $(kib_mb "$cgps_rss")" "at most 8 MB" \
+        "$(within "$watch_rss" 8192)"
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "replay --json of a 1 GB log, peak RSS" "${replay_rss:-?}" "" "at most 10 MB" \
+        "$(within "${replay_rss%% MB*}" 10)"
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "--version" "$version_ms ms" "gpspipe -V $gpspipe_ms ms" "at most 2x" \
+        "$(within "$version_ms" "$(awk -v g="$gpspipe_ms" 'BEGIN { print 2 * g }')")"
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "auth status" "$auth_ms ms" "gpspipe -V $gpspipe_ms ms" "at most 2x" \
+        "$(within "$auth_ms" "$(awk -v g="$gpspipe_ms" 'BEGIN { print 2 * g }')")"
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "switches in ${IDLE} s, gpsd without receiver" "$geotrack_switches" "cgps $cgps_switches" "0" \
+        "$(within "$geotrack_switches" 0)"
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "  the same, a Swift program that only awaits" "$idle_switches" "" "" ""
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "replay --json throughput" "${replay_ratio:-?}x gpsdecode" "gpsdecode 1x" "at least 70x" \
+        "$(within 70 "${replay_ratio:-0}")"
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "binary" "$size_mb MB, $libraries libraries" "" "" ""
+} | tee "$OUT/footprint.txt"
