@@ -1,4 +1,6 @@
+import GPSReports
 import GeoTrackTesting
+import Glibc
 import Synchronization
 import Testing
 @testable import GeoTrackCLI
@@ -72,5 +74,44 @@ struct TickScheduleTests {
         let second = Task { await parked.run(clock: clock, due: { outputs.due.withLock { $0 } }, tick: { outputs.tick() }) }
         parked.finish()
         await second.value
+    }
+}
+
+@Suite("Tracker outputs' timer: a countdown goes on after SIGCONT")
+struct TrackerOutputTimerTests {
+    @Test("stopped (SIGTSTP) nothing is due; after SIGCONT the countdown's timer is armed again", .timeLimit(.minutes(1)))
+    func countdownResumes() async {
+        let clock = ManualClock()
+        let (read, write) = Self.pipe()
+        defer { close(read) }
+        let display = StatusDisplay(mode: .terminal, options: RenderOptions(), descriptor: write, width: { 80 },
+                                    now: { Self.seconds(clock.now.offset) })
+        let output = TrackerOutput(display: display, json: nil, gpx: nil, stopAfter: nil)
+        let timer = Task { await output.runTimer(clock: clock) }
+
+        _ = try? output.handle(.status(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3))))
+        await clock.sleepers(atLeast: 1)
+        display.suspend()
+        #expect(output.nextTick == nil)
+        clock.advance(by: .seconds(1))
+        // The timer found the display stopped and parked; SIGCONT must arm it for the next second.
+        output.resume()
+        await clock.sleepers(atLeast: 1)
+        #expect(output.nextTick == 1)
+
+        timer.cancel()
+        await timer.value
+        display.finish()
+        close(write)
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    static func pipe() -> (Int32, Int32) {
+        var fds: [Int32] = [0, 0]
+        _ = Glibc.pipe(&fds)
+        return (fds[0], fds[1])
     }
 }

@@ -24,7 +24,7 @@ package enum TrackerSession {
         output.publisher?.start()
         let result = ResultBox()
         let tracker = TrackerService(verdicts: run.verdicts, output: output, timeout: timeout, result: result)
-        let watcher = LifecycleService(states: states, display: output.display)
+        let watcher = LifecycleService(states: states, output: output)
         var configuration = ServiceGroupConfiguration(
             services: [
                 .init(service: tracker, successTerminationBehavior: .gracefullyShutdownGroup,
@@ -93,7 +93,7 @@ struct TrackerService: Service {
 /// redraws on SIGCONT, and returns on a terminating signal, which shuts the group down gracefully.
 struct LifecycleService: Service {
     let states: EventStream<LifecycleState>
-    let display: any TrackerDisplay
+    let output: TrackerOutput
 
     func run() async throws {
         for await state in states.cancelOnGracefulShutdown() {
@@ -101,10 +101,10 @@ struct LifecycleService: Service {
             case .active:
                 continue
             case .background:
-                display.suspend()
+                output.display.suspend()
                 ProcessLifecycle.stopProcess()
             case .foreground:
-                display.resume()
+                output.resume()
             case .terminating:
                 return
             }

@@ -35,8 +35,11 @@ package final class TickSchedule: Sendable {
                 continue
             }
             parked.withLock { $0 = false }
+            // At most a day at a time: a huge gpx.sync_interval must not overflow the duration,
+            // and a timer that wakes with nothing due simply looks again.
+            let wait = min(max(delay, 0), 86_400)
             do {
-                try await clock.sleep(for: .nanoseconds(Int64(delay * 1e9)))
+                try await clock.sleep(for: .nanoseconds(Int64(wait * 1e9)))
             } catch {
                 return
             }

@@ -15,6 +15,13 @@ extension TrackerOutput {
         gpx?.syncIfDue()
     }
 
+    /// After SIGCONT: the display takes the terminal again, and the timer picks up what the
+    /// display held back while stopped (it has nothing due while suspended).
+    package func resume() {
+        display.resume()
+        ticks.updated(due: { nextTick })
+    }
+
     /// Runs the outputs' timer on `clock` until the task is cancelled; it sleeps while nothing is due.
     package func runTimer<C: Clock>(clock: C) async where C.Duration == Duration {
         await ticks.run(clock: clock, due: { nextTick }, tick: { tick() })
