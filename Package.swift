@@ -18,6 +18,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GPSReports", targets: ["GPSReports"]),
+        .library(name: "Executors", targets: ["Executors"]),
         .library(name: "GPSD", targets: ["GPSD"]),
         .library(name: "NMEA", targets: ["NMEA"]),
         .library(name: "Reactive", targets: ["Reactive"]),
@@ -47,6 +48,10 @@ let package = Package(
         // MARK: Report types shared by every source (no C, no I/O).
         .target(name: "GPSReports", swiftSettings: strict),
 
+        // MARK: Where code runs: main loop, worker pool, signal and descriptor watches, no Dispatch.
+        .systemLibrary(name: "CExecutors"),
+        .target(name: "Executors", dependencies: ["CExecutors"], swiftSettings: strict),
+
         // MARK: gpsd, through libgps.
         .systemLibrary(
             name: "CGPS",
@@ -56,7 +61,7 @@ let package = Package(
         .target(
             name: "GPSD",
             dependencies: [
-                "CGPS", "GPSReports",
+                "CGPS", "GPSReports", "Executors",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -72,7 +77,7 @@ let package = Package(
         .target(
             name: "LocationKit",
             dependencies: [
-                "GPSReports", "Reactive",
+                "GPSReports", "Reactive", "Executors",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -128,14 +133,14 @@ let package = Package(
         // MARK: The command-line tool.
         .executableTarget(
             name: "geotrack",
-            dependencies: ["GeoTrackCLI"],
+            dependencies: ["GeoTrackCLI", "Executors"],
             swiftSettings: strict
         ),
         // The CLI's commands, renderer, GPX writer and configuration, as a library so tests can reach them.
         .target(
             name: "GeoTrackCLI",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "Reactive",
+                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "Reactive", "Executors",
                 "MQTT", "OwnTracks", "Outbox", "Publishing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -148,6 +153,7 @@ let package = Package(
 
         // MARK: Tests
         .testTarget(name: "GPSReportsTests", dependencies: ["GPSReports"], swiftSettings: strict),
+        .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(
             name: "GPSDTests",
             dependencies: ["GPSD", "GPSReports", "GeoTrackTesting", .product(name: "Logging", package: "swift-log")],

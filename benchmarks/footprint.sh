@@ -83,8 +83,9 @@ pid_of() {
     child=$(pgrep -P "$pane" | head -1 || true)
     echo "${child:-$pane}"
 }
-# The floor under any Swift program that awaits on Linux: one that only waits on an AsyncStream.
-# (libdispatch, which runs Swift's tasks there, keeps a once-a-second timer for its thread pool.)
+# Swift's default executors for comparison: a program that only waits on an AsyncStream.
+# (libdispatch, which runs Swift's tasks by default, keeps a once-a-second timer for its thread
+# pool; geotrack runs its own executors, Sources/Executors, and has none.)
 cat > "$WORK/idle.swift" <<'SWIFT'
 let (events, keep) = AsyncStream<Int>.makeStream()
 for await _ in events {}
@@ -148,7 +149,7 @@ kib_mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
         "$(within "$auth_ms" "$(awk -v g="$gpspipe_ms" 'BEGIN { print 2 * g }')")"
     printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "switches in ${IDLE} s, gpsd without receiver" "$geotrack_switches" "cgps $cgps_switches" "0" \
         "$(within "$geotrack_switches" 0)"
-    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "  the same, a Swift program that only awaits" "$idle_switches" "" "" ""
+    printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "  a Swift program that only awaits (Dispatch)" "$idle_switches" "" "" ""
     printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "replay --json throughput" "${replay_ratio:-?}x gpsdecode" "gpsdecode 1x" "at least 70x" \
         "$(within 70 "${replay_ratio:-0}")"
     printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "binary" "$size_mb MB, $libraries libraries" "" "" ""

@@ -32,7 +32,16 @@ public struct GPSDEvents: AsyncSequence, Sendable {
     /// then moved to its actor, which wakes two threads per message; this wakes one. Keep this
     /// value alive while delivering: when the last copy is released the session ends.
     public func deliver(on queue: DispatchQueue, to handler: @escaping @Sendable (SourceEvent?) -> Void) {
-        consumer.channel.deliver(on: queue, to: handler)
+        consumer.channel.deliver(through: { queue.async(execute: $0) }, to: handler)
+    }
+
+    /// Like ``deliver(on:to:)``, through `post`, which must run the closures it is given
+    /// one at a time in the order it was given them (such as `MainQueue.async`).
+    public func deliver(
+        through post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        to handler: @escaping @Sendable (SourceEvent?) -> Void
+    ) {
+        consumer.channel.deliver(through: post, to: handler)
     }
 
     /// Ends the session; a ``deliver(on:to:)`` handler then receives `nil`.
@@ -73,7 +82,7 @@ public struct GPSDEvents: AsyncSequence, Sendable {
 /// One producer (the session) and one consumer, an unbounded buffer between them.
 final class GPSDEventChannel: Sendable {
     private struct Sink {
-        let queue: DispatchQueue
+        let post: @Sendable (@escaping @Sendable () -> Void) -> Void
         let handler: @Sendable (SourceEvent?) -> Void
     }
 
@@ -94,16 +103,19 @@ final class GPSDEventChannel: Sendable {
         state.withLock { $0.onTermination = action }
     }
 
-    /// Switches to delivering on `queue`: what is buffered first, then each event as it comes.
-    func deliver(on queue: DispatchQueue, to handler: @escaping @Sendable (SourceEvent?) -> Void) {
+    /// Switches to delivering through `post`: what is buffered first, then each event as it comes.
+    func deliver(
+        through post: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void,
+        to handler: @escaping @Sendable (SourceEvent?) -> Void
+    ) {
         state.withLock { state in
             // Enqueued under the lock, so no concurrent yield can overtake the buffered events.
             let pending = Array(state.buffer[state.head...])
             state.buffer.removeAll()
             state.head = 0
             let ended = state.finished
-            state.sink = ended ? nil : Sink(queue: queue, handler: handler)
-            queue.async {
+            state.sink = ended ? nil : Sink(post: post, handler: handler)
+            post {
                 for event in pending { handler(event) }
                 if ended { handler(nil) }
             }
@@ -115,8 +127,8 @@ final class GPSDEventChannel: Sendable {
         let waiter = state.withLock { state -> UnsafeContinuation<SourceEvent?, Never>? in
             guard !state.finished else { return nil }
             if let sink = state.sink {
-                // Under the lock: the queue receives events in the order they were yielded.
-                sink.queue.async { sink.handler(event) }
+                // Under the lock: the sink receives events in the order they were yielded.
+                sink.post { sink.handler(event) }
                 return nil
             }
             if let waiter = state.waiter {
@@ -149,7 +161,7 @@ final class GPSDEventChannel: Sendable {
             }
             guard !state.finished else { return (nil, nil) }
             state.finished = true
-            if let sink = state.sink { sink.queue.async { sink.handler(nil) } }
+            if let sink = state.sink { sink.post { sink.handler(nil) } }
             defer { state.waiter = nil; state.onTermination = nil; state.sink = nil }
             return (state.waiter, state.onTermination)
         }

@@ -64,20 +64,25 @@ public final class GeolocationService {
 
         // Every input is observed synchronously, as the manager calls its delegate: no task and
         // no thread wake-up per fix, and the updates keep the order the manager reported in.
+        // `weak`: the deinit that cancels these is isolated, so when the last reference goes
+        // away off the main actor, a delegate call may still come before it runs.
         observations = [
-            proxy.observe(.didChangeAuthorization) { [unowned self] status in
+            proxy.observe(.didChangeAuthorization) { [weak self] status in
+                guard let self else { return }
                 authorizedRelay.acceptIfChanged(status.isAuthorized)
                 apply(.authorization(status))
             },
-            proxy.observe(.didChangeReceiverStatus) { [unowned self] status in apply(.receiver(status)) },
-            proxy.observe(.didReceiveReport) { [unowned self] report in outlet.send(.report(report)) },
-            proxy.observe(.didUpdateHeading) { [unowned self] heading in
+            proxy.observe(.didChangeReceiverStatus) { [weak self] status in self?.apply(.receiver(status)) },
+            proxy.observe(.didReceiveReport) { [weak self] report in self?.outlet.send(.report(report)) },
+            proxy.observe(.didUpdateHeading) { [weak self] heading in
+                guard let self else { return }
                 // A course heading belongs to the fix whose location follows it; only a sensor's
                 // reading changes what is shown between fixes.
                 guard case .sensor = heading.source, let current = reducer.location else { return }
                 apply(.heading(shownHeading(for: current)))
             },
-            proxy.observe(.didUpdateLocations) { [unowned self] locations in
+            proxy.observe(.didUpdateLocations) { [weak self] locations in
+                guard let self else { return }
                 for location in locations {
                     if !location.isStale { coordinateRelay.accept(location.coordinate) }
                     // The status first: an output that stops at this location has drawn it.
@@ -85,13 +90,16 @@ public final class GeolocationService {
                     outlet.send(.location(location))
                 }
             },
-            proxy.observe(.didEnterRegion) { [unowned self] region in
+            proxy.observe(.didEnterRegion) { [weak self] region in
+                guard let self else { return }
                 send(.regionEntered(region.identifier), at: fixTime)
             },
-            proxy.observe(.didExitRegion) { [unowned self] region in
+            proxy.observe(.didExitRegion) { [weak self] region in
+                guard let self else { return }
                 send(.regionExited(region.identifier), at: fixTime)
             },
-            proxy.observe(.didVisit) { [unowned self] visit in
+            proxy.observe(.didVisit) { [weak self] visit in
+                guard let self else { return }
                 if let departure = visit.departureDate {
                     send(.visitEnded(visit), at: departure)
                 } else {

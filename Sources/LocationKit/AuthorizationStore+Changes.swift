@@ -1,4 +1,4 @@
-import Dispatch
+import Executors
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -10,8 +10,8 @@ extension AuthorizationStore {
     /// process or another (`geotrack auth grant`).
     ///
     /// The watch is in place when this returns. It uses inotify on the decision's directory
-    /// (created if missing) and on the policy's directory, read by a Dispatch source: no
-    /// polling, and no thread of the cooperative pool blocks. Only actual changes of status
+    /// (created if missing) and on the policy's directory, read by a `ReadabilityWatch` thread: no
+    /// polling, no wake-up between changes, and no thread of the cooperative pool blocks. Only actual changes of status
     /// are yielded. The watch ends when the consuming task is cancelled.
     public func changes() throws(LocationError) -> AsyncStream<StoredAuthorization> {
         if let memory { return memory.changes() }
@@ -32,17 +32,14 @@ extension AuthorizationStore {
 
         let (stream, continuation) = AsyncStream.makeStream(of: StoredAuthorization.self, bufferingPolicy: .bufferingNewest(8))
         let last = LastStatus((try? readAuthorization()) ?? StoredAuthorization(.notDetermined))
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "geotrack.authorization-watch"))
-        source.setEventHandler { [self] in
+        // The watch owns `fd` from here, and closes it when cancelled.
+        let watch = ReadabilityWatch(fd: fd, name: "geotrack.authorization-watch") { [self] in
             Self.drain(fd)
             // Any change in the directory may be ours; re-reading is cheap and dedupes by status.
             guard let status = try? readAuthorization(), last.replace(with: status) else { return }
             continuation.yield(status)
         }
-        source.setCancelHandler { close(fd) }
-        let handle = WatchHandle(source)
-        continuation.onTermination = { _ in handle.cancel() }
-        source.resume()
+        continuation.onTermination = { _ in watch.cancel() }
         return stream
     }
 
@@ -69,19 +66,5 @@ private final class LastStatus: Sendable {
             defer { old = new }
             return old != new
         }
-    }
-}
-
-/// Lets the stream's termination handler cancel the Dispatch source.
-// Dispatch sources are thread-safe; `cancel()` may be called from any thread.
-private final class WatchHandle: @unchecked Sendable {
-    private let source: any DispatchSourceRead
-
-    init(_ source: any DispatchSourceRead) {
-        self.source = source
-    }
-
-    func cancel() {
-        source.cancel()
     }
 }

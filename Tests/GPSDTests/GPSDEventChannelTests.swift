@@ -17,7 +17,8 @@ struct GPSDEventChannelTests {
         channel.yield(Self.events[1])
         let received = Mutex<[SourceEvent?]>([])
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            channel.deliver(on: DispatchQueue(label: "test")) { event in
+            let queue = DispatchQueue(label: "test")
+            channel.deliver(through: { queue.async(execute: $0) }) { event in
                 received.withLock { $0.append(event) }
                 if event == nil { done.resume() }
             }

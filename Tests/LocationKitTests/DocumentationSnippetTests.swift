@@ -62,6 +62,7 @@ import Testing
         swiftc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         swiftc.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors",
                             "-I", Self.modules, "-I", Self.packageRoot.appendingPathComponent("Sources/CGPS").path,
+                            "-I", Self.packageRoot.appendingPathComponent("Sources/CExecutors").path,
                             // One module cache for every snippet: clang locks it, and later snippets reuse it.
                             "-module-cache-path", FileManager.default.temporaryDirectory
                                 .appendingPathComponent("geotrack-snippet-module-cache").path,

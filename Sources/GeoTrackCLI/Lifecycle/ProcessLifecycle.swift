@@ -1,4 +1,4 @@
-import Dispatch
+import Executors
 import Foundation
 import Reactive
 
@@ -13,13 +13,13 @@ package protocol ProcessLifecycleDelegate: AnyObject {
     func processWillTerminate(_ lifecycle: ProcessLifecycle, signal: Int32)
 }
 
-/// The process's lifecycle, fed by DispatchSource signal sources: a delegate, and through
-/// its delegate proxy a stream (`lifecycle.rx.state`), like UIApplication's state for an app.
+/// The process's lifecycle, fed by a ``SignalWatch``: a delegate, and through its delegate
+/// proxy a stream (`lifecycle.rx.state`), like UIApplication's state for an app.
 ///
-/// Each watched signal's default action is turned off first (`SIG_IGN`), so only the
-/// dispatch source sees it: Ctrl-C no longer kills the process on the spot but starts a
-/// graceful shutdown, and Ctrl-Z no longer stops it before the terminal is restored
-/// (the consumer stops the process itself with ``stopProcess()``).
+/// Each watched signal is caught, so its default action no longer happens: Ctrl-C no longer
+/// kills the process on the spot but starts a graceful shutdown, and Ctrl-Z no longer stops
+/// it before the terminal is restored (the consumer stops the process itself with
+/// ``stopProcess()``).
 @MainActor
 package final class ProcessLifecycle: HasDelegateSlot, ReactiveCompatible {
     /// Where the delegate and, once `rx` is used, the proxy live.
@@ -31,18 +31,14 @@ package final class ProcessLifecycle: HasDelegateSlot, ReactiveCompatible {
     }
     /// The current state.
     package private(set) var state: LifecycleState = .active
-    private var sources: [any DispatchSourceSignal] = []
+    private var watch: SignalWatch?
 
-    /// Starts watching `signals` (by default SIGTSTP, SIGCONT, SIGTERM, SIGINT, SIGHUP) on the main queue.
+    /// Starts watching `signals` (by default SIGTSTP, SIGCONT, SIGTERM, SIGINT, SIGHUP); each
+    /// is received on the main actor, in the order they came.
     package init(signals: [Int32] = LifecycleState.signals) {
-        for number in signals {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated { self?.receive(number) }
-            }
-            source.resume()
-            sources.append(source)
+        guard !signals.isEmpty else { return }
+        watch = SignalWatch(signals) { [weak self] number in
+            MainQueue.async { MainActor.assumeIsolated { self?.receive(number) } }
         }
     }
 
@@ -61,8 +57,8 @@ package final class ProcessLifecycle: HasDelegateSlot, ReactiveCompatible {
 
     /// Stops watching. The signals stay ignored, so a late Ctrl-C cannot cut the shutdown short.
     package func cancel() {
-        for source in sources { source.cancel() }
-        sources.removeAll()
+        watch?.cancel()
+        watch = nil
         (delegateSlot.proxy as? ProcessLifecycleDelegateProxy)?.finishStreams()
     }
 

@@ -1,4 +1,4 @@
-import Dispatch
+import Executors
 import Foundation
 import Logging
 import Reactive
@@ -15,10 +15,7 @@ package enum TrackerSession {
     package static func run(_ run: TrackingRun, output: TrackerOutput, timeout: Duration?, logger: Logger) async throws(CLIError) {
         let lifecycle = await ProcessLifecycle()
         let states = await MainActor.run { lifecycle.rx.state }
-        let resize = DispatchSource.makeSignalSource(signal: SIGWINCH, queue: .global())
-        signal(SIGWINCH, SIG_IGN)
-        resize.setEventHandler { output.display.resize() }
-        resize.resume()
+        let resize = SignalWatch([SIGWINCH]) { _ in output.display.resize() }
         defer { resize.cancel() }
 
         output.publisher?.start()

@@ -27,7 +27,7 @@ package final class TrackingRun {
         self.continuation = continuation
         // Observed before the service starts the manager, so nothing is missed.
         service = GeolocationService(manager: manager, startsUpdates: false)
-        observation = service.observe { [unowned self] update in handle(update, output: output) }
+        observation = service.observe { [weak self] update in self?.handle(update, output: output) }
         service.start()
     }
 

@@ -1,0 +1,49 @@
+@_spi(ExperimentalCustomExecutors) import _Concurrency
+import Foundation
+import Synchronization
+
+/// The process's executors when it is a `geotrack` command: a main loop and a small worker
+/// pool instead of Dispatch, so that a tracker waiting for gpsd wakes no thread at all.
+///
+/// Dispatch's worker pool on Linux arms a one-second timer the first time any task runs, and
+/// it never disarms it. A library cannot choose the executors; the program does, in its entry
+/// point, with ``install()`` before the first task and ``runMainLoop()`` after it. Everything
+/// else (tests, other programs) keeps Swift's default executors, and the code that posts to
+/// the main thread (``MainQueue``) works with either.
+public enum GeoTrackExecutors {
+    private static let installed = Atomic<Bool>(false)
+
+    /// Makes these executors Swift's main and global executors.
+    ///
+    /// Call it first thing on the main thread, before any task exists: a task created earlier
+    /// would keep resuming on Dispatch, whose main queue nothing drains any more.
+    public static func install() {
+        guard !installed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        _createExecutors(factory: Factory.self)
+    }
+
+    /// Whether ``install()`` has run.
+    public static var isInstalled: Bool {
+        installed.load(ordering: .acquiring)
+    }
+
+    /// Runs the main actor's jobs on the calling (main) thread; does not return. The program
+    /// ends with `exit`, like an `@main` async entry point does when its task returns.
+    public static func runMainLoop() -> Never {
+        while true {
+            try? Factory.loop.run()
+        }
+    }
+
+    /// The main loop, once installed.
+    static var mainLoop: MainLoop? {
+        isInstalled ? Factory.loop : nil
+    }
+
+    private enum Factory: ExecutorFactory {
+        static let loop = MainLoop()
+        static let pool = WorkerPool(width: ProcessInfo.processInfo.activeProcessorCount)
+        static var mainExecutor: any MainExecutor { loop }
+        static var defaultExecutor: any TaskExecutor { pool }
+    }
+}
