@@ -94,7 +94,9 @@ SWIFT
 swiftc -O "$WORK/idle.swift" -o "$WORK/idle-swift" 2>/dev/null
 "$WORK/idle-swift" &
 IDLE_PID=$!
-sleep 2
+# Past start-up: geotrack settles within about 12 s of starting (connecting, learning that gpsd
+# has no receiver, drawing that); the window measures the silence after.
+sleep 15
 GEOTRACK_PID=$(pid_of geotrack)
 CGPS_PID=$(pid_of cgps)
 # Sum of voluntary and involuntary context switches over every thread of a process.
