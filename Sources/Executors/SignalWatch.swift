@@ -59,6 +59,9 @@ private final class SignalHub: Sendable {
     }
 
     func add(_ watch: SignalWatch, signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        // Without the pipe nobody would hear a caught signal: Ctrl-C would do nothing. The
+        // signals keep their default action instead.
+        guard readEnd >= 0 else { return }
         let watcher = Watcher(id: ObjectIdentifier(watch), handler: handler)
         watchers.withLock { table in
             for number in signals {
