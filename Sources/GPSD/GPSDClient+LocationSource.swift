@@ -17,7 +17,7 @@ extension GPSDClient: LocationSource {
         let session = SourceSession { events.cancel() }
         events.deliver(through: MainQueue.async) { [weak session] event in
             MainActor.assumeIsolated {
-                // Events already on the main queue when the session was cancelled are dropped.
+                // Events already posted when the session was cancelled are dropped.
                 guard let session, !session.isCancelled else { return }
                 handler(event)
             }

@@ -27,10 +27,12 @@ public struct GPSDEvents: AsyncSequence, Sendable {
     /// Instead of iterating: hands every event to `handler` on `queue`, in order, then `nil`
     /// once when the session ends (or ``cancel()`` is called). Returns at once.
     ///
-    /// For a consumer that lives on a dispatch queue, such as the main actor (whose executor is
-    /// the main queue): a task iterating the sequence is resumed through the global pool and
-    /// then moved to its actor, which wakes two threads per message; this wakes one. Keep this
-    /// value alive while delivering: when the last copy is released the session ends.
+    /// For a consumer that lives on a dispatch queue, such as the main actor under Swift's
+    /// default executors (its executor is then the main queue): a task iterating the sequence is
+    /// resumed through the global pool and then moved to its actor, which wakes two threads per
+    /// message; this wakes one. `geotrack`'s own executors drain no dispatch queue: there, use
+    /// ``deliver(through:to:)`` with `MainQueue.async`. Keep this value alive while delivering:
+    /// when the last copy is released the session ends.
     public func deliver(on queue: DispatchQueue, to handler: @escaping @Sendable (SourceEvent?) -> Void) {
         consumer.channel.deliver(through: { queue.async(execute: $0) }, to: handler)
     }

@@ -10,9 +10,9 @@ extension AuthorizationStore {
     /// process or another (`geotrack auth grant`).
     ///
     /// The watch is in place when this returns. It uses inotify on the decision's directory
-    /// (created if missing) and on the policy's directory, read by a `ReadabilityWatch` thread: no
-    /// polling, no wake-up between changes, and no thread of the cooperative pool blocks. Only actual changes of status
-    /// are yielded. The watch ends when the consuming task is cancelled.
+    /// (created if missing) and on the policy's directory, read by a `ReadabilityWatch` thread:
+    /// no polling, no wake-up between changes, and no thread of the cooperative pool blocks.
+    /// Only actual changes of status are yielded. The watch ends when the consuming task is cancelled.
     public func changes() throws(LocationError) -> AsyncStream<StoredAuthorization> {
         if let memory { return memory.changes() }
         try ensureDirectory()
