@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 @testable import GeoTrackCLI
 import Testing
@@ -93,5 +94,26 @@ struct CommandLineTests {
         #expect(run.stderr.contains("geotrack auth grant"))
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(run.stdout.isEmpty)
+    }
+
+    @Test("every command names itself, so starting never derives a name from a type")
+    func explicitCommandNames() {
+        // Without a name, ArgumentParser calls String(describing:) on the type, whose casts scan
+        // every protocol conformance in the binary: a fifth of `geotrack --version`'s time.
+        var names: [String] = []
+        func visit(_ command: any ParsableCommand.Type, path: String) {
+            let name = command.configuration.commandName
+            #expect(name != nil, "\(command) has no commandName")
+            let full = path.isEmpty ? (name ?? "?") : "\(path) \(name ?? "?")"
+            names.append(full)
+            for sub in command.configuration.subcommands { visit(sub, path: full) }
+        }
+        visit(GeoTrack.self, path: "")
+        #expect(names.sorted() == [
+            "geotrack", "geotrack auth", "geotrack auth deny", "geotrack auth grant", "geotrack auth reset",
+            "geotrack auth status", "geotrack devices", "geotrack fleet", "geotrack outbox", "geotrack outbox clear",
+            "geotrack outbox flush", "geotrack outbox list", "geotrack replay", "geotrack sky", "geotrack stats",
+            "geotrack watch",
+        ])
     }
 }

@@ -5,6 +5,7 @@ extension GeoTrack {
     /// `geotrack auth status|grant|deny|reset`: the stored location-access decision.
     package struct Auth: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "auth",
             abstract: "Show or change whether geotrack may use your location.",
             discussion: "'watch' asks on its first run at a terminal; these commands answer ahead of time, for scripts and services.",
             subcommands: [Status.self, Grant.self, Deny.self, Reset.self],
@@ -16,6 +17,7 @@ extension GeoTrack {
         /// `auth status`.
         package struct Status: AsyncParsableCommand {
             package static let configuration = CommandConfiguration(
+                commandName: "status",
                 abstract: "Print the decision: notDetermined, authorizedAlways, authorizedWhenInUse, denied or restricted.",
                 discussion: "A grant of approximate locations only is followed by '(approximate)'.")
             package init() {}
@@ -26,7 +28,7 @@ extension GeoTrack {
 
         /// `auth grant`.
         package struct Grant: AsyncParsableCommand {
-            package static let configuration = CommandConfiguration(abstract: "Allow geotrack to use your location from now on.")
+            package static let configuration = CommandConfiguration(commandName: "grant", abstract: "Allow geotrack to use your location from now on.")
 
             @Flag(help: "Allow approximate locations only: snapped to a 0.025-degree grid (about 2.8 km), without altitude, speed or course.")
             package var approximate = false
@@ -41,7 +43,7 @@ extension GeoTrack {
 
         /// `auth deny`.
         package struct Deny: AsyncParsableCommand {
-            package static let configuration = CommandConfiguration(abstract: "Refuse geotrack the use of your location.")
+            package static let configuration = CommandConfiguration(commandName: "deny", abstract: "Refuse geotrack the use of your location.")
             package init() {}
             package func run() async throws {
                 let store = AuthorizationStore()
@@ -52,7 +54,7 @@ extension GeoTrack {
 
         /// `auth reset`.
         package struct Reset: AsyncParsableCommand {
-            package static let configuration = CommandConfiguration(abstract: "Forget the decision; the next 'watch' at a terminal asks again.")
+            package static let configuration = CommandConfiguration(commandName: "reset", abstract: "Forget the decision; the next 'watch' at a terminal asks again.")
             package init() {}
             package func run() async throws {
                 try AuthorizationGate.write(.notDetermined, to: AuthorizationStore())

@@ -6,6 +6,7 @@ extension GeoTrack {
     /// `geotrack devices`: the receivers gpsd knows.
     package struct Devices: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "devices",
             abstract: "List the GPS receivers attached to gpsd.",
             discussion: "With --json, one gpsd DEVICE object per receiver and line, as gpspipe -w shows them; none when no receiver is attached."
         )

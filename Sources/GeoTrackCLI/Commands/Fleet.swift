@@ -7,6 +7,7 @@ extension GeoTrack {
     /// `geotrack fleet URL`: every device publishing to an MQTT broker in OwnTracks' format, live.
     package struct Fleet: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "fleet",
             abstract: "Watch every device that publishes to an MQTT broker (OwnTracks' format: geotrack --publish, OwnTracks phones).",
             discussion: """
             Subscribes to owntracks/+/+ and owntracks/+/+/event and shows one line per device, redrawn in place: \

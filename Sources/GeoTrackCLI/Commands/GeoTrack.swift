@@ -3,6 +3,9 @@ import Foundation
 
 /// The `geotrack` command: a terminal GPS tracker over gpsd, NMEA logs and GPX tracks.
 package struct GeoTrack: AsyncParsableCommand {
+    // Every command names itself. Without a name, ArgumentParser derives one with
+    // String(describing:), whose casts scan every protocol conformance in the binary at each
+    // start: a fifth of `geotrack --version`'s time.
     package static let configuration = CommandConfiguration(
         commandName: "geotrack",
         abstract: "Track your position from gpsd, or replay an NMEA log or GPX track.",

@@ -23,6 +23,7 @@ extension GeoTrack {
         /// `geotrack outbox list`.
         package struct List: ParsableCommand {
             package static let configuration = CommandConfiguration(
+                commandName: "list",
                 abstract: "Show what waits, per destination: messages, the oldest one's age, and how many were dropped.")
 
             @Flag(help: "One JSON object per destination.")
@@ -82,6 +83,7 @@ extension GeoTrack {
         /// `geotrack outbox flush`.
         package struct Flush: AsyncParsableCommand {
             package static let configuration = CommandConfiguration(
+                commandName: "flush",
                 abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
                 discussion: "Exit status 0 when the outbox is empty afterwards, 69 when a broker could not be reached in time, 77 when one refused the login.")
 
@@ -170,6 +172,7 @@ extension GeoTrack {
         /// `geotrack outbox clear`.
         package struct Clear: ParsableCommand {
             package static let configuration = CommandConfiguration(
+                commandName: "clear",
                 abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.")
 
             @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))

@@ -6,6 +6,7 @@ extension GeoTrack {
     /// `geotrack replay FILE`: an NMEA log or GPX track, decoded as gpsd would.
     package struct Replay: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "replay",
             abstract: "Replay an NMEA log or a GPX track (no authorization needed).",
             discussion: """
             As fast as possible by default; --realtime keeps the recorded pace, --speed N runs it N times faster. \

@@ -8,6 +8,7 @@ extension GeoTrack {
     /// `geotrack sky`: the satellites, the fix and the receiver, full screen, as cgps shows them.
     package struct Sky: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "sky",
             abstract: "Show satellites, the fix, its errors and the receiver full screen, like cgps.",
             discussion: """
             The left column shows the fix (time, position, altitude above sea level and the \

@@ -6,6 +6,7 @@ extension GeoTrack {
     /// `geotrack stats FILE…`: a track's statistics, from NMEA logs and GPX tracks.
     package struct Stats: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "stats",
             abstract: "Summarise NMEA logs or GPX tracks: distance, time, speeds, climb, area, trips and stops.",
             discussion: """
             Each file is replayed through the same pipeline as 'replay' and summed up: distance \

@@ -8,6 +8,7 @@ extension GeoTrack {
     /// `geotrack watch`: follow gpsd live.
     package struct Watch: AsyncParsableCommand {
         package static let configuration = CommandConfiguration(
+            commandName: "watch",
             abstract: "Show your position from gpsd on a status line (the default command).",
             discussion: """
             On its first run at a terminal, watch asks whether geotrack may use your location \
