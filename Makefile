@@ -35,7 +35,13 @@ build:
 
 # The release executable carries the Swift runtime and Foundation: no Swift library to find,
 # load and bind at each start (issue 14's footprint). Debug builds, and the tests, stay dynamic.
-RELEASE_FLAGS := -c release --static-swift-stdlib
+# It is linked by lld (in the Swift toolchain), which packs the 120 000 relative relocations
+# of a position-independent executable into a few KB (-z pack-relative-relocs, glibc 2.36),
+# and without --export-dynamic, which the static runtime's link arguments add: nothing looks
+# geotrack's own symbols up at run time, and exporting them cost a 1.4 MB dynamic symbol table.
+# Together 4 MB less of the binary in memory at every start.
+RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 
 release:
 	$(SWIFT) build $(RELEASE_FLAGS)
