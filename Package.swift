@@ -88,11 +88,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // MARK: Fleet: the MQTT transport (libmosquitto), OwnTracks' messages, the durable outbox.
-        .systemLibrary(
-            name: "CMosquitto",
-            pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]
-        ),
+        // Only <mosquitto.h> (libmosquitto-dev) at build time: the library itself is opened
+        // when the first client is made, so starts that do not publish never load it.
+        .systemLibrary(name: "CMosquitto"),
         .target(
             name: "MQTT",
             dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")],

@@ -11,10 +11,17 @@
  *
  * Threads: libmosquitto runs its network loop on a thread of its own (mosquitto_loop_start);
  * every callback set here is called on that thread, never on Swift's cooperative pool.
+ *
+ * Loading: geotrack is not linked with libmosquitto. Loading it and OpenSSL behind it took a
+ * millisecond and 1.7 MB at every start, and only publishing and `fleet` use it, so it is
+ * opened with dlopen() when the first client is made (geotrack_mosquitto_load). Every call goes
+ * through the table that fills; its entries have the types of the real prototypes, so the
+ * compiler still checks each call against <mosquitto.h>.
  */
 #ifndef GEOTRACK_CMOSQUITTO_SHIM_H
 #define GEOTRACK_CMOSQUITTO_SHIM_H
 
+#include <dlfcn.h>
 #include <mosquitto.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,6 +31,70 @@
 #if LIBMOSQUITTO_MAJOR < 1 || (LIBMOSQUITTO_MAJOR == 1 && LIBMOSQUITTO_MINOR < 6)
 #error "GeoTrack needs libmosquitto 1.6 or newer: install a newer libmosquitto-dev"
 #endif
+
+/* The library's soname: the same for 1.6 and 2.0 (Debian's package libmosquitto1). */
+#define GEOTRACK_MOSQUITTO_SONAME "libmosquitto.so.1"
+
+/* The libmosquitto functions GeoTrack calls, resolved by geotrack_mosquitto_load(). */
+typedef struct {
+    __typeof__(&mosquitto_lib_init) lib_init;
+    __typeof__(&mosquitto_new) new_client;
+    __typeof__(&mosquitto_destroy) destroy;
+    __typeof__(&mosquitto_int_option) int_option;
+    __typeof__(&mosquitto_max_inflight_messages_set) max_inflight_messages_set;
+    __typeof__(&mosquitto_connect_callback_set) connect_callback_set;
+    __typeof__(&mosquitto_disconnect_callback_set) disconnect_callback_set;
+    __typeof__(&mosquitto_publish_callback_set) publish_callback_set;
+    __typeof__(&mosquitto_subscribe_callback_set) subscribe_callback_set;
+    __typeof__(&mosquitto_message_callback_set) message_callback_set;
+    __typeof__(&mosquitto_reconnect_delay_set) reconnect_delay_set;
+    __typeof__(&mosquitto_username_pw_set) username_pw_set;
+    __typeof__(&mosquitto_tls_set) tls_set;
+    __typeof__(&mosquitto_will_set) will_set;
+    __typeof__(&mosquitto_connect_async) connect_async;
+    __typeof__(&mosquitto_loop_start) loop_start;
+    __typeof__(&mosquitto_loop_stop) loop_stop;
+    __typeof__(&mosquitto_disconnect) disconnect;
+    __typeof__(&mosquitto_publish) publish;
+    __typeof__(&mosquitto_subscribe) subscribe;
+    __typeof__(&mosquitto_strerror) error_string;
+} geotrack_mosquitto;
+
+/*
+ * Opens `soname` and fills `api`, then initialises the library. Returns NULL on success, or
+ * what went wrong: dlerror()'s text, or the name of a function the library lacks. Call it once
+ * per process; the library stays loaded.
+ */
+static inline const char *geotrack_mosquitto_load(geotrack_mosquitto *api, const char *soname) {
+    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (!library) return dlerror();
+#define GEOTRACK_MOSQUITTO_RESOLVE(field, name) \
+    if (!(*(void **)&api->field = dlsym(library, name))) { dlclose(library); return name; }
+    GEOTRACK_MOSQUITTO_RESOLVE(lib_init, "mosquitto_lib_init")
+    GEOTRACK_MOSQUITTO_RESOLVE(new_client, "mosquitto_new")
+    GEOTRACK_MOSQUITTO_RESOLVE(destroy, "mosquitto_destroy")
+    GEOTRACK_MOSQUITTO_RESOLVE(int_option, "mosquitto_int_option")
+    GEOTRACK_MOSQUITTO_RESOLVE(max_inflight_messages_set, "mosquitto_max_inflight_messages_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(connect_callback_set, "mosquitto_connect_callback_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(disconnect_callback_set, "mosquitto_disconnect_callback_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(publish_callback_set, "mosquitto_publish_callback_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(subscribe_callback_set, "mosquitto_subscribe_callback_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(message_callback_set, "mosquitto_message_callback_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(reconnect_delay_set, "mosquitto_reconnect_delay_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(username_pw_set, "mosquitto_username_pw_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(tls_set, "mosquitto_tls_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(will_set, "mosquitto_will_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(connect_async, "mosquitto_connect_async")
+    GEOTRACK_MOSQUITTO_RESOLVE(loop_start, "mosquitto_loop_start")
+    GEOTRACK_MOSQUITTO_RESOLVE(loop_stop, "mosquitto_loop_stop")
+    GEOTRACK_MOSQUITTO_RESOLVE(disconnect, "mosquitto_disconnect")
+    GEOTRACK_MOSQUITTO_RESOLVE(publish, "mosquitto_publish")
+    GEOTRACK_MOSQUITTO_RESOLVE(subscribe, "mosquitto_subscribe")
+    GEOTRACK_MOSQUITTO_RESOLVE(error_string, "mosquitto_strerror")
+#undef GEOTRACK_MOSQUITTO_RESOLVE
+    api->lib_init();
+    return NULL;
+}
 
 /* What the network thread tells Swift: one entry point, so Swift registers one C function. */
 typedef enum {
@@ -88,40 +159,82 @@ static inline void geotrack_mqtt_on_message(struct mosquitto *mosq, void *obj, c
     geotrack_mqtt_emit(obj, event);
 }
 
-/* Once per process, before any instance; libmosquitto counts calls, so repeats are harmless. */
-static inline void geotrack_mqtt_library_init(void) {
-    mosquitto_lib_init();
-}
-
 /*
  * A new client whose callbacks all go to `sink` (which must outlive it). A publisher uses a clean
  * session: what is not yet acknowledged stays in GeoTrack's outbox. A subscriber may keep its
  * session (clean_session false), so the broker queues its QoS 1 messages while it is away.
  * Returns NULL on failure (out of memory, or an empty id with clean_session false).
  */
-static inline struct mosquitto *geotrack_mqtt_new(const char *client_id, bool clean_session, geotrack_mqtt_sink *sink,
-                                                  int max_inflight) {
-    struct mosquitto *mosq = mosquitto_new(client_id, clean_session, sink);
+static inline struct mosquitto *geotrack_mqtt_new(const geotrack_mosquitto *api, const char *client_id,
+                                                  bool clean_session, geotrack_mqtt_sink *sink, int max_inflight) {
+    struct mosquitto *mosq = api->new_client(client_id, clean_session, sink);
     if (!mosq) return NULL;
-    mosquitto_int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
-    mosquitto_max_inflight_messages_set(mosq, (unsigned int)max_inflight);
-    mosquitto_connect_callback_set(mosq, geotrack_mqtt_on_connect);
-    mosquitto_disconnect_callback_set(mosq, geotrack_mqtt_on_disconnect);
-    mosquitto_publish_callback_set(mosq, geotrack_mqtt_on_publish);
-    mosquitto_subscribe_callback_set(mosq, geotrack_mqtt_on_subscribe);
-    mosquitto_message_callback_set(mosq, geotrack_mqtt_on_message);
+    api->int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
+    api->max_inflight_messages_set(mosq, (unsigned int)max_inflight);
+    api->connect_callback_set(mosq, geotrack_mqtt_on_connect);
+    api->disconnect_callback_set(mosq, geotrack_mqtt_on_disconnect);
+    api->publish_callback_set(mosq, geotrack_mqtt_on_publish);
+    api->subscribe_callback_set(mosq, geotrack_mqtt_on_subscribe);
+    api->message_callback_set(mosq, geotrack_mqtt_on_message);
     return mosq;
 }
 
 /* TLS: a CA file, and optionally a client certificate and key (PEM, the key unencrypted). */
-static inline int geotrack_mqtt_tls(struct mosquitto *mosq, const char *ca_file, const char *cert_file, const char *key_file) {
-    return mosquitto_tls_set(mosq, ca_file, NULL, cert_file, key_file, NULL);
+static inline int geotrack_mqtt_tls(const geotrack_mosquitto *api, struct mosquitto *mosq, const char *ca_file,
+                                    const char *cert_file, const char *key_file) {
+    return api->tls_set(mosq, ca_file, NULL, cert_file, key_file, NULL);
 }
 
 /* Publishes `length` bytes; on success *message_id is what the PUBACK will carry. */
-static inline int geotrack_mqtt_publish(struct mosquitto *mosq, int *message_id, const char *topic,
-                                        const void *payload, int length, int qos, bool retain) {
-    return mosquitto_publish(mosq, message_id, topic, length, payload, qos, retain);
+static inline int geotrack_mqtt_publish(const geotrack_mosquitto *api, struct mosquitto *mosq, int *message_id,
+                                        const char *topic, const void *payload, int length, int qos, bool retain) {
+    return api->publish(mosq, message_id, topic, length, payload, qos, retain);
+}
+
+/* The rest of what Swift calls, each a plain call through the table. */
+static inline void geotrack_mqtt_destroy(const geotrack_mosquitto *api, struct mosquitto *mosq) {
+    api->destroy(mosq);
+}
+
+static inline int geotrack_mqtt_reconnect_delay(const geotrack_mosquitto *api, struct mosquitto *mosq,
+                                                unsigned int delay, unsigned int maximum, bool exponential) {
+    return api->reconnect_delay_set(mosq, delay, maximum, exponential);
+}
+
+static inline int geotrack_mqtt_credentials(const geotrack_mosquitto *api, struct mosquitto *mosq,
+                                            const char *username, const char *password) {
+    return api->username_pw_set(mosq, username, password);
+}
+
+static inline int geotrack_mqtt_will(const geotrack_mosquitto *api, struct mosquitto *mosq, const char *topic,
+                                     int length, const void *payload, int qos, bool retain) {
+    return api->will_set(mosq, topic, length, payload, qos, retain);
+}
+
+static inline int geotrack_mqtt_connect_async(const geotrack_mosquitto *api, struct mosquitto *mosq,
+                                              const char *host, int port, int keep_alive) {
+    return api->connect_async(mosq, host, port, keep_alive);
+}
+
+static inline int geotrack_mqtt_loop_start(const geotrack_mosquitto *api, struct mosquitto *mosq) {
+    return api->loop_start(mosq);
+}
+
+static inline int geotrack_mqtt_loop_stop(const geotrack_mosquitto *api, struct mosquitto *mosq, bool force) {
+    return api->loop_stop(mosq, force);
+}
+
+static inline int geotrack_mqtt_disconnect(const geotrack_mosquitto *api, struct mosquitto *mosq) {
+    return api->disconnect(mosq);
+}
+
+static inline int geotrack_mqtt_subscribe(const geotrack_mosquitto *api, struct mosquitto *mosq, int *message_id,
+                                          const char *filter, int qos) {
+    return api->subscribe(mosq, message_id, filter, qos);
+}
+
+static inline const char *geotrack_mqtt_strerror(const geotrack_mosquitto *api, int result) {
+    return api->error_string(result);
 }
 
 #endif

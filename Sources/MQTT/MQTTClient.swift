@@ -40,6 +40,7 @@ public final class MQTTClient: Sendable {
 
     private let handle: Handle
     private let sink: Sink
+    private let library: LibMosquitto
     private let state = Mutex(State.idle)
     private let logger: Logger?
 
@@ -59,14 +60,21 @@ public final class MQTTClient: Sendable {
     ///     other client uses.
     public init(clientID: String, endpoint: MQTTEndpoint, will: Will? = nil, maximumInFlight: Int = 100,
                 keepsSession: Bool = false, logger: Logger? = nil) throws(MQTTError) {
-        geotrack_mqtt_library_init()
+        let library: LibMosquitto
+        switch LibMosquitto.shared {
+        case .success(let loaded): library = loaded
+        case .failure(let error): throw error
+        }
+        self.library = library
         let (events, continuation) = AsyncStream.makeStream(of: MQTTEvent.self)
         self.events = events
         self.endpoint = endpoint
         self.logger = logger
         let sink = Sink(continuation: continuation)
         self.sink = sink
-        guard let pointer = clientID.withCString({ geotrack_mqtt_new($0, !keepsSession, sink.cSink, Int32(maximumInFlight)) }) else {
+        guard let pointer = clientID.withCString({
+            geotrack_mqtt_new(library.api, $0, !keepsSession, sink.cSink, Int32(maximumInFlight))
+        }) else {
             sink.release()
             handle = Handle(pointer: nil)
             state.withLock { $0 = .closed }
@@ -76,7 +84,7 @@ public final class MQTTClient: Sendable {
         do throws(MQTTError) {
             try configure(will: will)
         } catch {
-            mosquitto_destroy(pointer)
+            geotrack_mqtt_destroy(library.api, pointer)
             sink.release()
             state.withLock { $0 = .closed }
             throw error
@@ -85,23 +93,24 @@ public final class MQTTClient: Sendable {
 
     private func configure(will: Will?) throws(MQTTError) {
         let mosq = handle.pointer
-        var result = mosquitto_reconnect_delay_set(mosq, 1, 30, true)
-        guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the reconnect delay") }
+        let api = library.api
+        var result = geotrack_mqtt_reconnect_delay(api, mosq, 1, 30, true)
+        guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the reconnect delay", library) }
         if let username = endpoint.username {
-            result = mosquitto_username_pw_set(mosq, username, endpoint.password)
-            guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the user name") }
+            result = geotrack_mqtt_credentials(api, mosq, username, endpoint.password)
+            guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the user name", library) }
         }
         if let tls = endpoint.tls {
-            result = geotrack_mqtt_tls(mosq, tls.caFile, tls.certificateFile, tls.keyFile)
+            result = geotrack_mqtt_tls(api, mosq, tls.caFile, tls.certificateFile, tls.keyFile)
             guard result == MOSQ_ERR_SUCCESS.rawValue else {
-                throw MQTTError(.tls, "cannot use the TLS files (CA \(tls.caFile)): \(String(cString: mosquitto_strerror(result))); check they exist and are PEM")
+                throw MQTTError(.tls, "cannot use the TLS files (CA \(tls.caFile)): \(library.describe(result)); check they exist and are PEM")
             }
         }
         if let will {
             result = will.payload.withUnsafeBytes { bytes in
-                mosquitto_will_set(mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, will.retain)
+                geotrack_mqtt_will(api, mosq, will.topic, Int32(bytes.count), bytes.baseAddress, 1, will.retain)
             }
-            guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the last will") }
+            guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the last will", library) }
         }
     }
 
@@ -119,16 +128,17 @@ public final class MQTTClient: Sendable {
     /// broker accepts, and again after every reconnection. Calling it twice does nothing.
     public func start() {
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [handle, endpoint, logger] in
+        let thread = Thread { [handle, endpoint, logger, library] in
             defer { done.signal() }
             // A refused or failed first connect is retried by the network thread, with its delay.
-            let result = mosquitto_connect_async(handle.pointer, endpoint.host, Int32(endpoint.port), Int32(endpoint.keepAlive))
+            let result = geotrack_mqtt_connect_async(library.api, handle.pointer, endpoint.host, Int32(endpoint.port),
+                                                     Int32(endpoint.keepAlive))
             if result != MOSQ_ERR_SUCCESS.rawValue {
-                logger?.debug("MQTT: first connect to \(endpoint) failed: \(String(cString: mosquitto_strerror(result))); retrying")
+                logger?.debug("MQTT: first connect to \(endpoint) failed: \(library.describe(result)); retrying")
             }
-            let loop = mosquitto_loop_start(handle.pointer)
+            let loop = geotrack_mqtt_loop_start(library.api, handle.pointer)
             if loop != MOSQ_ERR_SUCCESS.rawValue {
-                logger?.error("MQTT: cannot start the network thread: \(String(cString: mosquitto_strerror(loop)))")
+                logger?.error("MQTT: cannot start the network thread: \(library.describe(loop))")
             }
         }
         thread.name = "geotrack mqtt connect"
@@ -147,10 +157,10 @@ public final class MQTTClient: Sendable {
         guard isOpen else { throw MQTTError(.notConnected, "publishing to \(endpoint): the client is closed") }
         var messageID: Int32 = 0
         let result = payload.withUnsafeBytes { bytes in
-            geotrack_mqtt_publish(handle.pointer, &messageID, topic, bytes.baseAddress, Int32(bytes.count), qos, retain)
+            geotrack_mqtt_publish(library.api, handle.pointer, &messageID, topic, bytes.baseAddress, Int32(bytes.count), qos, retain)
         }
         guard result == MOSQ_ERR_SUCCESS.rawValue || result == MOSQ_ERR_NO_CONN.rawValue else {
-            throw .library(result, "publishing to \(topic)")
+            throw .library(result, "publishing to \(topic)", library)
         }
         return messageID
     }
@@ -161,8 +171,8 @@ public final class MQTTClient: Sendable {
     public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) -> Int32 {
         guard isOpen else { throw MQTTError(.notConnected, "subscribing to \(filter): the client is closed") }
         var messageID: Int32 = 0
-        let result = mosquitto_subscribe(handle.pointer, &messageID, filter, qos)
-        guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "subscribing to \(filter)") }
+        let result = geotrack_mqtt_subscribe(library.api, handle.pointer, &messageID, filter, qos)
+        guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "subscribing to \(filter)", library) }
         return messageID
     }
 
@@ -183,21 +193,22 @@ public final class MQTTClient: Sendable {
         }
         guard case .started(let starter) = previous else {
             if case .idle = previous {
-                mosquitto_destroy(handle.pointer)
+                geotrack_mqtt_destroy(library.api, handle.pointer)
                 sink.release()
             }
             return
         }
         let handle = handle
         let sink = sink
+        let library = library
         // Joining threads blocks: on a thread of its own, not on the cooperative pool.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let closer = Thread {
                 // The starter only connects (a non-blocking socket) and starts the loop: brief.
                 starter.wait()
-                mosquitto_disconnect(handle.pointer)
-                mosquitto_loop_stop(handle.pointer, false)
-                mosquitto_destroy(handle.pointer)
+                geotrack_mqtt_disconnect(library.api, handle.pointer)
+                geotrack_mqtt_loop_stop(library.api, handle.pointer, false)
+                geotrack_mqtt_destroy(library.api, handle.pointer)
                 sink.release()
                 continuation.resume()
             }

@@ -12,6 +12,8 @@ public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
         case failure
         /// The TLS files could not be used.
         case tls
+        /// libmosquitto is not installed, or lacks a function GeoTrack calls.
+        case libraryMissing
     }
 
     /// What went wrong.
@@ -28,8 +30,8 @@ public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String { message }
 
     /// The error for a libmosquitto return code, for `action` (e.g. "publishing").
-    static func library(_ result: Int32, _ action: String) -> MQTTError {
-        let text = String(cString: mosquitto_strerror(result))
+    static func library(_ result: Int32, _ action: String, _ library: LibMosquitto) -> MQTTError {
+        let text = library.describe(result)
         switch Int(result) {
         case Int(MOSQ_ERR_INVAL.rawValue), Int(MOSQ_ERR_MALFORMED_UTF8.rawValue):
             return MQTTError(.invalidArgument, "\(action): \(text)")
