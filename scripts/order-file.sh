@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Regenerates scripts/geotrack.order: the functions geotrack runs when it starts and while it
+# watches or replays, which the release link (Makefile's RELEASE_FLAGS) places side by side at
+# the start of the binary's code. The kernel maps a binary's code in 64 KB windows around each
+# page touched; spread over 21 MB of code, those functions put about 10 MB of it in `watch`'s
+# memory. Together they take a few MB.
+#
+# It runs the release binary under callgrind (valgrind: apt install valgrind):
+#   --version, auth status, watch on a gpsfake at about 10 fixes/s for WATCH seconds (default
+#   20), replay --json and replay of a slice of the NMEA corpus.
+# Regenerate it after large changes: a function the file does not name still works, it is
+# only placed elsewhere (ld.lld skips names it does not find).
+#
+# Usage: scripts/order-file.sh [WATCH_SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WATCH=${1:-20}
+PORT=${ORDER_PORT:-29495}
+for tool in valgrind gpsfake tmux; do
+    command -v "$tool" >/dev/null || { echo "$tool is missing: apt install valgrind, or make deps" >&2; exit 2; }
+done
+make --no-print-directory release-geotrack >/dev/null
+WORK=$(mktemp -d)
+SOCK="$WORK/tmux.sock"
+GPSFAKE_PID=""
+cleanup() {
+    tmux -S "$SOCK" kill-server 2>/dev/null || true
+    [ -n "$GPSFAKE_PID" ] && kill "$GPSFAKE_PID" 2>/dev/null || true
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
+# Valgrind 3.19 cannot read the toolchain's DWARF 5; the symbol table is all it needs.
+BIN="$WORK/geotrack"
+strip --strip-debug -o "$BIN" .build/release/geotrack
+"$BIN" auth grant >/dev/null
+profile() { # NAME ARGUMENTS...
+    local name=$1; shift
+    valgrind --tool=callgrind --demangle=no --callgrind-out-file="$WORK/$name.out" "$BIN" "$@" >/dev/null 2>"$WORK/$name.err"
+}
+profile version --version
+profile auth auth status
+cat ../shared/nmea-corpus/*.nmea | head -c 3000000 > "$WORK/log.nmea"
+/usr/bin/gpsfake -q -P "$PORT" -c 0.01 Tests/GPSDTests/Logs/garmin15x.nmea >"$WORK/gpsfake.log" 2>&1 &
+GPSFAKE_PID=$!
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
+tmux -S "$SOCK" new-session -d -s order -x 80 -y 24 \
+    "valgrind --tool=callgrind --demangle=no --callgrind-out-file=$WORK/watch.out $BIN watch --gpsd 127.0.0.1:$PORT 2>$WORK/watch.err"
+sleep "$WATCH"
+tmux -S "$SOCK" send-keys -t order C-c
+for _ in $(seq 1 100); do tmux -S "$SOCK" has-session -t order 2>/dev/null || break; sleep 0.1; done
+profile replay-json replay "$WORK/log.nmea" --json
+head -c 300000 "$WORK/log.nmea" > "$WORK/short.nmea"
+profile replay replay "$WORK/short.nmea"
+for name in version auth watch replay-json replay; do
+    [ -s "$WORK/$name.out" ] || { echo "no profile for $name: $(tail -1 "$WORK/$name.err" 2>/dev/null)" >&2; exit 1; }
+done
+{
+    echo "# The functions geotrack runs at start-up, then while watching and replaying, in that order:"
+    echo "# ld.lld's --symbol-ordering-file for the release binary. Made by scripts/order-file.sh."
+    python3 scripts/callgrind-functions.py "$BIN" "$WORK"/{version,auth,watch,replay-json,replay}.out
+} > scripts/geotrack.order
+echo "scripts/geotrack.order: $(grep -vc '^#' scripts/geotrack.order) functions"
