@@ -52,12 +52,9 @@ let package = Package(
         .systemLibrary(name: "CExecutors"),
         .target(name: "Executors", dependencies: ["CExecutors"], swiftSettings: strict),
 
-        // MARK: gpsd, through libgps.
-        .systemLibrary(
-            name: "CGPS",
-            pkgConfig: "libgps",
-            providers: [.apt(["libgps-dev"])]
-        ),
+        // MARK: gpsd, through libgps. Only <gps.h> (libgps-dev) at build time: the library is
+        // opened when the first connection to gpsd is made, so other commands never load it.
+        .systemLibrary(name: "CGPS"),
         .target(
             name: "GPSD",
             dependencies: [

@@ -23,11 +23,17 @@
  *          became configurable (read through the macro, as here).
  * Debian 12 ships API 11 (gpsd 3.22), which is what this file is compiled and
  * tested against. APIs older than 7 are refused at compile time.
+ *
+ * geotrack is not linked with libgps: loading it, with the D-Bus, systemd and
+ * libgcrypt libraries behind it, took over a millisecond at every start, and only
+ * the commands that talk to gpsd parse its JSON. The one function GeoTrack calls
+ * is looked up with dlopen() when the first connection opens (geotrack_libgps_load).
  */
 #ifndef GEOTRACK_CGPS_SHIM_H
 #define GEOTRACK_CGPS_SHIM_H
 
 #include <gps.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
@@ -348,6 +354,40 @@ static inline void geotrack_close_socket(int fd) {
  * class in it): a hostile gpsd hung the reader at full CPU. One call per line has no loop. */
 extern int libgps_json_unpack(const char *, struct gps_data_t *, const char **);
 
+/* That parser, as loaded at run time: its type is checked against the declaration above. */
+typedef __typeof__(&libgps_json_unpack) geotrack_json_unpack;
+
+/* The soname of the libgps whose gps.h this file was compiled with (distributions' libgps26,
+ * libgps28, libgps30 packages; only 28 is tested). Another API falls back to "libgps.so", the
+ * development link, which is the same library as the headers. */
+#if GPSD_API_MAJOR_VERSION == 9
+#define GEOTRACK_LIBGPS_SONAME "libgps.so.26"
+#elif GPSD_API_MAJOR_VERSION == 11
+#define GEOTRACK_LIBGPS_SONAME "libgps.so.28"
+#elif GPSD_API_MAJOR_VERSION == 14
+#define GEOTRACK_LIBGPS_SONAME "libgps.so.30"
+#else
+#define GEOTRACK_LIBGPS_SONAME "libgps.so"
+#endif
+
+/* The development link, tried when the soname is not there. */
+#define GEOTRACK_LIBGPS_FALLBACK "libgps.so"
+
+/* Opens `soname`, else `fallback` (when not NULL), and finds the parser. Returns NULL on
+ * success, or dlerror()'s text for `soname`. Call it once per process; it stays loaded. */
+static inline const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack) {
+    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    const char *problem = library ? NULL : dlerror();
+    if (!library && fallback && strcmp(soname, fallback) != 0) library = dlopen(fallback, RTLD_NOW | RTLD_LOCAL);
+    if (!library) return problem;
+    *(void **)unpack = dlsym(library, "libgps_json_unpack");
+    if (!*unpack) {
+        dlclose(library);
+        return "libgps_json_unpack is missing from it";
+    }
+    return NULL;
+}
+
 /* Whether the JSON line has the key `"name"` (followed by a colon). libgps stores a time it
  * read as 1970-01-01T00:00:00Z as zero, the same as no time at all; this tells them apart. */
 static inline bool geotrack_line_has_key(const char *line, const char *name) {
@@ -367,7 +407,8 @@ static inline bool geotrack_line_has_key(const char *line, const char *name) {
  * libgps accumulates `set` and leaves fields of older messages in place, so `set`, the fix
  * time and the device records are cleared before every line, and the kind comes from this
  * line's own class. */
-static inline geotrack_kind geotrack_unpack(struct gps_data_t *data, char *line, geotrack_report *out) {
+static inline geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *data, char *line,
+                                            geotrack_report *out) {
     memset(out, 0, sizeof(*out));
     data->set = 0;
     /* A DEVICE or DEVICES message may leave out fields (driver, activated...). */
@@ -384,7 +425,7 @@ static inline geotrack_kind geotrack_unpack(struct gps_data_t *data, char *line,
     bool sent_time = (kind == GEOTRACK_KIND_TPV || kind == GEOTRACK_KIND_SKY || kind == GEOTRACK_KIND_ATT)
         && geotrack_line_has_key(line, "time");
     const char *end = NULL;
-    (void)libgps_json_unpack(line, data, &end);
+    (void)unpack(line, data, &end);
     out->kind = kind;
 
     const double nan = NAN;

@@ -22,7 +22,7 @@ final class GPSDConnection {
 
     private let descriptor: Int32
     private var lines = GPSDLineBuffer(maximumLineLength: maximumLineLength)
-    private var decoder = GPSDMessageDecoder()
+    private var decoder: GPSDMessageDecoder
     private let interrupter: GPSDInterrupter
     private(set) var isOpen: Bool
     private let host: String
@@ -38,6 +38,12 @@ final class GPSDConnection {
         self.port = port
         self.logger = logger
         self.interrupter = interrupter
+        switch LibGPS.shared {
+        case .success(let library): decoder = GPSDMessageDecoder(library: library)
+        case .failure(let error):
+            isOpen = false
+            throw error
+        }
         var fd: Int32 = -1
         let code = geotrack_connect(host, String(port), interrupter.wakeDescriptor, &fd)
         guard code == 0 else {

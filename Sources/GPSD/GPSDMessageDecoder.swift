@@ -23,9 +23,11 @@ struct GPSDMessageDecoder: ~Copyable {
     }
 
     private let data: UnsafeMutablePointer<gps_data_t>
+    private let library: LibGPS
 
-    /// Creates a decoder with a zeroed `gps_data_t`.
-    init() {
+    /// Creates a decoder with a zeroed `gps_data_t`, parsing with `library`.
+    init(library: LibGPS) {
+        self.library = library
         data = .allocate(capacity: 1)
         UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0,
                                                        count: MemoryLayout<gps_data_t>.size)
@@ -49,7 +51,7 @@ struct GPSDMessageDecoder: ~Copyable {
         // The line is NUL-terminated right after its last byte (``GPSDLineBuffer``).
         var raw = geotrack_report()
         let kind = base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) {
-            geotrack_unpack(data, $0, &raw)
+            geotrack_unpack(library.unpack, data, $0, &raw)
         }
         if kind == GEOTRACK_KIND_ERROR {
             return .gpsdError(String(cString: geotrack_error_message(data)))

@@ -1,0 +1,28 @@
+import CGPS
+import GPSReports
+
+/// libgps's JSON parser, opened when the first connection to gpsd is made rather than at every
+/// start of the program: only the commands that talk to gpsd need it.
+struct LibGPS: Sendable {
+    /// The parser GeoTrack calls for every line.
+    let unpack: geotrack_json_unpack
+
+    /// The library, or why it cannot be used; loaded once per process, on first use.
+    static let shared: Result<LibGPS, SourceError> = load(soname: GEOTRACK_LIBGPS_SONAME,
+                                                          fallback: GEOTRACK_LIBGPS_FALLBACK)
+
+    /// Opens `soname`, else `fallback` (the development link `libgps.so`), and finds the parser.
+    static func load(soname: String, fallback: String?) -> Result<LibGPS, SourceError> {
+        var unpack: geotrack_json_unpack?
+        if let problem = geotrack_libgps_load(soname, fallback, &unpack) {
+            // Debian's and Ubuntu's package for libgps.so.28 is libgps28.
+            let package = soname.hasPrefix("libgps.so.") ? "libgps" + soname.dropFirst("libgps.so.".count) : "libgps-dev"
+            return .failure(SourceError(.io, message:
+                "cannot load \(soname) (\(String(cString: problem))): install gpsd's client library (Debian: apt install \(package))"))
+        }
+        guard let unpack else {
+            return .failure(SourceError(.io, message: "cannot load \(soname): it has no libgps_json_unpack"))
+        }
+        return .success(LibGPS(unpack: unpack))
+    }
+}

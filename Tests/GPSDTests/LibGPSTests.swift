@@ -1,0 +1,35 @@
+import GPSReports
+import Testing
+@testable import GPSD
+
+/// libgps is opened when the first connection is made, not linked: other commands never load it.
+@Suite struct LibGPSTests {
+    @Test("the installed libgps loads, and its parser reads a line")
+    func loads() throws {
+        let library = try LibGPS.shared.get()
+        var decoder = GPSDMessageDecoder(library: library)
+        var line = Array(#"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.000Z","lat":51.5,"lon":-0.12}"#.utf8) + [0]
+        let outcome = line.withUnsafeMutableBufferPointer { decoder.decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
+        guard case .report(let report) = outcome else {
+            Issue.record("no report: \(outcome)")
+            return
+        }
+        #expect("\(report)".contains("51.5"))
+    }
+
+    @Test("without the soname, the development link libgps.so is used")
+    func fallback() throws {
+        _ = try LibGPS.load(soname: "libgeotrack-no-such-gps.so.99", fallback: "libgps.so").get()
+    }
+
+    @Test("a library that is not there is one line naming the package to install")
+    func missing() {
+        guard case .failure(let error) = LibGPS.load(soname: "libgps.so.999", fallback: nil) else {
+            Issue.record("a missing library loaded")
+            return
+        }
+        #expect(error.message.hasPrefix("cannot load libgps.so.999 ("))
+        #expect(error.message.hasSuffix("(Debian: apt install libgps999)"))
+        #expect(!error.message.contains("\n"))
+    }
+}
