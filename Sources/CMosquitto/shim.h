@@ -9,8 +9,12 @@
  * Debian 12 ships 2.0.11, which is what this file is compiled and tested against. Releases
  * older than 1.6 are refused at compile time.
  *
- * Threads: libmosquitto runs its network loop on a thread of its own (mosquitto_loop_start);
- * every callback set here is called on that thread, never on Swift's cooperative pool.
+ * Threads: the network loop runs on a thread this file starts (geotrack_mqtt_loop_start), not on
+ * libmosquitto's own (mosquitto_loop_start): that one sleeps between reconnection attempts in a
+ * select() that first drains its wake-up pipe, so a stop asked for just before it falls asleep
+ * is not seen for up to the whole delay (30 s). Ours sleeps on a condition variable that a stop
+ * signals, and a stop is bounded (geotrack_mqtt_loop_stop). Every callback set here is called on
+ * that thread, never on Swift's cooperative pool.
  *
  * Loading: geotrack is not linked with libmosquitto. Loading it and OpenSSL behind it took a
  * millisecond and 1.7 MB at every start, and only publishing and `fleet` use it, so it is
@@ -22,11 +26,17 @@
 #define GEOTRACK_CMOSQUITTO_SHIM_H
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <mosquitto.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+
+/* glibc's, declared here so that the header does not depend on _GNU_SOURCE. */
+extern int pthread_timedjoin_np(pthread_t thread, void **result, const struct timespec *deadline);
 
 #if LIBMOSQUITTO_MAJOR < 1 || (LIBMOSQUITTO_MAJOR == 1 && LIBMOSQUITTO_MINOR < 6)
 #error "GeoTrack needs libmosquitto 1.6 or newer: install a newer libmosquitto-dev"
@@ -47,13 +57,13 @@ typedef struct {
     __typeof__(&mosquitto_publish_callback_set) publish_callback_set;
     __typeof__(&mosquitto_subscribe_callback_set) subscribe_callback_set;
     __typeof__(&mosquitto_message_callback_set) message_callback_set;
-    __typeof__(&mosquitto_reconnect_delay_set) reconnect_delay_set;
     __typeof__(&mosquitto_username_pw_set) username_pw_set;
     __typeof__(&mosquitto_tls_set) tls_set;
     __typeof__(&mosquitto_will_set) will_set;
     __typeof__(&mosquitto_connect_async) connect_async;
-    __typeof__(&mosquitto_loop_start) loop_start;
-    __typeof__(&mosquitto_loop_stop) loop_stop;
+    __typeof__(&mosquitto_threaded_set) threaded_set;
+    __typeof__(&mosquitto_loop) loop;
+    __typeof__(&mosquitto_reconnect_async) reconnect_async;
     __typeof__(&mosquitto_disconnect) disconnect;
     __typeof__(&mosquitto_publish) publish;
     __typeof__(&mosquitto_subscribe) subscribe;
@@ -80,13 +90,13 @@ static inline const char *geotrack_mosquitto_load(geotrack_mosquitto *api, const
     GEOTRACK_MOSQUITTO_RESOLVE(publish_callback_set, "mosquitto_publish_callback_set")
     GEOTRACK_MOSQUITTO_RESOLVE(subscribe_callback_set, "mosquitto_subscribe_callback_set")
     GEOTRACK_MOSQUITTO_RESOLVE(message_callback_set, "mosquitto_message_callback_set")
-    GEOTRACK_MOSQUITTO_RESOLVE(reconnect_delay_set, "mosquitto_reconnect_delay_set")
     GEOTRACK_MOSQUITTO_RESOLVE(username_pw_set, "mosquitto_username_pw_set")
     GEOTRACK_MOSQUITTO_RESOLVE(tls_set, "mosquitto_tls_set")
     GEOTRACK_MOSQUITTO_RESOLVE(will_set, "mosquitto_will_set")
     GEOTRACK_MOSQUITTO_RESOLVE(connect_async, "mosquitto_connect_async")
-    GEOTRACK_MOSQUITTO_RESOLVE(loop_start, "mosquitto_loop_start")
-    GEOTRACK_MOSQUITTO_RESOLVE(loop_stop, "mosquitto_loop_stop")
+    GEOTRACK_MOSQUITTO_RESOLVE(threaded_set, "mosquitto_threaded_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(loop, "mosquitto_loop")
+    GEOTRACK_MOSQUITTO_RESOLVE(reconnect_async, "mosquitto_reconnect_async")
     GEOTRACK_MOSQUITTO_RESOLVE(disconnect, "mosquitto_disconnect")
     GEOTRACK_MOSQUITTO_RESOLVE(publish, "mosquitto_publish")
     GEOTRACK_MOSQUITTO_RESOLVE(subscribe, "mosquitto_subscribe")
@@ -117,11 +127,47 @@ typedef struct {
 
 typedef void (*geotrack_mqtt_handler)(void *context, const geotrack_mqtt_event *event);
 
-/* The handler and its context live in the mosquitto instance's user data. */
+/* Reconnection: 1 s after a failure, doubling up to 30 s, back to 1 s once a broker accepts. */
+#define GEOTRACK_MQTT_FIRST_DELAY 1u
+#define GEOTRACK_MQTT_MAXIMUM_DELAY 30u
+
+/*
+ * The mosquitto instance's user data: where callbacks go (handler, context), and the network
+ * loop's state. Set up with geotrack_mqtt_sink_init, torn down with geotrack_mqtt_sink_deinit
+ * once the loop has stopped.
+ */
 typedef struct {
     geotrack_mqtt_handler handler;
     void *context;
+    const geotrack_mosquitto *api;
+    struct mosquitto *mosq;
+    int timeout_ms;            /* how long one mosquitto_loop() may wait: the keep-alive */
+    unsigned int delay;        /* the loop thread's only: seconds before the next attempt */
+    bool running;              /* the starting and stopping thread's only */
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    bool stopping;             /* under lock */
 } geotrack_mqtt_sink;
+
+static inline void geotrack_mqtt_sink_init(geotrack_mqtt_sink *sink, geotrack_mqtt_handler handler, void *context) {
+    memset(sink, 0, sizeof *sink);
+    sink->handler = handler;
+    sink->context = context;
+    sink->delay = GEOTRACK_MQTT_FIRST_DELAY;
+    pthread_mutex_init(&sink->lock, NULL);
+    pthread_condattr_t attributes;
+    pthread_condattr_init(&attributes);
+    /* Delays are measured on the monotonic clock: setting the wall clock does not stretch them. */
+    pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC);
+    pthread_cond_init(&sink->wake, &attributes);
+    pthread_condattr_destroy(&attributes);
+}
+
+static inline void geotrack_mqtt_sink_deinit(geotrack_mqtt_sink *sink) {
+    pthread_cond_destroy(&sink->wake);
+    pthread_mutex_destroy(&sink->lock);
+}
 
 static inline void geotrack_mqtt_emit(void *obj, geotrack_mqtt_event event) {
     const geotrack_mqtt_sink *sink = (const geotrack_mqtt_sink *)obj;
@@ -130,6 +176,8 @@ static inline void geotrack_mqtt_emit(void *obj, geotrack_mqtt_event event) {
 
 static inline void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, int rc) {
     (void)mosq;
+    /* Called on the loop thread, the delay's only user. */
+    if (rc == 0 && obj) ((geotrack_mqtt_sink *)obj)->delay = GEOTRACK_MQTT_FIRST_DELAY;
     geotrack_mqtt_event event = { GEOTRACK_MQTT_CONNECTED, rc, 0, NULL, NULL, 0, false };
     geotrack_mqtt_emit(obj, event);
 }
@@ -196,11 +244,6 @@ static inline void geotrack_mqtt_destroy(const geotrack_mosquitto *api, struct m
     api->destroy(mosq);
 }
 
-static inline int geotrack_mqtt_reconnect_delay(const geotrack_mosquitto *api, struct mosquitto *mosq,
-                                                unsigned int delay, unsigned int maximum, bool exponential) {
-    return api->reconnect_delay_set(mosq, delay, maximum, exponential);
-}
-
 static inline int geotrack_mqtt_credentials(const geotrack_mosquitto *api, struct mosquitto *mosq,
                                             const char *username, const char *password) {
     return api->username_pw_set(mosq, username, password);
@@ -216,16 +259,91 @@ static inline int geotrack_mqtt_connect_async(const geotrack_mosquitto *api, str
     return api->connect_async(mosq, host, port, keep_alive);
 }
 
-static inline int geotrack_mqtt_loop_start(const geotrack_mosquitto *api, struct mosquitto *mosq) {
-    return api->loop_start(mosq);
+static inline bool geotrack_mqtt_loop_stopping(geotrack_mqtt_sink *sink) {
+    pthread_mutex_lock(&sink->lock);
+    bool stopping = sink->stopping;
+    pthread_mutex_unlock(&sink->lock);
+    return stopping;
 }
 
-static inline int geotrack_mqtt_loop_stop(const geotrack_mosquitto *api, struct mosquitto *mosq, bool force) {
-    return api->loop_stop(mosq, force);
+static inline struct timespec geotrack_mqtt_deadline(clockid_t clock, long milliseconds) {
+    struct timespec deadline;
+    clock_gettime(clock, &deadline);
+    deadline.tv_sec += milliseconds / 1000;
+    deadline.tv_nsec += (milliseconds % 1000) * 1000000L;
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec += 1;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    return deadline;
 }
 
-static inline int geotrack_mqtt_disconnect(const geotrack_mosquitto *api, struct mosquitto *mosq) {
-    return api->disconnect(mosq);
+/* Sleeps `seconds`, or less if a stop is asked for; returns whether it was. */
+static inline bool geotrack_mqtt_loop_sleep(geotrack_mqtt_sink *sink, unsigned int seconds) {
+    struct timespec deadline = geotrack_mqtt_deadline(CLOCK_MONOTONIC, (long)seconds * 1000L);
+    pthread_mutex_lock(&sink->lock);
+    while (!sink->stopping) {
+        if (pthread_cond_timedwait(&sink->wake, &sink->lock, &deadline) == ETIMEDOUT) break;
+    }
+    bool stopping = sink->stopping;
+    pthread_mutex_unlock(&sink->lock);
+    return stopping;
+}
+
+static inline void *geotrack_mqtt_loop_main(void *context) {
+    geotrack_mqtt_sink *sink = (geotrack_mqtt_sink *)context;
+    for (;;) {
+        bool stopping = geotrack_mqtt_loop_stopping(sink);
+        /* Once stopping, short waits: the DISCONNECT is written and the socket closed within
+           a few turns, or the stop's deadline ends the wait. */
+        int rc = sink->api->loop(sink->mosq, stopping ? 50 : sink->timeout_ms, 1);
+        if (rc == MOSQ_ERR_SUCCESS) continue;
+        if (stopping || geotrack_mqtt_loop_stopping(sink)) break;
+        if (geotrack_mqtt_loop_sleep(sink, sink->delay)) break;
+        sink->delay = sink->delay * 2 > GEOTRACK_MQTT_MAXIMUM_DELAY ? GEOTRACK_MQTT_MAXIMUM_DELAY : sink->delay * 2;
+        /* A failure shows in the next mosquitto_loop(), which then waits the next delay. */
+        sink->api->reconnect_async(sink->mosq);
+    }
+    return NULL;
+}
+
+/*
+ * Starts the network loop for `mosq`, whose user data is `sink`; call after connect_async (a
+ * failed first connect is retried after the first delay). Returns 0 or pthread_create's error.
+ */
+static inline int geotrack_mqtt_loop_start(const geotrack_mosquitto *api, struct mosquitto *mosq,
+                                           geotrack_mqtt_sink *sink, int keep_alive_seconds) {
+    sink->api = api;
+    sink->mosq = mosq;
+    sink->timeout_ms = keep_alive_seconds > 0 ? keep_alive_seconds * 1000 : 1000 * 86400;
+    /* Publishing from other threads then only queues, and wakes the loop to write. */
+    api->threaded_set(mosq, true);
+    int rc = pthread_create(&sink->thread, NULL, geotrack_mqtt_loop_main, sink);
+    sink->running = rc == 0;
+    return rc;
+}
+
+/*
+ * Asks the loop to stop, sends DISCONNECT if connected, and waits up to `grace_ms` for the loop
+ * thread to end. Returns true when it ended (or never ran): `mosq` and `sink` may then be freed.
+ * False means it is stuck in a blocking call (a name lookup): it ends by itself later, so the
+ * caller must leave both allocated.
+ */
+static inline bool geotrack_mqtt_loop_stop(geotrack_mqtt_sink *sink, long grace_ms) {
+    pthread_mutex_lock(&sink->lock);
+    sink->stopping = true;
+    pthread_cond_signal(&sink->wake);
+    pthread_mutex_unlock(&sink->lock);
+    if (!sink->running) return true;
+    /* Queues DISCONNECT and wakes the loop's select(); not connected, it only sets the state. */
+    sink->api->disconnect(sink->mosq);
+    struct timespec deadline = geotrack_mqtt_deadline(CLOCK_REALTIME, grace_ms);
+    if (pthread_timedjoin_np(sink->thread, NULL, &deadline) != 0) {
+        pthread_detach(sink->thread);
+        return false;
+    }
+    sink->running = false;
+    return true;
 }
 
 static inline int geotrack_mqtt_subscribe(const geotrack_mosquitto *api, struct mosquitto *mosq, int *message_id,

@@ -8,7 +8,8 @@ import Synchronization
 /// doubling to 30 s, like the gpsd client), publishes and subscribes, and reports what the
 /// broker says as ``events``.
 ///
-/// libmosquitto runs the network on a thread of its own; its callbacks become ``MQTTEvent``s
+/// The network runs on a thread of its own (the C shim's loop over libmosquitto, which a close
+/// wakes even during a reconnection delay); libmosquitto's callbacks become ``MQTTEvent``s
 /// on an `AsyncStream`, so nothing of it runs on Swift's cooperative pool. The blocking calls
 /// (the first connect, with its name lookup, and joining the network thread) run on a thread
 /// started for them. Publishing only queues the message for that thread and never blocks.
@@ -94,8 +95,7 @@ public final class MQTTClient: Sendable {
     private func configure(will: Will?) throws(MQTTError) {
         let mosq = handle.pointer
         let api = library.api
-        var result = geotrack_mqtt_reconnect_delay(api, mosq, 1, 30, true)
-        guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the reconnect delay", library) }
+        var result: Int32
         if let username = endpoint.username {
             result = geotrack_mqtt_credentials(api, mosq, username, endpoint.password)
             guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "setting the user name", library) }
@@ -128,7 +128,7 @@ public final class MQTTClient: Sendable {
     /// broker accepts, and again after every reconnection. Calling it twice does nothing.
     public func start() {
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [handle, endpoint, logger, library] in
+        let thread = Thread { [handle, sink, endpoint, logger, library] in
             defer { done.signal() }
             // A refused or failed first connect is retried by the network thread, with its delay.
             let result = geotrack_mqtt_connect_async(library.api, handle.pointer, endpoint.host, Int32(endpoint.port),
@@ -136,9 +136,9 @@ public final class MQTTClient: Sendable {
             if result != MOSQ_ERR_SUCCESS.rawValue {
                 logger?.debug("MQTT: first connect to \(endpoint) failed: \(library.describe(result)); retrying")
             }
-            let loop = geotrack_mqtt_loop_start(library.api, handle.pointer)
-            if loop != MOSQ_ERR_SUCCESS.rawValue {
-                logger?.error("MQTT: cannot start the network thread: \(library.describe(loop))")
+            let loop = geotrack_mqtt_loop_start(library.api, handle.pointer, sink.cSink, Int32(endpoint.keepAlive))
+            if loop != 0 {
+                logger?.error("MQTT: cannot start the network thread: \(String(cString: strerror(loop)))")
             }
         }
         thread.name = "geotrack mqtt connect"
@@ -183,9 +183,12 @@ public final class MQTTClient: Sendable {
         }
     }
 
+    /// How long close() waits for the network thread to send DISCONNECT and end, in milliseconds.
+    static let stopGrace = 800
+
     /// Disconnects, stops the network thread and frees the client; ``events`` finishes. What was
     /// queued and not acknowledged is dropped (the caller's outbox still has it). Returns within
-    /// a moment even while a reconnection delay is running.
+    /// a second, even while a reconnection delay is running.
     public func close() async {
         let previous = state.withLock { state -> State in
             defer { state = .closed }
@@ -206,10 +209,14 @@ public final class MQTTClient: Sendable {
             let closer = Thread {
                 // The starter only connects (a non-blocking socket) and starts the loop: brief.
                 starter.wait()
-                geotrack_mqtt_disconnect(library.api, handle.pointer)
-                geotrack_mqtt_loop_stop(library.api, handle.pointer, false)
-                geotrack_mqtt_destroy(library.api, handle.pointer)
-                sink.release()
+                if geotrack_mqtt_loop_stop(sink.cSink, Self.stopGrace) {
+                    geotrack_mqtt_destroy(library.api, handle.pointer)
+                    sink.release()
+                } else {
+                    // The network thread is stuck in a blocking call (a name lookup) and still
+                    // uses both: they stay allocated, and the events end now.
+                    sink.finish()
+                }
                 continuation.resume()
             }
             closer.name = "geotrack mqtt close"
@@ -247,10 +254,10 @@ extension MQTTClient {
         init(continuation: AsyncStream<MQTTEvent>.Continuation) {
             self.continuation = continuation
             storage = CSink()
-            storage.pointer.initialize(to: geotrack_mqtt_sink(handler: { context, event in
+            geotrack_mqtt_sink_init(storage.pointer, { context, event in
                 guard let context, let event else { return }
                 Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().receive(event.pointee)
-            }, context: nil))
+            }, nil)
             storage.pointer.pointee.context = Unmanaged.passRetained(self).toOpaque()
         }
 
@@ -275,12 +282,18 @@ extension MQTTClient {
             }
         }
 
+        /// Ends the events.
+        func finish() {
+            continuation.finish()
+        }
+
         /// Ends the events and frees the C struct; called once libmosquitto can no longer call back.
         func release() {
             continuation.finish()
             if let context = storage.pointer.pointee.context {
                 Unmanaged<Sink>.fromOpaque(context).release()
             }
+            geotrack_mqtt_sink_deinit(storage.pointer)
             storage.pointer.deallocate()
         }
     }

@@ -4,7 +4,7 @@ import MQTT
 import Testing
 
 /// The libmosquitto wrapper against a real broker: connection, PUBACKs, delivery in order,
-/// reconnection after the broker restarts, refusal of a wrong password, and a prompt close.
+/// reconnection after the broker restarts, refusal of a wrong password, and a prompt, clean close.
 @Suite(.enabled(if: Mosquitto.shouldRun), .serialized)
 struct MQTTClientTests {
     @Test("QoS 1 messages are acknowledged one by one and arrive in order")
@@ -77,14 +77,38 @@ struct MQTTClientTests {
     func closeWhileRetrying() async throws {
         let port = try GPSFake.freePort()
         let client = try MQTTClient(clientID: "geotrack-test-close", endpoint: MQTTEndpoint(host: "127.0.0.1", port: port))
+        var events = client.events.makeAsyncIterator()
         client.start()
+        // The refused connection is reported; the network thread then waits its first delay (1 s).
+        let first = await events.next()
+        guard case .disconnected(let code) = first else {
+            Issue.record("expected the refused connection to be reported, got \(String(describing: first))")
+            await client.close()
+            return
+        }
+        #expect(code != 0)
         let clock = ContinuousClock()
-        // Let the first connection fail and the reconnection delay begin.
-        let wait = Task { for await _ in client.events {} }
-        try await Task.sleep(for: .milliseconds(300))
         let elapsed = await clock.measure { await client.close() }
-        await wait.value
-        #expect(elapsed < .seconds(1))
+        #expect(await events.next() == nil)
+        #expect(elapsed < .milliseconds(500))
+    }
+
+    @Test("close says goodbye: the broker does not publish the last will, which it keeps for a lost client")
+    func closeSendsDisconnect() async throws {
+        let broker = try await Mosquitto()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["test/#"])
+        let will = MQTTClient.Will(topic: "test/will", payload: Array("gone".utf8))
+        let client = try MQTTClient(clientID: "geotrack-test-will", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port),
+                                    will: will)
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        #expect(await events.next() == .connected)
+        let elapsed = await ContinuousClock().measure { await client.close() }
+        #expect(elapsed < .milliseconds(500))
+        // The broker handles the client's going before this later message; a will would come first.
+        try broker.publish(topic: "test/end", message: "end")
+        #expect(await subscriber.waitForMessages(1))
+        #expect(subscriber.messages().map(\.topic) == ["test/end"])
     }
 
     @Test("messages to subscribed topics arrive as events, with their topic")
