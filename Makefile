@@ -41,7 +41,7 @@ build:
 # geotrack's own symbols up at run time, and exporting them cost a 1.4 MB dynamic symbol table.
 # Together 4 MB less of the binary in memory at every start. The functions that run at start-up
 # and while watching or replaying come first, side by side (scripts/geotrack.order, made by
-# scripts/order-file.sh): the kernel maps code in 64 KB windows around each page touched.
+# scripts/order-file.sh): the kernel maps at least 64 KB of code around each page touched.
 ORDER_FILE := $(wildcard $(CURDIR)/scripts/geotrack.order)
 RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \

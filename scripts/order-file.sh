@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates scripts/geotrack.order: the functions geotrack runs when it starts and while it
 # watches or replays, which the release link (Makefile's RELEASE_FLAGS) places side by side at
-# the start of the binary's code. The kernel maps a binary's code in 64 KB windows around each
-# page touched; spread over 21 MB of code, those functions put about 10 MB of it in `watch`'s
-# memory. Together they take a few MB.
+# the start of the binary's code. The kernel maps at least 64 KB around each page of code
+# touched (the whole cached folio where the file system caches large ones); spread over 21 MB of
+# code, those functions put most of it in `watch`'s memory. Together they take a few MB.
 #
 # It runs the release binary under callgrind (valgrind: apt install valgrind):
 #   --version, auth status, watch on a gpsfake at about 10 fixes/s for WATCH seconds (default
