@@ -86,6 +86,46 @@ struct PacingTests {
         #expect(clock.now.offset == .milliseconds(1500))
     }
 
+    @Test("a jump of days in the log plays one second later, and a step back in time at once", .timeLimit(.minutes(1)))
+    func breaks() async throws {
+        // A receiver that restarts: its date jumps a week ahead; later its time steps back 5 min.
+        func fix(_ time: String, _ date: String) -> String {
+            "$GPRMC,\(time),A,3238.9148,N,10822.4466,W,005.3,247.1,\(date),009.3,E"
+        }
+        let path = try temporaryFile(log(fix("113258", "181022"), fix("113259", "181022"), fix("113300", "181022"),
+                                         fix("113301", "251022"), fix("113302", "251022"),
+                                         fix("112802", "251022"), fix("112803", "251022")))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let clock = ManualClock()
+        let replay = Replay(path: path, pacing: .realTime(speed: 1), clock: clock)
+        let collector = Collector()
+        let task = Task {
+            for await event in replay.events() { collector.append(event) }
+        }
+        await collector.wait(for: 3)
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(1))
+        await collector.wait(for: 4)
+        // The fix a week later is due one second after the last, not a week.
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .milliseconds(999))
+        #expect(clock.pendingSleeps == 1)
+        #expect(collector.fixTimes.count == 2)
+        clock.advance(by: .milliseconds(1))
+        await collector.wait(for: 5)
+        // 113302, then 112802 (five minutes back) at once.
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(1))
+        await collector.wait(for: 7)
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(1))
+        await task.value
+        let week = 7.0 * 86_400
+        let first = collector.fixTimes.first ?? 0
+        #expect(collector.fixTimes.map { $0 - first } == [0, 1, week + 2, week + 3, week - 297, week - 296])
+        #expect(clock.now.offset == .seconds(4))
+    }
+
     @Test("as fast as possible never waits on the clock")
     func fast() async throws {
         let path = try fiveSeconds()

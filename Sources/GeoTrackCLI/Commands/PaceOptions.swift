@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// How fast a replay plays: shared by `replay` and `sky --replay`.
 package struct PaceOptions: ParsableArguments {
-    @Flag(help: "Keep the pace of the recording.")
+    @Flag(help: ArgumentHelp("Keep the pace of the recording.", discussion: "A gap of more than 10 minutes, or a step back in time, plays as 1 second."))
     package var realtime = false
 
     @Option(help: ArgumentHelp("Play this many times faster than recorded (implies --realtime).", valueName: "n"))

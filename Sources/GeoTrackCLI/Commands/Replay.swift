@@ -10,6 +10,7 @@ extension GeoTrack {
             abstract: "Replay an NMEA log or a GPX track (no authorization needed).",
             discussion: """
             As fast as possible by default; --realtime keeps the recorded pace, --speed N runs it N times faster. \
+            A jump in the log's clock (a gap of more than 10 minutes, or a step back) plays as one second. \
             'geotrack replay FILE --json' prints one gpsd TPV line per fix.
             """
         )
