@@ -21,9 +21,20 @@ package struct TrackPicture: Sendable {
         let radius: Double
     }
 
-    package var points: [Point] = []
+    /// The points kept, oldest first; the newest location is ``latest`` when it was not kept.
+    package private(set) var points: [Point] = []
     package var regions: [Region] = []
-    private var lastTime: Date?
+    /// The newest location when thinning did not keep it: drawn as the track's end.
+    private var latest: Point?
+    private var previous: (coordinate: Coordinate, time: Date)?
+    /// One location in this many is kept (doubles each time the points are thinned).
+    private var keepEvery = 1
+    private var sinceKept = 0
+
+    /// The most points kept. An 800-pixel picture shows no more, and a `watch --svg` that runs
+    /// for months must not grow without end: at this count every other point is dropped, and
+    /// from then on one new location in two (then four, …) is kept, the newest always drawn.
+    static let maximumPoints = 10_000
 
     /// The picture's width; the height follows the track's shape.
     static let width = 800.0
@@ -34,17 +45,39 @@ package struct TrackPicture: Sendable {
 
     package init() {}
 
-    /// Adds a location, coloured by its reported speed, or else by the speed from the previous point.
+    /// Adds a location, coloured by its reported speed, or else by the speed from the previous location.
     package mutating func add(_ location: Location) {
         let coordinate = location.coordinate
         var speed = location.speed ?? 0
-        if location.speed == nil, let last = points.last, let lastTime,
-           let previous = Coordinate(latitude: last.latitude, longitude: last.longitude) {
-            let seconds = location.timestamp.timeIntervalSince(lastTime)
-            if seconds > 0 { speed = previous.distance(to: coordinate) / seconds }
+        if location.speed == nil, let previous {
+            let seconds = location.timestamp.timeIntervalSince(previous.time)
+            if seconds > 0 { speed = previous.coordinate.distance(to: coordinate) / seconds }
         }
-        lastTime = location.timestamp
-        points.append(Point(latitude: coordinate.latitude, longitude: coordinate.longitude, speed: Float(speed)))
+        previous = (coordinate, location.timestamp)
+        let point = Point(latitude: coordinate.latitude, longitude: coordinate.longitude, speed: Float(speed))
+        sinceKept += 1
+        guard sinceKept >= keepEvery else {
+            latest = point
+            return
+        }
+        sinceKept = 0
+        latest = nil
+        points.append(point)
+        if points.count >= Self.maximumPoints {
+            // Keeping the even places drops the newest point when the count is even: it stays
+            // drawn as the latest, and the next point kept is counted from the one now last.
+            if points.count % 2 == 0 {
+                latest = points.last
+                sinceKept = keepEvery
+            }
+            points = Swift.stride(from: 0, to: points.count, by: 2).map { points[$0] }
+            keepEvery *= 2
+        }
+    }
+
+    /// What is drawn: the points kept, and the newest location.
+    var drawnPoints: [Point] {
+        latest.map { points + [$0] } ?? points
     }
 
     /// Adds a region to draw as a dashed circle.
@@ -61,6 +94,7 @@ package struct TrackPicture: Sendable {
 
     /// The SVG document.
     package func svg(statistics: TrackStatistics, units: Units, title: String) -> String {
+        let points = drawnPoints
         guard !points.isEmpty else { return Self.empty(title: title) }
         let projected = points.map { Self.project($0.latitude, $0.longitude) }
         var minX = projected.map(\.x).min() ?? 0, maxX = projected.map(\.x).max() ?? 0
