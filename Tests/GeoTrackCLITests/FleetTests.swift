@@ -30,6 +30,30 @@ struct FleetScreenTests {
         #expect(roster.sorted.map(\.name) == ["ann/pi"])
     }
 
+    @Test("an age's text changes at the next whole second, minute, hour or day, and not past a billion seconds",
+          arguments: [(-2.5, 3.5), (0, 1), (0.25, 0.75), (4.5, 0.5), (59.25, 0.75), (60, 60), (125, 55),
+                      (3_599, 1), (3_600, 3_600), (7_300, 3_500), (86_400, 86_400), (90_000, 82_800)])
+    func ageChanges(age: Double, until: Double) {
+        #expect(AgeText.secondsUntilChange(age) == until)
+        // Just before the change the text is the same as now, and at it the text differs.
+        #expect(AgeText.text(age + until - 0.01) == AgeText.text(age))
+        #expect(AgeText.text(age + until) != AgeText.text(age))
+    }
+
+    @Test("the view's next change: the soonest age to read differently or device to turn stale; none without positions")
+    func nextChange() {
+        var roster = FleetRoster()
+        #expect(FleetScreen.secondsUntilChange(roster, now: Date(timeIntervalSince1970: 1_000), staleAfter: 60) == nil)
+        roster.receive(topic: "owntracks/ann/pi", message: location(100))
+        // 400 s old: "6 min ago, stale" changes at 420 s.
+        #expect(FleetScreen.secondsUntilChange(roster, now: Date(timeIntervalSince1970: 500), staleAfter: 60) == 20)
+        // 50 s old and stale after 50.5 s: the stale mark comes first.
+        #expect(FleetScreen.secondsUntilChange(roster, now: Date(timeIntervalSince1970: 150), staleAfter: 50.5) == 0.5)
+        roster.receive(topic: "owntracks/bob/phone", message: location(495))
+        #expect(FleetScreen.secondsUntilChange(roster, now: Date(timeIntervalSince1970: 500), staleAfter: 60) == 1)
+        #expect(AgeText.secondsUntilChange(.infinity) == nil && AgeText.secondsUntilChange(2e9) == nil)
+    }
+
     @Test("a device's line: position in the chosen format, units, regions, age, and stale past the threshold")
     func line() throws {
         var roster = FleetRoster()

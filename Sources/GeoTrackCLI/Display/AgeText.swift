@@ -11,4 +11,19 @@ package enum AgeText {
         default: return "\(whole / 86_400) d"
         }
     }
+
+    /// How long until ``text(_:)`` of an age now `seconds` old reads differently, in seconds;
+    /// `nil` when it never will. A view redraws the ages then, not on a ticker.
+    package static func secondsUntilChange(_ seconds: Double) -> Double? {
+        guard seconds.isFinite, seconds < 1e9 else { return nil }
+        guard seconds >= 1 else { return 1 - seconds }
+        let unit: Double
+        switch seconds {
+        case ..<60: unit = 1
+        case ..<3_600: unit = 60
+        case ..<86_400: unit = 3_600
+        default: unit = 86_400
+        }
+        return ((seconds / unit).rounded(.down) + 1) * unit - seconds
+    }
 }

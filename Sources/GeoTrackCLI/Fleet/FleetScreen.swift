@@ -36,6 +36,22 @@ package enum FleetScreen {
         return parts.joined(separator: "  ")
     }
 
+    /// How long until some device's line changes by itself, in seconds: its age reads
+    /// differently, or it turns stale. `nil` when nothing will change without a message.
+    package static func secondsUntilChange(_ roster: FleetRoster, now: Date, staleAfter: Double) -> Double? {
+        var soonest: Double?
+        for device in roster.devices.values {
+            guard let location = device.location else { continue }
+            let age = now.timeIntervalSince1970 - Double(location.timestamp)
+            var candidates = [AgeText.secondsUntilChange(age)]
+            if age <= staleAfter { candidates.append(staleAfter - age) }
+            for case let seconds? in candidates where seconds < soonest ?? .infinity {
+                soonest = seconds
+            }
+        }
+        return soonest
+    }
+
     /// Whether a device's line is drawn dim: stale or offline.
     package static func isFaded(_ device: FleetRoster.Device, now: Date, staleAfter: Double) -> Bool {
         guard let location = device.location else { return true }

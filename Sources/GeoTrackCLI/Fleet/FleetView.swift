@@ -4,8 +4,8 @@ import OwnTracks
 import Publishing
 
 /// The fleet view's run: the broker's messages into a ``FleetRoster``, drawn in place on a
-/// terminal (at most four times a second, and each second for the ages), or printed as lines or
-/// JSON. Ends on SIGINT, SIGTERM or SIGHUP, or when the broker refuses the login.
+/// terminal (at most four times a second, and again when an age or a stale mark changes), or
+/// printed as lines or JSON. Ends on SIGINT, SIGTERM or SIGHUP, or when the broker refuses the login.
 package struct FleetView: Sendable {
     /// How the view is written.
     package enum Mode: Sendable, Equatable {
@@ -42,13 +42,6 @@ package struct FleetView: Sendable {
                 if case .terminating = state { input.yield(.stop) }
             }
         }
-        // Only a terminal shows ages that grow; lines and JSON are written as messages come.
-        let ticker: Task<Void, Never>? = mode == .terminal ? Task {
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
-                input.yield(.tick)
-            }
-        } : nil
         let display = mode == .terminal ? FleetDisplay(descriptor: STDOUT_FILENO) : nil
         client.start()
 
@@ -57,6 +50,17 @@ package struct FleetView: Sendable {
         var dirty = true
         var lastDraw = ContinuousClock.now.advanced(by: .seconds(-10))
         var failure: CLIError?
+        // Only a terminal shows ages that grow; lines and JSON are written as messages come.
+        // One timer, armed for what is due next: a draw held back, or the next age to change.
+        // Nothing wakes the view while no message comes and no age would read differently.
+        var timer: Task<Void, Never>?
+        var armed: ContinuousClock.Instant?
+        let arm = { (due: ContinuousClock.Instant) -> Task<Void, Never> in
+            Task {
+                try? await Task.sleep(until: due, clock: .continuous)
+                if !Task.isCancelled { input.yield(.tick) }
+            }
+        }
         let draw = { (roster: FleetRoster, connected: Bool) in
             display?.draw(FleetScreen.lines(roster, broker: broker, connected: connected, now: Date(), staleAfter: staleAfter,
                                             options: options, width: Terminal.columns(STDOUT_FILENO),
@@ -83,21 +87,38 @@ package struct FleetView: Sendable {
             case .mqtt:
                 continue
             case .tick:
-                break
+                // A held-back draw, or ages that now read differently.
+                armed = nil
+                dirty = true
             case .stop:
                 break loop
             }
-            // At most four draws a second; the ticker brings what was held back, and the ages.
+            guard display != nil else { continue }
+            // At most four draws a second.
             let now = ContinuousClock.now
-            if display != nil, (dirty && now - lastDraw >= .milliseconds(250)) || now - lastDraw >= .seconds(1) {
+            if dirty, now - lastDraw >= .milliseconds(250) {
                 draw(roster, connected)
                 dirty = false
                 lastDraw = now
             }
+            let due: ContinuousClock.Instant?
+            if dirty {
+                due = lastDraw.advanced(by: .milliseconds(250))
+            } else if let seconds = FleetScreen.secondsUntilChange(roster, now: Date(), staleAfter: staleAfter) {
+                // A millisecond past the change, so that the redraw reads the new text.
+                due = now.advanced(by: .seconds(seconds + 0.001))
+            } else {
+                due = nil
+            }
+            if due != armed {
+                timer?.cancel()
+                armed = due
+                timer = due.map(arm)
+            }
         }
         if dirty { draw(roster, connected) }
         display?.finish()
-        ticker?.cancel()
+        timer?.cancel()
         watcher.cancel()
         await client.close()
         forwarding.cancel()
