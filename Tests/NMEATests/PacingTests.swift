@@ -42,9 +42,37 @@ struct PacingTests {
             }
         }
 
+        /// Advances `clock` by `duration` once something sleeps on it, then waits for `count` events.
+        func step(_ clock: ManualClock, by duration: Duration, until count: Int) async {
+            await clock.sleepers(atLeast: 1)
+            clock.advance(by: duration)
+            await wait(for: count)
+        }
+
+        /// Checks that event `count` does not come a millisecond before `duration` from when the
+        /// clock's sleeper starts waiting, and then that it comes at `duration`.
+        func expectDue(_ clock: ManualClock, after duration: Duration, bringing count: Int) async {
+            await clock.sleepers(atLeast: 1)
+            clock.advance(by: duration - .milliseconds(1))
+            #expect(clock.pendingSleeps == 1)
+            #expect(events.withLock { $0.count } == count - 1)
+            clock.advance(by: .milliseconds(1))
+            await wait(for: count)
+        }
+
         var fixTimes: [Double] {
             events.withLock { $0.compactMap { if case .report(.fix(let f)) = $0 { f.time?.timeIntervalSince1970 } else { nil } } }
         }
+    }
+
+    /// Replays `path` at `speed` on `clock`, collecting its events on a task.
+    private func play(_ path: String, speed: Double, clock: ManualClock) -> (Collector, Task<Void, Never>) {
+        let replay = Replay(path: path, pacing: .realTime(speed: speed), clock: clock)
+        let collector = Collector()
+        let task = Task {
+            for await event in replay.events() { collector.append(event) }
+        }
+        return (collector, task)
     }
 
     @Test("real time at twice the speed: each fix is due start + (t - first) / 2")
@@ -52,20 +80,11 @@ struct PacingTests {
         let path = try fiveSeconds()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let clock = ManualClock()
-        let replay = Replay(path: path, pacing: .realTime(speed: 2), clock: clock)
-        let collector = Collector()
-        let task = Task {
-            for await event in replay.events() { collector.append(event) }
-        }
+        let (collector, task) = play(path, speed: 2, clock: clock)
         // connecting, receiverPresent, and the first fix at once.
         await collector.wait(for: 3)
         #expect(collector.fixTimes.count == 1)
-        await clock.sleepers(atLeast: 1)
-        clock.advance(by: .milliseconds(499))
-        #expect(clock.pendingSleeps == 1)
-        #expect(collector.fixTimes.count == 1)
-        clock.advance(by: .milliseconds(1))
-        await collector.wait(for: 4)
+        await collector.expectDue(clock, after: .milliseconds(500), bringing: 4)
         #expect(collector.fixTimes.count == 2)
         // Fix 3 is due at 1.0 s; deliver it late, at 1.3 s. Fix 4 stays due at 1.5 s from the
         // start (a pacer that slept 0.5 s after each fix would drift to 1.8 s).
@@ -97,26 +116,13 @@ struct PacingTests {
                                          fix("112802", "251022"), fix("112803", "251022")))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let clock = ManualClock()
-        let replay = Replay(path: path, pacing: .realTime(speed: 1), clock: clock)
-        let collector = Collector()
-        let task = Task {
-            for await event in replay.events() { collector.append(event) }
-        }
+        let (collector, task) = play(path, speed: 1, clock: clock)
         await collector.wait(for: 3)
-        await clock.sleepers(atLeast: 1)
-        clock.advance(by: .seconds(1))
-        await collector.wait(for: 4)
+        await collector.step(clock, by: .seconds(1), until: 4)
         // The fix a week later is due one second after the last, not a week.
-        await clock.sleepers(atLeast: 1)
-        clock.advance(by: .milliseconds(999))
-        #expect(clock.pendingSleeps == 1)
-        #expect(collector.fixTimes.count == 2)
-        clock.advance(by: .milliseconds(1))
-        await collector.wait(for: 5)
+        await collector.expectDue(clock, after: .seconds(1), bringing: 5)
         // 113302, then 112802 (five minutes back) at once.
-        await clock.sleepers(atLeast: 1)
-        clock.advance(by: .seconds(1))
-        await collector.wait(for: 7)
+        await collector.step(clock, by: .seconds(1), until: 7)
         await clock.sleepers(atLeast: 1)
         clock.advance(by: .seconds(1))
         await task.value
@@ -160,11 +166,7 @@ struct PacingTests {
         let path = try fiveSeconds()
         defer { try? FileManager.default.removeItem(atPath: path) }
         let clock = ManualClock()
-        let replay = Replay(path: path, pacing: .realTime(speed: 1), clock: clock)
-        let collector = Collector()
-        let task = Task {
-            for await event in replay.events() { collector.append(event) }
-        }
+        let (collector, task) = play(path, speed: 1, clock: clock)
         await collector.wait(for: 3)
         await clock.sleepers(atLeast: 1)
         task.cancel()
