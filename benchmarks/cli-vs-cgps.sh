@@ -21,23 +21,12 @@ mkdir -p "$OUT"
 
 make --no-print-directory release-geotrack >/dev/null
 BIN=$PWD/.build/release/geotrack
-WORK=$(mktemp -d)
-SOCK="$WORK/tmux.sock"
-export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
-GPSFAKE_PID="" PIPE_PID=""
-cleanup() {
-  tmux -S "$SOCK" kill-server 2>/dev/null || true
-  [ -n "$PIPE_PID" ] && kill "$PIPE_PID" 2>/dev/null || true
-  [ -n "$GPSFAKE_PID" ] && kill "$GPSFAKE_PID" 2>/dev/null || true
-  wait 2>/dev/null || true
-  rm -rf "$WORK"
-}
-trap cleanup EXIT
+source benchmarks/work.sh
 
 "$BIN" auth grant >/dev/null
 # Without -1 gpsfake loops over the log for as long as the run lasts.
 /usr/bin/gpsfake -q -P "$PORT" -c "$SENTENCE_DELAY" "$LOG" >"$WORK/gpsfake.log" 2>&1 &
-GPSFAKE_PID=$!
+stop_on_exit $!
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
 
 # The fix rate gpsd actually delivers, measured over 5 s.
@@ -47,6 +36,7 @@ tmux -S "$SOCK" new-session -d -s bench -x 80 -y 24 "exec $BIN watch --gpsd 127.
 tmux -S "$SOCK" new-window -t bench "exec cgps 127.0.0.1:$PORT"
 gpspipe -w "127.0.0.1:$PORT" >/dev/null 2>&1 &
 PIPE_PID=$!
+stop_on_exit "$PIPE_PID"
 sleep 1
 GEO_PID=$(tmux -S "$SOCK" list-panes -t bench:0 -F '#{pane_pid}')
 CGPS_PID=$(tmux -S "$SOCK" list-panes -t bench:1 -F '#{pane_pid}')

@@ -31,17 +31,7 @@ GPSD=/usr/sbin/gpsd
 
 make --no-print-directory release-geotrack >/dev/null
 BIN=$PWD/.build/release/geotrack
-WORK=$(mktemp -d)
-SOCK="$WORK/tmux.sock"
-export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
-GPSD_PID=""
-cleanup() {
-    tmux -S "$SOCK" kill-server 2>/dev/null || true
-    [ -n "$GPSD_PID" ] && kill "$GPSD_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+source benchmarks/work.sh
 "$BIN" auth grant >/dev/null
 
 # Mean wall time in milliseconds of RUNS runs of a command (output discarded).
@@ -72,7 +62,7 @@ printf 'ratio to gpspipe -V: --version %s, auth status %s (goal: at most 2)\n' \
 echo
 echo "== 2. wake-ups over $IDLE s while gpsd has no receiver =="
 "$GPSD" -N -n -S "$PORT" -F "$WORK/gpsd.sock" >"$WORK/gpsd.log" 2>&1 &
-GPSD_PID=$!
+stop_on_exit $!
 for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
 tmux -S "$SOCK" new-session -d -s geotrack -x 100 -y 5 "$BIN watch --gpsd 127.0.0.1:$PORT"
 tmux -S "$SOCK" new-session -d -s cgps -x 100 -y 30 "cgps 127.0.0.1:$PORT"

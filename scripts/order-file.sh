@@ -20,17 +20,7 @@ for tool in valgrind gpsfake tmux; do
     command -v "$tool" >/dev/null || { echo "$tool is missing: apt install valgrind, or make deps" >&2; exit 2; }
 done
 make --no-print-directory release-geotrack >/dev/null
-WORK=$(mktemp -d)
-SOCK="$WORK/tmux.sock"
-GPSFAKE_PID=""
-cleanup() {
-    tmux -S "$SOCK" kill-server 2>/dev/null || true
-    [ -n "$GPSFAKE_PID" ] && kill "$GPSFAKE_PID" 2>/dev/null || true
-    wait 2>/dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-export XDG_STATE_HOME="$WORK/state" XDG_CONFIG_HOME="$WORK/config"
+source benchmarks/work.sh
 # Valgrind 3.19 cannot read the toolchain's DWARF 5; the symbol table is all it needs.
 BIN="$WORK/geotrack"
 strip --strip-debug -o "$BIN" .build/release/geotrack
@@ -43,7 +33,7 @@ profile version --version
 profile auth auth status
 cat ../shared/nmea-corpus/*.nmea | head -c 3000000 > "$WORK/log.nmea"
 /usr/bin/gpsfake -q -P "$PORT" -c 0.01 Tests/GPSDTests/Logs/garmin15x.nmea >"$WORK/gpsfake.log" 2>&1 &
-GPSFAKE_PID=$!
+stop_on_exit $!
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
 tmux -S "$SOCK" new-session -d -s order -x 80 -y 24 \
     "valgrind --tool=callgrind --demangle=no --callgrind-out-file=$WORK/watch.out $BIN watch --gpsd 127.0.0.1:$PORT 2>$WORK/watch.err"
