@@ -2,7 +2,7 @@
 SWIFT        ?= swift
 CONFIG       ?= debug
 APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base librsvg2-bin \
-                mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev
+                mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev openssl
 PREFIX       ?= /usr/local
 MAN_PAGE     := .build/plugins/GenerateManual/outputs/geotrack/geotrack.1
 SHARED       ?= ../shared

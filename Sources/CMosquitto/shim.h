@@ -112,7 +112,8 @@ typedef enum {
     GEOTRACK_MQTT_DISCONNECTED = 2, /* code: 0 when asked for, else the reason */
     GEOTRACK_MQTT_PUBLISHED = 3,    /* message_id: the PUBACK's (QoS 1) */
     GEOTRACK_MQTT_MESSAGE = 4,      /* topic, payload, payload_length */
-    GEOTRACK_MQTT_SUBSCRIBED = 5    /* message_id: the SUBACK's */
+    GEOTRACK_MQTT_SUBSCRIBED = 5,   /* message_id: the SUBACK's */
+    GEOTRACK_MQTT_FAILED = 6        /* code: why no connection could be made (see geotrack_mqtt_reportable) */
 } geotrack_mqtt_event_kind;
 
 typedef struct {
@@ -259,6 +260,21 @@ static inline int geotrack_mqtt_connect_async(const geotrack_mosquitto *api, str
     return api->connect_async(mosq, host, port, keep_alive);
 }
 
+/*
+ * Whether a failure to connect is worth telling: a TLS handshake that failed or a host name
+ * not found say something about the configuration. A refused or lost connection is reported
+ * by libmosquitto's disconnect callback already.
+ */
+static inline bool geotrack_mqtt_reportable(int rc) {
+    return rc == MOSQ_ERR_TLS || rc == MOSQ_ERR_TLS_HANDSHAKE || rc == MOSQ_ERR_LOOKUP;
+}
+
+static inline void geotrack_mqtt_report_failure(geotrack_mqtt_sink *sink, int rc) {
+    if (!geotrack_mqtt_reportable(rc)) return;
+    geotrack_mqtt_event event = { GEOTRACK_MQTT_FAILED, rc, 0, NULL, NULL, 0, false };
+    geotrack_mqtt_emit(sink, event);
+}
+
 static inline bool geotrack_mqtt_loop_stopping(geotrack_mqtt_sink *sink) {
     pthread_mutex_lock(&sink->lock);
     bool stopping = sink->stopping;
@@ -299,10 +315,11 @@ static inline void *geotrack_mqtt_loop_main(void *context) {
         int rc = sink->api->loop(sink->mosq, stopping ? 50 : sink->timeout_ms, 1);
         if (rc == MOSQ_ERR_SUCCESS) continue;
         if (stopping || geotrack_mqtt_loop_stopping(sink)) break;
+        geotrack_mqtt_report_failure(sink, rc);
         if (geotrack_mqtt_loop_sleep(sink, sink->delay)) break;
         sink->delay = sink->delay * 2 > GEOTRACK_MQTT_MAXIMUM_DELAY ? GEOTRACK_MQTT_MAXIMUM_DELAY : sink->delay * 2;
-        /* A failure shows in the next mosquitto_loop(), which then waits the next delay. */
-        sink->api->reconnect_async(sink->mosq);
+        /* Otherwise a failure shows in the next mosquitto_loop(), which then waits the next delay. */
+        geotrack_mqtt_report_failure(sink, sink->api->reconnect_async(sink->mosq));
     }
     return NULL;
 }

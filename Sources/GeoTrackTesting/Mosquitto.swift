@@ -23,27 +23,35 @@ public final class Mosquitto {
 
     /// The loopback port the broker listens on.
     public let port: Int
+    /// With `tls`, a second port that speaks MQTT over TLS, with a certificate for 127.0.0.1.
+    public let tlsPort: Int?
+    /// With `tls`, the CA (PEM) that signed the broker's certificate.
+    public var caFile: String? { tlsPort == nil ? nil : directory + "/ca.crt" }
     /// The folder holding the broker's configuration (and the password file, if any).
     public var directory: String { folder.path }
     private let folder: TemporaryDirectory
     private var process: ChildProcess?
 
     /// Starts a broker on a free port. With `users`, only those may connect (user → password),
-    /// through a password file made with `mosquitto_passwd`.
-    public init(users: [String: String] = [:]) async throws {
+    /// through a password file made with `mosquitto_passwd`. With `tls`, it also listens for
+    /// MQTT over TLS on ``tlsPort``, with a certificate signed by a CA made for it (``caFile``).
+    public init(users: [String: String] = [:], tls: Bool = false) async throws {
         guard Self.isInstalled else {
             throw HarnessError("mosquitto is not installed: sudo apt-get install mosquitto mosquitto-clients")
         }
         folder = try TemporaryDirectory()
         let directory = folder.path
+        if tls { try Self.makeCertificates(directory: directory) }
         var lastError: (any Error)?
         // A free port is only free when chosen; another test may take it first: try three.
         for _ in 0..<3 {
             let chosen = try GPSFake.freePort()
+            let chosenTLS = tls ? try GPSFake.freePort() : nil
             do {
-                try Self.writeConfiguration(directory: directory, port: chosen, users: users)
-                process = try await Self.start(directory: directory, port: chosen)
+                try Self.writeConfiguration(directory: directory, port: chosen, tlsPort: chosenTLS, users: users)
+                process = try await Self.start(directory: directory, ports: [chosen] + (chosenTLS.map { [$0] } ?? []))
                 port = chosen
+                tlsPort = chosenTLS
                 return
             } catch {
                 lastError = error
@@ -56,8 +64,34 @@ public final class Mosquitto {
         process?.signalGroup(SIGKILL)
     }
 
-    private static func writeConfiguration(directory: String, port: Int, users: [String: String]) throws {
+    /// A CA, and a certificate for 127.0.0.1 and localhost that it signs (EC keys: quick to make).
+    private static func makeCertificates(directory: String) throws {
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: directory + "/san.ext", atomically: true, encoding: .utf8)
+        let d = directory + "/"
+        let steps: [[String]] = [
+            ["req", "-x509"] + ec + ["-keyout", d + "ca.key", "-out", d + "ca.crt", "-days", "2", "-subj", "/CN=GeoTrack test CA"],
+            ["req"] + ec + ["-keyout", d + "server.key", "-out", d + "server.csr", "-subj", "/CN=127.0.0.1"],
+            ["x509", "-req", "-in", d + "server.csr", "-CA", d + "ca.crt", "-CAkey", d + "ca.key", "-CAcreateserial",
+             "-out", d + "server.crt", "-days", "2", "-extfile", d + "san.ext"],
+        ]
+        for step in steps {
+            let tool = try ChildProcess(path: "/usr/bin/openssl", arguments: step)
+            guard tool.waitForExitBlocking(), tool.exitCode == 0 else {
+                throw HarnessError("openssl \(step[0]) failed: is openssl installed?")
+            }
+        }
+        // Started as root, mosquitto reads its key after dropping to its own user.
+        chmod(directory, 0o755)
+        chmod(directory + "/server.key", 0o644)
+    }
+
+    private static func writeConfiguration(directory: String, port: Int, tlsPort: Int?, users: [String: String]) throws {
         var lines = ["listener \(port) 127.0.0.1", "persistence false", "log_dest none"]
+        if let tlsPort {
+            lines += ["listener \(tlsPort) 127.0.0.1", "cafile \(directory)/ca.crt",
+                      "certfile \(directory)/server.crt", "keyfile \(directory)/server.key"]
+        }
         if users.isEmpty {
             lines.append("allow_anonymous true")
         } else {
@@ -77,14 +111,14 @@ public final class Mosquitto {
         try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
     }
 
-    private static func start(directory: String, port: Int) async throws -> ChildProcess {
+    private static func start(directory: String, ports: [Int]) async throws -> ChildProcess {
         let process = try ChildProcess(path: path, arguments: ["-c", directory + "/mosquitto.conf"])
         let listening = await waitUntil(timeout: .seconds(15)) { [process] in
-            process.hasExited || GPSFake.accepts(port: port)
+            process.hasExited || ports.allSatisfy(GPSFake.accepts(port:))
         }
         guard listening, !process.hasExited else {
             process.signalGroup(SIGKILL)
-            throw HarnessError("mosquitto did not listen on port \(port)")
+            throw HarnessError("mosquitto did not listen on ports \(ports)")
         }
         return process
     }
@@ -105,7 +139,7 @@ public final class Mosquitto {
     /// Starts the broker again on the same port, after ``stop(signal:)``.
     public func restart() async throws {
         guard process == nil else { return }
-        process = try await Self.start(directory: directory, port: port)
+        process = try await Self.start(directory: directory, ports: [port] + (tlsPort.map { [$0] } ?? []))
     }
 
     /// Publishes one message with `mosquitto_pub` (QoS 1), as another client would.

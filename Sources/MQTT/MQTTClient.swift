@@ -135,6 +135,7 @@ public final class MQTTClient: Sendable {
                                                      Int32(endpoint.keepAlive))
             if result != MOSQ_ERR_SUCCESS.rawValue {
                 logger?.debug("MQTT: first connect to \(endpoint) failed: \(library.describe(result)); retrying")
+                if geotrack_mqtt_reportable(result) { sink.report(failure: result) }
             }
             let loop = geotrack_mqtt_loop_start(library.api, handle.pointer, sink.cSink, Int32(endpoint.keepAlive))
             if loop != 0 {
@@ -180,6 +181,18 @@ public final class MQTTClient: Sendable {
         state.withLock { state in
             if case .closed = state { return false }
             return true
+        }
+    }
+
+    /// What a ``MQTTEvent/failed(code:)`` code means, and what to check.
+    public static func failureReason(_ code: Int32) -> String {
+        switch code {
+        case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue:
+            "the TLS handshake failed: check that the CA file is the one that signed the broker's certificate, and that the URL's host is a name the certificate carries"
+        case MOSQ_ERR_LOOKUP.rawValue:
+            "the broker's host name was not found: check the URL, and the network"
+        default:
+            "libmosquitto error \(code)"
         }
     }
 
@@ -271,6 +284,8 @@ extension MQTTClient {
                 continuation.yield(.acknowledged(messageID: event.message_id))
             case GEOTRACK_MQTT_SUBSCRIBED:
                 continuation.yield(.subscribed(messageID: event.message_id))
+            case GEOTRACK_MQTT_FAILED:
+                continuation.yield(.failed(code: event.code))
             case GEOTRACK_MQTT_MESSAGE:
                 let topic = event.topic.map { String(cString: $0) } ?? ""
                 let payload = event.payload.map {
@@ -280,6 +295,11 @@ extension MQTTClient {
             default:
                 break
             }
+        }
+
+        /// Reports a failure to connect that the network thread did not see.
+        func report(failure code: Int32) {
+            continuation.yield(.failed(code: code))
         }
 
         /// Ends the events.

@@ -7,6 +7,10 @@ public enum MQTTEvent: Sendable, Hashable {
     case refused(code: Int32)
     /// The connection was lost (or closed); libmosquitto reconnects by itself unless closed.
     case disconnected(code: Int32)
+    /// No connection could be made, for a reason that waiting may not cure: the TLS handshake
+    /// failed, or the broker's host name was not found. The client keeps retrying; the code is
+    /// libmosquitto's (``MQTTClient/failureReason(_:)`` says it for a person).
+    case failed(code: Int32)
     /// The broker acknowledged the QoS 1 message with this id (PUBACK).
     case acknowledged(messageID: Int32)
     /// The broker confirmed a subscription (SUBACK).

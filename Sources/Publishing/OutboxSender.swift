@@ -27,6 +27,8 @@ public actor OutboxSender {
     private var waiters: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
     private var nextWaiter = 0
     private var refusal: Int32?
+    /// The last connection failure reported, so that a retry failing the same way is not told again.
+    private var failure: Int32?
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
 
@@ -56,6 +58,9 @@ public actor OutboxSender {
 
     /// The broker's refusal code, while it refuses the connection.
     public var refusalCode: Int32? { refusal }
+    /// Why the last attempt to connect failed, when it says something about the configuration
+    /// (``MQTTEvent/failed(code:)``); nil once connected.
+    public var failureCode: Int32? { failure }
 
     /// How many messages the broker acknowledged since the sender started.
     public var acknowledgedCount: Int { state.acknowledgedCount }
@@ -77,6 +82,7 @@ public actor OutboxSender {
                 await perform(state.queued())
             case .mqtt(.connected):
                 refusal = nil
+                failure = nil
                 logger?.debug("MQTT: connected to \(client.endpoint)")
                 await perform(state.connected())
             case .mqtt(.refused(let code)):
@@ -86,6 +92,13 @@ public actor OutboxSender {
             case .mqtt(.disconnected(let code)):
                 logger?.debug("MQTT: disconnected from \(client.endpoint) (\(code)); reconnecting")
                 await perform(state.disconnected())
+            case .mqtt(.failed(let code)):
+                // Said once until it changes or a connection succeeds: the client retries with
+                // its backoff, and the same line every 30 s would bury the status line.
+                if failure != code {
+                    failure = code
+                    logger?.error("MQTT: cannot connect to \(client.endpoint): \(MQTTClient.failureReason(code)); retrying")
+                }
             case .mqtt(.acknowledged(let messageID)):
                 await perform(state.acknowledged(messageID: messageID))
             case .mqtt:

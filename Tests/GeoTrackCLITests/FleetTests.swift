@@ -54,6 +54,14 @@ struct FleetScreenTests {
         #expect(AgeText.secondsUntilChange(.infinity) == nil && AgeText.secondsUntilChange(2e9) == nil)
     }
 
+    @Test("the header says why the view is not connected, when it is known")
+    func headerProblem() {
+        #expect(FleetScreen.header(broker: "mqtts://b:8883", connected: false, devices: 2, problem: "the TLS handshake failed")
+                == "fleet at mqtts://b:8883 · 2 devices · not connected: the TLS handshake failed, retrying")
+        #expect(FleetScreen.header(broker: "mqtt://b:1883", connected: false, devices: 1) == "fleet at mqtt://b:1883 · 1 device · not connected, retrying")
+        #expect(FleetScreen.header(broker: "mqtt://b:1883", connected: true, devices: 1, problem: "stale") == "fleet at mqtt://b:1883 · 1 device")
+    }
+
     @Test("a device's line: position in the chosen format, units, regions, age, and stale past the threshold")
     func line() throws {
         var roster = FleetRoster()
@@ -128,6 +136,23 @@ struct FleetCommandTests {
             lines.contains { $0.hasPrefix("ann/boat  at  \(boatLast)  ") } && lines.contains { $0.hasPrefix("bob/van  an  \(vanLast)  ") }
         }
         #expect(last.count == 3, "a header and one line per device, nothing scrolled: \(last)")
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 2) == 0)
+    }
+
+    @Test("over TLS with a CA that did not sign the broker's certificate, the header says the handshake failed",
+          .enabled(if: TestSupport.installed("/usr/bin/tmux")))
+    func tlsProblem() async throws {
+        let broker = try await Mosquitto(tls: true)
+        let stranger = try await Mosquitto(tls: true)
+        let home = try TestSupport.temporaryDirectory()
+        let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
+        let session = try TmuxSession(width: 200, height: 6,
+                                      command: [TestSupport.binary, "fleet", url, "--publish-ca", try #require(stranger.caFile)],
+                                      environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path])
+        try session.waitFor("the reason in the header") {
+            $0.first?.hasPrefix("fleet at \(url) · 0 devices · not connected: the TLS handshake failed") == true
+        }
         try session.send("C-c")
         #expect(try session.waitForExit(timeout: 2) == 0)
     }

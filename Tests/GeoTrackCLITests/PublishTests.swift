@@ -134,6 +134,30 @@ struct PublishTests {
         #expect(!inline.stderr.contains("tide-table-42"))
     }
 
+    @Test("mqtts:// with --publish-ca delivers over TLS; a CA that did not sign the broker's certificate is named as the reason messages wait")
+    func tls() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto(tls: true)
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
+        let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
+        let expected = try Self.expectedFixes(log, home: home)
+        let good = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-ca", try #require(broker.caFile),
+                                             "--publish-user", "ann", "--publish-device", "pi"], home: home)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(await subscriber.waitForMessages(expected.count))
+        #expect(try Self.received(subscriber, topic: "owntracks/ann/pi") == expected)
+
+        let stranger = try await Mosquitto(tls: true)
+        let wary = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-ca", try #require(stranger.caFile),
+                                             "--publish-user", "ann", "--publish-device", "wary", "--publish-wait", "2"], home: home)
+        #expect(wary.status == 0, "\(wary.stderr)")
+        // One line: the messages that wait, and why.
+        let told = wary.stderr.split(separator: "\n").filter { $0.contains("the TLS handshake failed") }
+        #expect(told.count == 1, "\(wary.stderr)")
+        #expect(told.first?.contains("wait in the outbox for \(url)") == true, "\(wary.stderr)")
+    }
+
     @Test("bad --publish values are one-line usage errors")
     func usageErrors() throws {
         let home = try TestSupport.temporaryDirectory()

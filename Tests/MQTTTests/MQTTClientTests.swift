@@ -4,7 +4,7 @@ import MQTT
 import Testing
 
 /// The libmosquitto wrapper against a real broker: connection, PUBACKs, delivery in order,
-/// reconnection after the broker restarts, refusal of a wrong password, and a prompt, clean close.
+/// reconnection after the broker restarts, refusal of a wrong password, TLS, and a prompt, clean close.
 @Suite(.enabled(if: Mosquitto.shouldRun), .serialized)
 struct MQTTClientTests {
     @Test("QoS 1 messages are acknowledged one by one and arrive in order")
@@ -109,6 +109,38 @@ struct MQTTClientTests {
         try broker.publish(topic: "test/end", message: "end")
         #expect(await subscriber.waitForMessages(1))
         #expect(subscriber.messages().map(\.topic) == ["test/end"])
+    }
+
+    @Test("over TLS: a broker whose certificate the given CA signed is connected to and acknowledges; another CA's is not")
+    func tls() async throws {
+        let broker = try await Mosquitto(tls: true)
+        let tlsPort = try #require(broker.tlsPort)
+        let endpoint = MQTTEndpoint(host: "127.0.0.1", port: tlsPort, tls: MQTTEndpoint.TLS(caFile: try #require(broker.caFile)))
+        #expect(endpoint.description == "mqtts://127.0.0.1:\(tlsPort)")
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["test/tls"])
+        let client = try MQTTClient(clientID: "geotrack-test-tls", endpoint: endpoint)
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        #expect(await events.next() == .connected)
+        let id = try client.publish(topic: "test/tls", payload: Array("sealed".utf8))
+        #expect(await events.next() == .acknowledged(messageID: id))
+        #expect(await subscriber.waitForMessages(1))
+        #expect(subscriber.messages().first?.payload == "sealed")
+        await client.close()
+
+        // Trusting only another CA, the client does not accept the broker's certificate.
+        let stranger = try await Mosquitto(tls: true)
+        let wary = MQTTEndpoint(host: "127.0.0.1", port: tlsPort, tls: MQTTEndpoint.TLS(caFile: try #require(stranger.caFile)))
+        let refused = try MQTTClient(clientID: "geotrack-test-tls-wary", endpoint: wary)
+        var refusals = refused.events.makeAsyncIterator()
+        refused.start()
+        let first = await refusals.next()
+        await refused.close()
+        if case .failed(let code)? = first {
+            #expect(MQTTClient.failureReason(code).hasPrefix("the TLS handshake failed"))
+        } else {
+            Issue.record("expected the failed handshake to be reported, got \(String(describing: first))")
+        }
     }
 
     @Test("messages to subscribed topics arrive as events, with their topic")

@@ -5,9 +5,10 @@ import OwnTracks
 /// The fleet view's lines: a header, then one line per device with its position, accuracy,
 /// speed, course, regions and the age of its last fix, marked stale past a threshold.
 package enum FleetScreen {
-    /// The header: where the view listens, and how many devices it knows.
-    package static func header(broker: String, connected: Bool, devices: Int) -> String {
-        let state = connected ? "" : " · not connected, retrying"
+    /// The header: where the view listens, how many devices it knows, and, while not
+    /// connected, why when it is known.
+    package static func header(broker: String, connected: Bool, devices: Int, problem: String? = nil) -> String {
+        let state = connected ? "" : " · not connected" + (problem.map { ": " + $0 } ?? "") + ", retrying"
         return "fleet at \(Terminal.safe(broker)) · \(devices) device\(devices == 1 ? "" : "s")\(state)"
     }
 
@@ -60,10 +61,10 @@ package enum FleetScreen {
 
     /// The whole view for a terminal of `width` × `height`: each line cut to fit, and the devices
     /// that do not fit counted.
-    package static func lines(_ roster: FleetRoster, broker: String, connected: Bool, now: Date, staleAfter: Double,
-                              options: RenderOptions, width: Int?, height: Int?) -> [String] {
+    package static func lines(_ roster: FleetRoster, broker: String, connected: Bool, problem: String? = nil, now: Date,
+                              staleAfter: Double, options: RenderOptions, width: Int?, height: Int?) -> [String] {
         let devices = roster.sorted
-        var lines = [header(broker: broker, connected: connected, devices: devices.count)]
+        var lines = [header(broker: broker, connected: connected, devices: devices.count, problem: problem)]
         if devices.isEmpty { lines.append("waiting for devices on owntracks/+/+ …") }
         let room = height.map { max(1, $0 - 2) } ?? Int.max
         for (index, device) in devices.enumerated() {

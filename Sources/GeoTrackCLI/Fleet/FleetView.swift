@@ -47,6 +47,7 @@ package struct FleetView: Sendable {
 
         var roster = FleetRoster()
         var connected = false
+        var problem: String?
         var dirty = true
         var lastDraw = ContinuousClock.now.advanced(by: .seconds(-10))
         var failure: CLIError?
@@ -61,16 +62,17 @@ package struct FleetView: Sendable {
                 if !Task.isCancelled { input.yield(.tick) }
             }
         }
-        let draw = { (roster: FleetRoster, connected: Bool) in
-            display?.draw(FleetScreen.lines(roster, broker: broker, connected: connected, now: Date(), staleAfter: staleAfter,
-                                            options: options, width: Terminal.columns(STDOUT_FILENO),
+        let draw = { (roster: FleetRoster, connected: Bool, problem: String?) in
+            display?.draw(FleetScreen.lines(roster, broker: broker, connected: connected, problem: problem, now: Date(),
+                                            staleAfter: staleAfter, options: options, width: Terminal.columns(STDOUT_FILENO),
                                             height: Terminal.rows(STDOUT_FILENO)))
         }
-        draw(roster, connected)
+        draw(roster, connected, problem)
         loop: for await next in inputs {
             switch next {
             case .mqtt(.connected):
                 connected = true
+                problem = nil
                 dirty = true
                 for filter in OwnTracksTopic.everyDevice { _ = try? client.subscribe(filter) }
             case .mqtt(.refused(let code)):
@@ -79,6 +81,13 @@ package struct FleetView: Sendable {
             case .mqtt(.disconnected):
                 connected = false
                 dirty = true
+            case .mqtt(.failed(let code)):
+                let reason = MQTTClient.failureReason(code)
+                guard reason != problem else { continue }
+                problem = reason
+                dirty = true
+                // Without a terminal the header is not drawn: say it once on stderr.
+                if display == nil { Terminal.standardError("geotrack: cannot connect to \(Terminal.safe(broker)): \(reason); retrying") }
             case .mqtt(.message(let topic, let payload, _)):
                 guard let message = OwnTracksMessage(payload: payload), OwnTracksTopic(topic: topic) != nil else { continue }
                 if roster.receive(topic: topic, message: message) { dirty = true }
@@ -97,7 +106,7 @@ package struct FleetView: Sendable {
             // At most four draws a second.
             let now = ContinuousClock.now
             if dirty, now - lastDraw >= .milliseconds(250) {
-                draw(roster, connected)
+                draw(roster, connected, problem)
                 dirty = false
                 lastDraw = now
             }
@@ -116,7 +125,7 @@ package struct FleetView: Sendable {
                 timer = due.map(arm)
             }
         }
-        if dirty { draw(roster, connected) }
+        if dirty { draw(roster, connected, problem) }
         display?.finish()
         timer?.cancel()
         watcher.cancel()

@@ -148,6 +148,8 @@ package final class PublishOutput: Sendable {
             var note = "\(waiting) message\(waiting == 1 ? "" : "s") wait in the outbox for \(route.key)"
             if let code = await route.sender.refusalCode {
                 note += " (the broker refused: \(OutboxSender.refusalReason(code)))"
+            } else if let code = await route.sender.failureCode {
+                note += " (cannot connect: \(MQTTClient.failureReason(code)))"
             } else if await !route.sender.isConnected {
                 note += " (the broker was not reachable)"
             }
