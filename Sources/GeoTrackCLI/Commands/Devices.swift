@@ -16,9 +16,7 @@ extension GeoTrack {
         @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
         package var timeout: Double = 5
 
-        @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
-                                   valueName: "file"))
-        package var config: String?
+        @OptionGroup package var configFile: ConfigFileOptions
 
         @Flag(help: "Print one gpsd DEVICE JSON object per receiver instead of a table.")
         package var json = false
@@ -30,7 +28,7 @@ extension GeoTrack {
         }
 
         package func run() async throws {
-            let settings = try await Settings.load(flags: gpsd.configurationFlags, explicitFile: config)
+            let settings = try await Settings.load(flags: gpsd.configurationFlags, explicitFile: configFile.config)
             let devices = try await LocationSources.devices(settings: settings, timeout: .milliseconds(Int(timeout * 1000)),
                                                             logger: Logger.geotrack())
             if json {

@@ -51,9 +51,7 @@ package struct OutputOptions: ParsableArguments {
         "GPX: start a new segment when the fix was lost this long (like gpxlogger -i).", valueName: "seconds"))
     package var gpxSegmentAfter: Double?
 
-    @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
-                               valueName: "file"))
-    package var config: String?
+    @OptionGroup package var configFile: ConfigFileOptions
 
     package init() {}
 

@@ -34,9 +34,7 @@ extension GeoTrack {
 
         @OptionGroup package var display: DisplayOptions
 
-        @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
-                                   valueName: "file"))
-        package var config: String?
+        @OptionGroup package var configFile: ConfigFileOptions
 
         package init() {}
 
@@ -55,7 +53,7 @@ extension GeoTrack {
         package func run() async throws {
             var flags = display.configurationFlags.merging(gpsd.configurationFlags) { $1 }
             if let device { flags[ConfigKeys.gpsdDevice] = device }
-            let settings = try await Settings.load(flags: flags, explicitFile: config)
+            let settings = try await Settings.load(flags: flags, explicitFile: configFile.config)
             let logger = Logger.geotrack()
 
             // Access is settled first: the question, if any, is asked on the normal screen.

@@ -33,9 +33,7 @@ extension GeoTrack {
         @Flag(help: "Replace an existing --svg file (never through a symbolic link).")
         package var overwrite = false
 
-        @Option(help: ArgumentHelp("Read this configuration file instead of ~/.config/geotrack/config.yaml.",
-                                   valueName: "file"))
-        package var config: String?
+        @OptionGroup package var configFile: ConfigFileOptions
 
         package init() {}
 
@@ -46,7 +44,7 @@ extension GeoTrack {
         }
 
         package func run() async throws {
-            let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: config)
+            let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: configFile.config)
             let logger = Logger.geotrack()
             for file in files {
                 let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,

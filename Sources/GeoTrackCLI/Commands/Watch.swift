@@ -42,7 +42,7 @@ extension GeoTrack {
         package func run() async throws {
             var flags = output.configurationFlags.merging(gpsd.configurationFlags) { $1 }
             if let device { flags[ConfigKeys.gpsdDevice] = device }
-            let settings = try await Settings.load(flags: flags, explicitFile: output.config)
+            let settings = try await Settings.load(flags: flags, explicitFile: output.configFile.config)
 
             let store = AuthorizationStore()
             let gate = AuthorizationGate(store: store)
