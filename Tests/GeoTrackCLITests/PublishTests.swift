@@ -156,6 +156,15 @@ struct PublishTests {
         let told = wary.stderr.split(separator: "\n").filter { $0.contains("the TLS handshake failed") }
         #expect(told.count == 1, "\(wary.stderr)")
         #expect(told.first?.contains("wait in the outbox for \(url)") == true, "\(wary.stderr)")
+        // A flush with the same CA says why (69); with the broker's own CA it delivers them.
+        let stuck = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3", "--publish-ca", try #require(stranger.caFile)],
+                                             home: home)
+        #expect(stuck.status == 69, "\(stuck.stderr)")
+        #expect(stuck.stderr.contains("cannot connect to \(url): the TLS handshake failed"), "\(stuck.stderr)")
+        let flushed = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", try #require(broker.caFile)],
+                                               home: home)
+        #expect(flushed.status == 0, "\(flushed.stderr)")
+        #expect(await subscriber.waitForMessages(2 * expected.count))
     }
 
     @Test("bad --publish values are one-line usage errors")

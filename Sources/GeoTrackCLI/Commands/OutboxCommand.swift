@@ -153,6 +153,7 @@ extension GeoTrack {
                     return first
                 }
                 let delivered = await sender.acknowledgedCount
+                let failed = await sender.failureCode
                 await client.close()
                 await running.value
                 let left = (try? outbox.summary(for: summary.destination).count) ?? summary.count
@@ -164,6 +165,9 @@ extension GeoTrack {
                 case .delivered? where left == 0:
                     return nil
                 default:
+                    if let failed {
+                        return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): cannot connect to \(endpoint): \(MQTTClient.failureReason(failed)); then flush again")
+                    }
                     return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): \(endpoint) did not take them in time; check the broker is running, then flush again")
                 }
             }
