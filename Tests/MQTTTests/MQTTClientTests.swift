@@ -90,7 +90,7 @@ struct MQTTClientTests {
         let clock = ContinuousClock()
         let elapsed = await clock.measure { await client.close() }
         #expect(await events.next() == nil)
-        #expect(elapsed < .milliseconds(500))
+        #expect(elapsed < .seconds(1))
     }
 
     @Test("close says goodbye: the broker does not publish the last will, which it keeps for a lost client")
@@ -104,7 +104,7 @@ struct MQTTClientTests {
         client.start()
         #expect(await events.next() == .connected)
         let elapsed = await ContinuousClock().measure { await client.close() }
-        #expect(elapsed < .milliseconds(500))
+        #expect(elapsed < .seconds(1))
         // The broker handles the client's going before this later message; a will would come first.
         try broker.publish(topic: "test/end", message: "end")
         #expect(await subscriber.waitForMessages(1))
