@@ -5,7 +5,7 @@ public enum MQTTEvent: Sendable, Hashable {
     /// The broker refused the connection; the code is its CONNACK return code (4: bad user name
     /// or password, 5: not authorized).
     case refused(code: Int32)
-    /// The connection was lost (or closed); libmosquitto reconnects by itself unless closed.
+    /// The connection was lost (or closed); the client reconnects by itself unless closed.
     case disconnected(code: Int32)
     /// No connection could be made, for a reason that waiting may not cure: the TLS handshake
     /// failed, or the broker's host name was not found. The client keeps retrying; the code is
