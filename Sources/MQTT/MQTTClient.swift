@@ -135,7 +135,8 @@ public final class MQTTClient: Sendable {
                                                      Int32(endpoint.keepAlive))
             if result != MOSQ_ERR_SUCCESS.rawValue {
                 logger?.debug("MQTT: first connect to \(endpoint) failed: \(library.describe(result)); retrying")
-                if geotrack_mqtt_reportable(result) { sink.report(failure: result) }
+                // Told the way the network thread tells its own failures (a name not found).
+                geotrack_mqtt_report_failure(sink.cSink, result)
             }
             let loop = geotrack_mqtt_loop_start(library.api, handle.pointer, sink.cSink, Int32(endpoint.keepAlive))
             if loop != 0 {
@@ -295,11 +296,6 @@ extension MQTTClient {
             default:
                 break
             }
-        }
-
-        /// Reports a failure to connect that the network thread did not see.
-        func report(failure code: Int32) {
-            continuation.yield(.failed(code: code))
         }
 
         /// Ends the events.
