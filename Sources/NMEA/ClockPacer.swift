@@ -44,9 +44,9 @@ struct ClockPacer<C: Clock>: ReplayPacer where C.Duration == Duration {
             self.start = start
         }
         lastTime = receiverTime
+        // Never negative: a step back starts a new anchor at this fix.
         let offset = (receiverTime - firstTime) / speed
-        guard offset.isFinite else { return }
-        let due = start.advanced(by: .seconds(max(0, offset)))
+        let due = start.advanced(by: .seconds(offset))
         // A fix due at its anchor (after a step back) plays at once; every later one sleeps,
         // which also notices a cancelled replay.
         guard offset > 0 || due > clock.now else { return }
