@@ -110,7 +110,7 @@ struct PublishTests {
         let good = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-password-file", passwordFile,
                                              "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(good.status == 0, "\(good.stderr)")
-        #expect(await subscriber.waitForMessages(expected.count))
+        #expect(await subscriber.waitForMessages(expected.count), "geotrack said: \(good.stderr)")
         #expect(try Self.received(subscriber, topic: "owntracks/ann/pi") == expected)
 
         // The environment's password, wrong: the run keeps its messages and says why they wait.
