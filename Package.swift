@@ -65,7 +65,7 @@ let package = Package(
         ),
 
         // MARK: NMEA logs and GPX tracks, decoded the way gpsd would.
-        .target(name: "NMEA", dependencies: ["GPSReports"], swiftSettings: strict),
+        .target(name: "NMEA", dependencies: ["GPSReports", "Executors"], swiftSettings: strict),
 
         // MARK: Delegate proxies and traits (generic, no location knowledge).
         .target(name: "Reactive", swiftSettings: strict),
@@ -90,7 +90,7 @@ let package = Package(
         .systemLibrary(name: "CMosquitto"),
         .target(
             name: "MQTT",
-            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CMosquitto", "Executors", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .target(name: "OwnTracks", dependencies: ["LocationKit"], swiftSettings: strict),

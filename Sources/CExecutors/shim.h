@@ -10,7 +10,14 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <unistd.h>
+
+/// Names the calling thread (the kernel keeps 15 bytes); prctl, because pthread_setname_np
+/// needs _GNU_SOURCE, which Swift's Glibc module is not built with.
+static inline int geotrack_thread_set_name(const char *name) {
+    return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
+}
 
 // The pipe's write end, set once before the first handler is installed.
 static int geotrack_signal_pipe = -1;

@@ -1,6 +1,9 @@
 @_spi(ExperimentalCustomExecutors) import _Concurrency
-import Foundation
+import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The process's executors when it is a `geotrack` command: a main loop and a small worker
 /// pool instead of Dispatch, so that a tracker waiting for gpsd wakes no thread at all.

@@ -1,6 +1,9 @@
 import CExecutors
-import Foundation
+import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Calls a handler each time a file descriptor becomes readable, from a thread of its own
 /// blocked in `poll(2)`, without Dispatch and without waking in between.
@@ -17,9 +20,7 @@ public final class ReadabilityWatch: Sendable {
     public init(fd: Int32, name: String, handler: @escaping @Sendable () -> Void) {
         let wake = geotrack_eventfd()
         self.wake = wake
-        let thread = Thread { ReadabilityWatch.poll(fd: fd, wake: wake, handler: handler) }
-        thread.name = name
-        thread.start()
+        DetachedThread.startOrRun(name: name) { ReadabilityWatch.poll(fd: fd, wake: wake, handler: handler) }
     }
 
     /// Stops the calls and closes the descriptor (from the watching thread, soon after).

@@ -1,6 +1,9 @@
 import CExecutors
-import Foundation
+import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Delivers signals without Dispatch: a handler writes each caught signal's number to a pipe,
 /// and one thread, blocked on that pipe, calls the watches for that signal.
@@ -53,9 +56,7 @@ private final class SignalHub: Sendable {
         }
         readEnd = ends[0]
         guard readEnd >= 0 else { return }
-        let thread = Thread { [readEnd] in SignalHub.read(readEnd) }
-        thread.name = "geotrack.signals"
-        thread.start()
+        DetachedThread.startOrRun(name: "geotrack.signals") { [readEnd] in SignalHub.read(readEnd) }
     }
 
     func add(_ watch: SignalWatch, signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {

@@ -1,5 +1,8 @@
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The global executor without Dispatch: a few threads run tasks' jobs, and the first idle one
 /// also waits for the earliest timer (`Task.sleep`, `clock.sleep`).
@@ -79,9 +82,11 @@ final class WorkerPool: TaskExecutor, SchedulingExecutor, @unchecked Sendable {
     }
 
     private func startThread() {
-        let thread = Thread { [self] in work() }
-        thread.name = "geotrack.worker"
-        thread.start()
+        // A worker never returns, so it cannot run on the caller instead: without a new thread
+        // the jobs wait for the pool's other threads.
+        if !DetachedThread.start(name: "geotrack.worker", { [self] in work() }) {
+            lock.withLock { threads -= 1 }
+        }
     }
 
     private func work() {

@@ -1,6 +1,9 @@
 import CGPS
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GPSDMessageDecoder {
     /// The GPS epoch (1980-01-06), in Unix seconds: no receiver reports a time before it.

@@ -1,6 +1,10 @@
-import Foundation
+import Executors
+import FoundationEssentials
 import GPSReports
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the reader thread tells its owner as it goes.
 enum GPSDReaderEvent: Sendable {
@@ -56,13 +60,10 @@ struct GPSDReader: Sendable {
         }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<GPSDReaderOutcome, Never>) in
-                let thread = Thread { [self] in
-                    // Named from inside: Linux names only the calling thread, and keeps
-                    // 15 characters, enough for the port.
-                    Thread.current.name = "gpsd:\(port)"
+                // Linux keeps 15 characters of a thread's name, enough for the port.
+                DetachedThread.startOrRun(name: "gpsd:\(port)") { [self] in
                     continuation.resume(returning: readLoop(interrupter: interrupter, handler: handler))
                 }
-                thread.start()
             }
         } onCancel: {
             interrupter.interrupt()

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where the receiver's platform points, from a heading sensor: gpsd's ATT report,
 /// or an NMEA HDT, HDG or THS sentence.

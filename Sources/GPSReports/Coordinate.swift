@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A position on the WGS 84 ellipsoid, in decimal degrees.
 ///

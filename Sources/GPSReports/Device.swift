@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A receiver attached to gpsd: gpsd's DEVICE object.
 public struct Device: Sendable, Hashable {

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Fix {
     /// The fix as one line of gpsd TPV JSON, with gpsd's names, units and number formats.

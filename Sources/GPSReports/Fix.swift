@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One time-position-velocity report: gpsd's TPV, or one NMEA reporting cycle.
 ///

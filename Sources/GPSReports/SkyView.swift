@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One satellite in a sky view.
 public struct Satellite: Sendable, Hashable {

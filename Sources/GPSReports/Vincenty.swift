@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Distances on the WGS 84 ellipsoid by Vincenty's inverse formula: as gpsd uses to derive a
 /// speed for cycles whose sentences carry none (GGA or GLL only), and for a track's length.

@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import LocationKit
 import Reactive
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a ``LocationManager`` means for the person watching: the one place that decides the
 /// status, the heading to show and the events, for every output.

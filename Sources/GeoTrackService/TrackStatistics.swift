@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A summary of a track, location by location: points, time, geodesic distance, speeds, ascent
 /// and descent, the area covered, and its trips and stops.

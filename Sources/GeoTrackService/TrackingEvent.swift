@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Something that happened, for an event line or a JSON object: a region entered or left, a
 /// visit, a lost or regained connection, a change of location access.

@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What an app with ``AccuracyAuthorization/reducedAccuracy`` gets instead of a fix: the one
 /// rule for approximate locations.

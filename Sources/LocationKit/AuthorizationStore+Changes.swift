@@ -1,5 +1,5 @@
 import Executors
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +27,7 @@ extension AuthorizationStore {
             throw .authorizationStore(path: directory, reason: "cannot watch it for changes: \(reason)")
         }
         // The policy directory may not exist (no policy at all); then there is nothing to watch.
-        let policyDirectory = (policyPath as NSString).deletingLastPathComponent
+        let policyDirectory = policyPath.deletingLastPathComponent
         _ = inotify_add_watch(fd, policyDirectory, mask)
 
         let (stream, continuation) = AsyncStream.makeStream(of: StoredAuthorization.self, bufferingPolicy: .bufferingNewest(8))

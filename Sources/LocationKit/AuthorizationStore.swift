@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -59,7 +59,7 @@ public final class AuthorizationStore: Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/geotrack"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? passwordDatabaseHome()
         return home + "/.local/state/geotrack"
     }
 
@@ -153,13 +153,16 @@ public final class AuthorizationStore: Sendable {
         guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return .unreadable("not a regular file") }
         guard info.st_size <= maximumSize else { return .unreadable("larger than \(maximumSize) bytes") }
         // One byte more than allowed: a file that grew since fstat is still caught.
-        let data: Data
-        do {
-            data = try FileHandle(fileDescriptor: descriptor, closeOnDealloc: false).read(upToCount: maximumSize + 1) ?? Data()
-        } catch {
-            return .unreadable("\(error)")
+        var data = [UInt8](repeating: 0, count: maximumSize + 1)
+        var count = 0
+        while count < data.count {
+            let read = data.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count) }
+            if read < 0 && errno == EINTR { continue }
+            if read < 0 { return .unreadable(String(cString: strerror(errno))) }
+            if read == 0 { break }
+            count += read
         }
-        guard data.count <= maximumSize, let text = String(validating: data, as: UTF8.self) else {
+        guard count <= maximumSize, let text = String(validating: data.prefix(count), as: UTF8.self) else {
             return .unreadable("not a short text file")
         }
         return .text(text, info)

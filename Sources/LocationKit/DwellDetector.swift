@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Detects stays: the device remaining within `radius` of one place for `dwell` time,
 /// and the moment it leaves. Visits and automatic pausing both use it.

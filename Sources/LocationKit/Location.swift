@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A position report, like CoreLocation's `CLLocation`: immutable once made.
 ///

@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension LocationManager {
     /// Handles one event from the source.

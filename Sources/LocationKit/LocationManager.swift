@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import Logging
 import Reactive
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Delivers locations, headings, region events and visits from a GPS receiver,
 /// like CoreLocation's `CLLocationManager`.

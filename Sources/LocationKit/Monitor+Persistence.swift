@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Monitor {
     /// The file's shape: a version, so a later format can tell old files apart.

@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Watches named conditions and says when each becomes satisfied or unsatisfied, like iOS 17's
 /// `CLMonitor`; its conditions and their last events survive the process.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +10,7 @@ import Glibc
 enum StateFile {
     /// Writes `text` to `path`; returns why it could not, or `nil`.
     static func writeAtomically(_ text: String, to path: String, directory: String) -> String? {
-        let name = (path as NSString).lastPathComponent
+        let name = path.lastPathComponent
         var template = Array((directory + "/.\(name).XXXXXX").utf8CString)
         let fd = mkstemp(&template)
         guard fd >= 0 else { return reason() }

@@ -1,8 +1,12 @@
 import CMosquitto
 import Dispatch
-import Foundation
+import Executors
+import FoundationEssentials
 import Logging
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One MQTT client over libmosquitto: connects in the background, reconnects by itself (1 s,
 /// doubling to 30 s, like the gpsd client), publishes and subscribes, and reports what the
@@ -128,7 +132,7 @@ public final class MQTTClient: Sendable {
     /// broker accepts, and again after every reconnection. Calling it twice does nothing.
     public func start() {
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread { [handle, sink, endpoint, logger, library] in
+        let connect: @Sendable () -> Void = { [handle, sink, endpoint, logger, library] in
             defer { done.signal() }
             // A refused or failed first connect is retried by the network thread, with its delay.
             let result = geotrack_mqtt_connect_async(library.api, handle.pointer, endpoint.host, Int32(endpoint.port),
@@ -143,13 +147,12 @@ public final class MQTTClient: Sendable {
                 logger?.error("MQTT: cannot start the network thread: \(String(cString: strerror(loop)))")
             }
         }
-        thread.name = "geotrack mqtt connect"
         let started = state.withLock { state -> Bool in
             guard case .idle = state else { return false }
             state = .started(done)
             return true
         }
-        if started { thread.start() }
+        if started { DetachedThread.startOrRun(name: "geotrack mqtt connect", connect) }
     }
 
     /// Queues a message for the broker and returns its id, which a later
@@ -220,7 +223,7 @@ public final class MQTTClient: Sendable {
         let library = library
         // Joining threads blocks: on a thread of its own, not on the cooperative pool.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let closer = Thread {
+            DetachedThread.startOrRun(name: "geotrack mqtt close") {
                 // The starter only connects (a non-blocking socket) and starts the loop: brief.
                 starter.wait()
                 if geotrack_mqtt_loop_stop(sink.cSink, Self.stopGrace) {
@@ -233,8 +236,6 @@ public final class MQTTClient: Sendable {
                 }
                 continuation.resume()
             }
-            closer.name = "geotrack mqtt close"
-            closer.start()
         }
     }
 }

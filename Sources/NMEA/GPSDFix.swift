@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// gpsd's working fix (`struct gps_fix_t`): NaN for unknown, so the cycle rules can be
 /// followed exactly, then converted to a ``Fix`` with optionals when reported.

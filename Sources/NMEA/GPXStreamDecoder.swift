@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads a GPX 1.0 or 1.1 track as a stream of fixes, one per complete `<trkpt>`.
 ///

@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Merges the sentences of one reporting cycle into one fix, the way gpsd 3.22 does.
 ///

@@ -1,7 +1,11 @@
 import Dispatch
-import Foundation
+import Executors
+import FoundationEssentials
 import GPSReports
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a ``ReplayReader`` on a thread of its own, one batch of reports per request.
 ///
@@ -36,9 +40,7 @@ final class ReplayWorker: Sendable {
     private let wake = DispatchSemaphore(value: 0)
 
     init(path: String, format: ReplayFormat?) {
-        let thread = Thread { [self] in run(path: path, format: format) }
-        thread.name = "geotrack.replay"
-        thread.start()
+        DetachedThread.startOrRun(name: "geotrack.replay") { [self] in run(path: path, format: format) }
     }
 
     /// The next batch; `.cancelled` when the calling task is cancelled.

@@ -1,7 +1,11 @@
 import Dispatch
-import Foundation
+import Executors
+import FoundationEssentials
 import GPSReports
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Decodes on the calling thread and formats TPV JSON on a second one: the bulk path of
 /// `geotrack replay --json`, which otherwise spends a third of its time printing numbers.
@@ -33,7 +37,7 @@ package enum TPVJSONPipeline {
     package static func run(_ reader: ReplayReader,
                             write: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> (fixes: Int, written: Bool) {
         let shared = Shared()
-        let formatter = Thread {
+        let formatter: @Sendable () -> Void = {
             var writer = JSONWriter(capacity: flushThreshold * 2)
             var ok = true
             while true {
@@ -67,7 +71,7 @@ package enum TPVJSONPipeline {
             if !ok { shared.state.withLock { $0.failed = true } }
             shared.finished.signal()
         }
-        formatter.start()
+        DetachedThread.startOrRun(name: "geotrack json", formatter)
         let fixes: Int
         do {
             fixes = try reader.forEachFixBatch { batch, device in

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// OwnTracks' `location` message, as its apps, its Recorder and Home Assistant read it.
 ///

@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A message on an OwnTracks topic, as read by a subscriber.
 public enum OwnTracksMessage: Sendable, Hashable {

@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Decides, before anything is shown, whether `watch` may go on: asks at a terminal the first
 /// time, never asks without one. The decision lives in LocationKit's ``AuthorizationStore``.

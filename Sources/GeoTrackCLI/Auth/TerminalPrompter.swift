@@ -1,5 +1,9 @@
-import Foundation
+import Executors
+import FoundationEssentials
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Asks at the terminal whether geotrack may use the location: once, always, approximately, or
 /// deny; and, when only approximate locations are allowed, whether one run may have precise ones.
@@ -99,9 +103,7 @@ extension TerminalPrompter {
     /// the cooperative pool.
     private func onPromptThread<Answer: Sendable>(_ question: @escaping @Sendable () -> Answer) async -> Answer {
         await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: question()) }
-            thread.name = "geotrack prompt"
-            thread.start()
+            DetachedThread.startOrRun(name: "geotrack prompt") { continuation.resume(returning: question()) }
         }
     }
 }

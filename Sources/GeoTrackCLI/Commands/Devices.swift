@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack devices`: the receivers gpsd knows.

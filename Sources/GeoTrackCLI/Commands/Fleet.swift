@@ -1,7 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MQTT
 import OwnTracks
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack fleet URL`: every device publishing to an MQTT broker in OwnTracks' format, live.

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `geotrack` command: a terminal GPS tracker over gpsd, NMEA logs and GPX tracks.
 package struct GeoTrack: AsyncParsableCommand {
@@ -60,13 +63,13 @@ package struct GeoTrack: AsyncParsableCommand {
             }
         } catch let error as CLIError {
             Terminal.standardError("geotrack: \(Terminal.safe(error.message))")
-            Foundation.exit(error.status.rawValue)
+            Glibc.exit(error.status.rawValue)
         } catch {
             let code = exitCode(for: error)
             // --help, --version and completion scripts end the parse with a success.
             guard code != .success else { exit(withError: error) }
             Terminal.standardError(Terminal.safe(usageLine(for: error, arguments: CommandLine.arguments)))
-            Foundation.exit(code.rawValue)
+            Glibc.exit(code.rawValue)
         }
     }
 

@@ -1,8 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import MQTT
 import Outbox
 import Publishing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack outbox`: what waits for a broker, and sending or deleting it.

@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack replay FILE`: an NMEA log or GPX track, decoded as gpsd would.

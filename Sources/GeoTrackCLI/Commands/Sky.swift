@@ -1,8 +1,12 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GPSD
 import LocationKit
 import Logging
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack sky`: the satellites, the fix and the receiver, full screen, as cgps shows them.
@@ -70,7 +74,7 @@ extension GeoTrack {
                                                                     environment: ProcessInfo.processInfo.environment),
                                        sourceName: sourceName)
             let screen = SkyDisplay(mode: isTerminal ? .terminal : .snapshot(width: 80),
-                                    screen: SkyScreen(options: render, replayedFile: replay.map { _ in (sourceName as NSString).lastPathComponent }),
+                                    screen: SkyScreen(options: render, replayedFile: replay.map { _ in FilePath(sourceName).lastComponent?.string ?? sourceName }),
                                     color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)
             let output = TrackerOutput(display: screen, json: nil, gpx: nil, stopAfter: nil)
             let run = await MainActor.run {

@@ -1,6 +1,10 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Logging
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack stats FILE…`: a track's statistics, from NMEA logs and GPX tracks.
@@ -52,7 +56,7 @@ extension GeoTrack {
                 let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: file)
                 let picture = try svgPath.map { svgPath throws(CLIError) in
                     try PictureOutput(path: svgPath, replacing: overwrite, input: file, units: settings.units,
-                                      title: (file as NSString).lastPathComponent, regions: settings.regions)
+                                      title: FilePath(file).lastComponent?.string ?? file, regions: settings.regions)
                 }
                 let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), json: nil, gpx: nil,
                                            stopAfter: nil, statistics: statistics, picture: picture)

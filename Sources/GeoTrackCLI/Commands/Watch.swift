@@ -1,8 +1,11 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import GPSD
 import LocationKit
 import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack watch`: follow gpsd live.

@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How coordinates are written: decimal degrees, degrees-minutes-seconds, or degrees and decimal minutes.
 package enum CoordinateFormat: String, Sendable, CaseIterable {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Fixed-point number formatting without Foundation's `String(format:)`, which costs tens of
 /// microseconds a call on Linux and runs several times per status-line redraw.
 package enum Decimal {
@@ -31,5 +35,23 @@ package enum Decimal {
         let text = String(value)
         let count = text.utf8.count
         return count >= digits ? text : String(repeating: "0", count: digits - count) + text
+    }
+
+    /// `value` as C's `printf` writes it with `format` (`%.2g`, `%02x`): for the few layouts
+    /// whose rules are C's own, without Foundation's `String(format:)`.
+    package static func printf(_ format: String, _ arguments: any CVarArg...) -> String {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let written = withVaList(arguments) { vsnprintf(&buffer, buffer.count, format, $0) }
+        guard written >= 0 else { return "" }
+        return String(decoding: buffer.prefix(min(Int(written), buffer.count - 1)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The text followed by spaces up to `width` characters (unchanged when already as long), as
+    /// Foundation's `padding(toLength:withPad:startingAt:)` pads a shorter string.
+    package func padded(to width: Int) -> String {
+        let length = count
+        return length >= width ? self : self + String(repeating: " ", count: width - length)
     }
 }

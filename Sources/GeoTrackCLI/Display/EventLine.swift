@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GeoTrackService
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Renders the lines printed above the status line for the service's events.
 package enum EventLine {

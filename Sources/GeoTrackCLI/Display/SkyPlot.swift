@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The polar sky plot: the horizon and the 30° and 60° elevation rings in braille dots, north
 /// up and east to the right as seen from below, and each satellite where it stands: `●` when

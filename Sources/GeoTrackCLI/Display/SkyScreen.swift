@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import GeoTrackService
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What `geotrack sky` shows, and its layout: the fix and the receiver on the left; the sky plot
 /// and the satellite table on the right (below each other in a narrow window).

@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GeoTrackService
 import GPSReports
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A track's statistics as text for people (one `name  value` line each) or as one JSON object.
 package enum StatisticsReport {
@@ -30,32 +33,54 @@ package enum StatisticsReport {
             rows.append(("  stop", format.format(stop.center) + "  " + GPXFormat.timestamp(stop.arrival) + until))
         }
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+        return rows.map { $0.0.padded(to: width) + "  " + $0.1 }
     }
 
     /// The summary as one JSON object, in SI units; what is unknown is left out.
     package static func json(_ statistics: TrackStatistics, file: String? = nil) -> String {
-        var object: [String: Any] = ["points": statistics.points, "distance_m": rounded(statistics.distance),
-                                     "moving_s": rounded(statistics.movingTime), "ascent_m": rounded(statistics.ascent),
-                                     "descent_m": rounded(statistics.descent), "trips": statistics.trips]
-        if let file { object["file"] = file }
-        if let first = statistics.first { object["first"] = GPXFormat.timestamp(first.timestamp) }
-        if let last = statistics.last { object["last"] = GPXFormat.timestamp(last.timestamp) }
-        if let duration = statistics.duration { object["duration_s"] = rounded(duration) }
-        if let maximum = statistics.maximumSpeed { object["max_speed_mps"] = rounded(maximum) }
-        if let average = statistics.averageMovingSpeed { object["avg_moving_speed_mps"] = rounded(average) }
+        var summary = Summary(points: statistics.points, distance: rounded(statistics.distance),
+                              moving: rounded(statistics.movingTime), ascent: rounded(statistics.ascent),
+                              descent: rounded(statistics.descent), trips: statistics.trips, file: file)
+        summary.first = statistics.first.map { GPXFormat.timestamp($0.timestamp) }
+        summary.last = statistics.last.map { GPXFormat.timestamp($0.timestamp) }
+        summary.duration = statistics.duration.map(rounded)
+        summary.maximumSpeed = statistics.maximumSpeed.map(rounded)
+        summary.averageMovingSpeed = statistics.averageMovingSpeed.map(rounded)
         if let south = statistics.south, let west = statistics.west, let north = statistics.north, let east = statistics.east {
-            object["bbox"] = ["south": south, "west": west, "north": north, "east": east]
+            summary.bbox = BoundingBox(south: south, west: west, north: north, east: east)
         }
-        object["stops"] = statistics.stops.map { stop -> [String: Any] in
-            var entry: [String: Any] = ["lat": stop.center.latitude, "lon": stop.center.longitude,
-                                        "arrival": GPXFormat.timestamp(stop.arrival)]
-            if let departure = stop.departure { entry["departure"] = GPXFormat.timestamp(departure) }
-            return entry
+        summary.stops = statistics.stops.map { stop in
+            Summary.Stop(lat: stop.center.latitude, lon: stop.center.longitude,
+                         arrival: GPXFormat.timestamp(stop.arrival), departure: stop.departure.map(GPXFormat.timestamp))
         }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every value is finite by construction (nil stands for unknown), so this cannot fail.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The JSON object's fields; optionals that are nil are left out.
+    private struct Summary: Encodable {
+        struct Stop: Encodable {
+            var lat: Double, lon: Double, arrival: String, departure: String?
+        }
+        var points: Int, distance: Double, moving: Double, ascent: Double, descent: Double, trips: Int
+        var file: String?
+        var first: String?, last: String?
+        var duration: Double?, maximumSpeed: Double?, averageMovingSpeed: Double?
+        var bbox: BoundingBox?
+        var stops: [Stop] = []
+
+        enum CodingKeys: String, CodingKey {
+            case points, trips, file, first, last, bbox, stops
+            case distance = "distance_m", moving = "moving_s", ascent = "ascent_m", descent = "descent_m"
+            case duration = "duration_s", maximumSpeed = "max_speed_mps", averageMovingSpeed = "avg_moving_speed_mps"
+        }
+    }
+
+    private struct BoundingBox: Encodable {
+        var south: Double, west: Double, north: Double, east: Double
     }
 
     /// `1 h 02 min 03 s`, `4 min 05 s`, `7 s`.

@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import GeoTrackService
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Renders the status line: a pure function of (the service's status, width, options) to one
 /// line of text. What to show is the service's decision; this only lays it out.

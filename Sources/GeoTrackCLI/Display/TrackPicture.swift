@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GeoTrackService
 import GPSReports
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A track drawn as SVG: Web Mercator (EPSG:3857) fitted to the picture, the line coloured by
 /// speed with a legend, start and end marked, stops and regions drawn, a scale bar, a north
@@ -234,7 +237,7 @@ package struct TrackPicture: Sendable {
         }
         let f = upper.0 > lower.0 ? (t - lower.0) / (upper.0 - lower.0) : 0
         func channel(_ a: Double, _ b: Double) -> Int { Int((a + (b - a) * f).rounded()) }
-        return String(format: "#%02x%02x%02x", channel(lower.1.0, upper.1.0), channel(lower.1.1, upper.1.1), channel(lower.1.2, upper.1.2))
+        return Decimal.printf("#%02x%02x%02x", channel(lower.1.0, upper.1.0), channel(lower.1.1, upper.1.1), channel(lower.1.2, upper.1.2))
     }
 
     static func bucket(_ speed: Float, top: Double) -> Int {

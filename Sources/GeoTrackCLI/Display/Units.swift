@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The unit system for speeds, altitudes and distances.
 package enum Units: String, Sendable, CaseIterable {

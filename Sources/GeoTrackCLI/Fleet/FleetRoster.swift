@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import OwnTracks
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Every device the fleet view has heard from, by `USER/DEVICE`: its last location, the regions
 /// it is in, and whether it went away (its last will).

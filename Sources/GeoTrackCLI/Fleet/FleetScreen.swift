@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import OwnTracks
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The fleet view's lines: a header, then one line per device with its position, accuracy,
 /// speed, course, regions and the age of its last fix, marked stale past a threshold.

@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import MQTT
 import OwnTracks
 import Publishing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The fleet view's run: the broker's messages into a ``FleetRoster``, drawn in place on a
 /// terminal (at most four times a second, and again when an age or a stale mark changes), or

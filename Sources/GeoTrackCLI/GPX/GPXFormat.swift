@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The text of a GPX 1.1 file, piece by piece, so a writer can stream it.
 package enum GPXFormat {

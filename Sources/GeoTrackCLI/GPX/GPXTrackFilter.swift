@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Decides, fix by fix, what a GPX track records: the pure part of ``GPXWriter``.
 ///

@@ -1,8 +1,11 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import LocationKit
 import Synchronization
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Records fixes into a GPX 1.1 file as they come, so that the file survives whatever ends the process.
 ///
@@ -126,7 +129,7 @@ package final class GPXWriter: Sendable {
         try state.withLock { state throws(CLIError) in
             guard !state.closed else { return }
             state.closed = true
-            defer { _ = Foundation.close(state.descriptor) }
+            defer { _ = Glibc.close(state.descriptor) }
             try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
             fsync(state.descriptor)
         }

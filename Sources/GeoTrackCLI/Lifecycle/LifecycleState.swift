@@ -1,4 +1,7 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The process's state, the way UIApplication reports an app's: active, in the background
 /// (stopped with Ctrl-Z), back in the foreground, or terminating.

@@ -1,6 +1,9 @@
 import Executors
-import Foundation
+import FoundationEssentials
 import Reactive
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Receives the process's lifecycle, the way a UIApplicationDelegate receives an app's.
 @MainActor

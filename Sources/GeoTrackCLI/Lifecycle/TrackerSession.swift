@@ -1,9 +1,12 @@
 import Executors
-import Foundation
+import FoundationEssentials
 import Logging
 import Reactive
 import ServiceLifecycle
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Runs a tracker under a ServiceGroup: the tracker loop, and the process lifecycle that turns
 /// SIGINT/SIGTERM/SIGHUP into a graceful shutdown and SIGTSTP/SIGCONT into a suspended terminal.

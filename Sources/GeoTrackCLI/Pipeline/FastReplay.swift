@@ -1,8 +1,12 @@
-import Foundation
+import Executors
+import FoundationEssentials
 import GPSReports
 import NMEA
 import Synchronization
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `replay FILE --json` as fast as the decoder goes: the NMEA layer's allocation-free TPV
 /// pipeline (TPV bytes straight into a 64 KiB buffer, on threads of its own), bypassing the
@@ -38,7 +42,7 @@ package enum FastReplay {
             }
         }
         defer { watcher.cancel() }
-        let thread = Thread {
+        DetachedThread.startOrRun(name: "geotrack replay") {
             do throws(CLIError) {
                 try replayJSON(path: path, descriptor: descriptor, stop: stop)
                 outcome.resolve(.success(()))
@@ -46,8 +50,6 @@ package enum FastReplay {
                 outcome.resolve(.failure(error))
             }
         }
-        thread.name = "geotrack replay"
-        thread.start()
         let result = await outcome.value()
         await lifecycle.cancel()
         try result.get()

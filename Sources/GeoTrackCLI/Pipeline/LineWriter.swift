@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Writes lines to a descriptor through a buffer: flushed per line for live output,
 /// or in 64 KiB blocks when throughput matters (a replay as fast as possible).

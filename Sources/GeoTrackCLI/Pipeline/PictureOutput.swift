@@ -1,9 +1,12 @@
-import Foundation
+import FoundationEssentials
 import GeoTrackService
 import GPSReports
 import LocationKit
 import Synchronization
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--svg FILE`: the run's track, drawn once at the end (``TrackPicture``).
 ///
@@ -34,7 +37,7 @@ package final class PictureOutput: Sendable {
                 throw CLIError(.cannotCreate, "SVG file \(path) already exists; choose another name, or pass --overwrite to replace it")
             }
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath(path).removingLastComponent().string
         guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
             throw CLIError(.cannotCreate, "cannot create SVG file \(path): its directory is missing or not writable")
         }
@@ -62,7 +65,7 @@ package final class PictureOutput: Sendable {
     /// Draws the picture and puts it in place.
     package func write() throws(CLIError) {
         let text = state.withLock { $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = FilePath(path).removingLastComponent().string
         var template = Array(((directory.isEmpty ? "." : directory) + "/.geotrack-svg.XXXXXX").utf8CString)
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw failure("cannot create a temporary file beside it") }

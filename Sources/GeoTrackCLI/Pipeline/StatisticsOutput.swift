@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GeoTrackService
 import LocationKit
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The `--stats` output and `geotrack stats`: the run's locations summed up into
 /// ``TrackStatistics``, written once at the end.

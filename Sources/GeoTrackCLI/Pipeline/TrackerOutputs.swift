@@ -1,5 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Logging
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Builds a ``TrackerOutput`` from the command line's output options and the settings.
 package enum TrackerOutputs {
@@ -30,7 +34,7 @@ package enum TrackerOutputs {
         }
         let picture = try options.svgPath.map { svgPath throws(CLIError) in
             try PictureOutput(path: svgPath, replacing: options.overwrite, input: path, units: settings.units,
-                              title: (sourceName as NSString).lastPathComponent, regions: settings.regions)
+                              title: FilePath(sourceName).lastComponent?.string ?? sourceName, regions: settings.regions)
         }
         let publisher = try PublishOutput.make(options: options.publish, environment: environment)
         var progress: ProgressBar?

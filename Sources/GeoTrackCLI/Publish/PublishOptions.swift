@@ -1,6 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OwnTracks
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--publish` and its companions, shared by `watch` and `replay`.
 package struct PublishOptions: ParsableArguments {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GeoTrackService
 import LocationKit
 import Logging
@@ -7,6 +7,10 @@ import Outbox
 import OwnTracks
 import Publishing
 import Synchronization
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `--publish`: one more consumer of the service's updates. Each location becomes an OwnTracks
 /// `location` message and each region entered or left a `transition`; every message is written
@@ -188,7 +192,7 @@ package enum OutboxLocation {
     /// Opens the outbox, making its folder (readable by its owner only) when missing.
     package static func open(environment: [String: String]) throws(CLIError) -> Outbox {
         let path = path(environment: environment)
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath(path).removingLastComponent().string
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])

@@ -1,7 +1,10 @@
-import Foundation
+import FoundationEssentials
 import GPSReports
 import GeoTrackService
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Shows the ``SkyScreen`` full screen, as cgps does: in the terminal's alternate screen,
 /// redrawn in place and fitted to the window, with the terminal given back as it was on exit,

@@ -1,6 +1,9 @@
-import Foundation
+import FoundationEssentials
 import GeoTrackService
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Shows the status line on a terminal, redrawn in place, with event lines printed above it;
 /// or, when the output is not a terminal, as plain lines, one per change.

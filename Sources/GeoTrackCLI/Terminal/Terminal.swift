@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Small facts about the process's terminal, and unbuffered writes to it.
 package enum Terminal {

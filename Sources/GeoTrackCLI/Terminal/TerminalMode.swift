@@ -1,5 +1,8 @@
-import Foundation
+import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns the terminal's echo off while the status line is up, so keys typed (or the `^C` the
 /// terminal would echo for Ctrl-C) never garble or wrap it; and puts it back exactly as it was.
