@@ -39,8 +39,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: [.defaults, "YAML"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
-        // The outbox of messages waiting for a broker (SQLite).
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // `swift package generate-documentation` for the DocC catalogs (no target depends on it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -94,10 +92,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "OwnTracks", dependencies: ["LocationKit"], swiftSettings: strict),
+        .systemLibrary(name: "CSQLite"),
         .target(
             name: "Outbox",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLite", "Executors",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -181,7 +180,7 @@ let package = Package(
         ),
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "OwnTracksTests", dependencies: ["OwnTracks", "LocationKit", "GPSReports"], swiftSettings: strict),
-        .testTarget(name: "OutboxTests", dependencies: ["Outbox", "GeoTrackTesting"], swiftSettings: strict),
+        .testTarget(name: "OutboxTests", dependencies: ["Outbox", "CSQLite", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Outbox", "MQTT", "GeoTrackTesting"],
                     swiftSettings: strict),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),

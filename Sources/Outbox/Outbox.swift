@@ -1,6 +1,10 @@
-import Foundation
-import GRDB
+import CSQLite
+import FoundationEssentials
 import Logging
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A durable queue of messages for brokers and servers: every message is written here first,
 /// and leaves only once its destination acknowledged it (``remove(_:)``).
@@ -13,14 +17,42 @@ import Logging
 /// and counted (``OutboxSummary/dropped``), as OwnTracks' own queue does.
 ///
 /// ``enqueue(_:)`` and the other synchronous calls block on the disk (well under a millisecond
-/// in WAL mode); the `async` ones run on GRDB's own queue, off Swift's cooperative pool.
+/// in WAL mode); the `async` ones run on a thread the outbox starts for them, off Swift's
+/// cooperative pool. All of them share one connection, used by one thread at a time.
+///
+/// The database is closed, and the thread ends, when the outbox is released, or before with
+/// ``close()``.
 public final class Outbox: Sendable {
     /// The database file.
     public let path: String
     /// The most messages kept per destination.
     public let capacity: Int
-    private let database: DatabasePool
+    private let connection: Mutex<SQLiteConnection>
+    /// Runs the `async` calls (internal for the tests).
+    let worker: OutboxWorker
     private let logger: Logger?
+
+    /// The tables of the GRDB version's migration "v1", verbatim but for `IF NOT EXISTS`: files it
+    /// made open unchanged, and new files get the same, with GRDB's record that "v1" ran, so that
+    /// an older geotrack (a downgrade) opens them too instead of failing to create `message`.
+    /// AUTOINCREMENT: ids are never reused, so "after id N" keeps meaning "newer than N".
+    private static let schema = """
+        CREATE TABLE IF NOT EXISTS message (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            destination TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            retain BOOLEAN NOT NULL,
+            created DOUBLE NOT NULL
+        );
+        CREATE INDEX IF NOT EXISTS message_destination ON message(destination, id);
+        CREATE TABLE IF NOT EXISTS dropped (
+            destination TEXT PRIMARY KEY,
+            count INTEGER NOT NULL
+        );
+        CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+        INSERT OR IGNORE INTO grdb_migrations (identifier) VALUES ('v1');
+        """
 
     /// Opens (or creates) the outbox at `path`. The folder must exist. A symbolic link is
     /// refused: the outbox never writes through one.
@@ -32,124 +64,149 @@ public final class Outbox: Sendable {
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             throw OutboxError(path: path, message: "the outbox \(path) is a symbolic link; remove it (geotrack never writes through one)")
         }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-        }
-        do {
-            database = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrate(database)
+        let connection: SQLiteConnection
+        do throws(SQLiteFailure) {
+            // NOFOLLOW: a link put in place between the check above and the open is refused too.
+            // FULLMUTEX on top of our own lock: SQLite's is uncontended, and keeps the handle safe
+            // should a call ever be made outside ours.
+            connection = try SQLiteConnection(
+                path: path,
+                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
+            )
+            try Self.setUp(connection)
         } catch {
-            throw OutboxError(path: path, message: "cannot open the outbox \(path): \(Self.reason(error)); check the folder is writable, or remove a damaged file")
+            throw OutboxError(path: path, message: "cannot open the outbox \(path): \(error.reason); check the folder is writable, or remove a damaged file")
+        }
+        self.connection = Mutex(connection)
+        worker = OutboxWorker(name: "geotrack-outbox")
+    }
+
+    deinit {
+        close()
+    }
+
+    private static func setUp(_ connection: SQLiteConnection) throws(SQLiteFailure) {
+        // Other processes (a second geotrack, `geotrack outbox`) may hold the file: wait for
+        // their locks rather than fail.
+        try connection.setBusyTimeout(milliseconds: 10_000)
+        let mode = try connection.text("PRAGMA journal_mode = WAL") ?? "unknown"
+        guard mode.lowercased() == "wal" else {
+            throw SQLiteFailure(reason: "it cannot use a write-ahead log (journal mode \(mode))")
+        }
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        // Creating takes the write lock; an outbox already made only needs a read to know it.
+        let existing = try connection.integer("""
+            SELECT COUNT(*) FROM sqlite_master WHERE name IN ('message', 'message_destination', 'dropped', 'grdb_migrations')
+            """)
+        if (existing ?? 0) < 4 {
+            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in try connection.execute(schema) }
         }
     }
 
-    private static func migrate(_ database: DatabasePool) throws {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            // AUTOINCREMENT: ids are never reused, so "after id N" keeps meaning "newer than N".
-            try db.execute(sql: """
-                CREATE TABLE message (
-                    id INTEGER PRIMARY KEY AUTOINCREMENT,
-                    destination TEXT NOT NULL,
-                    topic TEXT NOT NULL,
-                    payload BLOB NOT NULL,
-                    retain BOOLEAN NOT NULL,
-                    created DOUBLE NOT NULL
-                );
-                CREATE INDEX message_destination ON message(destination, id);
-                CREATE TABLE dropped (
-                    destination TEXT PRIMARY KEY,
-                    count INTEGER NOT NULL
-                );
-                """)
-        }
-        try migrator.migrate(database)
+    /// Closes the database and lets the outbox's thread end; every later call throws. Releasing
+    /// the outbox does the same, so this is only needed to close it earlier. Waits for a call
+    /// under way on another thread to finish.
+    public func close() {
+        connection.withLock { $0.close() }
+        worker.stop()
     }
 
     /// Writes a message and returns its id. Past ``capacity``, drops the destination's oldest.
     @discardableResult
     public func enqueue(_ message: OutboxMessage) throws(OutboxError) -> Int64 {
-        try perform("queueing a message") { db in try Self.insert(message, capacity: capacity, db) }
+        let capacity = capacity
+        return try perform("queueing a message") { connection throws(SQLiteFailure) in
+            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
+                let statements = try InsertStatements(connection)
+                return try statements.insert(message, capacity: capacity, connection)
+            }
+        }
     }
 
     /// Writes messages in one transaction and returns their ids, in order.
     @discardableResult
     public func enqueue(contentsOf messages: [OutboxMessage]) throws(OutboxError) -> [Int64] {
-        try perform("queueing messages") { db in try messages.map { try Self.insert($0, capacity: capacity, db) } }
-    }
-
-    private static func insert(_ message: OutboxMessage, capacity: Int, _ db: Database) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO message (destination, topic, payload, retain, created) VALUES (?, ?, ?, ?, ?)",
-                       arguments: [message.destination, message.topic, Data(message.payload), message.retain,
-                                   message.created.timeIntervalSince1970])
-        let id = db.lastInsertedRowID
-        let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM message WHERE destination = ?",
-                                     arguments: [message.destination]) ?? 0
-        if count > capacity {
-            let excess = count - capacity
-            try db.execute(sql: """
-                DELETE FROM message WHERE id IN
-                    (SELECT id FROM message WHERE destination = ? ORDER BY id LIMIT ?)
-                """, arguments: [message.destination, excess])
-            try db.execute(sql: """
-                INSERT INTO dropped (destination, count) VALUES (?, ?)
-                ON CONFLICT(destination) DO UPDATE SET count = count + excluded.count
-                """, arguments: [message.destination, excess])
+        let capacity = capacity
+        return try perform("queueing messages") { connection throws(SQLiteFailure) in
+            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
+                let statements = try InsertStatements(connection)
+                var ids: [Int64] = []
+                ids.reserveCapacity(messages.count)
+                for message in messages { ids.append(try statements.insert(message, capacity: capacity, connection)) }
+                return ids
+            }
         }
-        return id
     }
 
     /// Up to `limit` messages for `destination` newer than `id`, oldest first.
     public func messages(for destination: String, after id: Int64 = 0, limit: Int) async throws(OutboxError) -> [OutboxMessage] {
-        do {
-            return try await database.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT id, destination, topic, payload, retain, created FROM message
-                    WHERE destination = ? AND id > ? ORDER BY id LIMIT ?
-                    """, arguments: [destination, id, limit]).map(Self.message)
+        let result = await onWorker { connection throws(SQLiteFailure) in
+            let select = try connection.prepare("""
+                SELECT id, destination, topic, payload, retain, created FROM message
+                WHERE destination = ? AND id > ? ORDER BY id LIMIT ?
+                """)
+            try select.bind([.text(destination), .integer(id), .integer(Int64(limit))])
+            var messages: [OutboxMessage] = []
+            while try select.step() {
+                messages.append(OutboxMessage(id: select.integer(at: 0), destination: select.text(at: 1),
+                                              topic: select.text(at: 2), payload: select.blob(at: 3),
+                                              retain: select.integer(at: 4) != 0,
+                                              created: Date(timeIntervalSince1970: select.real(at: 5) ?? 0)))
             }
+            return messages
+        }
+        do {
+            return try result.get()
         } catch {
-            throw OutboxError(path: path, message: "cannot read the outbox \(path): \(Self.reason(error))")
+            throw OutboxError(path: path, message: "cannot read the outbox \(path): \(error.reason)")
         }
     }
 
     /// Removes delivered messages.
     public func remove(_ ids: [Int64]) async throws(OutboxError) {
         guard !ids.isEmpty else { return }
-        do {
-            try await database.write { db in
+        let result = await onWorker { connection throws(SQLiteFailure) in
+            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
                 // In chunks: SQLite limits the number of parameters in one statement.
                 for start in stride(from: 0, to: ids.count, by: 500) {
-                    let chunk = Array(ids[start..<min(start + 500, ids.count)])
+                    let chunk = ids[start..<min(start + 500, ids.count)]
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-                    try db.execute(sql: "DELETE FROM message WHERE id IN (\(marks))", arguments: StatementArguments(chunk))
+                    let delete = try connection.prepare("DELETE FROM message WHERE id IN (\(marks))")
+                    try delete.bind(chunk.map(SQLiteValue.integer))
+                    try delete.run()
                 }
             }
+        }
+        do {
+            try result.get()
         } catch {
-            throw OutboxError(path: path, message: "cannot update the outbox \(path): \(Self.reason(error))")
+            throw OutboxError(path: path, message: "cannot update the outbox \(path): \(error.reason)")
         }
     }
 
     /// What waits, per destination (destinations that only dropped messages included).
     public func summaries() throws(OutboxError) -> [OutboxSummary] {
-        try perform("reading the outbox", write: false) { db in
-            var summaries: [String: OutboxSummary] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT destination, COUNT(*) AS count, MIN(created) AS oldest FROM message GROUP BY destination
-                """) {
-                let destination: String = row["destination"]
-                let oldest: Double? = row["oldest"]
-                summaries[destination] = OutboxSummary(destination: destination, count: row["count"],
-                                                       oldest: oldest.map(Date.init(timeIntervalSince1970:)), dropped: 0)
+        try perform("reading the outbox") { connection throws(SQLiteFailure) in
+            // One read transaction: both queries see the same moment of the file.
+            try connection.transaction(immediate: false) { () throws(SQLiteFailure) in
+                var summaries: [String: OutboxSummary] = [:]
+                let waiting = try connection.prepare("""
+                    SELECT destination, COUNT(*) AS count, MIN(created) AS oldest FROM message GROUP BY destination
+                    """)
+                while try waiting.step() {
+                    let destination = waiting.text(at: 0)
+                    summaries[destination] = OutboxSummary(destination: destination, count: Int(waiting.integer(at: 1)),
+                                                           oldest: waiting.real(at: 2).map(Date.init(timeIntervalSince1970:)),
+                                                           dropped: 0)
+                }
+                let dropped = try connection.prepare("SELECT destination, count FROM dropped")
+                while try dropped.step() {
+                    let destination = dropped.text(at: 0)
+                    summaries[destination, default: OutboxSummary(destination: destination, count: 0, oldest: nil, dropped: 0)]
+                        .dropped = Int(dropped.integer(at: 1))
+                }
+                return summaries.values.sorted { $0.destination < $1.destination }
             }
-            for row in try Row.fetchAll(db, sql: "SELECT destination, count FROM dropped") {
-                let destination: String = row["destination"]
-                summaries[destination, default: OutboxSummary(destination: destination, count: 0, oldest: nil, dropped: 0)]
-                    .dropped = row["count"]
-            }
-            return summaries.values.sorted { $0.destination < $1.destination }
         }
     }
 
@@ -163,17 +220,19 @@ public final class Outbox: Sendable {
     /// count; returns how many messages were deleted.
     @discardableResult
     public func clear(destination: String? = nil) throws(OutboxError) -> Int {
-        try perform("clearing the outbox") { db in
-            if let destination {
-                try db.execute(sql: "DELETE FROM message WHERE destination = ?", arguments: [destination])
-                let deleted = db.changesCount
-                try db.execute(sql: "DELETE FROM dropped WHERE destination = ?", arguments: [destination])
+        try perform("clearing the outbox") { connection throws(SQLiteFailure) in
+            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
+                let filter = destination == nil ? "" : " WHERE destination = ?"
+                let arguments: [SQLiteValue] = destination.map { [.text($0)] } ?? []
+                let messages = try connection.prepare("DELETE FROM message" + filter)
+                try messages.bind(arguments)
+                try messages.run()
+                let deleted = connection.changes
+                let dropped = try connection.prepare("DELETE FROM dropped" + filter)
+                try dropped.bind(arguments)
+                try dropped.run()
                 return deleted
             }
-            try db.execute(sql: "DELETE FROM message")
-            let deleted = db.changesCount
-            try db.execute(sql: "DELETE FROM dropped")
-            return deleted
         }
     }
 
@@ -185,26 +244,81 @@ public final class Outbox: Sendable {
         }
     }
 
-    private func perform<T>(_ action: String, write: Bool = true, _ body: (Database) throws -> T) throws(OutboxError) -> T {
+    /// Runs `body` on the caller's thread, with the connection to itself.
+    private func perform<T: Sendable>(
+        _ action: String, _ body: (SQLiteConnection) throws(SQLiteFailure) -> T
+    ) throws(OutboxError) -> T {
         do {
-            return write ? try database.write(body) : try database.read(body)
+            return try connection.withLock { connection throws(SQLiteFailure) in try body(connection) }
         } catch {
-            throw OutboxError(path: path, message: "\(action) in \(path) failed: \(Self.reason(error))")
+            throw OutboxError(path: path, message: "\(action) in \(path) failed: \(error.reason)")
         }
     }
 
-    private static func message(_ row: Row) -> OutboxMessage {
-        let payload: Data = row["payload"]
-        let created: Double = row["created"]
-        return OutboxMessage(id: row["id"], destination: row["destination"], topic: row["topic"],
-                             payload: [UInt8](payload), retain: row["retain"],
-                             created: Date(timeIntervalSince1970: created))
+    /// Runs `body` on the outbox's thread, with the connection to itself, and waits for it
+    /// without holding the caller's thread.
+    func onWorker<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws(SQLiteFailure) -> T
+    ) async -> Result<T, SQLiteFailure> {
+        await withCheckedContinuation { continuation in
+            let queued = worker.submit {
+                let result = self.connection.withLock { connection in
+                    Result { () throws(SQLiteFailure) -> T in try body(connection) }
+                }
+                continuation.resume(returning: result)
+            }
+            if !queued {
+                let reason = connection.withLock { $0.isOpen } ? "no thread could be started for it (the process has too many)"
+                    : "the outbox is closed"
+                continuation.resume(returning: .failure(SQLiteFailure(reason: reason)))
+            }
+        }
+    }
+}
+
+/// The statements that queue one message, compiled once per transaction for all its messages.
+private struct InsertStatements: ~Copyable {
+    let insert: SQLiteStatement
+    let count: SQLiteStatement
+    let trim: SQLiteStatement
+    let drop: SQLiteStatement
+
+    init(_ connection: SQLiteConnection) throws(SQLiteFailure) {
+        // Into locals first: a noncopyable stored property cannot be left half-initialised by a throw.
+        let insert = try connection.prepare(
+            "INSERT INTO message (destination, topic, payload, retain, created) VALUES (?, ?, ?, ?, ?)")
+        let count = try connection.prepare("SELECT COUNT(*) FROM message WHERE destination = ?")
+        let trim = try connection.prepare("""
+            DELETE FROM message WHERE id IN
+                (SELECT id FROM message WHERE destination = ? ORDER BY id LIMIT ?)
+            """)
+        let drop = try connection.prepare("""
+            INSERT INTO dropped (destination, count) VALUES (?, ?)
+            ON CONFLICT(destination) DO UPDATE SET count = count + excluded.count
+            """)
+        self.insert = insert
+        self.count = count
+        self.trim = trim
+        self.drop = drop
     }
 
-    private static func reason(_ error: any Error) -> String {
-        if let error = error as? DatabaseError {
-            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+    /// Inserts `message`, then drops its destination's oldest past `capacity`; returns its id.
+    func insert(_ message: OutboxMessage, capacity: Int, _ connection: SQLiteConnection) throws(SQLiteFailure) -> Int64 {
+        try insert.bind([.text(message.destination), .text(message.topic), .blob(message.payload),
+                         .integer(message.retain ? 1 : 0), .real(message.created.timeIntervalSince1970)])
+        try insert.run()
+        let id = connection.lastInsertedRowID
+        try count.bind([.text(message.destination)])
+        let waiting = try count.step() ? Int(count.integer(at: 0)) : 0
+        // Done with its one row: a statement left mid-rows would stop the COMMIT.
+        count.reset()
+        if waiting > capacity {
+            let excess = Int64(waiting - capacity)
+            try trim.bind([.text(message.destination), .integer(excess)])
+            try trim.run()
+            try drop.bind([.text(message.destination), .integer(excess)])
+            try drop.run()
         }
-        return "\(error)"
+        return id
     }
 }

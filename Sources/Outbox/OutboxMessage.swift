@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A message waiting in the ``Outbox`` for its destination to acknowledge it.
 public struct OutboxMessage: Sendable, Hashable {

@@ -1,6 +1,7 @@
+import CSQLite
 import Foundation
 import GeoTrackTesting
-import Outbox
+@testable import Outbox
 import Testing
 
 /// The outbox on a real SQLite file: order, removal, the bound, per-destination summaries, and
@@ -76,5 +77,173 @@ struct OutboxTests {
         try String(repeating: "not sqlite ", count: 200).write(toFile: path, atomically: true, encoding: .utf8)
         let error = #expect(throws: OutboxError.self) { try Outbox(path: path) }
         #expect(error?.message.contains("cannot open the outbox") == true)
+    }
+
+    /// What the GRDB version's migration "v1" ran, verbatim, as a file it made has it.
+    private static let grdbSchema = """
+        CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY);
+        INSERT INTO grdb_migrations VALUES ('v1');
+        CREATE TABLE message (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            destination TEXT NOT NULL,
+            topic TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            retain BOOLEAN NOT NULL,
+            created DOUBLE NOT NULL
+        );
+        CREATE INDEX message_destination ON message(destination, id);
+        CREATE TABLE dropped (
+            destination TEXT PRIMARY KEY,
+            count INTEGER NOT NULL
+        );
+        """
+
+    @Test("an outbox the GRDB version made opens with its messages and dropped counts, its migration table untouched")
+    func grdbFile() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        try RawSQLite.run(path, "PRAGMA journal_mode = WAL;" + Self.grdbSchema + """
+            INSERT INTO message (destination, topic, payload, retain, created) VALUES
+                ('mqtt://127.0.0.1:1883', 'owntracks/a/b', X'30', 1, 1700000000.0),
+                ('mqtt://127.0.0.1:1883', 'owntracks/a/b', X'', 0, 1700000001.5);
+            INSERT INTO dropped (destination, count) VALUES ('mqtt://127.0.0.1:1883', 7);
+            """)
+        let schema = try RawSQLite.rows(path, "SELECT type || ' ' || name || ': ' || sql FROM sqlite_master ORDER BY name")
+        let outbox = try Outbox(path: path)
+        let old = try await outbox.messages(for: "mqtt://127.0.0.1:1883", limit: 10)
+        #expect(old.map(\.payload) == [[0x30], []])
+        #expect(old.map(\.retain) == [true, false])
+        #expect(old.map(\.created) == [Date(timeIntervalSince1970: 1_700_000_000), Date(timeIntervalSince1970: 1_700_000_001.5)])
+        let summary = try outbox.summary(for: "mqtt://127.0.0.1:1883")
+        #expect(summary.count == 2)
+        #expect(summary.dropped == 7)
+        #expect(try outbox.enqueue(message(2)) > old[1].id)
+        outbox.close()
+        #expect(try RawSQLite.rows(path, "SELECT identifier FROM grdb_migrations") == ["v1"])
+        #expect(try RawSQLite.rows(path, "SELECT type || ' ' || name || ': ' || sql FROM sqlite_master ORDER BY name") == schema)
+        #expect(try RawSQLite.rows(path, "PRAGMA journal_mode") == ["wal"])
+    }
+
+    @Test("a new outbox has exactly the GRDB version's tables, so either can read the other's files")
+    func sameSchema() throws {
+        let folder = try TemporaryDirectory()
+        let old = folder.path + "/grdb.sqlite"
+        try RawSQLite.run(old, Self.grdbSchema)
+        let new = folder.path + "/outbox.sqlite"
+        try Outbox(path: new).close()
+        let query = "SELECT type || ' ' || name || ': ' || sql FROM sqlite_master WHERE name IN ('message', 'message_destination', 'dropped', 'grdb_migrations') ORDER BY name"
+        let schema = try RawSQLite.rows(new, query)
+        #expect(schema.count == 4)
+        #expect(schema == (try RawSQLite.rows(old, query)))
+        // What GRDB's migrator reads to know "v1" already ran: without it, an older geotrack
+        // would try to create `message` again and fail on the new file.
+        #expect(try RawSQLite.rows(new, "SELECT identifier FROM grdb_migrations") == ["v1"])
+    }
+
+    @Test("two outboxes on one file, queueing at once from two threads: nothing lost, the bound kept")
+    func twoWriters() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        let first = try Outbox(path: path, capacity: 300)
+        let second = try Outbox(path: path, capacity: 300)
+        let queue = { @Sendable (outbox: Outbox, offset: Int) async throws -> [Int64] in
+            var ids: [Int64] = []
+            for index in 0..<200 {
+                ids.append(try outbox.enqueue(OutboxMessage(destination: "mqtt://127.0.0.1:1883", topic: "t",
+                                                            payload: Array("\(offset + index)".utf8), retain: false,
+                                                            created: Date(timeIntervalSince1970: 0))))
+                if index % 20 == 0 { _ = try await outbox.messages(for: "mqtt://127.0.0.1:1883", limit: 5) }
+            }
+            return ids
+        }
+        async let one = Task.detached { try await queue(first, 0) }.value
+        async let two = Task.detached { try await queue(second, 1_000) }.value
+        let ids = try await one + two
+        #expect(Set(ids).count == 400)
+        let kept = try await first.messages(for: "mqtt://127.0.0.1:1883", limit: 1_000)
+        #expect(kept.count == 300)
+        #expect(kept.map(\.id) == kept.map(\.id).sorted())
+        // The 100 dropped are the oldest: every id kept is newer than every id dropped.
+        #expect(kept.map(\.id) == ids.sorted().suffix(300))
+        #expect(try second.summary(for: "mqtt://127.0.0.1:1883").dropped == 100)
+    }
+
+    @Test("the async calls run on the outbox's own thread, which ends when the outbox is closed or released")
+    func ownThread() async throws {
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        #expect(!outbox.worker.isRunning)
+        // The same path as messages(for:) and remove(_:); the kernel's name of the thread it ran on.
+        let name = await outbox.onWorker { _ in try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
+        #expect(try name.get() == "geotrack-outbox\n")
+        #expect(outbox.worker.isRunning)
+        outbox.close()
+        #expect(try await waitUntil { !outbox.worker.isRunning })
+        let closed = await #expect(throws: OutboxError.self) { try await outbox.messages(for: "x", limit: 1) }
+        #expect(closed?.message.contains("closed") == true)
+        #expect(throws: OutboxError.self) { try outbox.enqueue(message(0)) }
+
+        var workers: [OutboxWorker] = []
+        for index in 0..<40 {
+            let outbox = try Outbox(path: folder.path + "/outbox-\(index).sqlite")
+            try outbox.enqueue(message(index))
+            #expect(try await outbox.messages(for: "mqtt://127.0.0.1:1883", limit: 1).count == 1)
+            workers.append(outbox.worker)
+        }
+        #expect(try await waitUntil { workers.allSatisfy { !$0.isRunning } })
+    }
+
+    /// Polls `condition` for up to 5 s.
+    private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+}
+
+/// SQLite itself, without the outbox: to make files as other programs (the GRDB version) did,
+/// and to look at what the outbox wrote.
+private enum RawSQLite {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs a script of statements on the file at `path` (created when missing).
+    static func run(_ path: String, _ script: String) throws {
+        try withDatabase(path) { database in
+            guard sqlite3_exec(database, script, nil, nil, nil) == SQLITE_OK else {
+                throw Failure(description: String(cString: sqlite3_errmsg(database)))
+            }
+        }
+    }
+
+    /// The first column of every row `query` returns, as text.
+    static func rows(_ path: String, _ query: String) throws -> [String] {
+        try withDatabase(path) { database in
+            var statement: OpaquePointer?
+            guard sqlite3_prepare_v2(database, query, -1, &statement, nil) == SQLITE_OK, let statement else {
+                throw Failure(description: String(cString: sqlite3_errmsg(database)))
+            }
+            defer { sqlite3_finalize(statement) }
+            var rows: [String] = []
+            while sqlite3_step(statement) == SQLITE_ROW {
+                rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "NULL")
+            }
+            return rows
+        }
+    }
+
+    private static func withDatabase<T>(_ path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
+        var database: OpaquePointer?
+        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
+              let database else {
+            sqlite3_close_v2(database)
+            throw Failure(description: "cannot open \(path)")
+        }
+        defer { sqlite3_close_v2(database) }
+        sqlite3_busy_timeout(database, 10_000)
+        return try body(database)
     }
 }

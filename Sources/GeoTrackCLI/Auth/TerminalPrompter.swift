@@ -38,7 +38,7 @@ package struct TerminalPrompter: AuthorizationPrompter {
 
     /// Understands o/once, a/always/y/yes, p/approximate/approximately, d/deny/n/no, in any case.
     package static func parse(_ answer: String) -> AuthorizationAnswer? {
-        switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+        switch Self.trimmed(answer).lowercased() {
         case "o", "once": .once
         case "a", "always", "y", "yes": .always
         case "p", "approximate", "approximately": .approximate
@@ -60,7 +60,7 @@ package struct TerminalPrompter: AuthorizationPrompter {
             Terminal.write("\n", to: output)
             return false
         }
-        return ["y", "yes"].contains(line.trimmingCharacters(in: .whitespaces).lowercased())
+        return ["y", "yes"].contains(Self.trimmed(line).lowercased())
     }
 
     /// Reads up to a newline byte by byte, so nothing after it is consumed from a shared descriptor.
@@ -105,5 +105,11 @@ extension TerminalPrompter {
         await withCheckedContinuation { continuation in
             DetachedThread.startOrRun(name: "geotrack prompt") { continuation.resume(returning: question()) }
         }
+    }
+
+    /// An answer without the spaces around it.
+    private static func trimmed(_ answer: String) -> Substring {
+        let start = answer.drop { $0.isWhitespace }
+        return start[..<(start.lastIndex { !$0.isWhitespace }.map(start.index(after:)) ?? start.startIndex)]
     }
 }

@@ -17,7 +17,7 @@ package struct PublishDestination: Sendable, Hashable {
         let bad = { (why: String) in
             CLIError(.usage, "\(option) \(Terminal.safe(Self.redacted(url))): \(why)")
         }
-        guard let schemeEnd = url.range(of: "://") else {
+        guard let schemeEnd = url.firstRange(of: "://") else {
             throw bad("not a URL; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
         }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
@@ -73,7 +73,7 @@ package struct PublishDestination: Sendable, Hashable {
 
     /// The URL with any password in it replaced by `***`, for messages.
     static func redacted(_ url: String) -> String {
-        guard let schemeEnd = url.range(of: "://"), let at = url[schemeEnd.upperBound...].lastIndex(of: "@"),
+        guard let schemeEnd = url.firstRange(of: "://"), let at = url[schemeEnd.upperBound...].lastIndex(of: "@"),
               let colon = url[schemeEnd.upperBound..<at].firstIndex(of: ":") else { return url }
         return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
     }
@@ -96,7 +96,7 @@ package struct PublishDestination: Sendable, Hashable {
 
     /// Reads an outbox key back: the destination and the topic it was made for.
     package static func parse(outboxKey: String) -> (PublishDestination, OwnTracksTopic)? {
-        guard let schemeEnd = outboxKey.range(of: "://"),
+        guard let schemeEnd = outboxKey.firstRange(of: "://"),
               let slash = outboxKey[schemeEnd.upperBound...].firstIndex(of: "/"),
               let destination = try? PublishDestination(url: String(outboxKey[..<slash])),
               let topic = OwnTracksTopic(topic: String(outboxKey[outboxKey.index(after: slash)...])) else { return nil }
