@@ -24,7 +24,7 @@ extension String {
 }
 
 /// The user's home directory from the password database, for when `HOME` is unset or empty.
-func passwordDatabaseHome() -> String {
+package func passwordDatabaseHome() -> String {
     guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
     return String(cString: directory)
 }

@@ -122,23 +122,49 @@ struct ConfigurationTests {
         ])
     }
 
-    @Test("a malformed file or a missing --config is a config error")
+    @Test("a malformed file or a missing --config is a config error naming the line")
     func malformed() async throws {
         await #expect(throws: CLIError(.config, "config: file /nonexistent/geotrack.yaml does not exist. Check the path given with --config or GEOTRACK_CONFIG.")) {
             _ = try await Self.load(file: "/nonexistent/geotrack.yaml")
         }
         do {
-            _ = try await Self.load(yaml: "gpsd: [1, {a: 2}]\n")
+            _ = try await Self.load(yaml: "gpsd:\n  host: x\n  port: [1, {a: 2}]\n")
             Issue.record("no error for malformed YAML")
         } catch let error as CLIError {
             #expect(error.status == .config)
+            #expect(error.message.hasPrefix("config: cannot read /"), "\(error.message)")
+            #expect(error.message.hasSuffix(": line 3: a list may only hold plain values. Fix the YAML or move the file away."),
+                    "\(error.message)")
+        }
+        // A directory is there but cannot be read as a file: the system's reason, not "does not exist".
+        let directory = try TestSupport.temporaryDirectory()
+        do {
+            _ = try await Self.load(file: directory.path)
+            Issue.record("no error for a directory")
+        } catch let error as CLIError {
+            #expect(error.message == "config: cannot read \(directory.path): Is a directory. Fix the YAML or move the file away.")
         }
     }
 
-    @Test("the key listing follows swift-configuration's debug description")
-    func keyListing() {
-        #expect(ConfigurationLoader.keys(in: "/x.yaml[3 values: a.b=1, c=x, d.e.f=1,2]") == ["a.b", "c", "d.e.f"])
-        #expect(ConfigurationLoader.keys(in: "/x.yaml[0 values: ]").isEmpty)
+    @Test("empty and null values: device \"\" means all devices, a null value is not set, an empty section is no unknown key")
+    func emptyValues() async throws {
+        let (quoted, _) = try await Self.load(yaml: "gpsd:\n  device: \"/dev/ttyACM0\"\n")
+        #expect(quoted.device == "/dev/ttyACM0")
+        let (empty, _) = try await Self.load(environment: ["GEOTRACK_GPSD_DEVICE": "/dev/ttyUSB0"], yaml: "gpsd:\n  device: \"\"\n")
+        #expect(empty.device == "/dev/ttyUSB0", "the environment still wins over the file")
+        let (allDevices, _) = try await Self.load(yaml: "gpsd:\n  device: \"\"\n")
+        #expect(allDevices == Settings())
+        let (nulls, warnings) = try await Self.load(yaml: "gpsd:\n  port: ~\n  device:\n  host: null\ndisplay: {}\ngpx:\nregions:\n")
+        #expect(nulls == Settings())
+        #expect(warnings.isEmpty, "\(warnings)")
+        let (commentsOnly, commentWarnings) = try await Self.load(yaml: "# nothing yet\n---\n\n  # still nothing\n")
+        #expect(commentsOnly == Settings())
+        #expect(commentWarnings.isEmpty)
+    }
+
+    @Test("configuration keys map to GEOTRACK_ names")
+    func environmentNames() {
         #expect(ConfigKeys.environmentName("gpx.min_move") == "GEOTRACK_GPX_MIN_MOVE")
+        #expect(ConfigKeys.environmentName("gpsd.host") == "GEOTRACK_GPSD_HOST")
     }
 }

@@ -7,8 +7,8 @@ extension ConfigurationLoader {
         let reader: ConfigReader
         let loader: ConfigurationLoader
         let filePath: String
-        /// The keys the file sets, flattened: a key whose value is not text is still among them.
-        let fileKeys: Set<String>
+        /// The file's own keys, which tell a value of the wrong shape from one not given.
+        let file: ConfigFile
 
         mutating func settings(regionNames: [String]) throws(CLIError) -> Settings {
             var settings = Settings()
@@ -80,15 +80,15 @@ extension ConfigurationLoader {
                                  radius: radius)
         }
 
-        /// The text set for `key`, or `nil` when no layer sets it. A value that is there but is
-        /// not one value (`port: [1, 2]`, `units: {a: b}`) is an error, not "unset": the reader
-        /// alone cannot tell the two apart, so the file's own keys decide.
+        /// The text set for `key`, or `nil` when no layer sets it (`key: ~` and `key:` set nothing).
+        /// A value that is there but is not one value (`port: [1, 2]`, `units: {a: b}`) is an error,
+        /// not "unset": the reader alone cannot tell the two apart, so the file's own keys decide.
         func text(_ key: String, allowed: String) throws(CLIError) -> String? {
             if let value = reader.string(forKey: ConfigKey(key)) { return value }
-            if fileKeys.contains(key) {
+            if case .list = file[key] {
                 throw CLIError(.config, "config: \(key) in \(filePath) is a list, not one value; use \(allowed)")
             }
-            if fileKeys.contains(where: { $0.hasPrefix(key + ".") }) {
+            if file.keys.contains(where: { $0.hasPrefix(key + ".") }) {
                 throw CLIError(.config, "config: \(key) in \(filePath) is a mapping, not one value; use \(allowed)")
             }
             return nil

@@ -1,6 +1,9 @@
 import Configuration
-import Foundation
-import SystemPackage
+import FoundationEssentials
+import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Resolves ``Settings`` through swift-configuration: flags, then `GEOTRACK_*` environment
 /// variables, then the user's YAML file, then the built-in defaults.
@@ -32,7 +35,7 @@ package struct ConfigurationLoader: Sendable {
         if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+            base = (environment["HOME"] ?? passwordDatabaseHome()) + "/.config"
         }
         return (base + "/geotrack/config.yaml", false)
     }
@@ -40,26 +43,18 @@ package struct ConfigurationLoader: Sendable {
     /// Reads and checks every setting; `warn` receives one line per unknown key.
     package func load(warn: (String) -> Void) async throws(CLIError) -> Settings {
         let (path, required) = userFile
-        if required, !FileManager.default.fileExists(atPath: path) {
+        let found: ConfigFile?
+        do {
+            found = try ConfigFile.load(path: path)
+        } catch {
+            throw CLIError(.config, "config: cannot read \(path): \(Self.oneLine(error)) Fix the YAML or move the file away.")
+        }
+        if required, found == nil {
             throw CLIError(.config, "config: file \(path) does not exist. Check the path given with --config or GEOTRACK_CONFIG.")
         }
-        let file: any ConfigProvider
-        let fileKeys: [String]
-        if Self.hasContent(path) {
-            do {
-                let provider = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path), allowMissing: true)
-                fileKeys = Self.keys(in: String(reflecting: provider))
-                file = provider
-            } catch {
-                throw CLIError(.config, "config: cannot read \(path): \(Self.oneLine(error)) Fix the YAML or move the file away.")
-            }
-        } else {
-            // YAML with nothing but comments has no top-level mapping, which the YAML provider rejects.
-            file = InMemoryProvider(name: path, values: [:])
-            fileKeys = []
-        }
-        for key in fileKeys where !Self.isKnown(key) {
-            warn("geotrack: warning: unknown configuration key '\(key)' in \(path) (ignored)")
+        let file = found ?? ConfigFile()
+        for entry in file.entries where !Self.isKnown(entry.key) && !Self.isEmptySection(entry) {
+            warn("geotrack: warning: unknown configuration key '\(entry.key)' in \(path) (ignored)")
         }
         let knownEnvironment = Set(ConfigKeys.all.map(ConfigKeys.environmentName) + ConfigKeys.otherEnvironment)
         for name in environment.keys.sorted() where name.hasPrefix("GEOTRACK_") && !knownEnvironment.contains(name) {
@@ -69,28 +64,25 @@ package struct ConfigurationLoader: Sendable {
         let reader = ConfigReader(providers: [
             InMemoryProvider(name: "flags", values: Self.values(flags)),
             EnvironmentVariablesProvider(environmentVariables: environmentValues).prefixKeys(with: "geotrack"),
-            file,
+            InMemoryProvider(name: path, values: Self.values(file)),
         ])
         // `regions:` with nothing under it is fine; a list or a single value there is not.
-        let regionsKey = ConfigKey(ConfigKeys.regions)
-        if fileKeys.contains(ConfigKeys.regions),
-           !(reader.stringArray(forKey: regionsKey) ?? []).isEmpty || !(reader.string(forKey: regionsKey) ?? "").isEmpty {
+        switch file[ConfigKeys.regions] {
+        case .scalar(let text) where !text.isEmpty:
             throw CLIError(.config, "config: regions in \(path) must be a mapping of names to latitude, longitude and radius")
+        case .list(let items) where !items.isEmpty:
+            throw CLIError(.config, "config: regions in \(path) must be a mapping of names to latitude, longitude and radius")
+        default:
+            break
         }
-        var resolver = Resolver(reader: reader, loader: self, filePath: path, fileKeys: Set(fileKeys))
-        return try resolver.settings(regionNames: Self.regionNames(in: fileKeys))
+        var resolver = Resolver(reader: reader, loader: self, filePath: path, file: file)
+        return try resolver.settings(regionNames: Self.regionNames(in: file.keys))
     }
 
-    /// Whether a file exists and has something besides blank lines and comments.
-    static func hasContent(_ path: String) -> Bool {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-            // Missing is fine (allowMissing); unreadable is reported by the provider.
-            return FileManager.default.fileExists(atPath: path)
-        }
-        return text.split(whereSeparator: \.isNewline).contains { line in
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            return !trimmed.isEmpty && !trimmed.hasPrefix("#") && trimmed != "---"
-        }
+    /// Whether an entry is a known section left empty (`gpsd:` or `display: {}`), which sets
+    /// nothing and deserves no warning.
+    static func isEmptySection(_ entry: ConfigFile.Entry) -> Bool {
+        entry.value == .null && ConfigKeys.all.contains { $0.hasPrefix(entry.key + ".") }
     }
 
     /// Turns `key → text` pairs into an in-memory provider's values.
@@ -98,6 +90,22 @@ package struct ConfigurationLoader: Sendable {
         var values: [AbsoluteConfigKey: ConfigValue] = [:]
         for (key, value) in strings {
             values[AbsoluteConfigKey(ConfigKey(key))] = ConfigValue(.string(value), isSecret: false)
+        }
+        return values
+    }
+
+    /// A file's values for an in-memory provider: a key without a value is left out, so
+    /// the layers below it (the defaults) decide.
+    static func values(_ file: ConfigFile) -> [AbsoluteConfigKey: ConfigValue] {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for entry in file.entries {
+            let content: ConfigContent
+            switch entry.value {
+            case .scalar(let text): content = .string(text)
+            case .list(let items): content = .stringArray(items)
+            case .null: continue
+            }
+            values[AbsoluteConfigKey(ConfigKey(entry.key))] = ConfigValue(content, isSecret: false)
         }
         return values
     }
@@ -119,23 +127,6 @@ package struct ConfigurationLoader: Sendable {
             }
         }
         return names
-    }
-
-    /// The flattened keys of a file provider, read from its debug description
-    /// (`NAME[N values: key=value, key=value]`), the only listing swift-configuration 1.4 offers.
-    /// A unit test pins this format, so a change in the library shows up there.
-    package static func keys(in debugDescription: String) -> [String] {
-        guard let start = debugDescription.range(of: " values: ") else { return [] }
-        let body = debugDescription[start.upperBound...].dropLast()
-        var keys: [String] = []
-        for entry in body.components(separatedBy: ", ") {
-            guard let equals = entry.firstIndex(of: "=") else { continue }
-            let key = String(entry[..<equals])
-            // A value that itself contains ", x=y" would yield a false key; real keys have no spaces.
-            guard !key.isEmpty, !key.contains(" ") else { continue }
-            keys.append(key)
-        }
-        return keys.sorted()
     }
 
     /// An error's text on one line, ending in exactly one full stop.
