@@ -1,5 +1,4 @@
 @_spi(ExperimentalCustomExecutors) import _Concurrency
-import FoundationEssentials
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -45,7 +44,10 @@ public enum GeoTrackExecutors {
 
     private enum Factory: ExecutorFactory {
         static let loop = MainLoop()
-        static let pool = WorkerPool(width: ProcessInfo.processInfo.activeProcessorCount)
+        // The processors online, from sysconf: ProcessInfo.activeProcessorCount also reads the
+        // cgroup's CPU quota through four files, a tenth of `geotrack --version`'s time. Threads
+        // start only as work needs them, so a larger count than the quota allows costs nothing idle.
+        static let pool = WorkerPool(width: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         static var mainExecutor: any MainExecutor { loop }
         static var defaultExecutor: any TaskExecutor { pool }
     }
