@@ -66,7 +66,7 @@ extension ConfigFile {
                 if line.indent > indent { throw problem("unexpected indentation: the key above already has a value") }
                 if line.isListItem { throw problem("a list item where a key was expected") }
                 column = 0
-                let keyPath = path + [try parseBlockKey()]
+                let keyPath = path + [try parseKey(flow: false)]
                 try define(keyPath)
                 if atLineEnd() {
                     index += 1
@@ -124,23 +124,29 @@ extension ConfigFile {
             add(path, .list(items))
         }
 
-        private mutating func parseBlockKey() throws(Problem) -> String {
+        /// A mapping's key and its ':'. In a `{ }` mapping (`flow`) the ':' may touch what follows
+        /// and the messages name the text read; on a line of its own the ':' needs a space after it.
+        private mutating func parseKey(flow: Bool) throws(Problem) -> String {
             let key: String
             switch current {
             case "\"", "'":
                 key = try parseQuoted()
                 skipBlanks()
             case "[", "{":
-                throw problem("a key in [ ] or { } is not supported; write 'key: value'")
+                throw problem("a key in [ ] or { } is not supported" + (flow ? "" : "; write 'key: value'"))
             default:
                 try refuseIndicator()
-                let (text, colon) = scanPlain(flow: false)
+                let (text, colon) = scanPlain(flow: flow)
                 guard colon else {
-                    throw problem(text.contains(":") ? "expected 'key: value', with a space after the ':'" : "expected 'key: value'")
+                    let spaced = text.contains(":")
+                    if flow {
+                        throw problem(spaced ? "expected ':' after '\(text)', with a space after it" : "expected ':' after '\(text)'")
+                    }
+                    throw problem(spaced ? "expected 'key: value', with a space after the ':'" : "expected 'key: value'")
                 }
                 key = text
             }
-            guard current == ":", isBlankOrEnd(peek(1)) else { throw problem("expected ':' after the key") }
+            guard current == ":", flow || isBlankOrEnd(peek(1)) else { throw problem("expected ':' after the key") }
             column += 1
             guard !key.isEmpty else { throw problem("a key is missing before ':'") }
             return key
@@ -174,7 +180,7 @@ extension ConfigFile {
             while true {
                 try skipFlowSpace(closing: "}", opened: opened)
                 if current == "}" { break }
-                let keyPath = path + [try parseFlowKey()]
+                let keyPath = path + [try parseKey(flow: true)]
                 try define(keyPath)
                 try skipFlowSpace(closing: "}", opened: opened)
                 switch current {
@@ -202,28 +208,6 @@ extension ConfigFile {
             }
             column += 1
             if empty { add(path, .null) }
-        }
-
-        private mutating func parseFlowKey() throws(Problem) -> String {
-            let key: String
-            switch current {
-            case "\"", "'":
-                key = try parseQuoted()
-                skipBlanks()
-            case "[", "{":
-                throw problem("a key in [ ] or { } is not supported")
-            default:
-                try refuseIndicator()
-                let (text, colon) = scanPlain(flow: true)
-                guard colon else {
-                    throw problem(text.contains(":") ? "expected ':' after '\(text)', with a space after it" : "expected ':' after '\(text)'")
-                }
-                key = text
-            }
-            guard current == ":" else { throw problem("expected ':' after the key") }
-            column += 1
-            guard !key.isEmpty else { throw problem("a key is missing before ':'") }
-            return key
         }
 
         private mutating func parseFlowList() throws(Problem) -> [String] {
