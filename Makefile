@@ -33,8 +33,12 @@ deps:
 build:
 	$(SWIFT) build -c $(CONFIG)
 
-# The release executable carries the Swift runtime and Foundation: no Swift library to find,
-# load and bind at each start (issue 14's footprint). Debug builds, and the tests, stay dynamic.
+# The release executable carries the Swift runtime and FoundationEssentials (no part of geotrack
+# links Foundation, whose initialisers would run at every start): no Swift library to find, load
+# and bind at each start (issue 14's footprint). Debug builds, and the tests, stay dynamic.
+# Without a run path ($ORIGIN, which SwiftPM adds by default): the static binary loads no
+# library of its own, and with one the loader first looked for each of libc, libm, libstdc++,
+# libgcc_s and libsqlite3 in ten folders beside the binary.
 # It is linked by lld (in the Swift toolchain), which packs the 120 000 relative relocations
 # of a position-independent executable into a few KB (-z pack-relative-relocs, glibc 2.36),
 # and without --export-dynamic, which the static runtime's link arguments add: nothing looks
@@ -43,7 +47,7 @@ build:
 # and while watching or replaying come first, side by side (scripts/geotrack.order, made by
 # scripts/order-file.sh): the kernel maps at least 64 KB of code around each page touched.
 ORDER_FILE := $(wildcard $(CURDIR)/scripts/geotrack.order)
-RELEASE_FLAGS := -c release --static-swift-stdlib -Xswiftc -use-ld=lld \
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	$(if $(ORDER_FILE),-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering)
 
