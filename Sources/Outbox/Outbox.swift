@@ -114,20 +114,19 @@ public final class Outbox: Sendable {
     /// Writes a message and returns its id. Past ``capacity``, drops the destination's oldest.
     @discardableResult
     public func enqueue(_ message: OutboxMessage) throws(OutboxError) -> Int64 {
-        let capacity = capacity
-        return try perform("queueing a message") { connection throws(SQLiteFailure) in
-            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
-                let statements = try InsertStatements(connection)
-                return try statements.insert(message, capacity: capacity, connection)
-            }
-        }
+        // One message gives one id; the fallback is never taken.
+        try insert([message], "queueing a message").first ?? 0
     }
 
     /// Writes messages in one transaction and returns their ids, in order.
     @discardableResult
     public func enqueue(contentsOf messages: [OutboxMessage]) throws(OutboxError) -> [Int64] {
+        try insert(messages, "queueing messages")
+    }
+
+    private func insert(_ messages: [OutboxMessage], _ action: String) throws(OutboxError) -> [Int64] {
         let capacity = capacity
-        return try perform("queueing messages") { connection throws(SQLiteFailure) in
+        return try perform(action) { connection throws(SQLiteFailure) in
             try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
                 let statements = try InsertStatements(connection)
                 var ids: [Int64] = []
