@@ -7,12 +7,12 @@ import Glibc
 ///
 /// The owner of the pthread objects: they live on the heap (a pthread mutex must not move)
 /// and are destroyed in `deinit`.
-final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     // Only touched through pthread calls, which synchronise themselves.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
-    init() {
+    package init() {
         pthread_mutex_init(mutex, nil)
         var attributes = pthread_condattr_t()
         pthread_condattr_init(&attributes)
@@ -28,26 +28,26 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` with the lock held.
-    func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: () throws -> T) rethrows -> T {
         lock()
         defer { unlock() }
         return try body()
     }
 
     /// Wakes one waiting thread.
-    func signal() { pthread_cond_signal(condition) }
+    package func signal() { pthread_cond_signal(condition) }
     /// Wakes every waiting thread.
-    func broadcast() { pthread_cond_broadcast(condition) }
+    package func broadcast() { pthread_cond_broadcast(condition) }
 
     /// Waits (the lock held) until signalled; may return spuriously.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    package func wait() { pthread_cond_wait(condition, mutex) }
 
     /// Waits (the lock held) until signalled or CLOCK_MONOTONIC reaches `deadline` (nanoseconds).
-    func wait(until deadline: UInt64) {
+    package func wait(until deadline: UInt64) {
         var time = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         pthread_cond_timedwait(condition, mutex, &time)
     }

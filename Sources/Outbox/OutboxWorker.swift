@@ -1,8 +1,4 @@
 import Executors
-import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One thread of the outbox's own that runs jobs one after another, so that the `async` calls
 /// block it, not one of the few threads that run Swift tasks, while SQLite reads the disk or
@@ -11,80 +7,69 @@ import Glibc
 /// The thread starts with the first job (a command that only reads a summary never starts one)
 /// and ends after ``stop()``, once the jobs queued before it have run.
 final class OutboxWorker: @unchecked Sendable {
-    private struct State {
-        var jobs: [@Sendable () -> Void] = []
-        var started = false
-        var stopped = false
-    }
-
+    // Guarded by `lock` (hence @unchecked).
+    private var jobs: [@Sendable () -> Void] = []
+    private var started = false
+    private var stopped = false
+    private var running = false
+    private let lock = ConditionLock()
     private let name: String
-    private let state = Mutex(State())
-    private let running = Atomic<Bool>(false)
-    // One post per job and one for the stop. A semaphore rather than a condition variable because
-    // `Synchronization.Mutex` cannot be waited on. Only touched through sem_* calls, which
-    // synchronise themselves (hence @unchecked); on the heap because a sem_t must not move.
-    private let semaphore: UnsafeMutablePointer<sem_t>
 
     /// A worker whose thread will be called `name` (15 bytes are kept).
     init(name: String) {
         self.name = name
-        semaphore = .allocate(capacity: 1)
-        sem_init(semaphore, 0, 0)
-    }
-
-    // The thread holds the worker until it ends, so nothing waits on the semaphore any more.
-    deinit {
-        sem_destroy(semaphore)
-        semaphore.deallocate()
     }
 
     /// Whether the thread is running (started and not yet ended).
-    var isRunning: Bool { running.load(ordering: .acquiring) }
+    var isRunning: Bool { lock.withLock { running } }
 
     /// Queues `job`. Returns `false`, and drops it, after ``stop()`` or when no thread could be
     /// started (the process is out of threads).
     func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        let accepted = state.withLock { state in
-            guard !state.stopped else { return false }
-            if !state.started {
-                running.store(true, ordering: .releasing)
+        lock.withLock {
+            guard !stopped else { return false }
+            if !started {
                 // Started with the lock held, so that a second job cannot see `started` before
                 // the thread exists, nor the thread start twice.
+                running = true
                 guard DetachedThread.start(name: name, { [self] in run() }) else {
-                    running.store(false, ordering: .releasing)
+                    running = false
                     return false
                 }
-                state.started = true
+                started = true
             }
-            state.jobs.append(job)
+            jobs.append(job)
+            lock.signal()
             return true
         }
-        if accepted { sem_post(semaphore) }
-        return accepted
     }
 
     /// Refuses new jobs and lets the thread end once the queued ones have run. Does not wait for
     /// it: this may be called from a job (the last reference to an outbox can go there).
     func stop() {
-        let wake = state.withLock { state in
-            guard !state.stopped else { return false }
-            state.stopped = true
-            return state.started
+        lock.withLock {
+            stopped = true
+            lock.signal()
         }
-        if wake { sem_post(semaphore) }
     }
 
     private func run() {
+        lock.lock()
         while true {
-            while sem_wait(semaphore) != 0 {
-                guard errno == EINTR else { break }
+            if !jobs.isEmpty {
+                var job: (@Sendable () -> Void)? = jobs.removeFirst()
+                lock.unlock()
+                job?()
+                // A job may hold the last reference to its outbox, whose deinit stops this
+                // worker and so takes the lock: let it go before the lock is taken again.
+                job = nil
+                lock.lock()
+                continue
             }
-            // A post finds its job in the queue (jobs are queued before they are posted), so an
-            // empty queue means the post was the stop's, and no job can come after it.
-            let job = state.withLock { state in state.jobs.isEmpty ? nil : state.jobs.removeFirst() }
-            guard let job else { break }
-            job()
+            if stopped { break }
+            lock.wait()
         }
-        running.store(false, ordering: .releasing)
+        running = false
+        lock.unlock()
     }
 }
