@@ -89,8 +89,15 @@ struct MQTTClientTests {
         #expect(code != 0)
         let clock = ContinuousClock()
         let elapsed = await clock.measure { await client.close() }
-        #expect(await events.next() == nil)
         #expect(elapsed < .seconds(1))
+        // After the close the stream ends. Before its end it may still hold reports of retries the
+        // network thread made before the close, if this task got its first event late: CI once
+        // saw one more event here, on two loaded cores (the test then took 3.7 s instead of 1).
+        // Nothing but refused retries may come, and the messages say what came.
+        var rest: [MQTTEvent] = []
+        while rest.count <= 5, let event = await events.next() { rest.append(event) }
+        #expect(rest.count <= 5, "the events did not end after close: \(rest)")
+        #expect(rest.allSatisfy { if case .disconnected = $0 { true } else { false } }, "after close: \(rest)")
     }
 
     @Test("close says goodbye: the broker does not publish the last will, which it keeps for a lost client")
