@@ -92,6 +92,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "OwnTracks", dependencies: ["LocationKit"], swiftSettings: strict),
+        // SQLite for the outbox. Only <sqlite3.h> (libsqlite3-dev) at build time: the library is
+        // opened when the first outbox is opened, so starts that do not publish never load it.
         .systemLibrary(name: "CSQLite"),
         .target(
             name: "Outbox",

@@ -56,10 +56,26 @@ public final class Outbox: Sendable {
 
     /// Opens (or creates) the outbox at `path`. The folder must exist. A symbolic link is
     /// refused: the outbox never writes through one.
-    public init(path: String, capacity: Int = 100_000, logger: Logger? = nil) throws(OutboxError) {
+    ///
+    /// The first outbox a process opens loads SQLite (libsqlite3); when it is not installed,
+    /// this throws an error with ``OutboxError/Code/libraryMissing`` that says what to install.
+    public convenience init(path: String, capacity: Int = 100_000, logger: Logger? = nil) throws(OutboxError) {
+        try self.init(path: path, capacity: capacity, logger: logger, library: LibSQLite.shared)
+    }
+
+    /// Opens the outbox at `path` with `library`, or fails with why it could not be loaded (the
+    /// tests give a library that is not there).
+    init(path: String, capacity: Int = 100_000, logger: Logger? = nil,
+         library: Result<LibSQLite, SQLiteFailure>) throws(OutboxError) {
         self.path = path
         self.capacity = max(1, capacity)
         self.logger = logger
+        let sqlite: LibSQLite
+        switch library {
+        case .success(let loaded): sqlite = loaded
+        case .failure(let error):
+            throw OutboxError(.libraryMissing, path: path, message: "cannot open the outbox \(path): \(error.reason)")
+        }
         var info = stat()
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             throw OutboxError(path: path, message: "the outbox \(path) is a symbolic link; remove it (geotrack never writes through one)")
@@ -71,7 +87,8 @@ public final class Outbox: Sendable {
             // should a call ever be made outside ours.
             connection = try SQLiteConnection(
                 path: path,
-                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
+                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX,
+                library: sqlite
             )
             try Self.setUp(connection)
         } catch {

@@ -1,6 +1,7 @@
 import CSQLite
 
-/// A failed SQLite call, with SQLite's own account of it (`sqlite3_errmsg`).
+/// A failed SQLite call, with SQLite's own account of it (`sqlite3_errmsg`), or a library that
+/// cannot be loaded.
 struct SQLiteFailure: Error {
     var reason: String
 }
@@ -19,18 +20,24 @@ enum SQLiteValue {
 /// Not `Sendable`: SQLite's error text belongs to the connection, not to the call, so a call and
 /// the reading of its error must not interleave with another thread's. ``Outbox`` keeps it
 /// behind a mutex.
+///
+/// Every call goes through ``LibSQLite``'s table: geotrack is not linked with libsqlite3.
 final class SQLiteConnection {
     private var handle: OpaquePointer?
+    private let library: LibSQLite
+    private var api: UnsafePointer<geotrack_sqlite> { library.api }
 
-    /// Opens `path` with `sqlite3_open_v2`'s `flags`.
-    init(path: String, flags: Int32) throws(SQLiteFailure) {
+    /// Opens `path` with `sqlite3_open_v2`'s `flags`, through `library`.
+    init(path: String, flags: Int32, library: LibSQLite) throws(SQLiteFailure) {
+        self.library = library
+        let api = library.api
         var handle: OpaquePointer?
-        let result = sqlite3_open_v2(path, &handle, flags, nil)
+        let result = api.pointee.open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK, let handle else {
             // A failed open usually still allocates a handle: it has the detailed message, and
             // must be closed all the same.
-            let reason = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
-            sqlite3_close_v2(handle)
+            let reason = handle.map { Self.message(api, $0) } ?? library.describe(result)
+            _ = api.pointee.close_v2(handle)
             throw SQLiteFailure(reason: reason)
         }
         self.handle = handle
@@ -47,7 +54,7 @@ final class SQLiteConnection {
     func close() {
         guard let handle else { return }
         self.handle = nil
-        sqlite3_close_v2(handle)
+        _ = api.pointee.close_v2(handle)
     }
 
     /// Whether ``close()`` has not been called yet.
@@ -56,23 +63,23 @@ final class SQLiteConnection {
     /// Waits up to `milliseconds` for another connection's lock before failing with "busy".
     func setBusyTimeout(milliseconds: Int32) throws(SQLiteFailure) {
         let handle = try open()
-        guard sqlite3_busy_timeout(handle, milliseconds) == SQLITE_OK else { throw failure(handle) }
+        guard api.pointee.busy_timeout(handle, milliseconds) == SQLITE_OK else { throw failure(handle) }
     }
 
     /// Runs one or more statements that return nothing needed.
     func execute(_ sql: String) throws(SQLiteFailure) {
         let handle = try open()
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure(handle) }
+        guard api.pointee.exec(handle, sql, nil, nil, nil) == SQLITE_OK else { throw failure(handle) }
     }
 
     /// Compiles one statement.
     func prepare(_ sql: String) throws(SQLiteFailure) -> SQLiteStatement {
         let handle = try open()
         var statement: OpaquePointer?
-        guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
+        guard api.pointee.prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK, let statement else {
             throw failure(handle)
         }
-        return SQLiteStatement(statement, connection: handle)
+        return SQLiteStatement(statement, connection: handle, api: api)
     }
 
     /// The first column of the first row `sql` returns, as text (nil when no row).
@@ -90,12 +97,12 @@ final class SQLiteConnection {
 
     /// The row id of the last row this connection inserted.
     var lastInsertedRowID: Int64 {
-        handle.map { sqlite3_last_insert_rowid($0) } ?? 0
+        handle.map { api.pointee.last_insert_rowid($0) } ?? 0
     }
 
     /// How many rows the last INSERT, UPDATE or DELETE of this connection changed.
     var changes: Int {
-        handle.map { Int(sqlite3_changes($0)) } ?? 0
+        handle.map { Int(api.pointee.changes($0)) } ?? 0
     }
 
     /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
@@ -112,8 +119,8 @@ final class SQLiteConnection {
         } catch {
             // Some errors (a full disk, I/O) roll back on their own; a second ROLLBACK would only
             // fail, and its message is not the one to report.
-            if let handle, sqlite3_get_autocommit(handle) == 0 {
-                sqlite3_exec(handle, "ROLLBACK", nil, nil, nil)
+            if let handle, api.pointee.get_autocommit(handle) == 0 {
+                _ = api.pointee.exec(handle, "ROLLBACK", nil, nil, nil)
             }
             throw error
         }
@@ -125,7 +132,13 @@ final class SQLiteConnection {
     }
 
     private func failure(_ handle: OpaquePointer) -> SQLiteFailure {
-        SQLiteFailure(reason: String(cString: sqlite3_errmsg(handle)))
+        SQLiteFailure(reason: Self.message(api, handle))
+    }
+
+    /// The connection's text for its last failed call (`sqlite3_errmsg`).
+    fileprivate static func message(_ api: UnsafePointer<geotrack_sqlite>, _ handle: OpaquePointer) -> String {
+        // Never NULL in practice ("out of memory" at worst); the prototype does not promise it.
+        api.pointee.errmsg(handle).map { String(cString: $0) } ?? "unknown SQLite error"
     }
 }
 
@@ -134,37 +147,39 @@ final class SQLiteConnection {
 struct SQLiteStatement: ~Copyable {
     private let statement: OpaquePointer
     private let connection: OpaquePointer
+    private let api: UnsafePointer<geotrack_sqlite>
 
-    fileprivate init(_ statement: OpaquePointer, connection: OpaquePointer) {
+    fileprivate init(_ statement: OpaquePointer, connection: OpaquePointer, api: UnsafePointer<geotrack_sqlite>) {
         self.statement = statement
         self.connection = connection
+        self.api = api
     }
 
     deinit {
-        sqlite3_finalize(statement)
+        _ = api.pointee.finalize(statement)
     }
 
     /// Resets the statement and binds `values` to its parameters, in order.
     func bind(_ values: [SQLiteValue]) throws(SQLiteFailure) {
-        sqlite3_reset(statement)
-        sqlite3_clear_bindings(statement)
+        _ = api.pointee.reset(statement)
+        _ = api.pointee.clear_bindings(statement)
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let result: Int32
             switch value {
             case .integer(let number):
-                result = sqlite3_bind_int64(statement, index, number)
+                result = api.pointee.bind_int64(statement, index, number)
             case .real(let number):
-                result = sqlite3_bind_double(statement, index, number)
+                result = api.pointee.bind_double(statement, index, number)
             case .text(var text):
                 result = text.withUTF8 { bytes in
                     bytes.withMemoryRebound(to: CChar.self) { characters in
-                        geotrack_sqlite_bind_text(statement, index, characters.baseAddress, sqlite3_uint64(characters.count))
+                        geotrack_sqlite_bind_text(api, statement, index, characters.baseAddress, sqlite3_uint64(characters.count))
                     }
                 }
             case .blob(let bytes):
                 result = bytes.withUnsafeBytes { buffer in
-                    geotrack_sqlite_bind_blob(statement, index, buffer.baseAddress, sqlite3_uint64(buffer.count))
+                    geotrack_sqlite_bind_blob(api, statement, index, buffer.baseAddress, sqlite3_uint64(buffer.count))
                 }
             }
             guard result == SQLITE_OK else { throw failure() }
@@ -173,7 +188,7 @@ struct SQLiteStatement: ~Copyable {
 
     /// Runs the statement to its next row: `true` when there is one to read, `false` when done.
     func step() throws(SQLiteFailure) -> Bool {
-        switch sqlite3_step(statement) {
+        switch api.pointee.step(statement) {
         case SQLITE_ROW: return true
         case SQLITE_DONE: return false
         default: throw failure()
@@ -182,7 +197,7 @@ struct SQLiteStatement: ~Copyable {
 
     /// Ends the current run (rows not read are dropped); bindings stay.
     func reset() {
-        sqlite3_reset(statement)
+        _ = api.pointee.reset(statement)
     }
 
     /// Runs the statement to its end, ignoring rows.
@@ -192,31 +207,31 @@ struct SQLiteStatement: ~Copyable {
 
     /// Column `index` of the current row as an integer (0 for NULL).
     func integer(at index: Int32) -> Int64 {
-        sqlite3_column_int64(statement, index)
+        api.pointee.column_int64(statement, index)
     }
 
     /// Column `index` of the current row as a real number, or nil for NULL.
     func real(at index: Int32) -> Double? {
-        sqlite3_column_type(statement, index) == SQLITE_NULL ? nil : sqlite3_column_double(statement, index)
+        api.pointee.column_type(statement, index) == SQLITE_NULL ? nil : api.pointee.column_double(statement, index)
     }
 
     /// Column `index` of the current row as text ("" for NULL).
     func text(at index: Int32) -> String {
         // The pointer first, then the length: asking for the text may convert the value, which
         // changes its length.
-        guard let characters = sqlite3_column_text(statement, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let characters = api.pointee.column_text(statement, index) else { return "" }
+        let count = Int(api.pointee.column_bytes(statement, index))
         return String(decoding: UnsafeBufferPointer(start: characters, count: count), as: UTF8.self)
     }
 
     /// Column `index` of the current row as bytes (empty for NULL and for an empty blob).
     func blob(at index: Int32) -> [UInt8] {
-        guard let bytes = sqlite3_column_blob(statement, index) else { return [] }
-        let count = Int(sqlite3_column_bytes(statement, index))
+        guard let bytes = api.pointee.column_blob(statement, index) else { return [] }
+        let count = Int(api.pointee.column_bytes(statement, index))
         return [UInt8](UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
     private func failure() -> SQLiteFailure {
-        SQLiteFailure(reason: String(cString: sqlite3_errmsg(connection)))
+        SQLiteFailure(reason: SQLiteConnection.message(api, connection))
     }
 }

@@ -193,6 +193,34 @@ struct OutboxTests {
         #expect(try await waitUntil { workers.allSatisfy { !$0.isRunning } })
     }
 
+    @Test("the installed SQLite loads, and its own text for a result code comes through the table")
+    func libraryLoads() throws {
+        let library = try LibSQLite.shared.get()
+        #expect(library.describe(SQLITE_OK) == "not an error")
+    }
+
+    @Test("a SQLite that is not there is one line that says what to install, not a crash")
+    func libraryMissing() throws {
+        let soname = "libgeotrack-no-such-sqlite3.so.0"
+        let result = LibSQLite.load(soname: soname)
+        guard case .failure(let failure) = result else {
+            Issue.record("a missing library loaded")
+            return
+        }
+        #expect(failure.reason.hasPrefix("cannot load \(soname) ("))
+        #expect(failure.reason.contains("apt install libsqlite3-0"))
+
+        // Opening an outbox with it: the typed error, with that message, and no file made.
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        let error = #expect(throws: OutboxError.self) { try Outbox(path: path, library: result) }
+        #expect(error?.code == .libraryMissing)
+        #expect(error?.path == path)
+        #expect(error?.message == "cannot open the outbox \(path): \(failure.reason)")
+        #expect(error?.message.contains("\n") == false)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     /// Polls `condition` for up to 5 s.
     private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
         for _ in 0..<500 {
@@ -204,7 +232,8 @@ struct OutboxTests {
 }
 
 /// SQLite itself, without the outbox: to make files as other programs (the GRDB version) did,
-/// and to look at what the outbox wrote.
+/// and to look at what the outbox wrote. Through the outbox's table of functions, as nothing
+/// links libsqlite3.
 private enum RawSQLite {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -212,38 +241,43 @@ private enum RawSQLite {
 
     /// Runs a script of statements on the file at `path` (created when missing).
     static func run(_ path: String, _ script: String) throws {
-        try withDatabase(path) { database in
-            guard sqlite3_exec(database, script, nil, nil, nil) == SQLITE_OK else {
-                throw Failure(description: String(cString: sqlite3_errmsg(database)))
+        try withDatabase(path) { sqlite, database in
+            guard sqlite.exec(database, script, nil, nil, nil) == SQLITE_OK else {
+                throw failure(sqlite, database)
             }
         }
     }
 
     /// The first column of every row `query` returns, as text.
     static func rows(_ path: String, _ query: String) throws -> [String] {
-        try withDatabase(path) { database in
+        try withDatabase(path) { sqlite, database in
             var statement: OpaquePointer?
-            guard sqlite3_prepare_v2(database, query, -1, &statement, nil) == SQLITE_OK, let statement else {
-                throw Failure(description: String(cString: sqlite3_errmsg(database)))
+            guard sqlite.prepare_v2(database, query, -1, &statement, nil) == SQLITE_OK, let statement else {
+                throw failure(sqlite, database)
             }
-            defer { sqlite3_finalize(statement) }
+            defer { _ = sqlite.finalize(statement) }
             var rows: [String] = []
-            while sqlite3_step(statement) == SQLITE_ROW {
-                rows.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "NULL")
+            while sqlite.step(statement) == SQLITE_ROW {
+                rows.append(sqlite.column_text(statement, 0).map { String(cString: $0) } ?? "NULL")
             }
             return rows
         }
     }
 
-    private static func withDatabase<T>(_ path: String, _ body: (OpaquePointer) throws -> T) throws -> T {
+    private static func withDatabase<T>(_ path: String, _ body: (geotrack_sqlite, OpaquePointer) throws -> T) throws -> T {
+        let sqlite = try LibSQLite.shared.get().api.pointee
         var database: OpaquePointer?
-        guard sqlite3_open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
+        guard sqlite.open_v2(path, &database, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
               let database else {
-            sqlite3_close_v2(database)
+            _ = sqlite.close_v2(database)
             throw Failure(description: "cannot open \(path)")
         }
-        defer { sqlite3_close_v2(database) }
-        sqlite3_busy_timeout(database, 10_000)
-        return try body(database)
+        defer { _ = sqlite.close_v2(database) }
+        _ = sqlite.busy_timeout(database, 10_000)
+        return try body(sqlite, database)
+    }
+
+    private static func failure(_ sqlite: geotrack_sqlite, _ database: OpaquePointer) -> Failure {
+        Failure(description: sqlite.errmsg(database).map { String(cString: $0) } ?? "unknown SQLite error")
     }
 }
