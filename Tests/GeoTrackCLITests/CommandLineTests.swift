@@ -38,9 +38,31 @@ struct CommandLineTests {
             let words = line.split(separator: " ").map(String.init).prefix { $0 != "|" && $0 != ">" && !$0.hasPrefix("#") }
             let command = Array(words.prefix { $0 == "geotrack" || $0.hasPrefix("-") || $0.contains(".") || ["watch", "replay", "auth", "grant", "devices", "10"].contains($0) })
             #expect(command.first == "geotrack", "\(line)")
-            _ = try GeoTrack.parseAsRoot(Array(command.dropFirst()))
+            _ = try GeoTrack.parseCommandLine(Array(command.dropFirst()))
         }
         #expect(run.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
+    }
+
+    @Test("a command line without a subcommand is watch's; the root's own options stay the root's")
+    func routing() throws {
+        #expect(try GeoTrack.parseCommandLine([]) is GeoTrack.Watch)
+        let watch = try #require(try GeoTrack.parseCommandLine(["--gpsd", "example.org:2948", "--no-retry"]) as? GeoTrack.Watch)
+        #expect(watch.noRetry)
+        #expect(try GeoTrack.parseCommandLine(["--device=/dev/ttyUSB0"]) is GeoTrack.Watch)
+        #expect(try GeoTrack.parseCommandLine(["auth"]) is GeoTrack.Auth.Status)
+        #expect(try GeoTrack.parseCommandLine(["replay", "x.nmea"]) is GeoTrack.Replay)
+        for root in [["--version"], ["--help"], ["-h"], ["-help"], ["--help-hidden"], ["--experimental-dump-help"],
+                     ["--generate-completion-script", "bash"], ["--generate-completion-script=zsh"], ["help"], ["help", "replay"]] {
+            #expect(GeoTrack.routed(root) == root, "\(root)")
+        }
+        #expect(GeoTrack.routed(["--gpsd", "h:1", "--version"]) == ["watch", "--gpsd", "h:1", "--version"])
+        #expect(GeoTrack.routed(["frobnicate"]) == ["frobnicate"])
+        // From the binary: `--version` at the root and after watch's options, watch's options alone.
+        let home = try TestSupport.temporaryDirectory()
+        let version = try TestSupport.geotrack(["--version"], home: home)
+        #expect(try TestSupport.geotrack(["--gpsd", "127.0.0.1:1", "--version"], home: home).stdout == version.stdout)
+        let help = try TestSupport.geotrack(["--gpsd", "127.0.0.1:1", "--help"], home: home)
+        #expect(help.stdout.contains("USAGE: geotrack watch"))
     }
 
     @Test("usage errors exit 64", arguments: [

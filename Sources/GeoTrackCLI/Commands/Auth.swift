@@ -3,7 +3,10 @@ import LocationKit
 
 extension GeoTrack {
     /// `geotrack auth status|grant|deny|reset`: the stored location-access decision.
-    package struct Auth: AsyncParsableCommand {
+    ///
+    /// Its subcommands are synchronous: each reads or writes one small file, so they run where
+    /// the command line was parsed, on the main thread, and no worker thread is started for them.
+    package struct Auth: ParsableCommand {
         package static let configuration = CommandConfiguration(
             commandName: "auth",
             abstract: "Show or change whether geotrack may use your location.",
@@ -15,26 +18,28 @@ extension GeoTrack {
         package init() {}
 
         /// `auth status`.
-        package struct Status: AsyncParsableCommand {
+        package struct Status: ParsableCommand {
             package static let configuration = CommandConfiguration(
                 commandName: "status",
                 abstract: "Print the decision: notDetermined, authorizedAlways, authorizedWhenInUse, denied or restricted.",
                 discussion: "A grant of approximate locations only is followed by '(approximate)'.")
             package init() {}
-            package func run() async throws {
-                print(try AuthorizationGate.readAuthorization(AuthorizationStore()))
+            package func run() throws {
+                // Interpolated, not handed to print as it is: print casts its argument to find
+                // how to write it, and each cast to a new type scans every conformance record.
+                print("\(try AuthorizationGate.readAuthorization(AuthorizationStore()))")
             }
         }
 
         /// `auth grant`.
-        package struct Grant: AsyncParsableCommand {
+        package struct Grant: ParsableCommand {
             package static let configuration = CommandConfiguration(commandName: "grant", abstract: "Allow geotrack to use your location from now on.")
 
             @Flag(help: "Allow approximate locations only: snapped to a 0.025-degree grid (about 2.8 km), without altitude, speed or course.")
             package var approximate = false
 
             package init() {}
-            package func run() async throws {
+            package func run() throws {
                 let store = AuthorizationStore()
                 try AuthorizationGate.grant(in: store, approximate: approximate)
                 print("location access: \(try AuthorizationGate.readAuthorization(store)) (stored in \(store.path))")
@@ -42,10 +47,10 @@ extension GeoTrack {
         }
 
         /// `auth deny`.
-        package struct Deny: AsyncParsableCommand {
+        package struct Deny: ParsableCommand {
             package static let configuration = CommandConfiguration(commandName: "deny", abstract: "Refuse geotrack the use of your location.")
             package init() {}
-            package func run() async throws {
+            package func run() throws {
                 let store = AuthorizationStore()
                 try AuthorizationGate.write(.denied, to: store)
                 print("location access: denied (stored in \(store.path))")
@@ -53,10 +58,10 @@ extension GeoTrack {
         }
 
         /// `auth reset`.
-        package struct Reset: AsyncParsableCommand {
+        package struct Reset: ParsableCommand {
             package static let configuration = CommandConfiguration(commandName: "reset", abstract: "Forget the decision; the next 'watch' at a terminal asks again.")
             package init() {}
-            package func run() async throws {
+            package func run() throws {
                 try AuthorizationGate.write(.notDetermined, to: AuthorizationStore())
                 print("location access: notDetermined")
             }
