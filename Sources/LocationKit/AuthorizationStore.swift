@@ -34,7 +34,7 @@ public final class AuthorizationStore: Sendable {
     ///   - policyPath: the administrator's policy file.
     ///   - environment: the environment to read `XDG_STATE_HOME` and `HOME` from.
     public init(directory: String? = nil, policyPath: String = AuthorizationStore.defaultPolicyPath,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                environment: [String: String] = ProcessEnvironment.stateDirectoryVariables) {
         self.directory = directory ?? Self.defaultDirectory(environment: environment)
         self.policyPath = policyPath
         self.memory = nil

@@ -88,7 +88,7 @@ public actor Monitor {
     /// - Throws: ``LocationError/monitorFailed(name:path:reason:)`` for a bad name, or a file
     ///   that cannot be read or does not hold a monitor.
     public init(named name: String, directory: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment,
+                environment: [String: String] = ProcessEnvironment.stateDirectoryVariables,
                 now: @escaping @Sendable () -> Date = Date.init, logger: Logger? = nil) throws(LocationError) {
         let directory = directory ?? AuthorizationStore.defaultDirectory(environment: environment) + "/monitors"
         let path = directory + "/" + name + ".json"

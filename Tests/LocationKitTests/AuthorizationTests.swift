@@ -144,4 +144,14 @@ import Testing
         #expect(AuthorizationStore.defaultDirectory(environment: ["XDG_STATE_HOME": "relative", "HOME": "/home/a"]) == "/home/a/.local/state/geotrack")
         #expect(AuthorizationStore.defaultDirectory(environment: ["HOME": "/home/a"]) == "/home/a/.local/state/geotrack")
     }
+
+    @Test("the default store reads XDG_STATE_HOME and HOME one by one, and lands where the whole environment says")
+    func defaultEnvironmentIsTheProcesss() {
+        let whole = ProcessInfo.processInfo.environment
+        #expect(AuthorizationStore().directory == AuthorizationStore.defaultDirectory(environment: whole))
+        let read = ProcessEnvironment.stateDirectoryVariables
+        #expect(read["HOME"] == whole["HOME"])
+        #expect(read["XDG_STATE_HOME"] == whole["XDG_STATE_HOME"])
+        #expect(ProcessEnvironment.values(of: ["GEOTRACK_SURELY_UNSET_\(UInt32.random(in: 0...UInt32.max))"]).isEmpty)
+    }
 }
