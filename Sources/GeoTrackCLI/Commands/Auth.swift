@@ -1,5 +1,8 @@
 import ArgumentParser
 import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension GeoTrack {
     /// `geotrack auth status|grant|deny|reset`: the stored location-access decision.
@@ -25,9 +28,10 @@ extension GeoTrack {
                 discussion: "A grant of approximate locations only is followed by '(approximate)'.")
             package init() {}
             package func run() throws {
-                // Interpolated, not handed to print as it is: print casts its argument to find
-                // how to write it, and each cast to a new type scans every conformance record.
-                print("\(try AuthorizationGate.readAuthorization(AuthorizationStore()))")
+                // Written, not printed: print casts its argument to find how to write it, and
+                // a cast to a new type scans every protocol conformance record in the binary.
+                let authorization = try AuthorizationGate.readAuthorization(AuthorizationStore())
+                Terminal.write("\(authorization)\n", to: STDOUT_FILENO)
             }
         }
 

@@ -15,7 +15,12 @@ package enum Terminal {
     /// returns false when it could not (a closed terminal or pipe is no reason to fail).
     @discardableResult
     package static func write(_ text: String, to descriptor: Int32) -> Bool {
-        (try? FileDescriptor(rawValue: descriptor).writeAll(text.utf8)) != nil
+        // From the string's own UTF-8 storage: handed `text.utf8`, writeAll takes its generic
+        // Sequence path, whose first use builds type metadata (a few percent of `auth status`).
+        var text = text
+        return text.withUTF8 { bytes in
+            (try? FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(bytes))) != nil
+        }
     }
 
     /// `text` made safe for a terminal: control characters (C0, DEL and C1, the escape among
