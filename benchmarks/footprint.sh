@@ -58,6 +58,23 @@ printf '%-28s %8s ms\n' "gpspipe -V" "$gpspipe_ms" "geotrack --version" "$versio
 printf 'peak RSS: geotrack --version %s KiB, gpspipe -V %s KiB\n' "$version_rss" "$gpspipe_rss"
 printf 'ratio to gpspipe -V: --version %s, auth status %s (goal: at most 2)\n' \
     "$(ratio "$version_ms" "$gpspipe_ms")" "$(ratio "$auth_ms" "$gpspipe_ms")"
+# The loop above starts each command from a shell, whose own fork is in both figures. hyperfine
+# (apt install hyperfine) starts them without one, which shows the ratio at its least favourable.
+hyperfine_line="hyperfine not installed"
+if ! command -v hyperfine >/dev/null; then
+    :
+elif ! hyperfine -N -w 10 -r $((RUNS * 4)) "gpspipe -V" "$BIN --version" "$BIN auth status" \
+        --export-json "$WORK/hyperfine.json" >/dev/null 2>&1; then
+    hyperfine_line="hyperfine failed"
+else
+    hyperfine_line=$(python3 -c '
+import json, sys
+runs = json.load(open(sys.argv[1]))["results"]
+peer = runs[0]["mean"]
+print("; ".join("%s %.2f ms (%.2fx)" % (name, run["mean"] * 1e3, run["mean"] / peer)
+                for name, run in zip(["gpspipe -V", "--version", "auth status"], runs)))' "$WORK/hyperfine.json")
+fi
+echo "hyperfine -N, $((RUNS * 4)) runs each: $hyperfine_line"
 
 echo
 echo "== 2. wake-ups over $IDLE s while gpsd has no receiver =="
@@ -149,4 +166,5 @@ kib_mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }
     printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "replay --json throughput" "${replay_ratio:-?}x gpsdecode" "gpsdecode 1x" "at least 70x" \
         "$(within 70 "${replay_ratio:-0}")"
     printf '| %-44s | %-22s | %-22s | %-22s | %-4s |\n' "binary" "$size_mb MB, $libraries libraries" "" "" ""
+    echo "start-up without a shell (hyperfine -N): $hyperfine_line"
 } | tee "$OUT/footprint.txt"
