@@ -84,9 +84,11 @@ docs:
 	$(SWIFT) package --disable-sandbox generate-documentation --target LocationKit --warnings-as-errors
 
 # The man page is generated from the command definitions (swift-argument-parser's generate-manual
-# plugin), never written by hand.
+# plugin), never written by hand. The plugin builds the tool it documents; left to its default
+# (release), it linked a plain release geotrack over the one RELEASE_FLAGS had just made, and
+# that dynamically linked binary was the one installed. Its debug build gives the same page.
 install: release-geotrack
-	$(SWIFT) package --disable-sandbox generate-manual
+	$(SWIFT) package --disable-sandbox generate-manual --configuration debug
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 .build/release/geotrack $(DESTDIR)$(PREFIX)/bin/geotrack
 	install -m 644 $(MAN_PAGE) $(DESTDIR)$(PREFIX)/share/man/man1/geotrack.1

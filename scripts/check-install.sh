@@ -19,4 +19,19 @@ if [ "$version" != "$(.build/release/geotrack --version)" ]; then
     echo "check-install: the installed geotrack says '$version'" >&2
     exit 1
 fi
-echo "check-install: man geotrack and $prefix/bin/geotrack --version ($version) work after make install"
+# The footprint the release link promises (Makefile's RELEASE_FLAGS): at start, only the C
+# library and libm are loaded. libsqlite3, libgps and libmosquitto are opened when first used,
+# and the C++ runtime is linked in wherever GCC's static archive is installed.
+needed=$(readelf -d "$prefix/bin/geotrack" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+for library in libsqlite3 libgps libmosquitto libswiftCore libFoundation; do
+    if [[ " $needed" == *" $library"* ]]; then
+        echo "check-install: the installed geotrack loads $library at every start (NEEDED: $needed)" >&2
+        exit 1
+    fi
+done
+if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] && [[ " $needed" == *" libstdc++"* ]]; then
+    echo "check-install: libstdc++.a is installed, yet the installed geotrack loads libstdc++ (NEEDED: $needed)" >&2
+    exit 1
+fi
+echo "check-install: man geotrack and $prefix/bin/geotrack --version ($version) work after make install; it loads $needed"
+
