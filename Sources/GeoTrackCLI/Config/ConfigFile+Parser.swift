@@ -73,7 +73,7 @@ extension ConfigFile {
                     try parseBlock(under: indent, path: keyPath)
                 } else {
                     valueIndent = indent
-                    try parseValue(path: keyPath)
+                    try parseValue(path: keyPath, flow: false)
                     guard atLineEnd() else { throw problem("unexpected text after the value") }
                     index += 1
                 }
@@ -152,21 +152,28 @@ extension ConfigFile {
             return key
         }
 
-        /// The value after `key: ` on the same line.
-        private mutating func parseValue(path: [String]) throws(Problem) {
+        /// The value after `key: `: on the same line of a block mapping, or inside `{ }` when
+        /// `flow`, where `,` or `}` right after the key leaves the value empty.
+        private mutating func parseValue(path: [String], flow: Bool) throws(Problem) {
             switch current {
             case "{":
                 try parseFlowMapping(path: path)
             case "[":
                 add(path, .list(try parseFlowList()))
+            case "," where flow, "}" where flow:
+                add(path, .null)
             case "\"", "'":
                 add(path, .scalar(try parseQuoted()))
             case "-" where isBlankOrEnd(peek(1)):
-                throw problem("a list cannot start on the line of its key; put each '- item' on a line of its own")
+                throw problem(flow ? "'- ' cannot start a value in { }"
+                                   : "a list cannot start on the line of its key; put each '- item' on a line of its own")
             default:
                 try refuseIndicator()
-                let (text, colon) = scanPlain(flow: false)
-                if colon { throw problem("a value cannot hold ': ' unless quoted; nested keys go on lines of their own") }
+                let (text, colon) = scanPlain(flow: flow)
+                if colon {
+                    throw problem(flow ? "a value cannot hold ': ' unless quoted"
+                                       : "a value cannot hold ': ' unless quoted; nested keys go on lines of their own")
+                }
                 add(path, Self.isNull(text) ? .null : .scalar(text))
             }
         }
@@ -183,23 +190,7 @@ extension ConfigFile {
                 let keyPath = path + [try parseKey(flow: true)]
                 try define(keyPath)
                 try skipFlowSpace(closing: "}", opened: opened)
-                switch current {
-                case "{":
-                    try parseFlowMapping(path: keyPath)
-                case "[":
-                    add(keyPath, .list(try parseFlowList()))
-                case ",", "}":
-                    add(keyPath, .null)
-                case "\"", "'":
-                    add(keyPath, .scalar(try parseQuoted()))
-                case "-" where isBlankOrEnd(peek(1)):
-                    throw problem("'- ' cannot start a value in { }")
-                default:
-                    try refuseIndicator()
-                    let (text, colon) = scanPlain(flow: true)
-                    if colon { throw problem("a value cannot hold ': ' unless quoted") }
-                    add(keyPath, Self.isNull(text) ? .null : .scalar(text))
-                }
+                try parseValue(path: keyPath, flow: true)
                 empty = false
                 try skipFlowSpace(closing: "}", opened: opened)
                 if current == "}" { break }
