@@ -50,18 +50,31 @@ build:
 # puts all of a file's functions in one, and the linker can only move whole sections.
 # The C++ runtime under Swift's is linked in as well (scripts/ld-static-cxx, which clang runs as
 # its linker): loading libstdc++ and libgcc_s cost 0.4 ms and 1.1 MB at every start.
+# So is libgps's JSON parser, the one libgps function geotrack calls, where libgps-dev installed
+# libgps.a: it and the parsers it calls need only libc and libm, whereas libgps.so brought ten
+# libraries (libstdc++, libdbus, libsystemd, libgcrypt...) and 2 MB into `watch`. Elsewhere
+# the CGPS shim opens libgps.so at the first connection, as debug builds and the tests do.
+# It is linked from a copy whose own strlcpy and strlcat are weak (scripts/libgps-archive): the
+# static libdispatch defines strlcpy too, and two strong definitions do not link.
+LIBGPS_SYSTEM_ARCHIVE := $(wildcard $(shell pkg-config --variable=libdir libgps 2>/dev/null)/libgps.a)
+LIBGPS_ARCHIVE := $(if $(LIBGPS_SYSTEM_ARCHIVE),$(CURDIR)/.build/libgps-geotrack.a)
 ORDER_FILE := $(wildcard $(CURDIR)/scripts/geotrack.order)
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld \
 	-Xswiftc -Xclang-linker -Xswiftc --ld-path=$(CURDIR)/scripts/ld-static-cxx \
 	-Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
-	$(if $(ORDER_FILE),-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering)
+	$(if $(ORDER_FILE),-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering) \
+	$(if $(LIBGPS_ARCHIVE),-Xlinker --undefined=libgps_json_unpack -Xlinker $(LIBGPS_ARCHIVE))
 
-release:
+release: $(LIBGPS_ARCHIVE)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+$(CURDIR)/.build/libgps-geotrack.a: $(LIBGPS_SYSTEM_ARCHIVE)
+	@mkdir -p $(@D)
+	scripts/libgps-archive $< $@
+
 # Only the geotrack executable, as `make install` and the benchmarks build it.
-release-geotrack:
+release-geotrack: $(LIBGPS_ARCHIVE)
 	$(SWIFT) build $(RELEASE_FLAGS) --product geotrack
 
 # The suites that run a real gpsd under gpsfake. gpsfake plays its log at a fixed pace from the

@@ -120,7 +120,8 @@ printf '%-22s %8s switches  %6s per s  %3s threads\n' \
     "cgps" "$cgps_switches" "$(ratio "$cgps_switches" "$IDLE")" "$(threads "$CGPS_PID")" \
     "Swift, awaiting only" "$idle_switches" "$(ratio "$idle_switches" "$IDLE")" "$(threads "$IDLE_PID")"
 kill "$IDLE_PID" 2>/dev/null || true
-# What the running watch has mapped: libgps (opened at the first connection) and what it needs.
+# What the running watch has mapped: with libgps's parser linked in from libgps.a, the same
+# libraries as at start; otherwise libgps.so (opened at the first connection) and what it needs.
 watch_libraries=$(awk '$6 ~ /\.so/ { n = split($6, part, "/"); print part[n] }' /proc/"$GEOTRACK_PID"/maps | sort -u)
 echo "what geotrack shows: $(tmux -S "$SOCK" capture-pane -p -t geotrack | grep -v '^$' | head -1)"
 
@@ -144,7 +145,7 @@ libraries=$(ldd "$BIN" | awk '$1 !~ /linux-vdso/ { n++ } END { print n }')
 printf 'size: %s MB (%s)\n' "$size_mb" "$BIN"
 echo "shared libraries ($libraries):"
 ldd "$BIN" | awk '{ print "  " $1 }'
-echo "mapped by watch once connected to gpsd ($(echo "$watch_libraries" | wc -l), with ld.so; libgps is opened then):"
+echo "mapped by watch once connected to gpsd ($(echo "$watch_libraries" | wc -l), with ld.so):"
 echo "$watch_libraries" | awk '{ printf "%s%s", (NR > 1 ? ", " : "  "), $1 } END { print "" }'
 
 kib_mb() { awk -v k="$1" 'BEGIN { printf "%.1f MB", k / 1024 }'; }

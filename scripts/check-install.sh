@@ -33,5 +33,30 @@ if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] && [[ " $needed" == 
     echo "check-install: libstdc++.a is installed, yet the installed geotrack loads libstdc++ (NEEDED: $needed)" >&2
     exit 1
 fi
-echo "check-install: man geotrack and $prefix/bin/geotrack --version ($version) work after make install; it loads $needed"
+# Where libgps.a is installed the release link takes libgps's parser from it (Makefile:
+# LIBGPS_ARCHIVE): the installed geotrack lists gpsfake's receiver, parsing gpsd's DEVICES
+# message, without opening libgps.so and the ten libraries behind it.
+parser="libgps.so, opened at the first connection"
+if [ -f "$(pkg-config --variable=libdir libgps 2>/dev/null)/libgps.a" ]; then
+    port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+    /usr/bin/gpsfake -q -P "$port" -c 0.1 Tests/GPSDTests/Logs/garmin15x.nmea >"$prefix/gpsfake.log" 2>&1 &
+    gpsfake_pid=$!
+    trap 'kill "$gpsfake_pid" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$prefix"' EXIT
+    devices=""
+    for _ in $(seq 1 50); do
+        devices=$(LD_DEBUG=files "$prefix/bin/geotrack" devices --json --gpsd "127.0.0.1:$port" --timeout 2 2>"$prefix/ld-debug.txt" || true)
+        [[ "$devices" == *'"class":"DEVICE"'* ]] && break
+        sleep 0.2
+    done
+    if [[ "$devices" != *'"class":"DEVICE"'* ]]; then
+        echo "check-install: the installed geotrack listed no receiver from gpsfake on port $port: '$devices'" >&2
+        exit 1
+    fi
+    if grep -q "file=libgps" "$prefix/ld-debug.txt"; then
+        echo "check-install: libgps.a is installed, yet the installed geotrack opened libgps.so to parse gpsd's JSON" >&2
+        exit 1
+    fi
+    parser="libgps's parser linked in from libgps.a (devices --json against gpsfake, no libgps.so opened)"
+fi
+echo "check-install: man geotrack and $prefix/bin/geotrack --version ($version) work after make install; it loads $needed; $parser"
 

@@ -24,10 +24,13 @@
  * Debian 12 ships API 11 (gpsd 3.22), which is what this file is compiled and
  * tested against. APIs older than 7 are refused at compile time.
  *
- * geotrack is not linked with libgps: loading it, with the D-Bus, systemd and
+ * geotrack is not linked with libgps.so: loading it, with the D-Bus, systemd and
  * libgcrypt libraries behind it, took over a millisecond at every start, and only
  * the commands that talk to gpsd parse its JSON. The one function GeoTrack calls
- * is looked up with dlopen() when the first connection opens (geotrack_libgps_load).
+ * is either linked in from libgps.a (the release link does that where libgps-dev
+ * installed the archive: that function and the parsers it calls need only libc and
+ * libm) or looked up with dlopen() when the first connection opens
+ * (geotrack_libgps_load).
  */
 #ifndef GEOTRACK_CGPS_SHIM_H
 #define GEOTRACK_CGPS_SHIM_H
@@ -353,6 +356,8 @@ static inline void geotrack_close_socket(int fd) {
  * 3.22 that loop never ends when a DEVICES list fails to parse (a wrong type, an unknown
  * class in it): a hostile gpsd hung the reader at full CPU. One call per line has no loop. */
 extern int libgps_json_unpack(const char *, struct gps_data_t *, const char **);
+/* Weak: NULL unless the link took it from libgps.a, and then no library is opened. */
+#pragma weak libgps_json_unpack
 
 /* That parser, as loaded at run time: its type is checked against the declaration above. */
 typedef __typeof__(&libgps_json_unpack) geotrack_json_unpack;
@@ -373,9 +378,19 @@ typedef __typeof__(&libgps_json_unpack) geotrack_json_unpack;
 /* The development link, tried when the soname is not there. */
 #define GEOTRACK_LIBGPS_FALLBACK "libgps.so"
 
-/* Opens `soname`, else `fallback` (when not NULL), and finds the parser. Returns NULL on
- * success, or dlerror()'s text for `soname`. Call it once per process; it stays loaded. */
+/* Whether the parser was linked in from libgps.a. */
+static inline bool geotrack_libgps_linked(void) {
+    return &libgps_json_unpack != NULL;
+}
+
+/* The parser linked in from libgps.a if it was, else opens `soname`, else `fallback` (when
+ * not NULL), and finds it there. Returns NULL on success, or dlerror()'s text for `soname`.
+ * Call it once per process; a library it opens stays loaded. */
 static inline const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack) {
+    if (geotrack_libgps_linked()) {
+        *unpack = &libgps_json_unpack;
+        return NULL;
+    }
     void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     const char *problem = library ? NULL : dlerror();
     if (!library && fallback && strcmp(soname, fallback) != 0) library = dlopen(fallback, RTLD_NOW | RTLD_LOCAL);
