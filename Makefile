@@ -47,7 +47,10 @@ build:
 # and while watching or replaying come first, side by side (scripts/geotrack.order, made by
 # scripts/order-file.sh): the kernel maps at least 64 KB of code around each page touched.
 # Each Swift function gets a section of its own (-function-sections): the compiler otherwise
-# puts all of a file's functions in one, and the linker can only move whole sections.
+# puts all of a file's functions in one, and the linker can only move whole sections. LLVM's
+# function merging is off: it replaced identical bodies with one unnamed function, which no order
+# file can name, and those that ran were scattered over the code (watch mapped 1.3 MB more). The
+# functions that are unnamed anyway go just before the ordered ones (scripts/geotrack-private.ld).
 # The C++ runtime under Swift's is linked in as well (scripts/ld-static-cxx, which clang runs as
 # its linker): loading libstdc++ and libgcc_s cost 0.4 ms and 1.1 MB at every start.
 # So is libgps's JSON parser, the one libgps function geotrack calls, where libgps-dev installed
@@ -61,10 +64,12 @@ LIBGPS_ARCHIVE := $(if $(LIBGPS_SYSTEM_ARCHIVE),$(CURDIR)/.build/libgps-geotrack
 ORDER_FILE := $(wildcard $(CURDIR)/scripts/geotrack.order)
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld \
 	-Xswiftc -Xclang-linker -Xswiftc --ld-path=$(CURDIR)/scripts/ld-static-cxx \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xfrontend -Xswiftc -disable-llvm-merge-functions-pass \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
+	-Xlinker -T -Xlinker $(CURDIR)/scripts/geotrack-private.ld \
 	$(if $(ORDER_FILE),-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering) \
-	$(if $(LIBGPS_ARCHIVE),-Xlinker --undefined=libgps_json_unpack -Xlinker $(LIBGPS_ARCHIVE))
+	$(if $(LIBGPS_ARCHIVE),-Xlinker --undefined=libgps_json_unpack -Xlinker $(LIBGPS_ARCHIVE)) \
+	$(if $(LINK_MAP),-Xlinker -Map=$(LINK_MAP) -Xlinker --no-demangle)
 
 release: $(LIBGPS_ARCHIVE)
 	$(SWIFT) build $(RELEASE_FLAGS)

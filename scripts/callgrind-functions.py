@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Prints the functions of one binary that ran in callgrind profiles, most instructions first.
 
-    callgrind-functions.py BINARY_PATH PROFILE...
+    callgrind-functions.py [--map LINK_MAP] BINARY_PATH PROFILE...
 
 The profiles must come from `valgrind --tool=callgrind --demangle=no`, so that the names are
 the symbols the linker sees. A name already printed for an earlier profile is not repeated:
 the first profile's functions come first.
 
-Names the binary defines more than once are left out: they are local symbols of the compiler's
-(`objectdestroyTm`, outlined copies, merged thunks) in many object files, and ld.lld moves every
-section that holds one. Some of those sections are a whole library's code that was not split
-per function (the Swift runtime's regex parser: 475 KB), which would land among the functions
-that run and be mapped with them.
+Some names the binary defines more than once: local symbols of the compiler's (reabstraction
+thunks, `objectdestroyTm`, outlined copies) or of the runtime's C++ in many object files.
+ld.lld moves every section that holds one, and some of those sections are a whole library's
+code that was not split per function (the Swift runtime's regex parser: 475 KB), which would
+land among the functions that run and be mapped with them. With the link map of the binary
+(ld.lld's -Map), such a name is kept when every section holding it is small (a function's own
+section) and they add up to little, or is moved for other names anyway; without it, every such
+name is left out.
 """
 import collections
 import re
@@ -59,16 +62,59 @@ def ambiguous_names(binary):
     return {name for name, count in counts.items() if count > 1}
 
 
+# A section this large holds more than one function; the copies of a name that would move into
+# the ordered code only for it add up to at most this.
+LARGEST_SECTION = 16384
+LARGEST_TOTAL = 32768
+
+MAP_LINE = re.compile(r'\s*[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+\s(\s*)(.*)$')
+
+
+def sections_by_name(link_map):
+    """Each code symbol of ld.lld's map, with the input sections (name, size) that define it."""
+    sections = collections.defaultdict(list)
+    section = None
+    with open(link_map, errors='replace') as lines:
+        for line in lines:
+            match = MAP_LINE.match(line)
+            if not match:
+                continue
+            size, indent, text = match.groups()
+            # Columns: output sections, then input sections (8 more spaces), then symbols (16).
+            if len(indent) == 8:
+                section = (text, int(size, 16)) if '(.text' in text else None
+            elif len(indent) == 16 and section is not None:
+                sections[text].append(section)
+    return sections
+
+
 def main():
-    if len(sys.argv) < 3:
-        sys.exit('usage: callgrind-functions.py BINARY_PATH PROFILE...')
-    binary = sys.argv[1]
-    seen = ambiguous_names(binary)
-    for path in sys.argv[2:]:
+    arguments = sys.argv[1:]
+    link_map = None
+    if arguments[:1] == ['--map']:
+        link_map, arguments = arguments[1], arguments[2:]
+    if len(arguments) < 2:
+        sys.exit('usage: callgrind-functions.py [--map LINK_MAP] BINARY_PATH PROFILE...')
+    binary = arguments[0]
+    ambiguous = ambiguous_names(binary)
+    ran, listed = [], set()
+    for path in arguments[1:]:
         for name, _ in functions(binary, path).most_common():
-            if name not in seen:
-                seen.add(name)
-                print(name)
+            if name not in listed:
+                listed.add(name)
+                ran.append(name)
+    if link_map:
+        sections = sections_by_name(link_map)
+        # The sections the names defined once bring into the ordered code anyway, such as the
+        # runtime's unsplit libraries: moving them again for a name defined twice costs nothing.
+        moved = {section for name in ran if name not in ambiguous for section, _ in sections.get(name, [])}
+        for name in ambiguous & listed:
+            extra = [size for section, size in sections.get(name, []) if section not in moved]
+            if sections.get(name) and (not extra or (max(extra) <= LARGEST_SECTION and sum(extra) <= LARGEST_TOTAL)):
+                ambiguous.discard(name)
+    for name in ran:
+        if name not in ambiguous:
+            print(name)
 
 
 if __name__ == '__main__':

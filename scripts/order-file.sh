@@ -19,8 +19,10 @@ PORT=${ORDER_PORT:-29495}
 for tool in valgrind gpsfake tmux; do
     command -v "$tool" >/dev/null || { echo "$tool is missing: apt install valgrind, or make deps" >&2; exit 2; }
 done
-make --no-print-directory release-geotrack >/dev/null
 source benchmarks/work.sh
+# Relinked with a map: which sections hold the names the binary defines more than once.
+rm -f .build/release/geotrack
+make --no-print-directory release-geotrack LINK_MAP="$WORK/geotrack.map" >/dev/null
 # Valgrind 3.19 cannot read the toolchain's DWARF 5; the symbol table is all it needs.
 BIN="$WORK/geotrack"
 strip --strip-debug -o "$BIN" .build/release/geotrack
@@ -49,6 +51,9 @@ done
 {
     echo "# The functions geotrack runs at start-up, then while watching and replaying, in that order:"
     echo "# ld.lld's --symbol-ordering-file for the release binary. Made by scripts/order-file.sh."
-    python3 scripts/callgrind-functions.py "$BIN" "$WORK"/{version,auth,watch,replay-json,replay}.out
+    python3 scripts/callgrind-functions.py --map "$WORK/geotrack.map" "$BIN" "$WORK"/{version,auth,watch,replay-json,replay}.out
 } > scripts/geotrack.order
 echo "scripts/geotrack.order: $(grep -vc '^#' scripts/geotrack.order) functions"
+# ld.lld reads the order file, but swift build does not know it as an input: relink now.
+rm -f .build/release/geotrack
+make --no-print-directory release-geotrack >/dev/null
