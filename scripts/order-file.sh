@@ -8,6 +8,9 @@
 # It runs the release binary under callgrind (valgrind: apt install valgrind):
 #   --version, auth status, watch on a gpsfake at about 10 fixes/s for WATCH seconds (default
 #   20), replay --json and replay of a slice of the NMEA corpus.
+# Then the data: the descriptors the Swift runtime scans, and the data symbols the same commands
+# touch under valgrind's lackey (watch for LACKEY_WATCH seconds, default 60), which the linker
+# gathers at the front of .rodata and .bss. It needs a C compiler for scripts/lackey-addresses.c.
 # Regenerate it after large changes: a function the file does not name still works, it is
 # only placed elsewhere (ld.lld skips names it does not find).
 #
@@ -15,9 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WATCH=${1:-20}
+LACKEY_WATCH=${LACKEY_WATCH:-60}
 PORT=${ORDER_PORT:-29495}
-for tool in valgrind gpsfake tmux; do
-    command -v "$tool" >/dev/null || { echo "$tool is missing: apt install valgrind, or make deps" >&2; exit 2; }
+for tool in valgrind gpsfake tmux cc; do
+    command -v "$tool" >/dev/null || { echo "$tool is missing: apt install valgrind gcc, and make deps for gpsfake and tmux" >&2; exit 2; }
 done
 source benchmarks/work.sh
 # Relinked with a map: which sections hold the names the binary defines more than once.
@@ -48,6 +52,39 @@ profile replay replay "$WORK/short.nmea"
 for name in version auth watch replay-json replay; do
     [ -s "$WORK/$name.out" ] || { echo "no profile for $name: $(tail -1 "$WORK/$name.err" 2>/dev/null)" >&2; exit 1; }
 done
+
+# The data the same runs touch, from valgrind's lackey (every load and store), which is slower
+# still: its `watch` reads a second gpsfake at a fifth of the pace, for LACKEY_WATCH seconds.
+# Valgrind loads a position-independent executable at 0x108000; the addresses kept are those of
+# the writable segments (.data, .rodata, .bss), whose sections the order file can move.
+LOAD_BASE=0x108000
+cc -O2 -o "$WORK/lackey-addresses" scripts/lackey-addresses.c
+data_low="" data_high=""
+while read -r _ _ address _ _ size _; do
+    [ -n "$data_low" ] || data_low=$(printf '%x' $((LOAD_BASE + address)))
+    data_high=$(printf '%x' $((LOAD_BASE + address + size)))
+done < <(readelf -lW "$BIN" | awk '$1 == "LOAD" && $7 ~ /W/')
+trace() { # NAME ARGUMENTS...
+    local name=$1; shift
+    valgrind --tool=lackey --trace-mem=yes --log-fd=9 "$BIN" "$@" 9>&1 >/dev/null 2>"$WORK/$name.lackey.err" |
+        "$WORK/lackey-addresses" "$data_low" "$data_high" > "$WORK/$name.data"
+}
+trace version --version
+trace auth auth status
+/usr/bin/gpsfake -q -P "$((PORT + 1))" -c 0.05 Tests/GPSDTests/Logs/garmin15x.nmea >"$WORK/gpsfake-slow.log" 2>&1 &
+stop_on_exit $!
+for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$((PORT + 1))") 2>/dev/null && break; sleep 0.1; done
+mkfifo "$WORK/lackey.fifo"
+"$WORK/lackey-addresses" "$data_low" "$data_high" < "$WORK/lackey.fifo" > "$WORK/watch.data" &
+filter=$!
+tmux -S "$SOCK" new-session -d -s lackey -x 80 -y 24 \
+    "valgrind --tool=lackey --trace-mem=yes --log-file=$WORK/lackey.fifo $BIN watch --gpsd 127.0.0.1:$((PORT + 1)) 2>$WORK/watch.lackey.err"
+sleep "$LACKEY_WATCH"
+tmux -S "$SOCK" send-keys -t lackey C-c
+for _ in $(seq 1 100); do tmux -S "$SOCK" has-session -t lackey 2>/dev/null || break; sleep 0.1; done
+wait "$filter"
+trace replay-json replay "$WORK/short.nmea" --json
+trace replay replay "$WORK/short.nmea"
 {
     echo "# The functions geotrack runs at start-up, then while watching and replaying, in that order:"
     echo "# ld.lld's --symbol-ordering-file for the release binary. Made by scripts/order-file.sh."
@@ -58,9 +95,14 @@ done
     # MXX; protocols: Mp). Spread over the 2 MB of .rodata they lay on 300 of its pages, and
     # side by side on 200.
     nm --defined-only "$BIN" | awk '$2 ~ /^[rRdD]$/ && $3 ~ /^\$s.*(Mc|Mn|Mp|MXM|MXE|MXX)$/ { print $3 }' | sort -u |
-        awk '{ print ($0 ~ /Mc$/ ? 0 : $0 ~ /Mn$/ ? 1 : 2), $0 }' | sort -k1,1n -s | cut -d' ' -f2
+        awk '{ print ($0 ~ /Mc$/ ? 0 : $0 ~ /Mn$/ ? 1 : 2), $0 }' | sort -k1,1n -s | cut -d' ' -f2 > "$WORK/descriptors"
+    cat "$WORK/descriptors"
+    # Last, the rest of the data the runs touched, side by side at the front of .rodata and
+    # .bss, first touched first: the runtime's metadata caches, constants, lazy witness tables.
+    python3 scripts/data-symbols.py "$BIN" "$LOAD_BASE" "$WORK"/{version,auth,watch,replay-json,replay}.data |
+        awk 'NR == FNR { listed[$0] = 1; next } !($0 in listed)' "$WORK/descriptors" -
 } > scripts/geotrack.order
-echo "scripts/geotrack.order: $(grep -vc '^#' scripts/geotrack.order) functions and descriptors"
+echo "scripts/geotrack.order: $(grep -vc '^#' scripts/geotrack.order) functions and data symbols"
 # ld.lld reads the order file, but swift build does not know it as an input: relink now.
 rm -f .build/release/geotrack
 make --no-print-directory release-geotrack >/dev/null
