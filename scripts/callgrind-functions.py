@@ -15,6 +15,9 @@ land among the functions that run and be mapped with them. With the link map of 
 (ld.lld's -Map), such a name is kept when every section holding it is small (a function's own
 section) and they add up to little, or is moved for other names anyway; without it, every such
 name is left out.
+
+An async function's pieces (its partial functions, `TY0_`, `TQ1_`…, or a coroutine's
+`.resume.N`) come with any one of them that ran: which ones run depends on whether it suspends.
 """
 import collections
 import re
@@ -53,13 +56,27 @@ def functions(binary, path):
     return cost
 
 
-def ambiguous_names(binary):
-    """The code symbols `binary` defines more than once (its symbol table, read with nm)."""
+def code_symbols(binary):
+    """How many times `binary` defines each code symbol (its symbol table, read with nm)."""
     listing = subprocess.run(['nm', '--defined-only', binary], capture_output=True, text=True, check=True).stdout
-    counts = collections.Counter(
+    return collections.Counter(
         fields[2] for fields in (line.split(None, 2) for line in listing.splitlines())
         if len(fields) == 3 and fields[1] in 'tTwW')
-    return {name for name, count in counts.items() if count > 1}
+
+
+# The pieces of one async function or coroutine: the entry, then a partial function for each
+# point where it may suspend (TY, TQ) or a resume function (.resume.N).
+PIECE = re.compile(r'^(.*?)(?:T[YQ](\d+)_|\.resume\.(\d+))$')
+
+
+def pieces_by_entry(counts):
+    """For each async function or coroutine of the binary, its pieces in order."""
+    pieces = collections.defaultdict(list)
+    for name in counts:
+        match = PIECE.match(name)
+        if match:
+            pieces[match.group(1)].append((int(match.group(2) or match.group(3)), name))
+    return {entry: [name for _, name in sorted(listed)] for entry, listed in pieces.items()}
 
 
 # A section this large holds more than one function; the copies of a name that would move into
@@ -96,7 +113,8 @@ def main():
     if len(arguments) < 2:
         sys.exit('usage: callgrind-functions.py [--map LINK_MAP] BINARY_PATH PROFILE...')
     binary = arguments[0]
-    ambiguous = ambiguous_names(binary)
+    counts = code_symbols(binary)
+    ambiguous = {name for name, count in counts.items() if count > 1}
     ran, listed = [], set()
     for path in arguments[1:]:
         for name, _ in functions(binary, path).most_common():
@@ -112,9 +130,19 @@ def main():
             extra = [size for section, size in sections.get(name, []) if section not in moved]
             if sections.get(name) and (not extra or (max(extra) <= LARGEST_SECTION and sum(extra) <= LARGEST_TOTAL)):
                 ambiguous.discard(name)
+    # Which pieces of an async function run depends on whether it suspends at each point, which
+    # is a matter of timing, and callgrind's slowness changes the timing: one piece that ran
+    # brings all of its function.
+    pieces = pieces_by_entry(counts)
+    printed = set()
     for name in ran:
-        if name not in ambiguous:
-            print(name)
+        match = PIECE.match(name)
+        entry = match.group(1) if match else name
+        group = [name] + ([entry] if entry in counts else []) + pieces.get(entry, [])
+        for member in group:
+            if member not in printed and member not in ambiguous:
+                printed.add(member)
+                print(member)
 
 
 if __name__ == '__main__':

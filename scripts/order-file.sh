@@ -11,6 +11,8 @@
 # Then the data: the descriptors the Swift runtime scans, and the data symbols the same commands
 # touch under valgrind's lackey (watch for LACKEY_WATCH seconds, default 60), which the linker
 # gathers at the front of .rodata and .bss. It needs a C compiler for scripts/lackey-addresses.c.
+# Last, where perf is installed, the functions a `watch` at full speed runs that the callgrind
+# runs did not see (scripts/fault-functions.py).
 # Regenerate it after large changes: a function the file does not name still works, it is
 # only placed elsewhere (ld.lld skips names it does not find).
 #
@@ -85,24 +87,49 @@ for _ in $(seq 1 100); do tmux -S "$SOCK" has-session -t lackey 2>/dev/null || b
 wait "$filter"
 trace replay-json replay "$WORK/short.nmea" --json
 trace replay replay "$WORK/short.nmea"
-{
-    echo "# The functions geotrack runs at start-up, then while watching and replaying, in that order:"
-    echo "# ld.lld's --symbol-ordering-file for the release binary. Made by scripts/order-file.sh."
-    python3 scripts/callgrind-functions.py --map "$WORK/geotrack.map" "$BIN" "$WORK"/{version,auth,watch,replay-json,replay}.out
-    # Then the descriptors the Swift runtime scans, gathered at the front of .rodata: each cast
-    # to a protocol not seen before reads every conformance descriptor (Mc), and each lookup of
-    # a type by name every type descriptor (Mn) and its parents (modules, extensions: MXM, MXE,
-    # MXX; protocols: Mp). Spread over the 2 MB of .rodata they lay on 300 of its pages, and
-    # side by side on 200.
-    nm --defined-only "$BIN" | awk '$2 ~ /^[rRdD]$/ && $3 ~ /^\$s.*(Mc|Mn|Mp|MXM|MXE|MXX)$/ { print $3 }' | sort -u |
-        awk '{ print ($0 ~ /Mc$/ ? 0 : $0 ~ /Mn$/ ? 1 : 2), $0 }' | sort -k1,1n -s | cut -d' ' -f2 > "$WORK/descriptors"
-    cat "$WORK/descriptors"
-    # Last, the rest of the data the runs touched, side by side at the front of .rodata and
-    # .bss, first touched first: the runtime's metadata caches, constants, lazy witness tables.
-    python3 scripts/data-symbols.py "$BIN" "$LOAD_BASE" "$WORK"/{version,auth,watch,replay-json,replay}.data |
-        awk 'NR == FNR { listed[$0] = 1; next } !($0 in listed)' "$WORK/descriptors" -
-} > scripts/geotrack.order
-echo "scripts/geotrack.order: $(grep -vc '^#' scripts/geotrack.order) functions and data symbols"
-# ld.lld reads the order file, but swift build does not know it as an input: relink now.
-rm -f .build/release/geotrack
-make --no-print-directory release-geotrack >/dev/null
+python3 scripts/callgrind-functions.py --map "$WORK/geotrack.map" "$BIN" "$WORK"/{version,auth,watch,replay-json,replay}.out \
+    > "$WORK/functions"
+# Then the descriptors the Swift runtime scans, gathered at the front of .rodata: each cast to a
+# protocol not seen before reads every conformance descriptor (Mc), and each lookup of a type by
+# name every type descriptor (Mn) and its parents (modules, extensions: MXM, MXE, MXX; protocols:
+# Mp). Spread over the 2 MB of .rodata they lay on 300 of its pages, and side by side on 200.
+nm --defined-only "$BIN" | awk '$2 ~ /^[rRdD]$/ && $3 ~ /^\$s.*(Mc|Mn|Mp|MXM|MXE|MXX)$/ { print $3 }' | sort -u |
+    awk '{ print ($0 ~ /Mc$/ ? 0 : $0 ~ /Mn$/ ? 1 : 2), $0 }' | sort -k1,1n -s | cut -d' ' -f2 > "$WORK/descriptors"
+# Last, the rest of the data the runs touched, side by side at the front of .rodata and .bss,
+# first touched first: the runtime's metadata caches, constants, lazy witness tables.
+python3 scripts/data-symbols.py "$BIN" "$LOAD_BASE" "$WORK"/{version,auth,watch,replay-json,replay}.data |
+    awk 'NR == FNR { listed[$0] = 1; next } !($0 in listed)' "$WORK/descriptors" - > "$WORK/data"
+write_order() {
+    {
+        echo "# The functions geotrack runs at start-up, then while watching and replaying, in that order,"
+        echo "# then the data they read: ld.lld's --symbol-ordering-file for the release binary."
+        echo "# Made by scripts/order-file.sh."
+        cat "$WORK/functions" "$WORK/descriptors" "$WORK/data"
+    } > scripts/geotrack.order
+    # ld.lld reads the order file, but swift build does not know it as an input: relink now.
+    rm -f .build/release/geotrack
+    make --no-print-directory release-geotrack >/dev/null
+}
+write_order
+
+# Last, what callgrind's slowness hid: code whose running depends on timing. `watch`, at full
+# speed under perf, faults on its code; a fault outside the ordered functions names one that
+# ran alone among code that did not, and the kernel mapped 64 KB or more around it. Skipped
+# when perf is missing or not allowed to record.
+if command -v perf >/dev/null; then
+    tmux -S "$SOCK" new-session -d -s faults -x 80 -y 24 \
+        "perf record -q -e page-faults -c 1 -d -o $WORK/faults.data $PWD/.build/release/geotrack watch --gpsd 127.0.0.1:$PORT 2>$WORK/faults.err"
+    sleep "$WATCH"
+    tmux -S "$SOCK" send-keys -t faults C-c
+    for _ in $(seq 1 100); do tmux -S "$SOCK" has-session -t faults 2>/dev/null || break; sleep 0.1; done
+    if perf script -i "$WORK/faults.data" -F addr,ip --show-mmap-events > "$WORK/faults.txt" 2>/dev/null; then
+        python3 scripts/fault-functions.py .build/release/geotrack "$WORK/faults.txt" |
+            awk 'NR == FNR { listed[$0] = 1; next } !($0 in listed)' "$WORK/functions" - > "$WORK/faulted"
+        echo "perf: $(wc -l < "$WORK/faulted") functions ran outside the ordered ones: $(head -c 300 "$WORK/faulted" | tr '\n' ' ')"
+        cat "$WORK/faulted" >> "$WORK/functions"
+        write_order
+    else
+        echo "perf could not record page faults; the order file has callgrind's functions only" >&2
+    fi
+fi
+echo "scripts/geotrack.order: $(wc -l < "$WORK/functions") functions, $(cat "$WORK/descriptors" "$WORK/data" | wc -l) data symbols"
