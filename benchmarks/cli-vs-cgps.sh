@@ -31,6 +31,11 @@ for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && br
 
 # The fix rate gpsd actually delivers, measured over 5 s.
 RATE_SAMPLE=$(timeout 5 gpspipe -w "127.0.0.1:$PORT" 2>/dev/null | grep -c '"class":"TPV".*"mode":[23]' || true)
+# Without fixes every figure below would describe idle clients: refuse rather than report them.
+if [ "$RATE_SAMPLE" -eq 0 ]; then
+    echo "cli-vs-cgps: gpsd on port $PORT delivered no fix in 5 s; gpsfake said: $(tail -3 "$WORK/gpsfake.log" | tr '\n' ' ')" >&2
+    exit 1
+fi
 
 tmux -S "$SOCK" new-session -d -s bench -x 80 -y 24 "exec $BIN watch --gpsd 127.0.0.1:$PORT"
 tmux -S "$SOCK" new-window -t bench "exec cgps 127.0.0.1:$PORT"
