@@ -21,8 +21,9 @@ An async function's pieces (its partial functions, `TY0_`, `TQ1_`…, or a corou
 """
 import collections
 import re
-import subprocess
 import sys
+
+from binary_symbols import BinarySymbols
 
 LINE = re.compile(r'(c?ob|c?fn|c?fi|c?fe|fl)=\((\d+)\)(?: (.*))?$')
 
@@ -57,11 +58,8 @@ def functions(binary, path):
 
 
 def code_symbols(binary):
-    """How many times `binary` defines each code symbol (its symbol table, read with nm)."""
-    listing = subprocess.run(['nm', '--defined-only', binary], capture_output=True, text=True, check=True).stdout
-    return collections.Counter(
-        fields[2] for fields in (line.split(None, 2) for line in listing.splitlines())
-        if len(fields) == 3 and fields[1] in 'tTwW')
+    """How many times `binary` defines each code symbol."""
+    return BinarySymbols(binary, 'tTwW').count
 
 
 # The pieces of one async function or coroutine: the entry, then a partial function for each

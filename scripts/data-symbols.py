@@ -9,36 +9,25 @@ position-independent executable at 0x108000). Each symbol is printed once. Left 
 binary defines more than once (ld.lld would move every section holding one) and the GOT entries
 the compiler names `got.…`, which the loader writes at start wherever they are.
 """
-import bisect
-import collections
-import subprocess
 import sys
+
+from binary_symbols import BinarySymbols
 
 
 def main():
     if len(sys.argv) < 4:
         sys.exit('usage: data-symbols.py BINARY LOAD_BASE ADDRESSES...')
     binary, base = sys.argv[1], int(sys.argv[2], 16)
-    listing = subprocess.run(['nm', '-S', '--defined-only', binary], capture_output=True, text=True, check=True).stdout
-    symbols, count = [], collections.Counter()
-    for line in listing.splitlines():
-        fields = line.split()
-        if len(fields) == 4 and fields[2] in 'bBdDrR':
-            symbols.append((int(fields[0], 16), int(fields[1], 16), fields[3]))
-            count[fields[3]] += 1
-    symbols.sort()
-    starts = [start for start, _, _ in symbols]
+    data = BinarySymbols(binary, 'bBdDrR')
     printed, found = set(), 0
     for path in sys.argv[3:]:
         with open(path) as addresses:
             for line in addresses:
-                address = int(line, 16) - base
-                i = bisect.bisect_right(starts, address) - 1
-                if i < 0 or address >= symbols[i][0] + max(symbols[i][1], 1):
+                name = data.at(int(line, 16) - base)
+                if name is None:
                     continue
                 found += 1
-                name = symbols[i][2]
-                if name not in printed and count[name] == 1 and not name.startswith('got.'):
+                if name not in printed and data.count[name] == 1 and not name.startswith('got.'):
                     printed.add(name)
                     print(name)
     if found == 0:

@@ -9,11 +9,10 @@ fetch. The kernel maps 64 KB or more around each fault, so a function listed her
 nothing else that ran was near it: those the callgrind runs did not see, such as code whose
 running depends on timing, which callgrind's slowness changes.
 """
-import bisect
-import collections
 import re
-import subprocess
 import sys
+
+from binary_symbols import BinarySymbols
 
 MMAP = re.compile(r'PERF_RECORD_MMAP2 .*\[(0x[0-9a-f]+)\((0x[0-9a-f]+)\) @ (0x[0-9a-f]+|0) .*\]: r--p (\S+)$')
 
@@ -22,12 +21,7 @@ def main():
     if len(sys.argv) != 3:
         sys.exit('usage: fault-functions.py BINARY PERF_SCRIPT_OUTPUT')
     binary, path = sys.argv[1], sys.argv[2]
-    listing = subprocess.run(['nm', '-S', '--defined-only', binary], capture_output=True, text=True, check=True).stdout
-    functions = sorted((int(f[0], 16), int(f[1], 16), f[3]) for f in (line.split() for line in listing.splitlines())
-                       if len(f) == 4 and f[2] in 'tTwW')
-    # A name defined more than once moves every section that holds it (callgrind-functions.py).
-    defined = collections.Counter(name for _, _, name in functions)
-    starts = [start for start, _, _ in functions]
+    code = BinarySymbols(binary, 'tTwW')
     base = None
     printed = set()
     with open(path, errors='replace') as lines:
@@ -46,12 +40,11 @@ def main():
                 continue
             if address != ip:
                 continue
-            address -= base
-            i = bisect.bisect_right(starts, address) - 1
-            if (i >= 0 and address < functions[i][0] + functions[i][1] and functions[i][2] not in printed
-                    and defined[functions[i][2]] == 1):
-                printed.add(functions[i][2])
-                print(functions[i][2])
+            name = code.at(address - base)
+            # A name defined more than once moves every section that holds it (callgrind-functions.py).
+            if name is not None and name not in printed and code.count[name] == 1:
+                printed.add(name)
+                print(name)
 
 
 if __name__ == '__main__':
