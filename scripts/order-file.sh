@@ -95,7 +95,7 @@ python3 scripts/callgrind-functions.py --map "$WORK/geotrack.map" "$BIN" "$WORK"
 # Mp). Spread over the 2 MB of .rodata they lay on 300 of its pages, and side by side on 200.
 nm --defined-only "$BIN" | awk '$2 ~ /^[rRdD]$/ && $3 ~ /^\$s.*(Mc|Mn|Mp|MXM|MXE|MXX)$/ { print $3 }' | sort -u |
     awk '{ print ($0 ~ /Mc$/ ? 0 : $0 ~ /Mn$/ ? 1 : 2), $0 }' | sort -k1,1n -s | cut -d' ' -f2 > "$WORK/descriptors"
-# Last, the rest of the data the runs touched, side by side at the front of .rodata and .bss,
+# Then the rest of the data the runs touched, side by side at the front of .rodata and .bss,
 # first touched first: the runtime's metadata caches, constants, lazy witness tables.
 python3 scripts/data-symbols.py "$BIN" "$LOAD_BASE" "$WORK"/{version,auth,watch,replay-json,replay}.data |
     awk 'NR == FNR { listed[$0] = 1; next } !($0 in listed)' "$WORK/descriptors" - > "$WORK/data"
