@@ -48,10 +48,12 @@ public final class ReplayReader {
         gpx?.statistics ?? nmea.statistics
     }
 
-    /// Reads the whole input and hands its fixes over as raw TPV numbers, one batch per 64 KiB
-    /// chunk, with the device name: the bulk path of `geotrack replay --json`, which builds no
-    /// ``Report`` values. `body` returns `false` to stop early. Returns the number of fixes.
-    package func forEachFixBatch(_ body: ([TPVValues], String?) -> Bool) throws(SourceError) -> Int {
+    /// Reads the whole input and hands its fixes over as raw TPV numbers, one batch per chunk the
+    /// input is read in, with the device name: the bulk path of `geotrack replay --json`, which
+    /// builds no ``Report`` values. `body` may take the batch by swapping in another array (the
+    /// reader empties whatever it is left with and fills it next), and returns `false` to stop
+    /// early. Returns the number of fixes.
+    package func forEachFixBatch(_ body: (inout [TPVValues], String?) -> Bool) throws(SourceError) -> Int {
         var fixes = 0
         if let gpx {
             var batch: [TPVValues] = []
@@ -60,12 +62,12 @@ public final class ReplayReader {
                 batch.append(fix.tpvValues)
                 if batch.count >= 256 {
                     fixes += batch.count
-                    guard body(batch, gpx.device) else { return fixes }
+                    guard body(&batch, gpx.device) else { return fixes }
                     batch.removeAll(keepingCapacity: true)
                 }
             }
             fixes += batch.count
-            if !batch.isEmpty { _ = body(batch, gpx.device) }
+            if !batch.isEmpty { _ = body(&batch, gpx.device) }
             return fixes
         }
         nmea.assembler.collectsRawFixes = true
@@ -81,7 +83,7 @@ public final class ReplayReader {
             if !nmea.assembler.rawFixes.isEmpty {
                 fixes += nmea.assembler.rawFixes.count
                 nmea.statistics.reports += nmea.assembler.rawFixes.count
-                guard body(nmea.assembler.rawFixes, device) else { return fixes }
+                guard body(&nmea.assembler.rawFixes, device) else { return fixes }
                 nmea.assembler.rawFixes.removeAll(keepingCapacity: true)
             }
             if input.atEnd { break }

@@ -10,12 +10,13 @@ import Glibc
 /// Decodes on the calling thread and formats TPV JSON on a second one: the bulk path of
 /// `geotrack replay --json`, which otherwise spends a third of its time printing numbers.
 ///
-/// At most ``depth`` batches (one per 64 KiB of input) wait between the two, so memory stays
-/// bounded and a slow reader of the output slows the decoding down instead of piling up.
+/// At most ``depth`` batches (one per chunk of input, ``ByteInput/chunkSize``) wait between the
+/// two, so memory stays bounded and a slow reader of the output slows the decoding down instead
+/// of piling up.
 package enum TPVJSONPipeline {
     /// Batches in flight between the decoder and the formatter. Two keep both threads busy
-    /// (replay's time is the same as with four) and hold half the memory: a batch of fixes takes
-    /// about 170 KB.
+    /// (replay's time is the same as with four) and hold half the memory: a batch holds the
+    /// fixes of one chunk, about 900 in a typical log.
     static let depth = 2
     /// Output bytes gathered before one `write`.
     static let flushThreshold = 1 << 16
@@ -80,13 +81,17 @@ package enum TPVJSONPipeline {
         do {
             fixes = try reader.forEachFixBatch { batch, device in
                 shared.slots.wait()
-                return shared.state.withLock { s -> Bool in
-                    var copy = s.spare.popLast() ?? []
-                    copy.append(contentsOf: batch)
-                    s.queue.append((copy, device))
-                    shared.items.signal()
-                    return !s.failed
+                // The batch's storage goes to the formatter as it is, and the reader fills an
+                // emptied one from the formatter next: no fix is copied, and the lock is held
+                // only to pass the two arrays.
+                var full = shared.state.withLock { $0.spare.popLast() } ?? []
+                swap(&full, &batch)
+                let failed = shared.state.withLock { s -> Bool in
+                    s.queue.append((full, device))
+                    return s.failed
                 }
+                shared.items.signal()
+                return !failed
             }
         } catch {
             shared.state.withLock { $0.done = true }
