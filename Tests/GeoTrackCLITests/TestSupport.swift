@@ -2,6 +2,7 @@ import Foundation
 import GPSReports
 import GeoTrackService
 import LocationKit
+import Synchronization
 import Testing
 
 /// Paths and helpers shared by the CLI tests.
@@ -21,9 +22,27 @@ enum TestSupport {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
     }
 
-    /// A fresh temporary directory.
+    /// One folder per test process for every ``temporaryDirectory()``, removed when the process
+    /// exits: each run of the suite used to leave some 70 folders in /tmp.
+    private static let temporaryRoot: URL = {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("geotrack-cli-\(getpid())")
+        try? FileManager.default.removeItem(at: root)
+        atexit {
+            try? FileManager.default.removeItem(at: TestSupport.temporaryRoot)
+        }
+        return root
+    }()
+
+    /// Directories handed out in this process, for their names.
+    private static let temporaryCount = Mutex(0)
+
+    /// A fresh temporary directory, removed with the others when the test process exits.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geotrack-cli-\(UUID().uuidString)")
+        let number = temporaryCount.withLock { count in
+            count += 1
+            return count
+        }
+        let url = temporaryRoot.appendingPathComponent("\(number)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
