@@ -84,9 +84,9 @@ package enum TPVJSONPipeline {
                 // The batch's storage goes to the formatter as it is, and the reader fills an
                 // emptied one from the formatter next: no fix is copied, and the lock is held
                 // only to pass the two arrays.
-                var full = shared.state.withLock { $0.spare.popLast() } ?? []
-                swap(&full, &batch)
                 let failed = shared.state.withLock { s -> Bool in
+                    var full = s.spare.popLast() ?? []
+                    swap(&full, &batch)
                     s.queue.append((full, device))
                     return s.failed
                 }
