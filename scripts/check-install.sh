@@ -59,4 +59,3 @@ if [ -f "$(pkg-config --variable=libdir libgps 2>/dev/null)/libgps.a" ]; then
     parser="libgps's parser linked in from libgps.a (devices --json against gpsfake, no libgps.so opened)"
 fi
 echo "check-install: man geotrack and $prefix/bin/geotrack --version ($version) work after make install; it loads $needed; $parser"
-
