@@ -23,7 +23,7 @@ enum TestSupport {
     }
 
     /// One folder per test process for every ``temporaryDirectory()``, removed when the process
-    /// exits: each run of the suite used to leave some 70 folders in /tmp.
+    /// exits: each directory handed out used to stay in /tmp.
     private static let temporaryRoot: URL = {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("geotrack-cli-\(getpid())")
         try? FileManager.default.removeItem(at: root)
