@@ -33,6 +33,28 @@ if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] && [[ " $needed" == 
     echo "check-install: libstdc++.a is installed, yet the installed geotrack loads libstdc++ (NEEDED: $needed)" >&2
     exit 1
 fi
+# Whether the link above went through a response file depends on how long the checkout's path is
+# (scripts/ld-static-cxx): clang switches to one past 64 KB of arguments, which CI's checkout
+# reached and this one may not. So a small program is linked through the wrapper both ways, the
+# second with enough unused -L folders to pass the line, and neither may load the C++ runtime.
+if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ]; then
+    echo 'print("linked")' >"$prefix/hello.swift"
+    padding=()
+    for i in $(seq 1 1200); do
+        padding+=(-Xlinker "-L$prefix/unused-folder-that-pushes-the-arguments-past-64-KB/$i")
+    done
+    for way in arguments response-file; do
+        extra=()
+        [ "$way" = response-file ] && extra=("${padding[@]}")
+        "${SWIFTC:-swiftc}" -static-stdlib -use-ld=lld -Xclang-linker "--ld-path=$PWD/scripts/ld-static-cxx" \
+            ${extra[@]+"${extra[@]}"} "$prefix/hello.swift" -o "$prefix/hello-$way"
+        hello_needed=$(readelf -d "$prefix/hello-$way" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+        if [[ " $hello_needed" == *" libstdc++"* || " $hello_needed" == *" libgcc_s"* ]] || [ "$("$prefix/hello-$way")" != linked ]; then
+            echo "check-install: a program linked by scripts/ld-static-cxx, its arguments in $way, loads $hello_needed" >&2
+            exit 1
+        fi
+    done
+fi
 # Where libgps.a is installed the release link takes libgps's parser from it (Makefile:
 # LIBGPS_ARCHIVE): the installed geotrack lists gpsfake's receiver, parsing gpsd's DEVICES
 # message, without opening libgps.so and the ten libraries behind it.
