@@ -48,7 +48,9 @@ package enum TPVJSONPipeline {
                 let next = shared.state.withLock { s -> ([TPVValues], String?)? in
                     s.queue.isEmpty ? nil : s.queue.removeFirst()
                 }
-                guard let (batch, device) = next else { break }
+                // Consumed, not copied: the batch's array must be unique when it is emptied
+                // for reuse, or emptying it allocates a new one.
+                guard let (batch, device) = consume next else { break }
                 if ok {
                     // Flushed within the batch, so the buffer never outgrows twice the
                     // threshold: a batch's JSON alone can be larger than the threshold.
@@ -61,7 +63,7 @@ package enum TPVJSONPipeline {
                         }
                     }
                 }
-                var recycled = batch
+                var recycled = consume batch
                 recycled.removeAll(keepingCapacity: true)
                 let failed = !ok
                 shared.state.withLock { s in
