@@ -155,6 +155,12 @@ struct NMEACycleAssembler {
         lastGSATalker = 0
     }
 
+    /// Notes a GSV sentence while sky views are not wanted: a sky view changes nothing in a fix,
+    /// so without one to build, GSV only ends a run of GSA sentences.
+    mutating func noteUnbuiltSkyView() {
+        lastGSATalker = 0
+    }
+
     /// Decodes one checksum-verified sentence and appends any reports it completes.
     mutating func process(_ type: NMEASentenceType, _ fields: NMEAFields, into reports: inout [Report]) -> Outcome {
         latchFractionalTime = false
@@ -165,8 +171,7 @@ struct NMEACycleAssembler {
             return .tooShort
         }
         if type == .gsv && !wantsSky {
-            // A sky view changes nothing in a fix; without one to build, GSV only ends a GSA run.
-            lastGSATalker = 0
+            noteUnbuiltSkyView()
             return .decoded
         }
         let decoded: Mask?

@@ -207,6 +207,22 @@ struct NMEAStreamDecoder: ~Copyable {
             return
         }
         let end = star >= 0 ? star : e
+        // The type comes from the tag (field 0: five characters, then a comma or the end) before
+        // the sentence is split: a sentence of no known type needs no fields, nor does a GSV
+        // when no sky view is wanted. GSVs are two in five sentences of a typical log.
+        guard end - s >= 6, end == s + 6 || base[s + 6] == Self.comma,
+              base[s + 1] != Self.comma, base[s + 2] != Self.comma,
+              let type = NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
+        else {
+            statistics.unknown += 1
+            assembler.noteOtherSentence()
+            return
+        }
+        if type == .gsv && !assembler.wantsSky {
+            assembler.noteUnbuiltSkyView()
+            statistics.decoded += 1
+            return
+        }
         var stored = 0
         var fieldStart = s + 1
         var k = s + 1
@@ -248,13 +264,6 @@ struct NMEAStreamDecoder: ~Copyable {
         stored += 1
         let fields = NMEAFields(base: base, starts: starts, ends: ends, stored: stored,
                                 count: star >= 0 ? stored : stored - 1)
-        guard fields.length(0) == 5,
-              let type = NMEASentenceType.lookup(fields.byte(0, 2), fields.byte(0, 3), fields.byte(0, 4))
-        else {
-            statistics.unknown += 1
-            assembler.noteOtherSentence()
-            return
-        }
         let before = reports.count
         switch assembler.process(type, fields, into: &reports) {
         case .decoded: statistics.decoded += 1
