@@ -38,6 +38,51 @@ enum NMEANumber {
     @inline(__always)
     static func parse(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         if start >= end { return .nan }
+        // The common case, in one pass with no per-digit bookkeeping: digits, an optional point
+        // and digits, 18 digits at most in all, so the mantissa cannot overflow and no more than
+        // 18 of them are significant. Anything else takes the general path below.
+        var i = start
+        var negative = false
+        if p[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        } else if p[i] == UInt8(ascii: "+") {
+            i += 1
+        }
+        if end - i <= 19 {
+            var mantissa: UInt64 = 0
+            let integerStart = i
+            while i < end {
+                let d = p[i] &- 0x30
+                if d >= 10 { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i += 1
+            }
+            var digits = i - integerStart
+            var fractionDigits = 0
+            if i < end && p[i] == UInt8(ascii: ".") {
+                i += 1
+                let fractionStart = i
+                while i < end {
+                    let d = p[i] &- 0x30
+                    if d >= 10 { break }
+                    mantissa = mantissa &* 10 &+ UInt64(d)
+                    i += 1
+                }
+                fractionDigits = i - fractionStart
+                digits += fractionDigits
+            }
+            if i == end && digits > 0 && digits <= 18 {
+                let value = Double(mantissa) / powerOfTen(fractionDigits)
+                return negative ? -value : value
+            }
+        }
+        return parseGeneral(p, start, end)
+    }
+
+    /// ``parse(_:_:_:)`` for any input: leading zeros do not count towards the 18 significant
+    /// digits, and at most 22 digits may follow the point.
+    static func parseGeneral(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         if end - start > 24 { return nil }
         var i = start
         var negative = false
