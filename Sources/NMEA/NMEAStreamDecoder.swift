@@ -223,44 +223,55 @@ struct NMEAStreamDecoder: ~Copyable {
             statistics.decoded += 1
             return
         }
+        // A sentence here is at most 100 bytes, so its commas are fewer than NMEAFields.capacity
+        // and no bound is checked per comma; the offsets fit in an Int32 as the buffer does.
+        guard end - s < NMEAFields.capacity else {
+            statistics.oversized += 1
+            return
+        }
+        let starts = self.starts, ends = self.ends
         var stored = 0
         var fieldStart = s + 1
-        var k = s + 1
+        let low7 = 0x7F7F_7F7F_7F7F_7F7F as UInt64
         // Eight bytes at a time: XOR with ",,,,,,,," turns commas into zero bytes, and the exact
         // (carry-free) zero-byte test sets the high bit of each of them; walked lowest first.
-        while k + 8 <= end {
-            let word = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self).littleEndian ^ 0x2C2C_2C2C_2C2C_2C2C
-            let low7 = 0x7F7F_7F7F_7F7F_7F7F as UInt64
-            var found = ~(((word & low7) &+ low7) | word | low7)
+        @inline(__always) func record(_ word: UInt64, at k: Int, from lane: Int) {
+            let commas = word ^ 0x2C2C_2C2C_2C2C_2C2C
+            // Lanes below `lane` were recorded already (the last word overlaps the one before).
+            var found = ~(((commas & low7) &+ low7) | commas | low7) & (~0 &<< UInt64(lane &* 8))
             while found != 0 {
-                let at = k + found.trailingZeroBitCount >> 3
-                guard stored < NMEAFields.capacity - 1 else {
-                    statistics.oversized += 1
-                    return
-                }
-                starts[stored] = Int32(fieldStart)
-                ends[stored] = Int32(at)
-                stored += 1
-                fieldStart = at + 1
+                let at = k &+ found.trailingZeroBitCount &>> 3
+                starts[stored] = Int32(truncatingIfNeeded: fieldStart)
+                ends[stored] = Int32(truncatingIfNeeded: at)
+                stored &+= 1
+                fieldStart = at &+ 1
                 found &= found &- 1
             }
+        }
+        var k = s + 1
+        while k + 8 <= end {
+            record(UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self).littleEndian, at: k, from: 0)
             k += 8
         }
-        while k < end {
-            if base[k] == Self.comma {
-                guard stored < NMEAFields.capacity - 1 else {
-                    statistics.oversized += 1
-                    return
+        if k < end {
+            if end - 8 > s {
+                // The last eight bytes before the end, of which the first were seen already.
+                let last = end - 8
+                record(UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self).littleEndian, at: last, from: k - last)
+            } else {
+                while k < end {
+                    if base[k] == Self.comma {
+                        starts[stored] = Int32(truncatingIfNeeded: fieldStart)
+                        ends[stored] = Int32(truncatingIfNeeded: k)
+                        stored += 1
+                        fieldStart = k + 1
+                    }
+                    k += 1
                 }
-                starts[stored] = Int32(fieldStart)
-                ends[stored] = Int32(k)
-                stored += 1
-                fieldStart = k + 1
             }
-            k += 1
         }
-        starts[stored] = Int32(fieldStart)
-        ends[stored] = Int32(end)
+        starts[stored] = Int32(truncatingIfNeeded: fieldStart)
+        ends[stored] = Int32(truncatingIfNeeded: end)
         stored += 1
         let fields = NMEAFields(base: base, starts: starts, ends: ends, stored: stored,
                                 count: star >= 0 ? stored : stored - 1)
