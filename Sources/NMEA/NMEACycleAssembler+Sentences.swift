@@ -401,10 +401,14 @@ extension NMEACycleAssembler {
             default: break
             }
             if f.count > 6 {
+                // Satellites 1 to 32 are numbered from an offset that depends on the talker
+                // alone (prn(talker0:talker1:satnum:)): found once, not for every field.
+                let talker0 = f.byte(0, 0)
+                let lowOffset = Self.prn(talker0: talker0, talker1: talker, satnum: 1).prn - 1
                 for i in 0..<(f.count - 6) {
                     let satnum = f.atoi(i + 3)
                     if satnum < 1 { continue }
-                    let prn = Self.prn(talker0: f.byte(0, 0), talker1: talker, satnum: satnum).prn
+                    let prn = satnum <= 32 ? lowOffset + satnum : Self.prn(talker0: talker0, talker1: talker, satnum: satnum).prn
                     if prn > 0 {
                         if satellitesUsed >= Self.maximumChannels { break }
                         usedPRNs.append(prn)
@@ -598,6 +602,7 @@ extension NMEACycleAssembler {
         guard let heading = f.number(1), (0...360).contains(heading) else { return nil }
         attitude.heading = heading
         attitude.source = "HDT"
+        attitudeChanged = true
         return .attitude
     }
 
@@ -614,6 +619,7 @@ extension NMEACycleAssembler {
             attitude.magneticVariation = f.first(5) == UInt8(ascii: "W") ? -variation : variation
         }
         attitude.source = "HDG"
+        attitudeChanged = true
         return .attitude
     }
 
@@ -624,6 +630,7 @@ extension NMEACycleAssembler {
         if mode == UInt8(ascii: "V") || mode == 0 { return [] }
         attitude.heading = heading
         attitude.source = "THS"
+        attitudeChanged = true
         return .attitude
     }
 }

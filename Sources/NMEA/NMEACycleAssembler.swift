@@ -117,6 +117,9 @@ struct NMEACycleAssembler {
     var oldFix = GPSDFix()
     var newData = GPSDFix()
     var attitude = Attitude()
+    /// Whether a heading sentence changed ``attitude`` since it was last cleared: clearing an
+    /// unchanged one (at every cycle of a log without heading sentences) only cost time.
+    var attitudeChanged = false
 
     /// The most recent GST pseudorange-noise statistics (1-sigma metres), kept for callers; gpsd
     /// 3.22 does not fold them into the TPV either.
@@ -245,7 +248,10 @@ struct NMEACycleAssembler {
     private mutating func merge(_ mask: Mask) {
         if mask.contains(.clear) {
             fix = GPSDFix()
-            attitude = Attitude()
+            if attitudeChanged {
+                attitude = Attitude()
+                attitudeChanged = false
+            }
         }
         if mask.contains(.time) { fix.time = newData.time }
         if mask.contains(.latLon) {

@@ -61,10 +61,11 @@ struct NMEAFields {
         }
         var value = 0
         var digits = 0
+        // Twelve digits at most: the arithmetic cannot overflow, so it is not checked.
         while at < end, base[at] &- 0x30 < 10, digits < 12 {
-            value = value * 10 + Int(base[at] &- 0x30)
-            at += 1
-            digits += 1
+            value = value &* 10 &+ Int(base[at] &- 0x30)
+            at &+= 1
+            digits &+= 1
         }
         return negative ? -value : value
     }
@@ -75,10 +76,11 @@ struct NMEAFields {
         guard n > 0, n <= 9 else { return nil }
         var value = 0
         let start = Int(starts[i])
+        // Nine digits at most: the arithmetic cannot overflow, so it is not checked.
         for k in start..<(start + n) {
             let d = base[k] &- 0x30
             guard d < 10 else { return nil }
-            value = value * 10 + Int(d)
+            value = value &* 10 &+ Int(d)
         }
         return value
     }

@@ -56,21 +56,21 @@ enum NMEANumber {
                 let d = p[i] &- 0x30
                 if d >= 10 { break }
                 mantissa = mantissa &* 10 &+ UInt64(d)
-                i += 1
+                i &+= 1
             }
-            var digits = i - integerStart
+            var digits = i &- integerStart
             var fractionDigits = 0
             if i < end && p[i] == UInt8(ascii: ".") {
-                i += 1
+                i &+= 1
                 let fractionStart = i
                 while i < end {
                     let d = p[i] &- 0x30
                     if d >= 10 { break }
                     mantissa = mantissa &* 10 &+ UInt64(d)
-                    i += 1
+                    i &+= 1
                 }
-                fractionDigits = i - fractionStart
-                digits += fractionDigits
+                fractionDigits = i &- fractionStart
+                digits &+= fractionDigits
             }
             if i == end && digits > 0 && digits <= 18 {
                 let value = Double(mantissa) / powerOfTen(fractionDigits)
