@@ -46,7 +46,7 @@ struct NMEAStreamDecoder: ~Copyable {
 
     /// Whether the line at `start` is a plain, well-formed sentence: `$`, printable ASCII without
     /// `$` or `*`, then `*hh` and LF or CR LF, all within ``maximumLine``. The common case, checked
-    /// eight bytes at a time; anything else goes through the byte-by-byte path.
+    /// sixteen bytes at a time; anything else goes through the byte-by-byte path.
     @inline(__always)
     private static func fastLine(_ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int)
         -> (end: Int, star: Int, sum: UInt8)? {
@@ -56,46 +56,52 @@ struct NMEAStreamDecoder: ~Copyable {
         var end = newline
         if end > start && base[end - 1] == cr { end -= 1 }
         let star = end - 3
-        // At least eight bytes between `$` and `*` (an NMEA sentence with a checksum has more),
+        // At least sixteen bytes between `$` and `*` (an NMEA sentence with a checksum has more),
         // so the last load can overlap the one before it.
-        guard star > start + 8, base[star] == UInt8(ascii: "*") else { return nil }
-        var sum: UInt64 = 0
-        var unusual: UInt64 = 0
+        guard star > start + 16, base[star] == UInt8(ascii: "*") else { return nil }
+        typealias Bytes = SIMD16<UInt8>
+        var sum = Bytes()
+        var unusual = Bytes()
         var k = start + 1
-        while k + 8 <= star {
-            let word = UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self).littleEndian
-            sum ^= word
-            unusual |= Self.unusualBytes(word)
-            k += 8
+        while k + 16 <= star {
+            let bytes = UnsafeRawPointer(base + k).loadUnaligned(as: Bytes.self)
+            sum ^= bytes
+            unusual |= Self.unusualBytes(bytes)
+            k += 16
         }
         if k < star {
-            // The last eight bytes before `*`: the lanes below k, seen already, are left out of
-            // the checksum and read as a harmless "A" by the test.
-            let last = star - 8
-            let word = UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self).littleEndian
-            let fresh: UInt64 = ~0 &<< UInt64((k - last) &* 8)
-            sum ^= word & fresh
-            unusual |= Self.unusualBytes((word & fresh) | (0x4141_4141_4141_4141 & ~fresh))
+            // The last sixteen bytes before `*`: the lanes below k, seen already, are left out
+            // of the checksum and read as a harmless "A" by the test.
+            let last = star - 16
+            let bytes = UnsafeRawPointer(base + last).loadUnaligned(as: Bytes.self)
+            let seen = UInt64(truncatingIfNeeded: k - last) &* 8
+            let fresh = unsafeBitCast(SIMD2<UInt64>(seen >= 64 ? 0 : ~0 &<< seen, seen <= 64 ? ~0 : ~0 &<< (seen &- 64)),
+                                      to: Bytes.self)
+            sum ^= bytes & fresh
+            unusual |= Self.unusualBytes((bytes & fresh) | (Bytes(repeating: 0x41) & ~fresh))
         }
-        sum ^= sum &>> 32
-        sum ^= sum &>> 16
-        sum ^= sum &>> 8
+        let halves = unsafeBitCast(sum, to: SIMD2<UInt64>.self)
+        var folded = halves[0] ^ halves[1]
+        folded ^= folded &>> 32
+        folded ^= folded &>> 16
+        folded ^= folded &>> 8
+        let flags = unsafeBitCast(unusual, to: SIMD2<UInt64>.self)
         let h1 = base[star + 1], h2 = base[star + 2]
-        guard unusual & 0x8080_8080_8080_8080 == 0, (h1 &- 0x20) <= 0x5E, (h2 &- 0x20) <= 0x5E, h1 != 0x24, h2 != 0x24
+        guard (flags[0] | flags[1]) & 0x8080_8080_8080_8080 == 0,
+              (h1 &- 0x20) <= 0x5E, (h2 &- 0x20) <= 0x5E, h1 != 0x24, h2 != 0x24
         else { return nil }
-        return (end, star, UInt8(truncatingIfNeeded: sum))
+        return (end, star, UInt8(truncatingIfNeeded: folded))
     }
 
-    /// Whether `word` holds a byte that is not printable ASCII, or is `$` or `*`: then some byte's
-    /// high bit is set in the result. Exact for the word as a whole, not byte by byte (a borrow
-    /// can mark the byte above a true one), which is all the caller asks.
+    /// The bytes of `bytes` that are not printable ASCII, or are `$` or `*`, with their high bit
+    /// set. Byte-wise arithmetic, so each lane is exact.
     @inline(__always)
-    private static func unusualBytes(_ word: UInt64) -> UInt64 {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let control = (word &- 0x2020_2020_2020_2020) & ~word       // a byte below 0x20
-        let beyond = (word &+ ones) | word                             // a byte above 0x7E
-        let dollar = word ^ 0x2424_2424_2424_2424
-        let star = word ^ 0x2A2A_2A2A_2A2A_2A2A
+    private static func unusualBytes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let ones = SIMD16<UInt8>(repeating: 1)
+        let control = (bytes &- SIMD16(repeating: 0x20)) & ~bytes     // below 0x20
+        let beyond = (bytes &+ ones) | bytes                            // 0x7F and above
+        let dollar = bytes ^ SIMD16(repeating: 0x24)
+        let star = bytes ^ SIMD16(repeating: 0x2A)
         return control | beyond | ((dollar &- ones) & ~dollar) | ((star &- ones) & ~star)
     }
 

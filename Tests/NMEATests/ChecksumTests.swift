@@ -36,6 +36,25 @@ struct ChecksumTests {
         #expect(reported == [1_666_092_780])   // 2022-10-18T11:33:00Z only
     }
 
+    @Test("a byte no sentence may hold drops it wherever it is, even under a matching checksum",
+          arguments: [0x00, 0x09, 0x1F, 0x7F, 0x80, 0xFF, UInt8(ascii: "$"), UInt8(ascii: "*")] as [UInt8])
+    func unusualByteAnywhere(_ unusual: UInt8) throws {
+        // The common case is checked many bytes at a time, the last block overlapping the one
+        // before it: every position, the overlapped ones among them, must still be looked at.
+        let body = Array(rmc("113259").utf8.dropFirst())
+        for position in body.indices {
+            var mutated = body
+            mutated[position] = unusual
+            let sum = mutated.reduce(UInt8(0), ^)
+            let hex = Array(String(sum, radix: 16, uppercase: true).utf8)
+            let line = [UInt8(ascii: "$")] + mutated + [UInt8(ascii: "*")] + (hex.count == 1 ? [0x30] + hex : hex)
+            let bytes = Array((checksummed(rmc("113258")) + "\r\n").utf8) + line + [0x0D, 0x0A]
+                + Array((checksummed(rmc("113300")) + "\r\n").utf8)
+            let result = try replay(bytes)
+            #expect(times(result.reports) == [1_666_092_780], "byte \(unusual) at \(position + 1)")
+        }
+    }
+
     @Test("malformed checksums are bad", arguments: ["*6", "*G1", "*6BX", "*", "*123"])
     func malformed(_ suffix: String) throws {
         let text = checksummed(rmc("113258")) + "\r\n" + rmc("113259") + suffix + "\r\n"
