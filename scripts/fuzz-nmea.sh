@@ -20,13 +20,17 @@ mkdir -p "$OUT/seeds" "$OUT/lib"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name GeoTrack)
 
 # The gold linker warns about every sanitizer helper symbol; keep that in build.log.
+# The NMEA sources start their threads through Executors, built here the same way.
 if ! { swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name GPSReports \
          -emit-module-path "$OUT/lib/GPSReports.swiftmodule" -o "$OUT/lib/libGPSReports.a" Sources/GPSReports/*.swift &&
-       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -L "$OUT/lib" -lGPSReports \
+       swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name Executors -I Sources/CExecutors \
+         -emit-module-path "$OUT/lib/Executors.swiftmodule" -o "$OUT/lib/libExecutors.a" Sources/Executors/*.swift &&
+       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors -L "$OUT/lib" -lGPSReports -lExecutors \
          Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
        swiftc "${FLAGS[@]}" -module-name GPSDFuzz -I "$OUT/lib" -I Sources/CGPS -L "$OUT/lib" -lGPSReports \
          Sources/GPSD/GPSDLineBuffer.swift Sources/GPSD/JSONSyntax.swift Sources/GPSD/GPSDMessageDecoder.swift \
-         Sources/GPSD/GPSDMessageDecoder+Reports.swift scripts/fuzz/GPSDFuzzer.swift -o "$OUT/fuzz-gpsd"; } > "$OUT/build.log" 2>&1; then
+         Sources/GPSD/GPSDMessageDecoder+Reports.swift Sources/GPSD/LibGPS.swift \
+         scripts/fuzz/GPSDFuzzer.swift -o "$OUT/fuzz-gpsd"; } > "$OUT/build.log" 2>&1; then
     grep -v "Cannot export local symbol" "$OUT/build.log" >&2
     exit 2
 fi

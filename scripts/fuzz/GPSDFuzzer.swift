@@ -14,7 +14,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     // A small buffer, so the fuzzer reaches the too-long-line path cheaply.
     var lines = GPSDLineBuffer(maximumLineLength: 512)
-    var decoder = GPSDMessageDecoder()
+    // libgps is opened at the first input, as at a first connection to gpsd.
+    guard case .success(let library) = LibGPS.shared else { fatalError("libgps cannot be opened: apt install libgps-dev") }
+    var decoder = GPSDMessageDecoder(library: library)
     let slice = max(1, size % 131)
     var offset = 0
     while offset < size {
