@@ -41,35 +41,26 @@ enum NMEANumber {
         // The common case, in one pass with no per-digit bookkeeping: digits, an optional point
         // and digits, 18 digits at most in all, so the mantissa cannot overflow and no more than
         // 18 of them are significant. Anything else takes the general path below.
-        var i = start
-        var negative = false
-        if p[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        } else if p[i] == UInt8(ascii: "+") {
-            i += 1
-        }
+        let (negative, digitsStart) = sign(p, start)
+        var i = digitsStart
         if end - i <= 19 {
             var mantissa: UInt64 = 0
-            let integerStart = i
-            while i < end {
-                let d = p[i] &- 0x30
-                if d >= 10 { break }
-                mantissa = mantissa &* 10 &+ UInt64(d)
-                i &+= 1
-            }
-            var digits = i &- integerStart
-            var fractionDigits = 0
-            if i < end && p[i] == UInt8(ascii: ".") {
-                i &+= 1
-                let fractionStart = i
+            // Reads digits into the mantissa up to the first other byte; returns how many.
+            @inline(__always) func digitRun() -> Int {
+                let from = i
                 while i < end {
                     let d = p[i] &- 0x30
                     if d >= 10 { break }
                     mantissa = mantissa &* 10 &+ UInt64(d)
                     i &+= 1
                 }
-                fractionDigits = i &- fractionStart
+                return i &- from
+            }
+            var digits = digitRun()
+            var fractionDigits = 0
+            if i < end && p[i] == UInt8(ascii: ".") {
+                i &+= 1
+                fractionDigits = digitRun()
                 digits &+= fractionDigits
             }
             if i == end && digits > 0 && digits <= 18 {
@@ -80,18 +71,22 @@ enum NMEANumber {
         return parseGeneral(p, start, end)
     }
 
+    /// Whether a number starting at `start` is negative, and where its digits start.
+    @inline(__always)
+    private static func sign(_ p: UnsafePointer<UInt8>, _ start: Int) -> (negative: Bool, digits: Int) {
+        switch p[start] {
+        case UInt8(ascii: "-"): (true, start + 1)
+        case UInt8(ascii: "+"): (false, start + 1)
+        default: (false, start)
+        }
+    }
+
     /// ``parse(_:_:_:)`` for any input: leading zeros do not count towards the 18 significant
     /// digits, and at most 22 digits may follow the point.
     static func parseGeneral(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double? {
         if end - start > 24 { return nil }
-        var i = start
-        var negative = false
-        if p[i] == UInt8(ascii: "-") {
-            negative = true
-            i += 1
-        } else if p[i] == UInt8(ascii: "+") {
-            i += 1
-        }
+        let (negative, digitsStart) = sign(p, start)
+        var i = digitsStart
         var mantissa: UInt64 = 0
         var significant = 0
         var fractionDigits = 0
