@@ -37,7 +37,10 @@ package enum TPVJSONPipeline {
 
     /// Writes every fix of `reader` as one TPV JSON line through `write`, which returns `false`
     /// when the output is gone. Returns the number of fixes and whether every write succeeded.
-    package static func run(_ reader: ReplayReader,
+    ///
+    /// The JSON is written on a thread of its own; where none can be made (or `threaded` is
+    /// `false`), on the calling thread after each batch. The output is the same either way.
+    package static func run(_ reader: ReplayReader, threaded: Bool = true,
                             write: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> (fixes: Int, written: Bool) {
         let shared = Shared()
         let formatter: @Sendable () -> Void = {
@@ -45,24 +48,13 @@ package enum TPVJSONPipeline {
             var ok = true
             while true {
                 shared.items.wait()
+                // Consumed, not copied: the batch's array must be unique when it is emptied
+                // for reuse, or emptying it allocates a new one.
                 let next = shared.state.withLock { s -> ([TPVValues], String?)? in
                     s.queue.isEmpty ? nil : s.queue.removeFirst()
                 }
-                // Consumed, not copied: the batch's array must be unique when it is emptied
-                // for reuse, or emptying it allocates a new one.
                 guard let (batch, device) = consume next else { break }
-                if ok {
-                    // Flushed within the batch, so the buffer never outgrows twice the
-                    // threshold: a batch's JSON alone can be larger than the threshold.
-                    for values in batch where ok {
-                        writer.tpv(values, device: device)
-                        writer.byte(0x0A)
-                        if writer.count >= flushThreshold {
-                            ok = writer.withBytes(write)
-                            writer.removeAll()
-                        }
-                    }
-                }
+                if ok { ok = format(batch, device: device, into: &writer, write: write) }
                 var recycled = consume batch
                 recycled.removeAll(keepingCapacity: true)
                 let failed = !ok
@@ -78,7 +70,11 @@ package enum TPVJSONPipeline {
             if !ok { shared.state.withLock { $0.failed = true } }
             shared.finished.signal()
         }
-        DetachedThread.startOrRun(name: "geotrack json", formatter)
+        // Run in place of a thread, the formatter would wait for batches that only this thread,
+        // blocked in it, could queue.
+        guard threaded, DetachedThread.start(name: "geotrack json", formatter) else {
+            return try runInline(reader, write: write)
+        }
         let fixes: Int
         do {
             fixes = try reader.forEachFixBatch { batch, device in
@@ -106,5 +102,35 @@ package enum TPVJSONPipeline {
         shared.finished.wait()
         let failed = shared.state.withLock { $0.failed }
         return (fixes, !failed)
+    }
+
+    /// ``run(_:threaded:write:)`` on the calling thread alone.
+    private static func runInline(_ reader: ReplayReader,
+                                  write: (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> (fixes: Int, written: Bool) {
+        var writer = JSONWriter(capacity: flushThreshold * 2)
+        var ok = true
+        let fixes = try reader.forEachFixBatch { batch, device in
+            ok = format(batch, device: device, into: &writer, write: write)
+            return ok
+        }
+        if ok && writer.count > 0 { ok = writer.withBytes(write) }
+        return (fixes, ok)
+    }
+
+    /// Appends `batch` to `writer` as TPV lines, handing the bytes to `write` whenever they pass
+    /// ``flushThreshold``: within the batch, so the buffer never outgrows twice the threshold
+    /// (a batch's JSON alone can be larger). Returns `false` once a write has failed.
+    private static func format(_ batch: [TPVValues], device: String?, into writer: inout JSONWriter,
+                               write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        for values in batch {
+            writer.tpv(values, device: device)
+            writer.byte(0x0A)
+            if writer.count >= flushThreshold {
+                let ok = writer.withBytes(write)
+                writer.removeAll()
+                if !ok { return false }
+            }
+        }
+        return true
     }
 }
