@@ -74,9 +74,11 @@ struct NMEAStreamDecoder: ~Copyable {
             // of the checksum and read as a harmless "A" by the test.
             let last = star - 16
             let bytes = UnsafeRawPointer(base + last).loadUnaligned(as: Bytes.self)
+            // Lanes are bytes in memory order, so each half of the mask is a little-endian word.
             let seen = UInt64(truncatingIfNeeded: k - last) &* 8
-            let fresh = unsafeBitCast(SIMD2<UInt64>(seen >= 64 ? 0 : ~0 &<< seen, seen <= 64 ? ~0 : ~0 &<< (seen &- 64)),
-                                      to: Bytes.self)
+            let low: UInt64 = seen >= 64 ? 0 : ~0 &<< seen
+            let high: UInt64 = seen <= 64 ? ~0 : ~0 &<< (seen &- 64)
+            let fresh = unsafeBitCast(SIMD2<UInt64>(low.littleEndian, high.littleEndian), to: Bytes.self)
             sum ^= bytes & fresh
             unusual |= Self.unusualBytes((bytes & fresh) | (Bytes(repeating: 0x41) & ~fresh))
         }
