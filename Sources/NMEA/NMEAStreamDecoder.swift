@@ -268,6 +268,13 @@ struct NMEAStreamDecoder: ~Copyable {
         let starts = self.starts, ends = self.ends
         var stored = 0
         var fieldStart = s + 1
+        // Stores the field from fieldStart up to `at`, a comma or the end.
+        @inline(__always) func endField(at: Int) {
+            starts[stored] = Int32(truncatingIfNeeded: fieldStart)
+            ends[stored] = Int32(truncatingIfNeeded: at)
+            stored &+= 1
+            fieldStart = at &+ 1
+        }
         let low7 = 0x7F7F_7F7F_7F7F_7F7F as UInt64
         // Eight bytes at a time: XOR with ",,,,,,,," turns commas into zero bytes, and the exact
         // (carry-free) zero-byte test sets the high bit of each of them; walked lowest first.
@@ -276,11 +283,7 @@ struct NMEAStreamDecoder: ~Copyable {
             // Lanes below `lane` were recorded already (the last word overlaps the one before).
             var found = ~(((commas & low7) &+ low7) | commas | low7) & (~0 &<< UInt64(lane &* 8))
             while found != 0 {
-                let at = k &+ found.trailingZeroBitCount &>> 3
-                starts[stored] = Int32(truncatingIfNeeded: fieldStart)
-                ends[stored] = Int32(truncatingIfNeeded: at)
-                stored &+= 1
-                fieldStart = at &+ 1
+                endField(at: k &+ found.trailingZeroBitCount &>> 3)
                 found &= found &- 1
             }
         }
@@ -296,19 +299,12 @@ struct NMEAStreamDecoder: ~Copyable {
                 record(UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self).littleEndian, at: last, from: k - last)
             } else {
                 while k < end {
-                    if base[k] == Self.comma {
-                        starts[stored] = Int32(truncatingIfNeeded: fieldStart)
-                        ends[stored] = Int32(truncatingIfNeeded: k)
-                        stored += 1
-                        fieldStart = k + 1
-                    }
+                    if base[k] == Self.comma { endField(at: k) }
                     k += 1
                 }
             }
         }
-        starts[stored] = Int32(truncatingIfNeeded: fieldStart)
-        ends[stored] = Int32(truncatingIfNeeded: end)
-        stored += 1
+        endField(at: end)
         let fields = NMEAFields(base: base, starts: starts, ends: ends, stored: stored,
                                 count: star >= 0 ? stored : stored - 1)
         let before = reports.count
