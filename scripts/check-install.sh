@@ -22,22 +22,27 @@ fi
 # The footprint the release link promises (Makefile's RELEASE_FLAGS): at start, only the C
 # library and libm are loaded. libsqlite3, libgps and libmosquitto are opened when first used,
 # and the C++ runtime is linked in wherever GCC's static archive is installed.
-needed=$(readelf -d "$prefix/bin/geotrack" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+# The shared libraries a binary names (readelf's NEEDED entries), on one line.
+needed_by() {
+    readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' '
+}
+needed=$(needed_by "$prefix/bin/geotrack")
 for library in libsqlite3 libgps libmosquitto libswiftCore libFoundation; do
     if [[ " $needed" == *" $library"* ]]; then
         echo "check-install: the installed geotrack loads $library at every start (NEEDED: $needed)" >&2
         exit 1
     fi
 done
-if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ] && [[ " $needed" == *" libstdc++"* ]]; then
-    echo "check-install: libstdc++.a is installed, yet the installed geotrack loads libstdc++ (NEEDED: $needed)" >&2
-    exit 1
-fi
-# Whether the link above went through a response file depends on how long the checkout's path is
-# (scripts/ld-static-cxx): clang switches to one past 64 KB of arguments, which CI's checkout
-# reached and this one may not. So a small program is linked through the wrapper both ways, the
-# second with enough unused -L folders to pass the line, and neither may load the C++ runtime.
 if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ]; then
+    if [[ " $needed" == *" libstdc++"* ]]; then
+        echo "check-install: libstdc++.a is installed, yet the installed geotrack loads libstdc++ (NEEDED: $needed)" >&2
+        exit 1
+    fi
+    # Whether the link above went through a response file depends on how long the checkout's
+    # path is (scripts/ld-static-cxx): clang switches to one past 64 KB of arguments, which CI's
+    # checkout reached and this one may not. So a small program is linked through the wrapper
+    # both ways, the second with enough unused -L folders to pass the line, and neither may load
+    # the C++ runtime.
     echo 'print("linked")' >"$prefix/hello.swift"
     padding=()
     for i in $(seq 1 1200); do
@@ -48,7 +53,7 @@ if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ]; then
         [ "$way" = response-file ] && extra=("${padding[@]}")
         "${SWIFTC:-swiftc}" -static-stdlib -use-ld=lld -Xclang-linker "--ld-path=$PWD/scripts/ld-static-cxx" \
             ${extra[@]+"${extra[@]}"} "$prefix/hello.swift" -o "$prefix/hello-$way"
-        hello_needed=$(readelf -d "$prefix/hello-$way" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' ')
+        hello_needed=$(needed_by "$prefix/hello-$way")
         if [[ " $hello_needed" == *" libstdc++"* || " $hello_needed" == *" libgcc_s"* ]] || [ "$("$prefix/hello-$way")" != linked ]; then
             echo "check-install: a program linked by scripts/ld-static-cxx, its arguments in $way, loads $hello_needed" >&2
             exit 1
