@@ -65,16 +65,21 @@ fi
 # message, without opening libgps.so and the ten libraries behind it.
 parser="libgps.so, opened at the first connection"
 if [ -f "$(pkg-config --variable=libdir libgps 2>/dev/null)/libgps.a" ]; then
-    port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-    /usr/bin/gpsfake -q -P "$port" -c 0.1 Tests/GPSDTests/Logs/garmin15x.nmea >"$prefix/gpsfake.log" 2>&1 &
-    gpsfake_pid=$!
-    trap 'kill "$gpsfake_pid" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$prefix"' EXIT
-    devices=""
-    for _ in $(seq 1 50); do
-        devices=$(LD_DEBUG=files "$prefix/bin/geotrack" devices --json --gpsd "127.0.0.1:$port" --timeout 2 2>"$prefix/ld-debug.txt" || true)
-        [[ "$devices" == *'"class":"DEVICE"'* ]] && break
-        sleep 0.2
-    done
+    # gpsd is asked for its receiver only once gpsfake has added it (scripts/gpsfake-up): a
+    # watch sent earlier may go unanswered, and CI saw exactly that fail this check.
+    read -r port gpsfake_group < <(scripts/gpsfake-up Tests/GPSDTests/Logs/garmin15x.nmea "$prefix/gpsfake.log" -c 0.1) || true
+    if [ -z "${gpsfake_group:-}" ]; then
+        echo "check-install: gpsfake did not start a gpsd (above); the installed geotrack was not run against one" >&2
+        exit 1
+    fi
+    # gpsfake removes its pseudo-terminal and control socket on SIGTERM, but may outlive it
+    # once its clients are gone: 2 s, then the whole group is killed.
+    trap 'kill -TERM -- "-$gpsfake_group" 2>/dev/null && timeout 2 tail --pid="$gpsfake_group" -s 0.1 -f /dev/null
+          kill -KILL -- "-$gpsfake_group" 2>/dev/null || true; rm -rf "$prefix"' EXIT
+    devices=$(LD_DEBUG=files "$prefix/bin/geotrack" devices --json --gpsd "127.0.0.1:$port" --timeout 10 2>"$prefix/ld-debug.txt") || {
+        echo "check-install: the installed geotrack devices failed against gpsfake on port $port: $(grep -v '^ *[0-9]*:' "$prefix/ld-debug.txt" | tail -3)" >&2
+        exit 1
+    }
     if [[ "$devices" != *'"class":"DEVICE"'* ]]; then
         echo "check-install: the installed geotrack listed no receiver from gpsfake on port $port: '$devices'" >&2
         exit 1

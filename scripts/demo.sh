@@ -19,31 +19,24 @@ done
 work=$(mktemp -d)
 export XDG_STATE_HOME="$work/state" XDG_CONFIG_HOME="$work/config"
 
-# A port nothing listens on now (the kernel picks it).
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-
-# gpsfake and the gpsd it starts get a process group of their own, so cleanup stops both.
-setsid /usr/bin/gpsfake -1 -q -P "$port" -c 0.1 "$log" </dev/null >/dev/null 2>&1 &
-fake=$!
+# gpsfake on a free port, its receiver listed by gpsd (scripts/gpsfake-up: a watch sent before
+# that may go unanswered). gpsfake and its gpsd have a process group of their own.
+read -r port fake < <("$(dirname "$0")/gpsfake-up" "$log" "$work/gpsfake.log" -1 -c 0.1) || true
+if [ -z "${fake:-}" ]; then
+    rm -rf "$work"
+    echo "demo: gpsfake did not start a gpsd (above): check that gpsd is installed (sudo apt-get install gpsd)" >&2
+    exit 69
+fi
 cleanup() {
-    kill -TERM -- "-$fake" 2>/dev/null || true
     # gpsfake may outlive SIGTERM once its log is done: give it 2 s, then kill the group.
-    for _ in $(seq 1 20); do kill -0 "$fake" 2>/dev/null || break; sleep 0.1; done
+    kill -TERM -- "-$fake" 2>/dev/null && timeout 2 tail --pid="$fake" -s 0.1 -f /dev/null
     kill -KILL -- "-$fake" 2>/dev/null || true
-    wait "$fake" 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 
 "$bin" auth grant >/dev/null
 echo "demo: location access granted ahead of time (geotrack auth grant, in a throwaway state directory)"
-
-# Wait (up to 30 s) until gpsd accepts connections.
-for _ in $(seq 1 300); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
-    kill -0 "$fake" 2>/dev/null || { echo "demo: gpsfake exited before gpsd listened" >&2; exit 69; }
-    sleep 0.1
-done
 
 echo "demo: gpsd (via gpsfake) on 127.0.0.1:$port replaying $(basename "$log"); geotrack watch, $fixes fixes, recording demo.gpx:"
 timeout 60 "$bin" watch --gpsd "127.0.0.1:$port" --count "$fixes" --timeout 30 --gpx "$work/demo.gpx" </dev/null
