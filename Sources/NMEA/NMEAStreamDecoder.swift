@@ -26,10 +26,10 @@ struct NMEAStreamDecoder: ~Copyable {
     /// Counts of what was read and skipped.
     var statistics = ReplayStatistics()
 
-    private var atLineStart = true
-    private var inJunk = false
-    private var skipping = false
-    private var checksumsSeen = false
+    var atLineStart = true
+    var inJunk = false
+    var skipping = false
+    var checksumsSeen = false
     private let starts: UnsafeMutablePointer<Int32>
     private let ends: UnsafeMutablePointer<Int32>
 

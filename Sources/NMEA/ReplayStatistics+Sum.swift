@@ -1,0 +1,26 @@
+/// Counts of parts of a log added up, and the counts of a stretch of it taken as a difference:
+/// a log decoded in chunks (``ParallelTPVJSON``) reports the same counts as one decoded whole.
+extension ReplayStatistics {
+    /// Every count of `self` plus `sign` times the same count of `other`.
+    func combined(with other: ReplayStatistics, sign: Int) -> ReplayStatistics {
+        var sum = self
+        sum.sentences += sign * other.sentences
+        sum.decoded += sign * other.decoded
+        sum.badChecksums += sign * other.badChecksums
+        sum.missingChecksums += sign * other.missingChecksums
+        sum.unknown += sign * other.unknown
+        sum.proprietary += sign * other.proprietary
+        sum.junkRuns += sign * other.junkRuns
+        sum.invalidValues += sign * other.invalidValues
+        sum.oversized += sign * other.oversized
+        sum.trackPoints += sign * other.trackPoints
+        sum.reports += sign * other.reports
+        return sum
+    }
+
+    /// The stored counts, by name, that ``combined(with:sign:)`` adds (held to the type's own by a test).
+    static let combinedProperties: Set<String> = [
+        "sentences", "decoded", "badChecksums", "missingChecksums", "unknown", "proprietary", "junkRuns",
+        "invalidValues", "oversized", "trackPoints", "reports",
+    ]
+}
