@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GeoTrackService
 import Logging
+import NMEA
 import Testing
 @testable import GeoTrackCLI
 
@@ -64,8 +65,15 @@ struct OnePipelineTests {
         #expect(!FastReplay.applies(options: try OutputOptions.parse(["--json", "--sky"]), settings: Settings(), paced: false))
 
         let directory = try TestSupport.temporaryDirectory()
-        for name in names {
-            let path = Self.corpus.appendingPathComponent(name).path
+        // Every log is smaller than two chunks and takes the single decoder; all of them one
+        // after another (1.6 MB) are decoded in chunks on worker threads (ParallelTPVJSON).
+        var all = Data()
+        for name in names { all.append(try Data(contentsOf: Self.corpus.appendingPathComponent(name))) }
+        let joined = directory.appendingPathComponent("all.nmea")
+        try all.write(to: joined)
+        #expect(all.count >= 4 * ParallelTPVJSON.defaultChunkSize)
+        let paths = names.map { ($0, Self.corpus.appendingPathComponent($0).path) } + [("all.nmea", joined.path)]
+        for (name, path) in paths {
             let fastFile = directory.appendingPathComponent(name + ".fast").path
             let serviceFile = directory.appendingPathComponent(name + ".service").path
             let fast = open(fastFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)

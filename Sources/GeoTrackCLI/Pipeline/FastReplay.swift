@@ -83,35 +83,39 @@ package enum FastReplay {
 
     /// The pipeline itself, on the calling thread.
     package static func replayJSON(path: String, descriptor: Int32, stop: StopFlag) throws(CLIError) {
-        let reader: ReplayReader
-        do {
-            reader = try ReplayReader(path: path)
-        } catch {
-            throw CLIError(error)
-        }
         let output = FileDescriptor(rawValue: descriptor)
         let writeFailure = Mutex<Errno?>(nil)
+        let write: @Sendable (UnsafeRawBufferPointer) -> Bool = { bytes in
+            guard !stop.isSet else { return false }
+            do {
+                _ = try output.writeAll(bytes)
+                return true
+            } catch Errno.brokenPipe {
+                // The reader went away (`… | head -1`): stop quietly, as a pipeline expects.
+                return false
+            } catch {
+                writeFailure.withLock { $0 = error as? Errno ?? .ioError }
+                return false
+            }
+        }
+        let statistics: ReplayStatistics
         do {
-            _ = try TPVJSONPipeline.run(reader) { bytes in
-                guard !stop.isSet else { return false }
-                do {
-                    _ = try output.writeAll(bytes)
-                    return true
-                } catch Errno.brokenPipe {
-                    // The reader went away (`… | head -1`): stop quietly, as a pipeline expects.
-                    return false
-                } catch {
-                    writeFailure.withLock { $0 = error as? Errno ?? .ioError }
-                    return false
-                }
+            // A regular file of NMEA is decoded in chunks on every core; anything else (stdin,
+            // a pipe, a small file, GPX) by one decoder, with the JSON on a second thread.
+            if let outcome = try ParallelTPVJSON.run(path: path, write: write) {
+                statistics = outcome.statistics
+            } else {
+                let reader = try ReplayReader(path: path)
+                _ = try TPVJSONPipeline.run(reader, write: write)
+                statistics = reader.statistics
             }
         } catch {
-            throw CLIError(.ioError, error.message)
+            throw CLIError(error)
         }
         if let failure = writeFailure.withLock({ $0 }), !stop.isSet {
             throw CLIError(.ioError, "cannot write output: \(failure.description)")
         }
-        if !stop.isSet, reader.statistics.decodedNothing {
+        if !stop.isSet, statistics.decodedNothing {
             throw CLIError(.notALog(path))
         }
     }

@@ -1,0 +1,150 @@
+import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension ParallelTPVJSON {
+    /// A thread that decodes chunks from the states it is given and formats their fixes.
+    final class Worker: @unchecked Sendable {
+        private let fd: Int32
+        private let shared: Shared
+        private var decoder: NMEAStreamDecoder
+        private var reports: [Report] = []
+
+        init(fd: Int32, path: String, shared: Shared) {
+            self.fd = fd
+            self.shared = shared
+            decoder = NMEAStreamDecoder(device: path)
+        }
+
+        /// Takes jobs until told to stop.
+        func run() {
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
+            defer {
+                buffer.deallocate()
+                shared.workerExited()
+            }
+            while let job = shared.next() {
+                do throws(SourceError) {
+                    try process(job, buffer)
+                } catch {
+                    job.failure = error
+                }
+                job.done.signal()
+            }
+        }
+
+        /// A slice of the chunk, and an unfinished line carried over from the one before.
+        private static let capacity = ParallelTPVJSON.slice + ByteInput.carryCapacity
+
+        /// Decodes the whole lines of the job's chunk, a slice at a time: from just after its
+        /// first line feed up to the start of its last unfinished line.
+        private func process(_ job: Job, _ buffer: UnsafeMutablePointer<UInt8>) throws(SourceError) {
+            job.end = -1
+            job.fixes = 0
+            job.checkpoints.removeAll(keepingCapacity: true)
+            job.output.removeAll()
+            job.failure = nil
+            guard let seed = job.seed else { return }
+            let chunkEnd = job.start + job.length
+            // The bytes in the buffer are the file's from `position`, `carry` of them.
+            var position = job.start
+            var carry = 0
+            while true {
+                guard position < chunkEnd else { return }
+                carry = try ParallelTPVJSON.read(fd, into: buffer, count: min(ParallelTPVJSON.slice, chunkEnd - position),
+                                                 at: position)
+                guard carry > 0 else { return }
+                if let feed = memchr(buffer, 0x0A, carry) {
+                    let skipped = UnsafeMutableRawPointer(feed) - UnsafeMutableRawPointer(buffer) + 1
+                    carry -= skipped
+                    position += skipped
+                    memmove(buffer, buffer + skipped, carry)
+                    break
+                }
+                position += carry
+            }
+            let begin = position
+            decoder.restore(seed)
+            // After a line feed: at the start of a line, neither in junk nor skipping a long line.
+            decoder.atLineStart = true
+            decoder.inJunk = false
+            decoder.skipping = false
+            decoder.statistics = ReplayStatistics()
+            let distances = ParallelTPVJSON.checkpointDistances
+            while position + carry < chunkEnd {
+                // Read up to the next checkpoint, then a slice at a time.
+                let next = job.checkpoints.count < distances.count ? begin + distances[job.checkpoints.count] : Int.max
+                let wanted = min(Self.capacity - carry, chunkEnd - position - carry, max(1, next - position - carry))
+                let count = try ParallelTPVJSON.read(fd, into: buffer + carry, count: wanted, at: position + carry)
+                guard count > 0 else { break }
+                carry += count
+                let used = ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0,
+                                                  atEnd: false, reports: &reports)
+                job.fixes += ParallelTPVJSON.format(&decoder, into: &job.output)
+                position += used
+                carry -= used
+                if carry > 0 && used > 0 { memmove(buffer, buffer + used, carry) }
+                // A decoder that takes nothing of a full buffer ends the chunk there.
+                guard used > 0 || carry < Self.capacity else { break }
+                if position + carry >= next {
+                    // Any point the decoder stopped at is a state between two lines of the file.
+                    job.checkpoints.append(Checkpoint(offset: position, state: decoder.snapshot,
+                                                      statistics: decoder.statistics, fixes: job.fixes,
+                                                      outputCount: job.output.count))
+                }
+            }
+            job.end = position
+            job.final = decoder.snapshot
+            job.finalStatistics = decoder.statistics
+        }
+    }
+
+    /// Feeds `bytes[from...]` to `decoder`; returns where it stopped.
+    static func decode(_ decoder: inout NMEAStreamDecoder, _ bytes: UnsafeBufferPointer<UInt8>, from: Int,
+                       atEnd: Bool, reports: inout [Report]) -> Int {
+        guard let base = bytes.baseAddress else { return from }
+        var position = from
+        while position < bytes.count {
+            let used = decoder.consume(UnsafeBufferPointer(start: base + position, count: bytes.count - position),
+                                       atEnd: atEnd, into: &reports)
+            // The bulk path collects fixes, not reports; the decoder pauses at any report.
+            reports.removeAll(keepingCapacity: true)
+            guard used > 0 else { break }
+            position += used
+        }
+        return position
+    }
+
+    /// Appends the decoder's collected fixes to `writer` as TPV lines, counts them as reports
+    /// (as ``ReplayReader/forEachFixBatch(_:)`` does), and empties the collection; returns how many.
+    @discardableResult
+    static func format(_ decoder: inout NMEAStreamDecoder, into writer: inout JSONWriter) -> Int {
+        let count = decoder.assembler.rawFixes.count
+        guard count > 0 else { return 0 }
+        let device = decoder.assembler.device
+        for values in decoder.assembler.rawFixes {
+            writer.tpv(values, device: device)
+            writer.byte(0x0A)
+        }
+        decoder.assembler.rawFixes.removeAll(keepingCapacity: true)
+        decoder.statistics.reports += count
+        return count
+    }
+
+    /// Reads `count` bytes at `offset`, fewer only at the end of the file; returns how many.
+    static func read(_ fd: Int32, into buffer: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int) throws(SourceError) -> Int {
+        var total = 0
+        while total < count {
+            let got = pread(fd, buffer + total, count - total, off_t(offset + total))
+            if got > 0 {
+                total += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                throw SourceError(.io, message: "cannot read the log: \(String(cString: strerror(errno))). Check the file or device.")
+            }
+        }
+        return total
+    }
+}

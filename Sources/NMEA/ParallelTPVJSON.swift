@@ -1,0 +1,156 @@
+import Dispatch
+import Executors
+import GPSReports
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `geotrack replay FILE --json` on every core: worker threads decode and format whole chunks of
+/// the file at once, each from a guessed starting state, and the calling thread keeps the one
+/// true decoder and takes a chunk's output from the first point where the two states agree.
+///
+/// How a chunk is used:
+/// - A worker reads its chunk with `pread`, starts at the first line that begins in it, from a
+///   state the calling thread had a little earlier (``NMEACycleAssembler/seed()``), and decodes
+///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
+///   counts and output length at a few checkpoints near the start (2, 4, … 32 KiB in).
+/// - The calling thread decodes from where it stands to the first checkpoint and compares its
+///   state with the worker's there (``NMEAStreamDecoder/Snapshot/hasSameState(as:)``). Once they
+///   agree, the same bytes can only make the same fixes: the worker's output from that point
+///   is written as it is, and its state at the chunk's end becomes the true one. Until they
+///   agree it tries the next checkpoint; when none agrees, it goes on decoding the chunk itself.
+///
+/// Nothing is guessed in the output: every byte written was made from the true state, or from
+/// a state found equal to it. The cost of a wrong guess is time, never a different line.
+///
+/// The file must be a regular file (chunks are read at their offsets) holding NMEA; anything
+/// else takes ``TPVJSONPipeline``. Memory stays bounded: ``depth`` chunks in flight, each with
+/// its output.
+package enum ParallelTPVJSON {
+    /// Bytes per chunk. Large enough that the hand-overs cost little, small enough that the
+    /// chunks in flight, with their JSON, stay well under a megabyte.
+    package static let defaultChunkSize = 128 * 1024
+    /// Chunks in flight: two being decoded and two waiting, so a worker never waits for the
+    /// calling thread.
+    static let depth = 4
+    /// Where the checkpoints are, in bytes after a chunk's first line: a receiver's reporting
+    /// cycle is well under a kilobyte, and two or three of them make the states agree.
+    static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768]
+    /// Bytes decoded at a time, between which the fixes are formatted: the fixes waiting in
+    /// between stay a few kilobytes.
+    static let slice = 16 * 1024
+    /// Output bytes gathered on the calling thread before one `write`.
+    static let flushThreshold = 1 << 16
+
+    /// What a run did.
+    package struct Outcome: Sendable {
+        /// Fixes written.
+        package var fixes: Int
+        /// Whether every write succeeded.
+        package var written: Bool
+        /// What was read and skipped, the same counts as a decoder reading the file whole.
+        package var statistics: ReplayStatistics
+        /// Chunks whose workers' output was used, and chunks the calling thread decoded itself
+        /// (no checkpoint agreed, or no line began and ended in the chunk).
+        package var adopted: Int
+        package var decodedAgain: Int
+    }
+
+    /// Replays the NMEA log at `path` as TPV JSON lines through `write`, which returns `false`
+    /// when the output is gone. Returns `nil`, having written nothing, when the file is not
+    /// a regular file of at least two chunks holding NMEA, or no worker thread can be started:
+    /// the caller then takes ``TPVJSONPipeline``.
+    package static func run(path: String, chunkSize: Int = defaultChunkSize, workers: Int = 2,
+                            write: @escaping (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> Outcome? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let size = Int(info.st_size)
+        guard chunkSize > 0, size >= 2 * chunkSize else { return nil }
+        var coordinator = Coordinator(fd: fd, path: path, chunkSize: chunkSize, write: write)
+        guard try coordinator.holdsNMEA() else { return nil }
+        let shared = Shared()
+        var started = 0
+        for index in 0..<max(1, workers) {
+            let worker = Worker(fd: fd, path: path, shared: shared)
+            guard DetachedThread.start(name: "geotrack chunk \(index)", { worker.run() }) else { break }
+            started += 1
+        }
+        guard started > 0 else { return nil }
+        defer { shared.stop(workers: started) }
+        return try coordinator.run(size: size, shared: shared)
+    }
+
+    /// One chunk: what the calling thread asks for, then what a worker made of it. Passed
+    /// between the two through ``Shared``: one of them at a time uses it.
+    final class Job: @unchecked Sendable {
+        /// The chunk's bytes in the file.
+        var start = 0
+        var length = 0
+        /// The state the worker starts from.
+        var seed: NMEAStreamDecoder.Snapshot?
+
+        /// Where the worker stopped (its last consumed byte, plus one), and its state, counts
+        /// and fixes there. `end` is -1 when no line began and ended in the chunk.
+        var end = -1
+        var final: NMEAStreamDecoder.Snapshot?
+        var finalStatistics = ReplayStatistics()
+        var fixes = 0
+        var checkpoints: [Checkpoint] = []
+        /// The chunk's fixes as TPV JSON lines: about as many bytes as the chunk, made room for
+        /// at once (growing it step by step left the steps' memory behind).
+        var output: JSONWriter
+        var failure: SourceError?
+        let done = DispatchSemaphore(value: 0)
+
+        init(chunkSize: Int) {
+            output = JSONWriter(capacity: chunkSize + chunkSize / 4)
+            checkpoints.reserveCapacity(ParallelTPVJSON.checkpointDistances.count)
+        }
+    }
+
+    /// A worker's state at a file offset, with its counts, fixes and output length there.
+    struct Checkpoint {
+        var offset: Int
+        var state: NMEAStreamDecoder.Snapshot
+        var statistics: ReplayStatistics
+        var fixes: Int
+        var outputCount: Int
+    }
+
+    /// The queue of jobs for the workers.
+    final class Shared: Sendable {
+        private let queue = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
+        private let available = DispatchSemaphore(value: 0)
+        private let exited = DispatchSemaphore(value: 0)
+
+        func submit(_ job: Job) {
+            queue.withLock { $0.jobs.append(job) }
+            available.signal()
+        }
+
+        /// The next job, or `nil` once the workers are to stop.
+        func next() -> Job? {
+            available.wait()
+            return queue.withLock { state in
+                state.stopping || state.jobs.isEmpty ? nil : state.jobs.removeFirst()
+            }
+        }
+
+        func workerExited() { exited.signal() }
+
+        /// Drops the jobs not started, stops the workers and waits until they are gone (they
+        /// read the file, which the caller closes next).
+        func stop(workers: Int) {
+            queue.withLock { state in
+                state.stopping = true
+                state.jobs.removeAll()
+            }
+            for _ in 0..<workers { available.signal() }
+            for _ in 0..<workers { exited.wait() }
+        }
+    }
+}

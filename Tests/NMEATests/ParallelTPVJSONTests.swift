@@ -1,0 +1,174 @@
+import Foundation
+import GPSReports
+import Synchronization
+import Testing
+@testable import NMEA
+
+/// replay --json in chunks on worker threads: every byte and every count must be what one
+/// decoder reading the file whole gives, wherever the chunks are cut.
+@Suite("Parallel TPV JSON")
+struct ParallelTPVJSONTests {
+    /// The test logs one after another: receivers of every kind, `# Date:` headers between them.
+    static func joinedLogs(times: Int = 1) throws -> [UInt8] {
+        let directory = URL(fileURLWithPath: try logPath("garmin15x.nmea")).deletingLastPathComponent().path
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".nmea") || $0.hasSuffix(".raw.log") }.sorted()
+        #expect(names.count >= 10)
+        var bytes: [UInt8] = []
+        for _ in 0..<times {
+            for name in names { bytes += try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))) }
+        }
+        return bytes
+    }
+
+    /// Where two outputs first differ ("none" when they do not): an expectation that fails says
+    /// this rather than printing megabytes.
+    static func difference(_ a: [UInt8], _ b: [UInt8]) -> String {
+        let common = min(a.count, b.count)
+        guard let index = (0..<common).first(where: { a[$0] != b[$0] }) ?? (a.count == b.count ? nil : common) else {
+            return "none"
+        }
+        return "at byte \(index) of \(a.count) and \(b.count)"
+    }
+
+    /// One decoder, the whole file: the reference.
+    static func whole(_ path: String) throws -> (bytes: [UInt8], fixes: Int, statistics: ReplayStatistics) {
+        let reader = try ReplayReader(path: path)
+        let collected = Mutex<[UInt8]>([])
+        let result = try TPVJSONPipeline.run(reader, threaded: false) { chunk in
+            collected.withLock { $0.append(contentsOf: chunk) }
+            return true
+        }
+        return (collected.withLock { $0 }, result.fixes, reader.statistics)
+    }
+
+    static func chunked(_ path: String, chunkSize: Int, workers: Int = 2,
+                        failAfter writes: Int = .max) throws -> (bytes: [UInt8], outcome: ParallelTPVJSON.Outcome?) {
+        let collected = Mutex<(bytes: [UInt8], writes: Int)>(([], 0))
+        let outcome = try ParallelTPVJSON.run(path: path, chunkSize: chunkSize, workers: workers) { chunk in
+            collected.withLock { state in
+                guard state.writes < writes else { return false }
+                state.writes += 1
+                state.bytes.append(contentsOf: chunk)
+                return true
+            }
+        }
+        return (collected.withLock { $0.bytes }, outcome)
+    }
+
+    @Test("the test logs joined, cut into chunks of any size, give the bytes and counts of one decoder",
+          arguments: [(97, 2), (1000, 2), (4096, 1), (4096, 2), (65_536, 2), (ParallelTPVJSON.defaultChunkSize, 3)])
+    func sameAsWhole(chunkSize: Int, workers: Int) throws {
+        let path = try temporaryFile(try Self.joinedLogs(times: 2))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reference = try Self.whole(path)
+        #expect(reference.fixes > 1000)
+        let (bytes, outcome) = try Self.chunked(path, chunkSize: chunkSize, workers: workers)
+        let result = try #require(outcome)
+        #expect(result.written)
+        #expect(result.fixes == reference.fixes)
+        #expect(result.statistics == reference.statistics)
+        #expect(Self.difference(bytes, reference.bytes) == "none")
+        // Chunks that reach a few checkpoints are taken from the workers.
+        if chunkSize >= 65_536 { #expect(result.adopted > 0) }
+    }
+
+    @Test("a long log is nearly all taken from the workers: only chunks near a receiver met for the first time are decoded again")
+    func mostChunksAdopted() throws {
+        let logs = try Self.joinedLogs()
+        let path = try temporaryFile(try Self.joinedLogs(times: 8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (bytes, outcome) = try Self.chunked(path, chunkSize: ParallelTPVJSON.defaultChunkSize)
+        let result = try #require(outcome)
+        #expect(Self.difference(bytes, try Self.whole(path).bytes) == "none")
+        // The first pass over the logs teaches the decoder each receiver's habits (the end of
+        // its cycle, its constellations), which the seeds lack until then; after it, none.
+        let firstPass = (logs.count + ParallelTPVJSON.defaultChunkSize - 1) / ParallelTPVJSON.defaultChunkSize + 1
+        #expect(result.decodedAgain <= firstPass, "adopted \(result.adopted), decoded again \(result.decodedAgain)")
+        #expect(result.adopted + result.decodedAgain == (logs.count * 8 + ParallelTPVJSON.defaultChunkSize - 1) / ParallelTPVJSON.defaultChunkSize)
+    }
+
+    @Test("chunks cut inside CR-only lines, long lines, junk, comments and sentences without checksums")
+    func awkwardCuts() throws {
+        var text = "# Date: 2021-03-04\r"
+        for second in 0..<400 {
+            let time = String(format: "1200%02d.00", second % 60)
+            text += "$GPGGA,\(time),4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,\r"
+            if second % 7 == 0 { text += "$GPTXT," + String(repeating: "x", count: 300) + "\n" + String(repeating: "y", count: 90) + "\n" }
+            if second % 11 == 0 { text += "\u{01}\u{02}$GPRMC,cut\r\n# a comment\n" }
+            if second == 200 { text += "# Date: 2022-05-06\n" }
+            text += checksummed("$GPRMC,\(time),A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W") + "\r\n"
+            text += checksummed("$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1") + "\n"
+        }
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let reference = try Self.whole(path)
+        #expect(reference.fixes > 300)
+        #expect(reference.statistics.missingChecksums > 0)
+        #expect(reference.statistics.oversized > 0)
+        #expect(reference.statistics.junkRuns > 0)
+        for chunkSize in [61, 200, 257, 1024, 2500, 8192] {
+            let (bytes, outcome) = try Self.chunked(path, chunkSize: chunkSize)
+            let result = try #require(outcome)
+            #expect(result.statistics == reference.statistics, "chunks of \(chunkSize)")
+            #expect(Self.difference(bytes, reference.bytes) == "none", "chunks of \(chunkSize)")
+        }
+    }
+
+    @Test("a write that fails stops the run, reported as not written, with no worker left behind")
+    func failedWrite() throws {
+        let path = try temporaryFile(try Self.joinedLogs())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (bytes, outcome) = try Self.chunked(path, chunkSize: 8192, failAfter: 1)
+        let result = try #require(outcome)
+        #expect(!result.written)
+        #expect(!bytes.isEmpty)
+        #expect(bytes.count < (try Self.whole(path)).bytes.count)
+    }
+
+    @Test("what cannot be read at offsets, or is not NMEA, or is small, is left to the single decoder")
+    func declines() throws {
+        let nmea = try temporaryFile(try Self.joinedLogs())
+        defer { try? FileManager.default.removeItem(atPath: nmea) }
+        #expect(try Self.chunked(nmea, chunkSize: 1 << 30).outcome == nil)
+        #expect(try Self.chunked("-", chunkSize: 4096).outcome == nil)
+        #expect(try Self.chunked("/nonexistent/log.nmea", chunkSize: 4096).outcome == nil)
+        let gpx = try temporaryFile("  \n<?xml version=\"1.0\"?><gpx>" + String(repeating: " ", count: 20_000) + "</gpx>", suffix: ".gpx")
+        defer { try? FileManager.default.removeItem(atPath: gpx) }
+        #expect(try Self.chunked(gpx, chunkSize: 4096).outcome == nil)
+    }
+
+    @Test("states compare numbers bit for bit, any NaN alike, and a header's date only until a sentence gave one")
+    func stateComparison() {
+        var a = NMEACycleAssembler(device: "d")
+        var b = NMEACycleAssembler(device: "d")
+        #expect(a.hasSameState(as: b))
+        a.fix.speed = 0
+        b.fix.speed = -0.0
+        #expect(!a.hasSameState(as: b))
+        b.fix.speed = 0
+        a.hdop = .nan
+        b.hdop = -Double.nan
+        #expect(a.hasSameState(as: b))
+        a.headerDate = CivilDate(year: 2020, month: 1, day: 2)
+        #expect(!a.hasSameState(as: b))
+        a.sawDateSentence = true
+        b.sawDateSentence = true
+        #expect(a.hasSameState(as: b))
+        b.cycleEnders = 2
+        #expect(!a.hasSameState(as: b))
+        #expect(a.seed().lastTag == 0)
+    }
+
+    @Test("the comparison covers every stored property, or says why it leaves one out")
+    func comparisonCoversEveryProperty() {
+        func labels(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
+        let assembler = NMEACycleAssembler(device: nil)
+        #expect(labels(assembler) == NMEACycleAssembler.comparedProperties.union(NMEACycleAssembler.ignoredProperties))
+        #expect(NMEACycleAssembler.comparedProperties.isDisjoint(with: NMEACycleAssembler.ignoredProperties))
+        #expect(labels(GPSDFix()) == GPSDFix.comparedProperties)
+        #expect(labels(Satellite(prn: 1)) == NMEACycleAssembler.comparedSatelliteProperties)
+        #expect(labels(Attitude()) == NMEACycleAssembler.comparedAttitudeProperties)
+        #expect(labels(ReplayStatistics()) == ReplayStatistics.combinedProperties)
+    }
+}
