@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "GeoTrackCLITests",
             dependencies: [
-                "GPSReports", "GPSD", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "OwnTracks",
+                "GPSReports", "GPSD", "NMEA", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "OwnTracks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
