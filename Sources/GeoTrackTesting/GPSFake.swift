@@ -31,8 +31,9 @@ public final class GPSFake {
     /// A free port is only free when it is chosen: a test running beside this one may take it
     /// (for its own gpsd, or as a connection's local port) before gpsd binds it. gpsd then fails,
     /// and gpsfake exits or never gets its receiver listed; with a port of its own choosing, the
-    /// harness then tries another one, up to three times. A port the caller gave is used or
-    /// refused, never changed.
+    /// harness then tries another one, up to three times. A port the caller gave is never
+    /// changed: gpsfake is started on it again, up to three times, since now and then a gpsd
+    /// listens and never lists gpsfake's receiver (seen in a restart test, on its given port).
     public init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
         guard Self.isInstalled else {
             throw HarnessError("gpsfake is not installed at \(Self.path): sudo apt-get install gpsd-clients")
@@ -44,7 +45,7 @@ public final class GPSFake {
                 process = try await Self.start(log: log, port: chosen, cycle: cycle)
                 self.port = chosen
                 return
-            } catch let error as PortTaken where port == nil && attempt < 3 {
+            } catch let error as PortTaken where attempt < 3 {
                 _ = error
                 attempt += 1
             } catch let error as PortTaken {
