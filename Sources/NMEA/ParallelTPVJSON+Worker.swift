@@ -8,11 +8,13 @@ extension ParallelTPVJSON {
     final class Worker: @unchecked Sendable {
         private let fd: Int32
         private let shared: Shared
+        private let distances: [Int]
         private var decoder: NMEAStreamDecoder
         private var reports: [Report] = []
 
-        init(fd: Int32, path: String, shared: Shared) {
+        init(fd: Int32, path: String, checkpoints: [Int], shared: Shared) {
             self.fd = fd
+            distances = checkpoints
             self.shared = shared
             decoder = NMEAStreamDecoder(device: path)
         }
@@ -47,13 +49,15 @@ extension ParallelTPVJSON {
             job.failure = nil
             guard let seed = job.seed else { return }
             let chunkEnd = job.start + job.length
-            // The bytes in the buffer are the file's from `position`, `carry` of them.
+            // The bytes in the buffer are the file's from `position`, `carry` of them. The first
+            // line feed is looked for in reads no longer than the first checkpoint's distance, so
+            // that what follows it is decoded up to that checkpoint, not beyond.
             var position = job.start
             var carry = 0
+            let firstRead = min(ParallelTPVJSON.slice, max(1, distances.first ?? ParallelTPVJSON.slice))
             while true {
                 guard position < chunkEnd else { return }
-                carry = try ParallelTPVJSON.read(fd, into: buffer, count: min(ParallelTPVJSON.slice, chunkEnd - position),
-                                                 at: position)
+                carry = try ParallelTPVJSON.read(fd, into: buffer, count: min(firstRead, chunkEnd - position), at: position)
                 guard carry > 0 else { return }
                 if let feed = memchr(buffer, 0x0A, carry) {
                     let skipped = UnsafeMutableRawPointer(feed) - UnsafeMutableRawPointer(buffer) + 1
@@ -71,13 +75,11 @@ extension ParallelTPVJSON {
             decoder.inJunk = false
             decoder.skipping = false
             decoder.statistics = ReplayStatistics()
-            let distances = ParallelTPVJSON.checkpointDistances
-            while position + carry < chunkEnd {
-                // Read up to the next checkpoint, then a slice at a time.
+            while true {
+                // Read up to the next checkpoint, then a slice at a time, and decode what was read.
                 let next = job.checkpoints.count < distances.count ? begin + distances[job.checkpoints.count] : Int.max
-                let wanted = min(Self.capacity - carry, chunkEnd - position - carry, max(1, next - position - carry))
-                let count = try ParallelTPVJSON.read(fd, into: buffer + carry, count: wanted, at: position + carry)
-                guard count > 0 else { break }
+                let wanted = min(Self.capacity - carry, chunkEnd - position - carry, max(0, next - position - carry))
+                let count = wanted > 0 ? try ParallelTPVJSON.read(fd, into: buffer + carry, count: wanted, at: position + carry) : 0
                 carry += count
                 let used = ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0,
                                                   atEnd: false, reports: &reports)
@@ -85,14 +87,16 @@ extension ParallelTPVJSON {
                 position += used
                 carry -= used
                 if carry > 0 && used > 0 { memmove(buffer, buffer + used, carry) }
-                // A decoder that takes nothing of a full buffer ends the chunk there.
-                guard used > 0 || carry < Self.capacity else { break }
-                if position + carry >= next {
+                let read = position + carry
+                if read >= next {
                     // Any point the decoder stopped at is a state between two lines of the file.
                     job.checkpoints.append(Checkpoint(offset: position, state: decoder.snapshot,
                                                       statistics: decoder.statistics, fixes: job.fixes,
                                                       outputCount: job.output.count))
                 }
+                // Done at the chunk's end; also where nothing more could be read or decoded (the
+                // file's end, or a full buffer the decoder took nothing of).
+                if read >= chunkEnd || (read < next && count == 0 && used == 0) { break }
             }
             job.end = position
             job.final = decoder.snapshot

@@ -36,12 +36,13 @@ package enum ParallelTPVJSON {
     static let depth = 4
     /// Where the checkpoints are, in bytes after a chunk's first line: a receiver's reporting
     /// cycle is well under a kilobyte, and two or three of them make the states agree.
-    static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768]
+    package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768]
     /// Bytes decoded at a time, between which the fixes are formatted: the fixes waiting in
     /// between stay a few kilobytes.
     static let slice = 16 * 1024
-    /// Output bytes gathered on the calling thread before one `write`.
-    static let flushThreshold = 1 << 16
+    /// Output bytes gathered on the calling thread before one `write`: it formats only the
+    /// fixes before a checkpoint, as a rule, and a larger buffer only grew to twice this.
+    static let flushThreshold = 16 * 1024
 
     /// What a run did.
     package struct Outcome: Sendable {
@@ -61,7 +62,11 @@ package enum ParallelTPVJSON {
     /// when the output is gone. Returns `nil`, having written nothing, when the file is not
     /// a regular file of at least two chunks holding NMEA, or no worker thread can be started:
     /// the caller then takes ``TPVJSONPipeline``.
+    ///
+    /// `checkpoints` are the distances from a chunk's first line to its checkpoints, growing;
+    /// tests and the fuzzer give short ones, so that small chunks are taken from workers too.
     package static func run(path: String, chunkSize: Int = defaultChunkSize, workers: Int = 2,
+                            checkpoints: [Int] = checkpointDistances,
                             write: @escaping (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> Outcome? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -75,7 +80,7 @@ package enum ParallelTPVJSON {
         let shared = Shared()
         var started = 0
         for index in 0..<max(1, workers) {
-            let worker = Worker(fd: fd, path: path, shared: shared)
+            let worker = Worker(fd: fd, path: path, checkpoints: checkpoints, shared: shared)
             guard DetachedThread.start(name: "geotrack chunk \(index)", { worker.run() }) else { break }
             started += 1
         }
@@ -108,7 +113,7 @@ package enum ParallelTPVJSON {
 
         init(chunkSize: Int) {
             output = JSONWriter(capacity: chunkSize + chunkSize / 4)
-            checkpoints.reserveCapacity(ParallelTPVJSON.checkpointDistances.count)
+            checkpoints.reserveCapacity(8)
         }
     }
 

@@ -42,10 +42,16 @@ struct ParallelTPVJSONTests {
         return (collected.withLock { $0 }, result.fixes, reader.statistics)
     }
 
+    /// Checkpoints close to a chunk's start, so that chunks of a few hundred bytes are taken
+    /// from the workers too (with the default ones, chunks under 2 KiB never are).
+    static let nearCheckpoints = [40, 120, 300, 700]
+
     static func chunked(_ path: String, chunkSize: Int, workers: Int = 2,
+                        checkpoints: [Int] = ParallelTPVJSON.checkpointDistances,
                         failAfter writes: Int = .max) throws -> (bytes: [UInt8], outcome: ParallelTPVJSON.Outcome?) {
         let collected = Mutex<(bytes: [UInt8], writes: Int)>(([], 0))
-        let outcome = try ParallelTPVJSON.run(path: path, chunkSize: chunkSize, workers: workers) { chunk in
+        let outcome = try ParallelTPVJSON.run(path: path, chunkSize: chunkSize, workers: workers,
+                                              checkpoints: checkpoints) { chunk in
             collected.withLock { state in
                 guard state.writes < writes else { return false }
                 state.writes += 1
@@ -63,14 +69,18 @@ struct ParallelTPVJSONTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reference = try Self.whole(path)
         #expect(reference.fixes > 1000)
-        let (bytes, outcome) = try Self.chunked(path, chunkSize: chunkSize, workers: workers)
-        let result = try #require(outcome)
-        #expect(result.written)
-        #expect(result.fixes == reference.fixes)
-        #expect(result.statistics == reference.statistics)
-        #expect(Self.difference(bytes, reference.bytes) == "none")
-        // Chunks that reach a few checkpoints are taken from the workers.
-        if chunkSize >= 65_536 { #expect(result.adopted > 0) }
+        for checkpoints in [ParallelTPVJSON.checkpointDistances, Self.nearCheckpoints] {
+            let (bytes, outcome) = try Self.chunked(path, chunkSize: chunkSize, workers: workers, checkpoints: checkpoints)
+            let result = try #require(outcome)
+            #expect(result.written)
+            #expect(result.fixes == reference.fixes)
+            #expect(result.statistics == reference.statistics)
+            #expect(Self.difference(bytes, reference.bytes) == "none", "checkpoints \(checkpoints)")
+            // Chunks that reach a few checkpoints are taken from the workers.
+            if chunkSize >= 65_536 || (chunkSize >= 1000 && checkpoints == Self.nearCheckpoints) {
+                #expect(result.adopted > 0, "checkpoints \(checkpoints)")
+            }
+        }
     }
 
     @Test("a long log is nearly all taken from the workers: only chunks near a receiver met for the first time are decoded again")
@@ -107,12 +117,17 @@ struct ParallelTPVJSONTests {
         #expect(reference.statistics.missingChecksums > 0)
         #expect(reference.statistics.oversized > 0)
         #expect(reference.statistics.junkRuns > 0)
+        var adopted = 0
         for chunkSize in [61, 200, 257, 1024, 2500, 8192] {
-            let (bytes, outcome) = try Self.chunked(path, chunkSize: chunkSize)
-            let result = try #require(outcome)
-            #expect(result.statistics == reference.statistics, "chunks of \(chunkSize)")
-            #expect(Self.difference(bytes, reference.bytes) == "none", "chunks of \(chunkSize)")
+            for checkpoints in [ParallelTPVJSON.checkpointDistances, Self.nearCheckpoints] {
+                let (bytes, outcome) = try Self.chunked(path, chunkSize: chunkSize, checkpoints: checkpoints)
+                let result = try #require(outcome)
+                adopted += result.adopted
+                #expect(result.statistics == reference.statistics, "chunks of \(chunkSize), checkpoints \(checkpoints)")
+                #expect(Self.difference(bytes, reference.bytes) == "none", "chunks of \(chunkSize), checkpoints \(checkpoints)")
+            }
         }
+        #expect(adopted > 0)
     }
 
     @Test("a write that fails stops the run, reported as not written, with no worker left behind")
