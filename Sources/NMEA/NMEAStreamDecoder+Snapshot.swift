@@ -11,13 +11,6 @@ extension NMEAStreamDecoder {
         var inJunk: Bool
         var skipping: Bool
         var checksumsSeen: Bool
-
-        /// Whether `other` would decode what follows the same way (see
-        /// ``NMEACycleAssembler/hasSameState(as:)``).
-        func hasSameState(as other: Snapshot) -> Bool {
-            atLineStart == other.atLineStart && inJunk == other.inJunk && skipping == other.skipping
-                && checksumsSeen == other.checksumsSeen && assembler.hasSameState(as: other.assembler)
-        }
     }
 
     /// The decoder's state, without the fixes it has collected: they stay with the decoder, whose

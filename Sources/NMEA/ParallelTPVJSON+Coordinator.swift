@@ -136,12 +136,8 @@ extension ParallelTPVJSON {
                     break
                 }
                 carry += count
-                let used = ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0,
-                                                  atEnd: false, reports: &reports)
+                consumed += ParallelTPVJSON.decodeBuffered(&decoder, buffer, carry: &carry, reports: &reports)
                 collect()
-                consumed += used
-                carry -= used
-                if carry > 0 && used > 0 { memmove(buffer, buffer + used, carry) }
             }
         }
 

@@ -81,12 +81,9 @@ extension ParallelTPVJSON {
                 let wanted = min(Self.capacity - carry, chunkEnd - position - carry, max(0, next - position - carry))
                 let count = wanted > 0 ? try ParallelTPVJSON.read(fd, into: buffer + carry, count: wanted, at: position + carry) : 0
                 carry += count
-                let used = ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0,
-                                                  atEnd: false, reports: &reports)
+                let used = ParallelTPVJSON.decodeBuffered(&decoder, buffer, carry: &carry, reports: &reports)
                 job.fixes += ParallelTPVJSON.format(&decoder, into: &job.output)
                 position += used
-                carry -= used
-                if carry > 0 && used > 0 { memmove(buffer, buffer + used, carry) }
                 let read = position + carry
                 if read >= next {
                     // Any point the decoder stopped at is a state between two lines of the file.
@@ -118,6 +115,17 @@ extension ParallelTPVJSON {
             position += used
         }
         return position
+    }
+
+    /// Feeds the `carry` bytes at `buffer` to `decoder`, then moves what it left (an unfinished
+    /// line) to the front and makes that the new `carry`; returns how many it took.
+    static func decodeBuffered(_ decoder: inout NMEAStreamDecoder, _ buffer: UnsafeMutablePointer<UInt8>,
+                               carry: inout Int, reports: inout [Report]) -> Int {
+        let used = decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0, atEnd: false,
+                          reports: &reports)
+        carry -= used
+        if carry > 0 && used > 0 { memmove(buffer, buffer + used, carry) }
+        return used
     }
 
     /// Appends the decoder's collected fixes to `writer` as TPV lines, counts them as reports

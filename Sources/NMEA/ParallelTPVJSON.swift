@@ -16,7 +16,7 @@ import Glibc
 ///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
 ///   counts and output length at a few checkpoints near the start (2, 4, … 32 KiB in).
 /// - The calling thread decodes from where it stands to the first checkpoint and compares its
-///   state with the worker's there (``NMEAStreamDecoder/Snapshot/hasSameState(as:)``). Once they
+///   state with the worker's there (``NMEAStreamDecoder/hasSameState(as:)``). Once they
 ///   agree, the same bytes can only make the same fixes: the worker's output from that point
 ///   is written as it is, and its state at the chunk's end becomes the true one. Until they
 ///   agree it tries the next checkpoint; when none agrees, it goes on decoding the chunk itself.
