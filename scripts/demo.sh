@@ -29,7 +29,7 @@ if [ -z "${fake:-}" ]; then
 fi
 cleanup() {
     # gpsfake may outlive SIGTERM once its log is done: give it 2 s, then kill the group.
-    kill -TERM -- "-$fake" 2>/dev/null && timeout 2 tail --pid="$fake" -s 0.1 -f /dev/null
+    kill -TERM -- "-$fake" 2>/dev/null && { timeout 2 tail --pid="$fake" -s 0.1 -f /dev/null || true; }
     kill -KILL -- "-$fake" 2>/dev/null || true
     rm -rf "$work"
 }
