@@ -16,7 +16,10 @@ extension ParallelTPVJSON {
         private var reports: [Report] = []
         /// Bytes read for the true decoder: `carry` of them, at the front, not consumed yet.
         private let buffer: UnsafeMutablePointer<UInt8>
-        private let capacity = ParallelTPVJSON.slice + ByteInput.carryCapacity
+        /// Short reads: what this thread decodes is mostly the stretch before a chunk's first
+        /// checkpoint, and the fixes of one read, formatted at once, stay a few kilobytes (with
+        /// 16 KiB reads, a log of short sentences grew the output buffer to 128 KiB).
+        private let capacity = 4 * 1024 + ByteInput.carryCapacity
         private var carry = 0
         /// How far into the file the true decoder has consumed.
         private var consumed = 0
