@@ -45,21 +45,16 @@ extension ParallelTPVJSON {
             buffer.deallocate()
         }
 
-        /// Whether the file is NMEA, as ``ReplayReader`` decides from its first read: XML (a `<`
-        /// first, after any byte-order mark and white space) is GPX, anything else NMEA.
+        /// Whether the file is NMEA by ``ReplayFormat``'s rule, over the bytes ``ReplayReader``'s
+        /// first read would hold.
         func holdsNMEA() throws(SourceError) -> Bool {
             let limit = ByteInput.chunkSize + ByteInput.carryCapacity
             var offset = 0
             while offset < limit {
                 let count = try ParallelTPVJSON.read(fd, into: buffer, count: min(capacity, limit - offset), at: offset)
                 guard count > 0 else { break }
-                for k in 0..<count {
-                    let byte = buffer[k]
-                    if offset + k < 3, byte == 0xEF || byte == 0xBB || byte == 0xBF { continue }
-                    switch byte {
-                    case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"): continue
-                    default: return byte != UInt8(ascii: "<")
-                    }
+                if let format = ReplayFormat.decide(UnsafeBufferPointer(start: buffer, count: count), at: offset) {
+                    return format == .nmea
                 }
                 offset += count
             }

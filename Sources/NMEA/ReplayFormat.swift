@@ -8,9 +8,15 @@ public enum ReplayFormat: Sendable, Hashable {
     /// Guesses the format from the first bytes of a file: XML (a `<` first, after any
     /// byte-order mark and white space) is GPX, anything else NMEA.
     package static func detect<Bytes: Collection<UInt8>>(prefix: Bytes) -> ReplayFormat {
-        var iterator = prefix.makeIterator()
-        var index = 0
-        while let byte = iterator.next() {
+        decide(prefix, at: 0) ?? .nmea
+    }
+
+    /// The format `bytes` decide, when they start `offset` bytes into the file: `nil` while
+    /// they hold only a byte-order mark and white space, so a caller reading the file in
+    /// pieces can go on with the next one.
+    package static func decide<Bytes: Collection<UInt8>>(_ bytes: Bytes, at offset: Int) -> ReplayFormat? {
+        var index = offset
+        for byte in bytes {
             defer { index += 1 }
             if index < 3, byte == 0xEF || byte == 0xBB || byte == 0xBF { continue }
             switch byte {
@@ -19,6 +25,6 @@ public enum ReplayFormat: Sendable, Hashable {
             default: return .nmea
             }
         }
-        return .nmea
+        return nil
     }
 }
