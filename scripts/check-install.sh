@@ -72,10 +72,7 @@ if [ -f "$(pkg-config --variable=libdir libgps 2>/dev/null)/libgps.a" ]; then
         echo "check-install: gpsfake did not start a gpsd (above); the installed geotrack was not run against one" >&2
         exit 1
     fi
-    # gpsfake removes its pseudo-terminal and control socket on SIGTERM, but may outlive it
-    # once its clients are gone: 2 s, then the whole group is killed.
-    trap 'kill -TERM -- "-$gpsfake_group" 2>/dev/null && { timeout 2 tail --pid="$gpsfake_group" -s 0.1 -f /dev/null || true; }
-          kill -KILL -- "-$gpsfake_group" 2>/dev/null || true; rm -rf "$prefix"' EXIT
+    trap 'scripts/gpsfake-up --stop "$gpsfake_group"; rm -rf "$prefix"' EXIT
     devices=$(LD_DEBUG=files "$prefix/bin/geotrack" devices --json --gpsd "127.0.0.1:$port" --timeout 10 2>"$prefix/ld-debug.txt") || {
         echo "check-install: the installed geotrack devices failed against gpsfake on port $port: $(grep -v '^ *[0-9]*:' "$prefix/ld-debug.txt" | tail -3)" >&2
         exit 1

@@ -28,9 +28,7 @@ if [ -z "${fake:-}" ]; then
     exit 69
 fi
 cleanup() {
-    # gpsfake may outlive SIGTERM once its log is done: give it 2 s, then kill the group.
-    kill -TERM -- "-$fake" 2>/dev/null && { timeout 2 tail --pid="$fake" -s 0.1 -f /dev/null || true; }
-    kill -KILL -- "-$fake" 2>/dev/null || true
+    "$(dirname "$0")/gpsfake-up" --stop "$fake"
     rm -rf "$work"
 }
 trap cleanup EXIT
