@@ -208,7 +208,7 @@ package struct JSONWriter: ~Copyable {
         count += digits
     }
 
-    /// Decimal digits of `v` (below 10^16), by binary search on powers of ten.
+    /// Decimal digits of `v`, by binary search on powers of ten.
     @inline(__always)
     private static func digitCount(_ v: UInt64) -> Int {
         if v < 100_000_000 {
@@ -224,7 +224,9 @@ package struct JSONWriter: ~Copyable {
             return v < 100_000_000_000 ? 11 : 12
         }
         if v < 100_000_000_000_000 { return v < 10_000_000_000_000 ? 13 : 14 }
-        return v < 1_000_000_000_000_000 ? 15 : 16
+        if v < 10_000_000_000_000_000 { return v < 1_000_000_000_000_000 ? 15 : 16 }
+        if v < 1_000_000_000_000_000_000 { return v < 100_000_000_000_000_000 ? 17 : 18 }
+        return v < 10_000_000_000_000_000_000 ? 19 : 20
     }
 
     @inline(__always)
@@ -259,61 +261,106 @@ package struct JSONWriter: ~Copyable {
             let floorPart = magnitude.rounded(.down)
             let fraction = magnitude - floorPart
             if abs(fraction - 0.5) > 0.02 {
-                var units = UInt64(fraction > 0.5 ? floorPart + 1 : floorPart)
-                reserve(40)
-                var p = storage + count
-                if value.sign == .minus {
-                    p.pointee = UInt8(ascii: "-")
-                    p += 1
-                }
-                // All digits of `units` right to left, the point `decimals` digits from the end:
-                // only divisions by constants, which compile to multiplications.
-                let digits = max(Self.digitCount(units), decimals + 1)
-                let length = digits + (decimals > 0 ? 1 : 0)
-                var q = p + length
-                p = q
-                let table = Self.pairs.utf8Start
-                var left = decimals
-                while left >= 2 {
-                    let pair = Int(units % 100) &* 2
-                    units /= 100
-                    q -= 2
-                    q[0] = table[pair]
-                    q[1] = table[pair + 1]
-                    left -= 2
-                }
-                if left == 1 {
-                    q -= 1
-                    q.pointee = UInt8(truncatingIfNeeded: units % 10) &+ 0x30
-                    units /= 10
-                }
-                if decimals > 0 {
-                    q -= 1
-                    q.pointee = UInt8(ascii: ".")
-                }
-                while units >= 100 {
-                    let pair = Int(units % 100) &* 2
-                    units /= 100
-                    q -= 2
-                    q[0] = table[pair]
-                    q[1] = table[pair + 1]
-                }
-                if units >= 10 {
-                    q -= 2
-                    q[0] = table[Int(units) &* 2]
-                    q[1] = table[Int(units) &* 2 + 1]
-                } else {
-                    q -= 1
-                    q.pointee = UInt8(truncatingIfNeeded: units) &+ 0x30
-                }
-                count = p - storage
+                appendFixed(units: UInt64(fraction > 0.5 ? floorPart + 1 : floorPart),
+                            negative: value.sign == .minus, decimals: decimals)
                 return
             }
         }
         exactFixed(value, decimals: decimals)
     }
 
+    /// 10^n for 0 ≤ n ≤ 12, as integers.
+    private static let integerPowersOfTen: [UInt64] = (0...12).map { n in
+        (0..<n).reduce(1) { power, _ in power * 10 }
+    }
+
+    /// ``fixed(_:decimals:)`` for a value whose scaled fraction is near one half: the value is a
+    /// binary fraction, significand × 2^exponent, so it is scaled by 10^decimals and rounded in
+    /// 128-bit integers, exactly, half to even, as glibc's printf rounds. Only a value whose
+    /// scaled magnitude passes 2^64 (none a receiver reports) is left to `vsnprintf`.
     private mutating func exactFixed(_ value: Double, decimals: Int) {
+        let bits = value.bitPattern
+        let biased = Int((bits >> 52) & 0x7FF)
+        let fraction = bits & (1 << 52 - 1)
+        // A subnormal has no implicit leading one and the smallest exponent.
+        let significand = biased == 0 ? fraction : fraction | 1 << 52
+        let exponent = (biased == 0 ? 1 : biased) - 1075
+        let scaled = UInt128(significand) * UInt128(Self.integerPowersOfTen[decimals])
+        var units: UInt128
+        if exponent >= 0 {
+            units = exponent < 64 && scaled >> (64 - exponent) == 0 ? scaled << exponent : .max
+        } else if -exponent >= 128 {
+            // Below 2^-35 after scaling: under one half, so it rounds to zero.
+            units = 0
+        } else {
+            let shift = -exponent
+            units = scaled >> shift
+            let rest = scaled & (1 << shift - 1)
+            let half = UInt128(1) << (shift - 1)
+            if rest > half || (rest == half && units & 1 == 1) { units += 1 }
+        }
+        guard units <= UInt128(UInt64.max) else {
+            printfFixed(value, decimals: decimals)
+            return
+        }
+        appendFixed(units: UInt64(units), negative: value.sign == .minus, decimals: decimals)
+    }
+
+    /// `units` / 10^decimals in decimal, with exactly `decimals` digits after the point, and a
+    /// minus sign when `negative` (printf keeps it on a value that rounds to zero).
+    @inline(__always)
+    private mutating func appendFixed(units value: UInt64, negative: Bool, decimals: Int) {
+        var units = value
+        reserve(40)
+        var p = storage + count
+        if negative {
+            p.pointee = UInt8(ascii: "-")
+            p += 1
+        }
+        // All digits of `units` right to left, the point `decimals` digits from the end:
+        // only divisions by constants, which compile to multiplications.
+        let digits = max(Self.digitCount(units), decimals + 1)
+        let length = digits + (decimals > 0 ? 1 : 0)
+        var q = p + length
+        p = q
+        let table = Self.pairs.utf8Start
+        var left = decimals
+        while left >= 2 {
+            let pair = Int(units % 100) &* 2
+            units /= 100
+            q -= 2
+            q[0] = table[pair]
+            q[1] = table[pair + 1]
+            left -= 2
+        }
+        if left == 1 {
+            q -= 1
+            q.pointee = UInt8(truncatingIfNeeded: units % 10) &+ 0x30
+            units /= 10
+        }
+        if decimals > 0 {
+            q -= 1
+            q.pointee = UInt8(ascii: ".")
+        }
+        while units >= 100 {
+            let pair = Int(units % 100) &* 2
+            units /= 100
+            q -= 2
+            q[0] = table[pair]
+            q[1] = table[pair + 1]
+        }
+        if units >= 10 {
+            q -= 2
+            q[0] = table[Int(units) &* 2]
+            q[1] = table[Int(units) &* 2 + 1]
+        } else {
+            q -= 1
+            q.pointee = UInt8(truncatingIfNeeded: units) &+ 0x30
+        }
+        count = p - storage
+    }
+
+    private mutating func printfFixed(_ value: Double, decimals: Int) {
         var buffer = [CChar](repeating: 0, count: 352)
         let written = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
             withVaList([Int32(decimals), value]) { args in

@@ -60,4 +60,25 @@ struct TPVJSONTests {
             #expect(printed == String(format: "%.\(decimals)f", value), "\(value) with \(decimals) decimals")
         }
     }
+
+    @Test("exact binary halves round to even as printf does; tiny, huge and 12-decimal values")
+    func printfExactTies() {
+        var generator = SeededGenerator(seed: 7)
+        var values: [Double] = [0.5, 1.5, 2.5, -0.5, -2.5, 0.125, 0.375, -0.0, 0.0, Double.leastNonzeroMagnitude, -Double.leastNonzeroMagnitude, 1e-300,
+                                2.2250738585072014e-308, 1.8e19, 1e22, -3.0e25, Double.greatestFiniteMagnitude]
+        for _ in 0..<20_000 {
+            // k / 2^j: every one an exact binary number, and a tie at some number of decimals.
+            let k = Double(Int.random(in: -2_000_000...2_000_000, using: &generator))
+            values.append(k / Double(1 << Int.random(in: 0...40, using: &generator)))
+            values.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &generator)))
+        }
+        for value in values where value.isFinite {
+            for decimals in [0, 1, 2, 3, 4, 9, 10, 12] {
+                var writer = JSONWriter()
+                writer.fixed(value, decimals: decimals)
+                let printed = writer.withBytes { String(decoding: $0, as: UTF8.self) }
+                #expect(printed == String(format: "%.\(decimals)f", value), "\(value) with \(decimals) decimals")
+            }
+        }
+    }
 }
