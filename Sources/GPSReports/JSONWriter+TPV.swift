@@ -1,12 +1,39 @@
 extension JSONWriter {
+    /// The most a TPV object's fields take after its opening: every number at its widest.
+    private static let tpvFieldsCapacity = 768
+
     /// Appends one TPV object (no newline) with gpsd's names, order and number formats.
     package mutating func tpv(_ v: TPVValues, device: String?) {
-        reserve(768 + (device?.utf8.count ?? 0) * 6)
+        tpvOpening(device: device)
+        tpvFields(v)
+    }
+
+    /// Appends each of `batch` as a TPV line, ended by a newline, all naming `device`: the bulk
+    /// path, which escapes the device name once and copies it for the lines after the first.
+    package mutating func tpvLines(_ batch: UnsafeBufferPointer<TPVValues>, device: String?) {
+        guard !batch.isEmpty else { return }
+        let openingStart = count
+        tpvOpening(device: device)
+        let openingLength = count - openingStart
+        for index in batch.indices {
+            if index > batch.startIndex { repeatBytes(at: openingStart, length: openingLength) }
+            tpvFields(batch[index])
+            byte(0x0A)
+        }
+    }
+
+    /// `{"class":"TPV"`, and the device when there is one.
+    private mutating func tpvOpening(device: String?) {
         raw("{\"class\":\"TPV\"")
         if let device {
             raw(",\"device\":")
             string(device)
         }
+    }
+
+    /// The fields after the opening, and the closing brace.
+    private mutating func tpvFields(_ v: TPVValues) {
+        reserve(Self.tpvFieldsCapacity)
         if v.status > 0 {
             raw(",\"status\":")
             integer(v.status)

@@ -15,8 +15,6 @@ package struct JSONWriter: ~Copyable {
     /// Bytes written so far.
     package private(set) var count = 0
 
-    private var cachedDevice: String?
-    private var cachedDeviceJSON: [UInt8] = []
     private var cachedDay = Int64.min
     private var cachedDate: (UInt64, UInt64) = (0, 0)
 
@@ -135,26 +133,33 @@ package struct JSONWriter: ~Copyable {
 
     /// Appends a JSON string literal, quoted and escaped.
     package mutating func string(_ value: String) {
-        if let cachedDevice, cachedDevice == value {
-            cachedDeviceJSON.withUnsafeBufferPointer { raw($0) }
-            return
-        }
-        var escaped: [UInt8] = [UInt8(ascii: "\"")]
+        reserve(2)
+        storage[count] = UInt8(ascii: "\"")
+        count += 1
         for unit in value.utf8 {
             switch unit {
-            case UInt8(ascii: "\""): escaped += [0x5C, 0x22]
-            case UInt8(ascii: "\\"): escaped += [0x5C, 0x5C]
-            case 0x0A: escaped += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: escaped += [0x5C, UInt8(ascii: "r")]
-            case 0x09: escaped += [0x5C, UInt8(ascii: "t")]
-            case 0..<0x20: escaped += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, Self.hexDigit(unit >> 4), Self.hexDigit(unit & 0xF)]
-            default: escaped.append(unit)
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
+            case 0..<0x20:
+                raw("\\u00")
+                byte(Self.hexDigit(unit >> 4))
+                byte(Self.hexDigit(unit & 0xF))
+            default: byte(unit)
             }
         }
-        escaped.append(UInt8(ascii: "\""))
-        escaped.withUnsafeBufferPointer { raw($0) }
-        cachedDevice = value
-        cachedDeviceJSON = escaped
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// Appends again the `length` bytes written at `offset` (which must end at or before the
+    /// end of what is written): a line's opening, repeated for the lines after it.
+    @inline(__always)
+    mutating func repeatBytes(at offset: Int, length: Int) {
+        reserve(length)
+        (storage + count).update(from: storage + offset, count: length)
+        count += length
     }
 
     @inline(__always)

@@ -135,10 +135,7 @@ extension ParallelTPVJSON {
         let count = decoder.assembler.rawFixes.count
         guard count > 0 else { return 0 }
         let device = decoder.assembler.device
-        for values in decoder.assembler.rawFixes {
-            writer.tpv(values, device: device)
-            writer.byte(0x0A)
-        }
+        decoder.assembler.rawFixes.withUnsafeBufferPointer { writer.tpvLines($0, device: device) }
         decoder.assembler.rawFixes.removeAll(keepingCapacity: true)
         decoder.statistics.reports += count
         return count

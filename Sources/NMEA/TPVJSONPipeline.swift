@@ -117,20 +117,28 @@ package enum TPVJSONPipeline {
         return (fixes, ok)
     }
 
+    /// Fixes formatted between two looks at the output's size: a few kilobytes of JSON.
+    private static let linesPerStep = 32
+
     /// Appends `batch` to `writer` as TPV lines, handing the bytes to `write` whenever they pass
-    /// ``flushThreshold``: within the batch, so the buffer never outgrows twice the threshold
-    /// (a batch's JSON alone can be larger). Returns `false` once a write has failed.
+    /// ``flushThreshold``: within the batch, so the buffer never outgrows the threshold by more
+    /// than ``linesPerStep`` lines (a batch's JSON alone can be larger). Returns `false` once a
+    /// write has failed.
     private static func format(_ batch: [TPVValues], device: String?, into writer: inout JSONWriter,
                                write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
-        for values in batch {
-            writer.tpv(values, device: device)
-            writer.byte(0x0A)
-            if writer.count >= flushThreshold {
-                let ok = writer.withBytes(write)
-                writer.removeAll()
-                if !ok { return false }
+        batch.withUnsafeBufferPointer { all in
+            var from = 0
+            while from < all.count {
+                let to = min(all.count, from + linesPerStep)
+                writer.tpvLines(UnsafeBufferPointer(rebasing: all[from..<to]), device: device)
+                from = to
+                if writer.count >= flushThreshold {
+                    let ok = writer.withBytes(write)
+                    writer.removeAll()
+                    if !ok { return false }
+                }
             }
+            return true
         }
-        return true
     }
 }
