@@ -135,3 +135,15 @@ extension GPSDFix {
             && A.same(eph, other.eph) && A.same(sep, other.sep)
     }
 }
+
+extension PreviousFix {
+    /// The stored properties ``hasSameValues(as:)`` compares (held to the type's own by a test).
+    static let comparedProperties: Set<String> = ["time", "mode", "latitude", "longitude", "altHAE", "altMSL"]
+
+    /// Whether every value is the same, bit for bit but for NaNs.
+    func hasSameValues(as other: Self) -> Bool {
+        typealias A = NMEACycleAssembler
+        return A.same(time, other.time) && mode == other.mode && A.same(latitude, other.latitude)
+            && A.same(longitude, other.longitude) && A.same(altHAE, other.altHAE) && A.same(altMSL, other.altMSL)
+    }
+}

@@ -57,6 +57,8 @@ struct NMEACycleAssembler {
     /// gpsd's MAXCHANNELS: the most satellites kept in a sky view or a used list.
     static let maximumChannels = 140
     static let knotsToMetresPerSecond = 1.852 / 3.6
+    /// gpsd's limit on speed and climb, in m/s: anything faster is taken as unknown.
+    static let speedLimit = 9999.9
 
     /// The device name put in every report.
     var device: String?
@@ -113,8 +115,8 @@ struct NMEACycleAssembler {
     // The working fix and gpsd's two previous fixes.
     var status = 0
     var fix = GPSDFix()
-    var lastFix = GPSDFix()
-    var oldFix = GPSDFix()
+    var lastFix = PreviousFix()
+    var oldFix = PreviousFix()
     var newData = GPSDFix()
     var attitude = Attitude()
     /// Whether a heading sentence changed ``attitude`` since it was last cleared: clearing an
@@ -294,8 +296,8 @@ struct NMEACycleAssembler {
             fix.latitude = .nan
             fix.longitude = .nan
         }
-        if abs(fix.speed) > 9999.9 { fix.speed = .nan }
-        if abs(fix.climb) > 9999.9 { fix.climb = .nan }
+        if abs(fix.speed) > Self.speedLimit { fix.speed = .nan }
+        if abs(fix.climb) > Self.speedLimit { fix.climb = .nan }
         if fix.magneticVariation.isFinite {
             if !fix.magneticTrack.isFinite && fix.track.isFinite {
                 fix.magneticTrack = fix.track + fix.magneticVariation
@@ -316,11 +318,11 @@ struct NMEACycleAssembler {
             if !fix.speed.isFinite {
                 fix.speed = Vincenty.distance(latitude1: fix.latitude, longitude1: fix.longitude,
                                               latitude2: oldFix.latitude, longitude2: oldFix.longitude) / deltaTime
-                if abs(fix.speed) > 9999.9 { fix.speed = .nan }
+                if abs(fix.speed) > Self.speedLimit { fix.speed = .nan }
             }
             if fix.mode >= 3 && oldFix.mode >= 3 && !fix.climb.isFinite && fix.altHAE.isFinite && oldFix.altHAE.isFinite {
                 fix.climb = (fix.altHAE - oldFix.altHAE) / deltaTime
-                if abs(fix.climb) > 9999.9 { fix.climb = .nan }
+                if abs(fix.climb) > Self.speedLimit { fix.climb = .nan }
             }
         }
         if fix.time > 0 && !fix.ept.isFinite { fix.ept = 0.005 }
@@ -329,7 +331,7 @@ struct NMEACycleAssembler {
             if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * 19.0 }
             if !fix.sep.isFinite && pdop.isFinite { fix.sep = pdop * 19.0 }
         }
-        if fix.time > 0 { lastFix = fix }
+        if fix.time > 0 { lastFix = PreviousFix(fix) }
     }
 
     private static func normalizedDegrees(_ value: Double) -> Double {

@@ -182,6 +182,7 @@ struct ParallelTPVJSONTests {
         #expect(labels(assembler) == NMEACycleAssembler.comparedProperties.union(NMEACycleAssembler.ignoredProperties))
         #expect(NMEACycleAssembler.comparedProperties.isDisjoint(with: NMEACycleAssembler.ignoredProperties))
         #expect(labels(GPSDFix()) == GPSDFix.comparedProperties)
+        #expect(labels(PreviousFix()) == PreviousFix.comparedProperties)
         #expect(labels(Satellite(prn: 1)) == NMEACycleAssembler.comparedSatelliteProperties)
         #expect(labels(Attitude()) == NMEACycleAssembler.comparedAttitudeProperties)
         #expect(labels(ReplayStatistics()) == ReplayStatistics.combinedProperties)
