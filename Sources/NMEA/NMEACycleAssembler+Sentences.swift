@@ -405,13 +405,15 @@ extension NMEACycleAssembler {
                 // alone (prn(talker0:talker1:satnum:)): found once, not for every field.
                 let talker0 = f.byte(0, 0)
                 let lowOffset = Self.prn(talker0: talker0, talker1: talker, satnum: 1).prn - 1
+                // The list only marks the satellites of a sky view; without one, the count is enough.
+                let listed = wantsSky
                 for i in 0..<(f.count - 6) {
                     let satnum = f.atoi(i + 3)
                     if satnum < 1 { continue }
                     let prn = satnum <= 32 ? lowOffset + satnum : Self.prn(talker0: talker0, talker1: talker, satnum: satnum).prn
                     if prn > 0 {
                         if satellitesUsed >= Self.maximumChannels { break }
-                        usedPRNs.append(prn)
+                        if listed { usedPRNs.append(prn) }
                         satellitesUsed += 1
                     }
                 }
