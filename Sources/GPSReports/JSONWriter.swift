@@ -407,10 +407,10 @@ package struct JSONWriter: ~Copyable {
         storage[count] = UInt8(ascii: "\"")
         count += 1
         if cachedDay == days {
-            withUnsafeBytes(of: cachedDate) { source in
-                UnsafeMutableRawBufferPointer(start: storage + count, count: 10)
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[0..<10]))
-            }
+            // Sixteen bytes stored, ten kept: what lies past them is overwritten next.
+            let to = UnsafeMutableRawPointer(storage + count)
+            to.storeBytes(of: cachedDate.0, as: UInt64.self)
+            to.storeBytes(of: cachedDate.1, toByteOffset: 8, as: UInt64.self)
             count += 10
         } else {
             let civil = CivilDate(daysSince1970: Int(days))
@@ -420,14 +420,28 @@ package struct JSONWriter: ~Copyable {
             byte(UInt8(ascii: "-"))
             unsigned(UInt64(civil.day), minimumDigits: 2)
         }
-        byte(UInt8(ascii: "T"))
-        unsigned(ms / 3_600_000, minimumDigits: 2)
-        byte(UInt8(ascii: ":"))
-        unsigned(ms / 60_000 % 60, minimumDigits: 2)
-        byte(UInt8(ascii: ":"))
-        unsigned(ms / 1000 % 60, minimumDigits: 2)
-        byte(UInt8(ascii: "."))
-        unsigned(ms % 1000, minimumDigits: 3)
-        raw("Z\"")
+        // The time of day, `Thh:mm:ss.mmmZ"`, straight into the buffer: two
+        // digits at a time from the table, and divisions by constants only.
+        let table = Self.pairs.utf8Start
+        let secondsOfDay = Int(ms / 1000)
+        let milliseconds = Int(ms % 1000)
+        reserve(15)
+        let p = storage + count
+        @inline(__always) func pair(_ value: Int, at offset: Int) {
+            p[offset] = table[value &* 2]
+            p[offset &+ 1] = table[value &* 2 &+ 1]
+        }
+        p[0] = UInt8(ascii: "T")
+        pair(secondsOfDay / 3600, at: 1)
+        p[3] = UInt8(ascii: ":")
+        pair(secondsOfDay / 60 % 60, at: 4)
+        p[6] = UInt8(ascii: ":")
+        pair(secondsOfDay % 60, at: 7)
+        p[9] = UInt8(ascii: ".")
+        p[10] = UInt8(truncatingIfNeeded: milliseconds / 100) &+ 0x30
+        pair(milliseconds % 100, at: 11)
+        p[13] = UInt8(ascii: "Z")
+        p[14] = UInt8(ascii: "\"")
+        count += 15
     }
 }
