@@ -50,16 +50,11 @@ package struct JSONWriter: ~Copyable {
     @inline(__always)
     package mutating func cachedField(_ slot: Int, _ name: StaticString, _ value: Double, _ decimals: Int) {
         let length = fieldLength[slot]
+        let slotText = fieldText + slot * Self.fieldSlotSize
         if length > 0 && fieldBits[slot] == value.bitPattern {
-            // The whole slot, in three 16-byte moves rather than a call to memmove for a dozen
-            // bytes: what lies past `length` is overwritten by whatever comes next.
+            // What lies past `length` is overwritten by whatever comes next.
             reserve(Self.fieldSlotSize)
-            let from = UnsafeRawPointer(fieldText + slot * Self.fieldSlotSize)
-            let to = UnsafeMutableRawPointer(storage + count)
-            typealias Block = SIMD16<UInt8>
-            to.storeBytes(of: from.loadUnaligned(as: Block.self), as: Block.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: Block.self), toByteOffset: 16, as: Block.self)
-            to.storeBytes(of: from.loadUnaligned(fromByteOffset: 32, as: Block.self), toByteOffset: 32, as: Block.self)
+            Self.copySlot(from: slotText, to: storage + count)
             count += length
             return
         }
@@ -68,12 +63,26 @@ package struct JSONWriter: ~Copyable {
         fixed(value, decimals: decimals)
         let written = count - start
         if written <= Self.fieldSlotSize {
-            (fieldText + slot * Self.fieldSlotSize).update(from: storage + start, count: written)
+            // The bytes past the field, up to the slot's size, are copied too and never used.
+            reserve(Self.fieldSlotSize)
+            Self.copySlot(from: storage + start, to: slotText)
             fieldLength[slot] = written
             fieldBits[slot] = value.bitPattern
         } else {
             fieldLength[slot] = 0
         }
+    }
+
+    /// A field slot's size in bytes, in three 16-byte moves rather than a call to memmove for
+    /// a dozen bytes.
+    @inline(__always)
+    private static func copySlot(from: UnsafePointer<UInt8>, to: UnsafeMutablePointer<UInt8>) {
+        let source = UnsafeRawPointer(from)
+        let destination = UnsafeMutableRawPointer(to)
+        typealias Block = SIMD16<UInt8>
+        destination.storeBytes(of: source.loadUnaligned(as: Block.self), as: Block.self)
+        destination.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: Block.self), toByteOffset: 16, as: Block.self)
+        destination.storeBytes(of: source.loadUnaligned(fromByteOffset: 32, as: Block.self), toByteOffset: 32, as: Block.self)
     }
 
     /// The bytes written so far, valid until the next write.
