@@ -46,10 +46,11 @@ struct NMEAStreamDecoder: ~Copyable {
 
     /// Whether the line at `start` is a plain, well-formed sentence: `$`, printable ASCII without
     /// `$` or `*`, then `*hh` and LF or CR LF, all within ``maximumLine``. The common case, checked
-    /// sixteen bytes at a time; anything else goes through the byte-by-byte path.
+    /// sixteen bytes at a time; anything else goes through the byte-by-byte path. `next` is the
+    /// byte after the line feed.
     @inline(__always)
     private static func fastLine(_ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int)
-        -> (end: Int, star: Int, sum: UInt8)? {
+        -> (end: Int, star: Int, sum: UInt8, next: Int)? {
         let window = min(n - start, maximumLine)
         guard let found = memchr(base + start, 0x0A, window) else { return nil }
         let newline = start + (UnsafeRawPointer(found) - UnsafeRawPointer(base + start))
@@ -92,7 +93,7 @@ struct NMEAStreamDecoder: ~Copyable {
         guard (flags[0] | flags[1]) & 0x8080_8080_8080_8080 == 0,
               (h1 &- 0x20) <= 0x5E, (h2 &- 0x20) <= 0x5E, h1 != 0x24, h2 != 0x24
         else { return nil }
-        return (end, star, UInt8(truncatingIfNeeded: folded))
+        return (end, star, UInt8(truncatingIfNeeded: folded), newline + 1)
     }
 
     /// The bytes of `bytes` that are not printable ASCII, or are `$` or `*`, with their high bit
@@ -131,9 +132,11 @@ struct NMEAStreamDecoder: ~Copyable {
             }
             let b = base[i]
             if b == Self.dollar, let line = Self.fastLine(base, i, n) {
-                atLineStart = false
                 handleSentence(base, start: i, end: line.end, star: line.star, sum: line.sum, into: &reports)
-                i = line.end
+                // Past the line's end (LF or CR LF) at once, as the loop would have gone a byte at
+                // a time: a line ended, and nothing else changes.
+                atLineStart = true
+                i = line.next
                 continue
             }
             if b == Self.dollar || b == Self.bang {
