@@ -408,7 +408,7 @@ extension NMEACycleAssembler {
                 // The list only marks the satellites of a sky view; without one, the count is enough.
                 let listed = wantsSky
                 for i in 0..<(f.count - 6) {
-                    let satnum = f.atoi(i + 3)
+                    let satnum = f.shortAtoi(i + 3)
                     if satnum < 1 { continue }
                     let prn = satnum <= 32 ? lowOffset + satnum : Self.prn(talker0: talker0, talker1: talker, satnum: satnum).prn
                     if prn > 0 {

@@ -70,6 +70,23 @@ struct NMEAFields {
         return negative ? -value : value
     }
 
+    /// ``atoi(_:)`` for a field that is nearly always empty or two digits (satellite numbers):
+    /// those two cases read directly, anything else by ``atoi(_:)``.
+    @inline(__always) func shortAtoi(_ i: Int) -> Int {
+        guard i < stored else { return 0 }
+        let start = Int(starts[i])
+        switch Int(ends[i]) - start {
+        case 0:
+            return 0
+        case 2:
+            let high = base[start] &- 0x30, low = base[start + 1] &- 0x30
+            if high < 10 && low < 10 { return Int(high) &* 10 &+ Int(low) }
+            return atoi(i)
+        default:
+            return atoi(i)
+        }
+    }
+
     /// The field as a strict integer: `nil` when empty, not all digits, or longer than 9 digits.
     @inline(__always) func integer(_ i: Int) -> Int? {
         let n = length(i)
