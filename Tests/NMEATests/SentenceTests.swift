@@ -168,3 +168,29 @@ struct SentenceTests {
         #expect(positions(result.reports).count == 1)
     }
 }
+
+@Suite("Fields")
+struct FieldTests {
+    @Test("shortAtoi reads every field as atoi does", arguments: [
+        "", "0", "5", "05", "12", "99", "123", "-5", "+7", "1a", "a1", "ab", "-", " 5", "5 ", "1234567890123",
+        "0.5", "32", "9:", "/0",
+    ])
+    func shortAtoi(_ text: String) {
+        let bytes = Array("$GPGSA,\(text),X".utf8)
+        let starts = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
+        let ends = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
+        defer {
+            starts.deallocate()
+            ends.deallocate()
+        }
+        let fieldEnd = 7 + text.utf8.count
+        (starts[0], ends[0]) = (1, 6)
+        (starts[1], ends[1]) = (7, Int32(fieldEnd))
+        (starts[2], ends[2]) = (Int32(fieldEnd + 1), Int32(bytes.count))
+        bytes.withUnsafeBufferPointer { buffer in
+            let fields = NMEAFields(base: buffer.baseAddress!, starts: starts, ends: ends, stored: 3, count: 3)
+            #expect(fields.shortAtoi(1) == fields.atoi(1), "\(text)")
+            #expect(fields.shortAtoi(5) == fields.atoi(5))
+        }
+    }
+}
