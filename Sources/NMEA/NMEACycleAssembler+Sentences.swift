@@ -15,22 +15,25 @@ extension NMEACycleAssembler {
     static func timeOfDay(_ f: NMEAFields, _ i: Int) -> TimeOfDay? {
         let n = f.length(i)
         guard n >= 6, n <= 16 else { return nil }
-        var hms = 0
-        for k in 0..<6 {
-            let d = f.byte(i, k) &- 0x30
-            guard d < 10 else { return nil }
-            hms = hms * 10 + Int(d)
+        // The field's bytes, read directly: its length is checked above.
+        let p = f.base + Int(f.starts[i])
+        @inline(__always) func digit(_ k: Int) -> Int? {
+            let d = p[k] &- 0x30
+            return d < 10 ? Int(d) : nil
         }
-        let hour = hms / 10000, minute = hms / 100 % 100, second = hms % 100
+        guard let h1 = digit(0), let h2 = digit(1), let m1 = digit(2), let m2 = digit(3),
+              let s1 = digit(4), let s2 = digit(5) else { return nil }
+        let hour = h1 &* 10 &+ h2, minute = m1 &* 10 &+ m2, second = s1 &* 10 &+ s2
         guard hour < 24, minute < 60, second < 61 else { return nil }
+        let hms = hour &* 10000 &+ minute &* 100 &+ second
         var subseconds = 0.0
         if n > 6 {
-            guard f.byte(i, 6) == UInt8(ascii: "."), n <= 16 else { return nil }
+            guard p[6] == UInt8(ascii: ".") else { return nil }
             var fraction = 0
+            // Nine digits at most: the arithmetic cannot overflow.
             for k in 7..<n {
-                let d = f.byte(i, k) &- 0x30
-                guard d < 10 else { return nil }
-                fraction = fraction * 10 + Int(d)
+                guard let d = digit(k) else { return nil }
+                fraction = fraction &* 10 &+ d
             }
             subseconds = Double(fraction) / NMEANumber.powerOfTen(n - 7)
         }
