@@ -189,37 +189,43 @@ package struct JSONWriter: ~Copyable {
 
     @inline(__always)
     private mutating func unsigned(_ value: UInt64, minimumDigits: Int) {
-        var digits = 1
-        var probe = value
-        while probe >= 10 {
-            probe /= 10
-            digits += 1
-        }
-        digits = max(digits, minimumDigits)
+        let digits = max(Self.digitCount(value), minimumDigits)
         reserve(digits)
-        var v = value
-        var at = count + digits
-        let table = Self.pairs.utf8Start
-        while v >= 100 {
-            let pair = Int(v % 100) * 2
-            v /= 100
-            at -= 2
-            storage[at] = table[pair]
-            storage[at + 1] = table[pair + 1]
-        }
-        if v >= 10 {
-            at -= 2
-            storage[at] = table[Int(v) * 2]
-            storage[at + 1] = table[Int(v) * 2 + 1]
-        } else {
-            at -= 1
-            storage[at] = UInt8(truncatingIfNeeded: v) &+ 0x30
-        }
-        while at > count {
-            at -= 1
-            storage[at] = 0x30
+        var first = Self.writeDigits(value, before: storage + count + digits)
+        while first > storage + count {
+            first -= 1
+            first.pointee = 0x30
         }
         count += digits
+    }
+
+    /// Writes the two digits of `value` (0 to 99) at `p`.
+    @inline(__always)
+    private static func writePair(_ value: Int, to p: UnsafeMutablePointer<UInt8>) {
+        let table = pairs.utf8Start
+        p[0] = table[value &* 2]
+        p[1] = table[value &* 2 &+ 1]
+    }
+
+    /// Writes the decimal digits of `value` right to left, the last just before `end`, two at a
+    /// time and by divisions by constants only; returns where the first digit is.
+    @inline(__always)
+    private static func writeDigits(_ value: UInt64, before end: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var v = value
+        var q = end
+        while v >= 100 {
+            q -= 2
+            writePair(Int(v % 100), to: q)
+            v /= 100
+        }
+        if v >= 10 {
+            q -= 2
+            writePair(Int(v), to: q)
+        } else {
+            q -= 1
+            q.pointee = UInt8(truncatingIfNeeded: v) &+ 0x30
+        }
+        return q
     }
 
     /// Decimal digits of `v`, by binary search on powers of ten.
@@ -283,11 +289,6 @@ package struct JSONWriter: ~Copyable {
         exactFixed(value, decimals: decimals)
     }
 
-    /// 10^n for 0 ≤ n ≤ 12, as integers.
-    private static let integerPowersOfTen: [UInt64] = (0...12).map { n in
-        (0..<n).reduce(1) { power, _ in power * 10 }
-    }
-
     /// ``fixed(_:decimals:)`` for a value whose scaled fraction is near one half: the value is a
     /// binary fraction, significand × 2^exponent, so it is scaled by 10^decimals and rounded in
     /// 128-bit integers, exactly, half to even, as glibc's printf rounds. Only a value whose
@@ -299,7 +300,8 @@ package struct JSONWriter: ~Copyable {
         // A subnormal has no implicit leading one and the smallest exponent.
         let significand = biased == 0 ? fraction : fraction | 1 << 52
         let exponent = (biased == 0 ? 1 : biased) - 1075
-        let scaled = UInt128(significand) * UInt128(Self.integerPowersOfTen[decimals])
+        // 10^decimals is exact in a Double (decimals is at most 12).
+        let scaled = UInt128(significand) * UInt128(UInt64(Self.powerOfTen(decimals)))
         var units: UInt128
         if exponent >= 0 {
             units = exponent < 64 && scaled >> (64 - exponent) == 0 ? scaled << exponent : .max
@@ -331,20 +333,16 @@ package struct JSONWriter: ~Copyable {
             p.pointee = UInt8(ascii: "-")
             p += 1
         }
-        // All digits of `units` right to left, the point `decimals` digits from the end:
-        // only divisions by constants, which compile to multiplications.
+        // All digits of `units` right to left, the point `decimals` digits from the end.
         let digits = max(Self.digitCount(units), decimals + 1)
         let length = digits + (decimals > 0 ? 1 : 0)
         var q = p + length
         p = q
-        let table = Self.pairs.utf8Start
         var left = decimals
         while left >= 2 {
-            let pair = Int(units % 100) &* 2
-            units /= 100
             q -= 2
-            q[0] = table[pair]
-            q[1] = table[pair + 1]
+            Self.writePair(Int(units % 100), to: q)
+            units /= 100
             left -= 2
         }
         if left == 1 {
@@ -356,21 +354,7 @@ package struct JSONWriter: ~Copyable {
             q -= 1
             q.pointee = UInt8(ascii: ".")
         }
-        while units >= 100 {
-            let pair = Int(units % 100) &* 2
-            units /= 100
-            q -= 2
-            q[0] = table[pair]
-            q[1] = table[pair + 1]
-        }
-        if units >= 10 {
-            q -= 2
-            q[0] = table[Int(units) &* 2]
-            q[1] = table[Int(units) &* 2 + 1]
-        } else {
-            q -= 1
-            q.pointee = UInt8(truncatingIfNeeded: units) &+ 0x30
-        }
+        _ = Self.writeDigits(units, before: q)
         count = p - storage
     }
 
@@ -429,26 +413,20 @@ package struct JSONWriter: ~Copyable {
             byte(UInt8(ascii: "-"))
             unsigned(UInt64(civil.day), minimumDigits: 2)
         }
-        // The time of day, `Thh:mm:ss.mmmZ"`, straight into the buffer: two
-        // digits at a time from the table, and divisions by constants only.
-        let table = Self.pairs.utf8Start
+        // The time of day, `Thh:mm:ss.mmmZ"`, straight into the buffer, two digits at a time.
         let secondsOfDay = Int(ms / 1000)
         let milliseconds = Int(ms % 1000)
         reserve(15)
         let p = storage + count
-        @inline(__always) func pair(_ value: Int, at offset: Int) {
-            p[offset] = table[value &* 2]
-            p[offset &+ 1] = table[value &* 2 &+ 1]
-        }
         p[0] = UInt8(ascii: "T")
-        pair(secondsOfDay / 3600, at: 1)
+        Self.writePair(secondsOfDay / 3600, to: p + 1)
         p[3] = UInt8(ascii: ":")
-        pair(secondsOfDay / 60 % 60, at: 4)
+        Self.writePair(secondsOfDay / 60 % 60, to: p + 4)
         p[6] = UInt8(ascii: ":")
-        pair(secondsOfDay % 60, at: 7)
+        Self.writePair(secondsOfDay % 60, to: p + 7)
         p[9] = UInt8(ascii: ".")
         p[10] = UInt8(truncatingIfNeeded: milliseconds / 100) &+ 0x30
-        pair(milliseconds % 100, at: 11)
+        Self.writePair(milliseconds % 100, to: p + 11)
         p[13] = UInt8(ascii: "Z")
         p[14] = UInt8(ascii: "\"")
         count += 15
