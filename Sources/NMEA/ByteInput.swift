@@ -91,8 +91,13 @@ final class ByteInput {
                 return false
             }
             if errno == EINTR { continue }
-            throw SourceError(.io, message: "cannot read \(path): \(String(cString: strerror(errno))). Check the file or device.")
+            throw Self.readError(path: path, errno: errno)
         }
+    }
+
+    /// A `read(2)` or `pread(2)` of `path` that failed with `code`.
+    static func readError(path: String, errno code: Int32) -> SourceError {
+        SourceError(.io, message: "cannot read \(path): \(String(cString: strerror(code))). Check the file or device.")
     }
 
     private static func openError(path: String, errno code: Int32) -> SourceError {

@@ -8,6 +8,7 @@ extension ParallelTPVJSON {
     /// decision, chunk by chunk, whether a worker's output can be used.
     struct Coordinator: ~Copyable {
         private let fd: Int32
+        private let path: String
         private let chunkSize: Int
         private let write: (UnsafeRawBufferPointer) -> Bool
         private var decoder: NMEAStreamDecoder
@@ -31,6 +32,7 @@ extension ParallelTPVJSON {
 
         init(fd: Int32, path: String, chunkSize: Int, write: @escaping (UnsafeRawBufferPointer) -> Bool) {
             self.fd = fd
+            self.path = path
             self.chunkSize = chunkSize
             self.write = write
             decoder = NMEAStreamDecoder(device: path)
@@ -51,7 +53,7 @@ extension ParallelTPVJSON {
             let limit = ByteInput.chunkSize + ByteInput.carryCapacity
             var offset = 0
             while offset < limit {
-                let count = try ParallelTPVJSON.read(fd, into: buffer, count: min(capacity, limit - offset), at: offset)
+                let count = try ParallelTPVJSON.read(fd, path: path, into: buffer, count: min(capacity, limit - offset), at: offset)
                 guard count > 0 else { break }
                 if let format = ReplayFormat.decide(UnsafeBufferPointer(start: buffer, count: count), at: offset) {
                     return format == .nmea
@@ -128,7 +130,7 @@ extension ParallelTPVJSON {
                     carry = ByteInput.carryCapacity
                 }
                 let wanted = min(capacity - carry, target.map { $0 - consumed - carry } ?? .max)
-                let count = try ParallelTPVJSON.read(fd, into: buffer + carry, count: wanted, at: consumed + carry)
+                let count = try ParallelTPVJSON.read(fd, path: path, into: buffer + carry, count: wanted, at: consumed + carry)
                 if count == 0 {
                     atEnd = true
                     break

@@ -7,6 +7,7 @@ extension ParallelTPVJSON {
     /// A thread that decodes chunks from the states it is given and formats their fixes.
     final class Worker: @unchecked Sendable {
         private let fd: Int32
+        private let path: String
         private let shared: Shared
         private let distances: [Int]
         private var decoder: NMEAStreamDecoder
@@ -14,6 +15,7 @@ extension ParallelTPVJSON {
 
         init(fd: Int32, path: String, checkpoints: [Int], shared: Shared) {
             self.fd = fd
+            self.path = path
             distances = checkpoints
             self.shared = shared
             decoder = NMEAStreamDecoder(device: path)
@@ -57,7 +59,7 @@ extension ParallelTPVJSON {
             let firstRead = min(ParallelTPVJSON.slice, max(1, distances.first ?? ParallelTPVJSON.slice))
             while true {
                 guard position < chunkEnd else { return }
-                carry = try ParallelTPVJSON.read(fd, into: buffer, count: min(firstRead, chunkEnd - position), at: position)
+                carry = try ParallelTPVJSON.read(fd, path: path, into: buffer, count: min(firstRead, chunkEnd - position), at: position)
                 guard carry > 0 else { return }
                 if let feed = memchr(buffer, 0x0A, carry) {
                     let skipped = UnsafeMutableRawPointer(feed) - UnsafeMutableRawPointer(buffer) + 1
@@ -79,7 +81,7 @@ extension ParallelTPVJSON {
                 // Read up to the next checkpoint, then a slice at a time, and decode what was read.
                 let next = job.checkpoints.count < distances.count ? begin + distances[job.checkpoints.count] : Int.max
                 let wanted = min(Self.capacity - carry, chunkEnd - position - carry, max(0, next - position - carry))
-                let count = wanted > 0 ? try ParallelTPVJSON.read(fd, into: buffer + carry, count: wanted, at: position + carry) : 0
+                let count = wanted > 0 ? try ParallelTPVJSON.read(fd, path: path, into: buffer + carry, count: wanted, at: position + carry) : 0
                 carry += count
                 let used = ParallelTPVJSON.decodeBuffered(&decoder, buffer, carry: &carry, reports: &reports)
                 job.fixes += ParallelTPVJSON.format(&decoder, into: &job.output)
@@ -141,8 +143,10 @@ extension ParallelTPVJSON {
         return count
     }
 
-    /// Reads `count` bytes at `offset`, fewer only at the end of the file; returns how many.
-    static func read(_ fd: Int32, into buffer: UnsafeMutablePointer<UInt8>, count: Int, at offset: Int) throws(SourceError) -> Int {
+    /// Reads `count` bytes of `path` (open as `fd`) at `offset`, fewer only at the end of the
+    /// file; returns how many. A failure names the file as the single decoder's does.
+    static func read(_ fd: Int32, path: String, into buffer: UnsafeMutablePointer<UInt8>, count: Int,
+                     at offset: Int) throws(SourceError) -> Int {
         var total = 0
         while total < count {
             let got = pread(fd, buffer + total, count - total, off_t(offset + total))
@@ -151,7 +155,7 @@ extension ParallelTPVJSON {
             } else if got == 0 {
                 break
             } else if errno != EINTR {
-                throw SourceError(.io, message: "cannot read the log: \(String(cString: strerror(errno))). Check the file or device.")
+                throw ByteInput.readError(path: path, errno: errno)
             }
         }
         return total
