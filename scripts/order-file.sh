@@ -12,7 +12,7 @@
 # touch under valgrind's lackey (watch for LACKEY_WATCH seconds, default 60), which the linker
 # gathers at the front of .rodata and .bss. It needs a C compiler for scripts/lackey-addresses.c.
 # Last, where perf is installed, the functions a `watch` at full speed runs that the callgrind
-# runs did not see (scripts/fault-functions.py).
+# runs did not see (scripts/fault-functions.py), pass after pass until a pass finds none.
 # Regenerate it after large changes: a function the file does not name still works, it is
 # only placed elsewhere (ld.lld skips names it does not find).
 #
@@ -114,22 +114,29 @@ write_order
 
 # Last, what callgrind's slowness hid: code whose running depends on timing. `watch`, at full
 # speed under perf, faults on its code; a fault outside the ordered functions names one that
-# ran alone among code that did not, and the kernel mapped 64 KB or more around it. Skipped
-# when perf is missing or not allowed to record.
+# ran alone among code that did not, and the kernel mapped 64 KB or more around it. A fault
+# names only the first function to run in those 64 KB, so the pass repeats on the relinked
+# binary until it finds none (at most FAULT_PASSES times, default 5): once the first have
+# moved, the next fault names their neighbours that ran too. Skipped when perf is missing or
+# not allowed to record.
+FAULT_PASSES=${FAULT_PASSES:-5}
 if command -v perf >/dev/null; then
-    tmux -S "$SOCK" new-session -d -s faults -x 80 -y 24 \
-        "perf record -q -e page-faults -c 1 -d -o $WORK/faults.data $PWD/.build/release/geotrack watch --gpsd 127.0.0.1:$PORT 2>$WORK/faults.err"
-    sleep "$WATCH"
-    tmux -S "$SOCK" send-keys -t faults C-c
-    for _ in $(seq 1 100); do tmux -S "$SOCK" has-session -t faults 2>/dev/null || break; sleep 0.1; done
-    if perf script -i "$WORK/faults.data" -F addr,ip --show-mmap-events > "$WORK/faults.txt" 2>/dev/null; then
+    for pass in $(seq "$FAULT_PASSES"); do
+        tmux -S "$SOCK" new-session -d -s faults -x 80 -y 24 \
+            "perf record -q -e page-faults -c 1 -d -o $WORK/faults.data $PWD/.build/release/geotrack watch --gpsd 127.0.0.1:$PORT 2>$WORK/faults.err"
+        sleep "$WATCH"
+        tmux -S "$SOCK" send-keys -t faults C-c
+        for _ in $(seq 1 100); do tmux -S "$SOCK" has-session -t faults 2>/dev/null || break; sleep 0.1; done
+        if ! perf script -i "$WORK/faults.data" -F addr,ip --show-mmap-events > "$WORK/faults.txt" 2>/dev/null; then
+            echo "perf could not record page faults; the order file has callgrind's functions only" >&2
+            break
+        fi
         python3 scripts/fault-functions.py .build/release/geotrack "$WORK/faults.txt" |
             awk 'NR == FNR { listed[$0] = 1; next } !($0 in listed)' "$WORK/functions" - > "$WORK/faulted"
-        echo "perf: $(wc -l < "$WORK/faulted") functions ran outside the ordered ones: $(head -c 300 "$WORK/faulted" | tr '\n' ' ')"
+        echo "perf, pass $pass: $(wc -l < "$WORK/faulted") functions ran outside the ordered ones: $(head -c 300 "$WORK/faulted" | tr '\n' ' ')"
+        [ -s "$WORK/faulted" ] || break
         cat "$WORK/faulted" >> "$WORK/functions"
         write_order
-    else
-        echo "perf could not record page faults; the order file has callgrind's functions only" >&2
-    fi
+    done
 fi
 echo "scripts/geotrack.order: $(wc -l < "$WORK/functions") functions, $(cat "$WORK/descriptors" "$WORK/data" | wc -l) data symbols"
