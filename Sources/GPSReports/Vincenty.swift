@@ -6,17 +6,43 @@ import Glibc
 /// Distances on the WGS 84 ellipsoid by Vincenty's inverse formula: as gpsd uses to derive a
 /// speed for cycles whose sentences carry none (GGA or GLL only), and for a track's length.
 package enum Vincenty {
+    static let a = 6_378_137.0
+    static let f = 1 / 298.257223563
+    static let radians = Double.pi / 180
+
+    /// A point's reduced latitude (its latitude on the auxiliary sphere), as sine and cosine: the
+    /// part of the formula that depends on that point alone, four calls into libm.
+    package struct ReducedLatitude: Sendable {
+        let sine: Double
+        let cosine: Double
+
+        /// The reduced latitude of `latitude`, in degrees.
+        package init(latitude: Double) {
+            let u = atan((1 - Vincenty.f) * tan(latitude * Vincenty.radians))
+            sine = sin(u)
+            cosine = cos(u)
+        }
+
+        init(sine: Double, cosine: Double) {
+            self.sine = sine
+            self.cosine = cosine
+        }
+    }
+
     /// The distance in metres between two points given in degrees; NaN if any input is not finite.
     package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
         guard latitude1.isFinite, longitude1.isFinite, latitude2.isFinite, longitude2.isFinite else { return .nan }
-        let a = 6_378_137.0
-        let f = 1 / 298.257223563
+        return distance(ReducedLatitude(latitude: latitude1), longitude1: longitude1,
+                        ReducedLatitude(latitude: latitude2), longitude2: longitude2)
+    }
+
+    /// The distance in metres between two points given by their reduced latitudes and their
+    /// longitudes in degrees, all finite.
+    package static func distance(_ point1: ReducedLatitude, longitude1: Double,
+                                 _ point2: ReducedLatitude, longitude2: Double) -> Double {
         let b = (1 - f) * a
-        let radians = Double.pi / 180
         let l = (longitude2 - longitude1) * radians
-        let u1 = atan((1 - f) * tan(latitude1 * radians))
-        let u2 = atan((1 - f) * tan(latitude2 * radians))
-        let sinU1 = sin(u1), cosU1 = cos(u1), sinU2 = sin(u2), cosU2 = cos(u2)
+        let sinU1 = point1.sine, cosU1 = point1.cosine, sinU2 = point2.sine, cosU2 = point2.cosine
         var lambda = l
         var sinSigma = 0.0, cosSigma = 0.0, sigma = 0.0, cosSquaredAlpha = 0.0, cos2SigmaM = 0.0
         for _ in 0..<100 {

@@ -122,6 +122,9 @@ struct NMEACycleAssembler {
     /// Whether a heading sentence changed ``attitude`` since it was last cleared: clearing an
     /// unchanged one (at every cycle of a log without heading sentences) only cost time.
     var attitudeChanged = false
+    /// The reduced latitudes of the last points a speed was derived between: each fix's is
+    /// needed again when the next one measures from it.
+    var distances = Vincenty.Memo()
 
     /// The most recent GST pseudorange-noise statistics (1-sigma metres), kept for callers; gpsd
     /// 3.22 does not fold them into the TPV either.
@@ -316,8 +319,8 @@ struct NMEACycleAssembler {
         }
         if deltaTime > 0 && fix.mode >= 2 && oldFix.mode >= 2 {
             if !fix.speed.isFinite {
-                fix.speed = Vincenty.distance(latitude1: fix.latitude, longitude1: fix.longitude,
-                                              latitude2: oldFix.latitude, longitude2: oldFix.longitude) / deltaTime
+                fix.speed = distances.distance(latitude1: fix.latitude, longitude1: fix.longitude,
+                                               latitude2: oldFix.latitude, longitude2: oldFix.longitude) / deltaTime
                 if abs(fix.speed) > Self.speedLimit { fix.speed = .nan }
             }
             if fix.mode >= 3 && oldFix.mode >= 3 && !fix.climb.isFinite && fix.altHAE.isFinite && oldFix.altHAE.isFinite {
