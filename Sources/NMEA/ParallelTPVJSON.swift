@@ -38,9 +38,10 @@ package enum ParallelTPVJSON {
     /// Where the checkpoints are, in bytes after a chunk's first line: a receiver's reporting
     /// cycle is well under a kilobyte, and two or three of them make the states agree.
     package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768]
-    /// Bytes decoded at a time, between which the fixes are formatted: the fixes waiting in
-    /// between stay a few kilobytes.
-    static let slice = 16 * 1024
+    /// Bytes read and decoded at a time, between which the fixes are formatted: the fixes
+    /// waiting in between stay a few kilobytes. From 16 KiB, half as many `pread`s took 1 % less
+    /// CPU for 124 KiB more at 1 GB; 64 KiB saved 1.4 % for 416 KiB.
+    static let slice = 32 * 1024
     /// Output bytes gathered on the calling thread before one `write`: it formats only the
     /// fixes before a checkpoint, as a rule, and a larger buffer only grew to twice this.
     static let flushThreshold = 16 * 1024
