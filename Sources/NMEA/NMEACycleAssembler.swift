@@ -125,6 +125,9 @@ struct NMEACycleAssembler {
     /// The reduced latitudes of the last points a speed was derived between: each fix's is
     /// needed again when the next one measures from it.
     var distances = Vincenty.Memo()
+    /// The day number of the first of the last month a time was resolved in: the same for
+    /// every sentence of a log but at midnight on the last of a month.
+    var monthStart = (year: Int.min, month: 0, days: 0)
 
     /// The most recent GST pseudorange-noise statistics (1-sigma metres), kept for callers; gpsd
     /// 3.22 does not fold them into the TPV either.
@@ -344,8 +347,11 @@ struct NMEACycleAssembler {
     }
 
     /// Seconds since 1970 from the receiver's date and time of day (gpsd's utc_resolve).
-    func resolvedTime() -> Double {
-        let days = CivilDate(year: year, month: month, day: 1).daysSince1970 + day - 1
+    mutating func resolvedTime() -> Double {
+        if monthStart.year != year || monthStart.month != month {
+            monthStart = (year, month, CivilDate(year: year, month: month, day: 1).daysSince1970)
+        }
+        let days = monthStart.days + day - 1
         return Double(days * 86_400 + hour * 3600 + minute * 60 + second) + subseconds
     }
 
