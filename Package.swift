@@ -148,7 +148,7 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "GPSReportsTests", dependencies: ["GPSReports"], swiftSettings: strict),
+        .testTarget(name: "GPSReportsTests", dependencies: ["GPSReports", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(
             name: "GPSDTests",

@@ -1,4 +1,5 @@
 import Testing
+import GeoTrackTesting
 @testable import GPSReports
 
 @Suite struct VincentyTests {
@@ -6,7 +7,7 @@ import Testing
     /// points each measured from one or two before it (as speeds are derived), with repeats,
     /// equal points, signed zeros, poles and the antimeridian among them.
     @Test func memoGivesTheFormulasResultBitForBit() {
-        var generator = SplitMix64(seed: 14)
+        var generator = SeededGenerator(seed: 14)
         var memo = Vincenty.Memo()
         var points: [(Double, Double)] = [(0, 0), (-0.0, 0), (0, -0.0), (90, 10), (-90, -170), (45, 180), (45, -180)]
         for _ in 0..<4000 {
@@ -43,18 +44,5 @@ import Testing
         // 110 574.389 m on WGS 84 (geographiclib's Inverse gives 110574.3885578).
         let metres = Vincenty.distance(latitude1: 0, longitude1: 0, latitude2: 1, longitude2: 0)
         #expect(abs(metres - 110_574.3886) < 0.001)
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so a failure names points that come back.
-private struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GPSReports
 import Testing
 @testable import NMEA
+import GeoTrackTesting
 
 /// Seeded random mutations of real corpus lines. The decoder must never crash, and a sentence
 /// whose checksum no longer matches must have no effect at all: the fixes must be exactly those

@@ -1,6 +1,7 @@
 import Foundation
 import GPSReports
 import Testing
+import GeoTrackTesting
 
 @Suite("TPV JSON")
 struct TPVJSONTests {
