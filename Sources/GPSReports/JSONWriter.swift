@@ -380,7 +380,17 @@ package struct JSONWriter: ~Copyable {
         let totalMilliseconds = Int64((seconds * 1000).rounded())
         let days = totalMilliseconds >= 0 ? totalMilliseconds / 86_400_000 : (totalMilliseconds - 86_399_999) / 86_400_000
         let ms = UInt64(totalMilliseconds - days * 86_400_000)
-        if days != cachedDay {
+        reserve(32)
+        storage[count] = UInt8(ascii: "\"")
+        count += 1
+        if cachedDay == days {
+            // Sixteen bytes stored, ten kept: what lies past them is overwritten next.
+            let to = UnsafeMutableRawPointer(storage + count)
+            to.storeBytes(of: cachedDate.0, as: UInt64.self)
+            to.storeBytes(of: cachedDate.1, toByteOffset: 8, as: UInt64.self)
+            count += 10
+        } else {
+            // Written once, then kept for the fixes of the same day when it is the usual ten bytes.
             let civil = CivilDate(daysSince1970: Int(days))
             let mark = count
             unsigned(UInt64(max(0, civil.year)), minimumDigits: 4)
@@ -394,24 +404,6 @@ package struct JSONWriter: ~Copyable {
             } else {
                 cachedDay = .min
             }
-            count = mark
-        }
-        reserve(32)
-        storage[count] = UInt8(ascii: "\"")
-        count += 1
-        if cachedDay == days {
-            // Sixteen bytes stored, ten kept: what lies past them is overwritten next.
-            let to = UnsafeMutableRawPointer(storage + count)
-            to.storeBytes(of: cachedDate.0, as: UInt64.self)
-            to.storeBytes(of: cachedDate.1, toByteOffset: 8, as: UInt64.self)
-            count += 10
-        } else {
-            let civil = CivilDate(daysSince1970: Int(days))
-            unsigned(UInt64(max(0, civil.year)), minimumDigits: 4)
-            byte(UInt8(ascii: "-"))
-            unsigned(UInt64(civil.month), minimumDigits: 2)
-            byte(UInt8(ascii: "-"))
-            unsigned(UInt64(civil.day), minimumDigits: 2)
         }
         // The time of day, `Thh:mm:ss.mmmZ"`, straight into the buffer, two digits at a time.
         let secondsOfDay = Int(ms / 1000)
