@@ -1,7 +1,7 @@
 extension Vincenty {
     /// ``Vincenty/distance(latitude1:longitude1:latitude2:longitude2:)`` for a run of fixes, each
     /// measured from one before it: the reduced latitudes of the last two points are kept, so a
-    /// point measured from again costs no libm calls of its own, and two equal points cost none.
+    /// point measured from again costs no libm calls of its own.
     ///
     /// A cache of a pure function: what it holds changes no result, bit for bit.
     package struct Memo: Sendable {
@@ -14,9 +14,10 @@ extension Vincenty {
         /// The distance in metres between two points given in degrees; NaN if any input is not finite.
         package mutating func distance(latitude1: Double, longitude1: Double,
                                        latitude2: Double, longitude2: Double) -> Double {
-            guard latitude1.isFinite, longitude1.isFinite, latitude2.isFinite, longitude2.isFinite else { return .nan }
-            // The formula gives exactly 0 for two equal points (its sin σ is 0 from the start).
-            if latitude1 == latitude2 && longitude1 == longitude2 { return 0 }
+            if let known = Vincenty.knownDistance(latitude1: latitude1, longitude1: longitude1,
+                                                  latitude2: latitude2, longitude2: longitude2) {
+                return known
+            }
             // The earlier point first: it is usually the one kept from the last call.
             let point2 = reducedLatitude(latitude2, sparing: nil)
             let point1 = reducedLatitude(latitude1, sparing: latitude2.bitPattern)

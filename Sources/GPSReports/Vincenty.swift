@@ -31,9 +31,20 @@ package enum Vincenty {
 
     /// The distance in metres between two points given in degrees; NaN if any input is not finite.
     package static func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
-        guard latitude1.isFinite, longitude1.isFinite, latitude2.isFinite, longitude2.isFinite else { return .nan }
+        if let known = knownDistance(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2) {
+            return known
+        }
         return distance(ReducedLatitude(latitude: latitude1), longitude1: longitude1,
                         ReducedLatitude(latitude: latitude2), longitude2: longitude2)
+    }
+
+    /// The distance when the inputs decide it without the formula: NaN if any is not finite, and
+    /// 0 for two equal points (the formula gives exactly 0 for them: its sin σ is 0 from the
+    /// start); `nil` otherwise.
+    @inline(__always)
+    static func knownDistance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double? {
+        guard latitude1.isFinite, longitude1.isFinite, latitude2.isFinite, longitude2.isFinite else { return .nan }
+        return latitude1 == latitude2 && longitude1 == longitude2 ? 0 : nil
     }
 
     /// The distance in metres between two points given by their reduced latitudes and their
