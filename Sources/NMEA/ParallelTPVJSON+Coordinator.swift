@@ -4,20 +4,23 @@ import Glibc
 #endif
 
 extension ParallelTPVJSON {
-    /// The calling thread's part: the one true decoder, the order of the output, and the
-    /// decision, chunk by chunk, whether a worker's output can be used.
-    struct Coordinator: ~Copyable {
+    /// The one true decoder, the order of the output, and the decision, chunk by chunk, whether
+    /// a worker's output can be used. One thread at a time uses it (``Shared`` says which).
+    final class Coordinator: @unchecked Sendable {
         private let fd: Int32
         private let path: String
         private let chunkSize: Int
-        private let write: (UnsafeRawBufferPointer) -> Bool
+        /// The file's size when the run began, and the chunks it makes.
+        private let size: Int
+        private let chunks: Int
+        private let write: @Sendable (UnsafeRawBufferPointer) -> Bool
         private var decoder: NMEAStreamDecoder
         /// Only the fixes before a chunk's checkpoint, as a rule: a few kilobytes.
         private var writer = JSONWriter(capacity: 8192)
         private var reports: [Report] = []
         /// Bytes read for the true decoder: `carry` of them, at the front, not consumed yet.
         private let buffer: UnsafeMutablePointer<UInt8>
-        /// Short reads: what this thread decodes is mostly the stretch before a chunk's first
+        /// Short reads: what the true decoder reads is mostly the stretch before a chunk's first
         /// checkpoint, and the fixes of one read, formatted at once, stay a few kilobytes (with
         /// 16 KiB reads, a log of short sentences grew the output buffer to 128 KiB).
         private let capacity = 4 * 1024 + ByteInput.carryCapacity
@@ -29,11 +32,20 @@ extension ParallelTPVJSON {
         /// The counts of the stretches taken from workers.
         private var adoptedStatistics = ReplayStatistics()
         private var written = true
+        private var failure: SourceError?
+        /// One job per chunk in flight; chunk `n` is `jobs[n % jobs.count]`.
+        private var jobs: [Job] = []
+        /// The next chunk to be taken.
+        private var next = 0
+        private var adopted = 0
+        private var decodedAgain = 0
 
-        init(fd: Int32, path: String, chunkSize: Int, write: @escaping (UnsafeRawBufferPointer) -> Bool) {
+        init(fd: Int32, path: String, chunkSize: Int, size: Int, write: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) {
             self.fd = fd
             self.path = path
             self.chunkSize = chunkSize
+            self.size = size
+            chunks = (size + chunkSize - 1) / chunkSize
             self.write = write
             decoder = NMEAStreamDecoder(device: path)
             // As ReplayReader.forEachFixBatch sets its decoder: TPV numbers only.
@@ -63,29 +75,50 @@ extension ParallelTPVJSON {
             return true
         }
 
-        /// Replays the file's `size` bytes, and whatever was added to it since, chunk by chunk.
-        mutating func run(size: Int, shared: Shared) throws(SourceError) -> Outcome {
-            let chunks = (size + chunkSize - 1) / chunkSize
-            let jobs = (0..<min(ParallelTPVJSON.depth, chunks)).map { _ in Job(chunkSize: chunkSize) }
-            var adopted = 0
-            var decodedAgain = 0
-            for index in jobs.indices { submit(jobs[index], chunk: index, size: size, shared: shared) }
-            for index in 0..<chunks {
-                let job = jobs[index % jobs.count]
-                job.done.wait()
-                if let failure = job.failure { throw failure }
-                if try adopt(job) { adopted += 1 } else { decodedAgain += 1 }
-                guard written else { break }
-                if index + jobs.count < chunks { submit(job, chunk: index + jobs.count, size: size, shared: shared) }
+        /// Submits the first chunks, one job each.
+        func start(shared: Shared) {
+            jobs = (0..<min(ParallelTPVJSON.depth, chunks)).map { _ in Job(chunkSize: chunkSize) }
+            for index in jobs.indices { submit(jobs[index], chunk: index, shared: shared) }
+        }
+
+        /// The job of the next chunk to be taken, while one is left.
+        var awaited: Job? {
+            next < chunks ? jobs[next % jobs.count] : nil
+        }
+
+        /// Takes the next chunk, which a worker has finished, into the output, and submits the
+        /// chunk its job is for next. Returns `false` once there is nothing more to take: the
+        /// last chunk is taken, the output is gone, or the chunk could not be read.
+        func take(_ job: Job, shared: Shared) -> Bool {
+            if let failure = job.failure {
+                self.failure = failure
+                return false
             }
-            if written { try finish() }
+            do throws(SourceError) {
+                if try adopt(job) { adopted += 1 } else { decodedAgain += 1 }
+            } catch {
+                failure = error
+                return false
+            }
+            next += 1
+            guard written else { return false }
+            if next - 1 + jobs.count < chunks { submit(job, chunk: next - 1 + jobs.count, shared: shared) }
+            return next < chunks
+        }
+
+        /// Once the workers are stopped: decodes whatever follows the last chunk (the file may
+        /// have grown) and says what the run did, or throws what stopped it.
+        func finish() throws(SourceError) -> Outcome {
+            if let failure { throw failure }
+            if written { try finishFile() }
             return Outcome(fixes: fixes, written: written,
                            statistics: decoder.statistics.combined(with: adoptedStatistics, sign: 1),
                            adopted: adopted, decodedAgain: decodedAgain)
         }
 
         /// Queues chunk number `chunk`, to start from the true decoder's present state.
-        private func submit(_ job: Job, chunk: Int, size: Int, shared: Shared) {
+        private func submit(_ job: Job, chunk: Int, shared: Shared) {
+            job.chunk = chunk
             job.start = chunk * chunkSize
             job.length = min(chunkSize, size - job.start)
             var seed = decoder.snapshot
@@ -97,7 +130,7 @@ extension ParallelTPVJSON {
         /// Decodes up to the job's checkpoints one by one until the true state agrees with the
         /// worker's; then writes the worker's output from there and takes its final state.
         /// Returns whether it did.
-        private mutating func adopt(_ job: Job) throws(SourceError) -> Bool {
+        private func adopt(_ job: Job) throws(SourceError) -> Bool {
             guard job.end >= 0, let final = job.final else { return false }
             for checkpoint in job.checkpoints where checkpoint.offset >= consumed {
                 try advance(to: checkpoint.offset)
@@ -121,7 +154,7 @@ extension ParallelTPVJSON {
         /// Decodes the file from where the true decoder stands up to `target`, or to the end of
         /// the file when `nil`. Stops short of `target` only at an unfinished line (kept in the
         /// buffer) or where the file ends.
-        private mutating func advance(to target: Int?) throws(SourceError) {
+        private func advance(to target: Int?) throws(SourceError) {
             while !atEnd, target.map({ consumed + carry < $0 }) ?? true {
                 if carry > ByteInput.carryCapacity {
                     // As ByteInput does; the decoder never leaves this much unconsumed.
@@ -143,7 +176,7 @@ extension ParallelTPVJSON {
 
         /// Decodes the rest of the file, then its unfinished last line as the end of the input,
         /// as ``ReplayReader`` does once `read(2)` has said so; writes what is left.
-        private mutating func finish() throws(SourceError) {
+        private func finishFile() throws(SourceError) {
             try advance(to: nil)
             if carry > 0 {
                 consumed += ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0,
@@ -155,12 +188,12 @@ extension ParallelTPVJSON {
         }
 
         /// Formats the true decoder's fixes, writing once enough has gathered.
-        private mutating func collect() {
+        private func collect() {
             fixes += ParallelTPVJSON.format(&decoder, into: &writer)
             if writer.count >= ParallelTPVJSON.flushThreshold { flush() }
         }
 
-        private mutating func flush() {
+        private func flush() {
             guard writer.count > 0 else { return }
             if written { written = writer.withBytes(write) }
             writer.removeAll()

@@ -34,7 +34,7 @@ extension ParallelTPVJSON {
                 } catch {
                     job.failure = error
                 }
-                job.done.signal()
+                shared.finished(job)
             }
         }
 

@@ -7,22 +7,28 @@ import Glibc
 #endif
 
 /// `geotrack replay FILE --json` on every core: worker threads decode and format whole chunks of
-/// the file at once, each from a guessed starting state, and the calling thread keeps the one
-/// true decoder and takes a chunk's output from the first point where the two states agree.
+/// the file at once, each from a guessed starting state, and the one true decoder takes a
+/// chunk's output from the first point where the two states agree.
 ///
 /// How a chunk is used:
 /// - A worker reads its chunk with `pread`, starts at the first line that begins in it, from a
-///   state the calling thread had a little earlier (``NMEACycleAssembler/seed()``), and decodes
+///   state the true decoder had a little earlier (``NMEACycleAssembler/seed()``), and decodes
 ///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
 ///   counts and output length at a few checkpoints near the start (2, 4, … 32 KiB in).
-/// - The calling thread decodes from where it stands to the first checkpoint and compares its
-///   state with the worker's there (``NMEAStreamDecoder/hasSameState(as:)``). Once they
-///   agree, the same bytes can only make the same fixes: the worker's output from that point
-///   is written as it is, and its state at the chunk's end becomes the true one. Until they
-///   agree it tries the next checkpoint; when none agrees, it goes on decoding the chunk itself.
+/// - Chunks are taken in the file's order. The worker that finishes the next chunk to be taken
+///   (or finds it finished) takes it, and any finished after it: it decodes with the true
+///   decoder from where that stands to the first checkpoint and compares its state with the
+///   worker's there (``NMEAStreamDecoder/hasSameState(as:)``). Once they agree, the same bytes
+///   can only make the same fixes: the worker's output from that point is written as it is, and
+///   its state at the chunk's end becomes the true one. Until they agree it tries the next
+///   checkpoint; when none agrees, it decodes the chunk itself with the true decoder.
 ///
 /// Nothing is guessed in the output: every byte written was made from the true state, or from
 /// a state found equal to it. The cost of a wrong guess is time, never a different line.
+///
+/// The calling thread only starts the run and waits for its end: a thread of its own for the
+/// true decoder was woken once per chunk, and on two cores each wake-up took a core from a
+/// worker (a context switch and a cold cache each time, about 5 % of the run's CPU time).
 ///
 /// The file must be a regular file (chunks are read at their offsets) holding NMEA; anything
 /// else takes ``TPVJSONPipeline``. Memory stays bounded: ``depth`` chunks in flight, each with
@@ -61,15 +67,17 @@ package enum ParallelTPVJSON {
     }
 
     /// Replays the NMEA log at `path` as TPV JSON lines through `write`, which returns `false`
-    /// when the output is gone. Returns `nil`, having written nothing, when the file is not
-    /// a regular file of at least two chunks holding NMEA, or no worker thread can be started:
-    /// the caller then takes ``TPVJSONPipeline``.
+    /// when the output is gone. `write` is called on the worker threads, one call at a time, in
+    /// the output's order. Returns `nil`, having written nothing, when the file is not a regular
+    /// file of at least two chunks holding NMEA, or no worker thread can be started: the caller
+    /// then takes ``TPVJSONPipeline``.
     ///
-    /// `checkpoints` are the distances from a chunk's first line to its checkpoints, growing;
-    /// tests and the fuzzer give short ones, so that small chunks are taken from workers too.
+    /// `workers` is how many threads decode; the calling thread waits. `checkpoints` are the
+    /// distances from a chunk's first line to its checkpoints, growing; tests and the fuzzer give
+    /// short ones, so that small chunks are taken from workers too.
     package static func run(path: String, chunkSize: Int = defaultChunkSize, workers: Int = 2,
                             checkpoints: [Int] = checkpointDistances,
-                            write: @escaping (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> Outcome? {
+                            write: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> Outcome? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -77,9 +85,9 @@ package enum ParallelTPVJSON {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
         let size = Int(info.st_size)
         guard chunkSize > 0, size >= 2 * chunkSize else { return nil }
-        var coordinator = Coordinator(fd: fd, path: path, chunkSize: chunkSize, write: write)
+        let coordinator = Coordinator(fd: fd, path: path, chunkSize: chunkSize, size: size, write: write)
         guard try coordinator.holdsNMEA() else { return nil }
-        let shared = Shared()
+        let shared = Shared(coordinator: coordinator)
         var started = 0
         for index in 0..<max(1, workers) {
             let worker = Worker(fd: fd, path: path, checkpoints: checkpoints, shared: shared)
@@ -88,13 +96,16 @@ package enum ParallelTPVJSON {
         }
         guard started > 0 else { return nil }
         defer { shared.stop(workers: started) }
-        return try coordinator.run(size: size, shared: shared)
+        coordinator.start(shared: shared)
+        shared.waitUntilComplete()
+        return try coordinator.finish()
     }
 
-    /// One chunk: what the calling thread asks for, then what a worker made of it. Passed
-    /// between the two through ``Shared``: one of them at a time uses it.
+    /// One chunk: what the true decoder asks for, then what a worker made of it. Passed between
+    /// the two through ``Shared``: one of them at a time uses it.
     final class Job: @unchecked Sendable {
-        /// The chunk's bytes in the file.
+        /// The chunk's number and its bytes in the file.
+        var chunk = 0
         var start = 0
         var length = 0
         /// The state the worker starts from.
@@ -111,7 +122,9 @@ package enum ParallelTPVJSON {
         /// at once (growing it step by step left the steps' memory behind).
         var output: JSONWriter
         var failure: SourceError?
-        let done = DispatchSemaphore(value: 0)
+        /// Whether a worker is done with it and it waits to be taken; read and written only
+        /// under ``Shared``'s lock.
+        var finished = false
 
         init(chunkSize: Int) {
             output = JSONWriter(capacity: chunkSize + chunkSize / 4)
@@ -128,31 +141,81 @@ package enum ParallelTPVJSON {
         var outputCount: Int
     }
 
-    /// The queue of jobs for the workers.
+    /// The queue of jobs for the workers, and who takes finished chunks into the output.
     final class Shared: Sendable {
-        private let queue = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
+        private struct State {
+            /// Submitted, not started.
+            var jobs: [Job] = []
+            var stopping = false
+            /// Whether a worker is taking finished chunks; the others leave theirs to it.
+            var taking = false
+        }
+
+        private let state = Mutex(State())
         private let available = DispatchSemaphore(value: 0)
         private let exited = DispatchSemaphore(value: 0)
+        private let complete = DispatchSemaphore(value: 0)
+        /// Used only by the worker that is taking chunks (`taking`), or by the calling thread
+        /// before the first job and after the last: the lock hands it from one to the next.
+        private let coordinator: Coordinator
+
+        init(coordinator: Coordinator) {
+            self.coordinator = coordinator
+        }
 
         func submit(_ job: Job) {
-            queue.withLock { $0.jobs.append(job) }
+            state.withLock { $0.jobs.append(job) }
             available.signal()
         }
 
         /// The next job, or `nil` once the workers are to stop.
         func next() -> Job? {
             available.wait()
-            return queue.withLock { state in
+            return state.withLock { state in
                 state.stopping || state.jobs.isEmpty ? nil : state.jobs.removeFirst()
             }
         }
+
+        /// Called by a worker done with `job`: takes it, and every chunk finished after it, into
+        /// the output when it is the next chunk in the file and no other worker is taking chunks.
+        func finished(_ job: Job) {
+            let takes = state.withLock { state in
+                job.finished = true
+                guard !state.taking, !state.stopping else { return false }
+                state.taking = true
+                return true
+            }
+            guard takes else { return }
+            while true {
+                // Whether the next chunk is finished, and if not, giving up the taking in the
+                // same lock: a worker finishing it later then finds nobody taking, and takes it.
+                let ready: Job? = state.withLock { state in
+                    if !state.stopping, let next = coordinator.awaited, next.finished {
+                        next.finished = false
+                        return next
+                    }
+                    state.taking = false
+                    return nil
+                }
+                guard let ready else { return }
+                guard coordinator.take(ready, shared: self) else {
+                    // The last chunk, or a failure: nobody takes chunks from here on.
+                    state.withLock { $0.stopping = true }
+                    complete.signal()
+                    return
+                }
+            }
+        }
+
+        /// Blocks the calling thread until the last chunk is taken or the run has failed.
+        func waitUntilComplete() { complete.wait() }
 
         func workerExited() { exited.signal() }
 
         /// Drops the jobs not started, stops the workers and waits until they are gone (they
         /// read the file, which the caller closes next).
         func stop(workers: Int) {
-            queue.withLock { state in
+            state.withLock { state in
                 state.stopping = true
                 state.jobs.removeAll()
             }
