@@ -63,7 +63,10 @@ let package = Package(
         ),
 
         // MARK: NMEA logs and GPX tracks, decoded the way gpsd would.
-        .target(name: "NMEA", dependencies: ["GPSReports", "Executors"], swiftSettings: strict),
+        // Their framing kernel is C: clang's vector extensions turn a byte comparison into a
+        // bit mask, which Swift's SIMD types cannot.
+        .systemLibrary(name: "CNMEA"),
+        .target(name: "NMEA", dependencies: ["CNMEA", "GPSReports", "Executors"], swiftSettings: strict),
 
         // MARK: Delegate proxies and traits (generic, no location knowledge).
         .target(name: "Reactive", swiftSettings: strict),
@@ -158,7 +161,7 @@ let package = Package(
         ),
         .testTarget(
             name: "NMEATests",
-            dependencies: ["NMEA", "GPSReports", "GeoTrackTesting"],
+            dependencies: ["NMEA", "CNMEA", "GPSReports", "GeoTrackTesting"],
             resources: [.copy("Logs")],
             swiftSettings: strict
         ),

@@ -1,3 +1,4 @@
+import CNMEA
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -32,80 +33,25 @@ struct NMEAStreamDecoder: ~Copyable {
     var checksumsSeen = false
     private let starts: UnsafeMutablePointer<Int32>
     private let ends: UnsafeMutablePointer<Int32>
+    /// The commas of the line being framed, sixteen bytes to a mask: bit j of mask k is the byte
+    /// 1 + 16k + j after the line's first, up to its `*` or its end (as ``geotrack_nmea_scan`` sets them).
+    private let commas: UnsafeMutablePointer<UInt16>
+    private static let commaBlocks = Int(GEOTRACK_NMEA_SCAN_BLOCKS)
+    /// Bytes a line needs after its start for the one-pass framing.
+    private static let scanReadable = Int(GEOTRACK_NMEA_SCAN_READABLE)
 
     init(device: String?) {
         assembler = NMEACycleAssembler(device: device)
         starts = .allocate(capacity: NMEAFields.capacity)
         ends = .allocate(capacity: NMEAFields.capacity)
+        commas = .allocate(capacity: Self.commaBlocks)
+        commas.initialize(repeating: 0, count: Self.commaBlocks)
     }
 
     deinit {
         starts.deallocate()
         ends.deallocate()
-    }
-
-    /// Whether the line at `start` is a plain, well-formed sentence: `$`, printable ASCII without
-    /// `$` or `*`, then `*hh` and LF or CR LF, all within ``maximumLine``. The common case, checked
-    /// sixteen bytes at a time; anything else goes through the byte-by-byte path. `next` is the
-    /// byte after the line feed.
-    @inline(__always)
-    private static func fastLine(_ base: UnsafePointer<UInt8>, _ start: Int, _ n: Int)
-        -> (end: Int, star: Int, sum: UInt8, next: Int)? {
-        let window = min(n - start, maximumLine)
-        guard let found = memchr(base + start, 0x0A, window) else { return nil }
-        let newline = start + (UnsafeRawPointer(found) - UnsafeRawPointer(base + start))
-        var end = newline
-        if end > start && base[end - 1] == cr { end -= 1 }
-        let star = end - 3
-        // At least sixteen bytes between `$` and `*` (an NMEA sentence with a checksum has more),
-        // so the last load can overlap the one before it.
-        guard star > start + 16, base[star] == UInt8(ascii: "*") else { return nil }
-        typealias Bytes = SIMD16<UInt8>
-        var sum = Bytes()
-        var unusual = Bytes()
-        var k = start + 1
-        while k + 16 <= star {
-            let bytes = UnsafeRawPointer(base + k).loadUnaligned(as: Bytes.self)
-            sum ^= bytes
-            unusual |= Self.unusualBytes(bytes)
-            k += 16
-        }
-        if k < star {
-            // The last sixteen bytes before `*`: the lanes below k, seen already, are left out
-            // of the checksum and read as a harmless "A" by the test.
-            let last = star - 16
-            let bytes = UnsafeRawPointer(base + last).loadUnaligned(as: Bytes.self)
-            // Lanes are bytes in memory order, so each half of the mask is a little-endian word.
-            let seen = UInt64(truncatingIfNeeded: k - last) &* 8
-            let low: UInt64 = seen >= 64 ? 0 : ~0 &<< seen
-            let high: UInt64 = seen <= 64 ? ~0 : ~0 &<< (seen &- 64)
-            let fresh = unsafeBitCast(SIMD2<UInt64>(low.littleEndian, high.littleEndian), to: Bytes.self)
-            sum ^= bytes & fresh
-            unusual |= Self.unusualBytes((bytes & fresh) | (Bytes(repeating: 0x41) & ~fresh))
-        }
-        let halves = unsafeBitCast(sum, to: SIMD2<UInt64>.self)
-        var folded = halves[0] ^ halves[1]
-        folded ^= folded &>> 32
-        folded ^= folded &>> 16
-        folded ^= folded &>> 8
-        let flags = unsafeBitCast(unusual, to: SIMD2<UInt64>.self)
-        let h1 = base[star + 1], h2 = base[star + 2]
-        guard (flags[0] | flags[1]) & 0x8080_8080_8080_8080 == 0,
-              (h1 &- 0x20) <= 0x5E, (h2 &- 0x20) <= 0x5E, h1 != 0x24, h2 != 0x24
-        else { return nil }
-        return (end, star, UInt8(truncatingIfNeeded: folded), newline + 1)
-    }
-
-    /// The bytes of `bytes` that are not printable ASCII, or are `$` or `*`, with their high bit
-    /// set. Byte-wise arithmetic, so each lane is exact.
-    @inline(__always)
-    private static func unusualBytes(_ bytes: SIMD16<UInt8>) -> SIMD16<UInt8> {
-        let ones = SIMD16<UInt8>(repeating: 1)
-        let control = (bytes &- SIMD16(repeating: 0x20)) & ~bytes     // below 0x20
-        let beyond = (bytes &+ ones) | bytes                            // 0x7F and above
-        let dollar = bytes ^ SIMD16(repeating: 0x24)
-        let star = bytes ^ SIMD16(repeating: 0x2A)
-        return control | beyond | ((dollar &- ones) & ~dollar) | ((star &- ones) & ~star)
+        commas.deallocate()
     }
 
     private static let cr: UInt8 = 0x0D
@@ -131,13 +77,21 @@ struct NMEAStreamDecoder: ~Copyable {
                 continue
             }
             let b = base[i]
-            if b == Self.dollar, let line = Self.fastLine(base, i, n) {
-                handleSentence(base, start: i, end: line.end, star: line.star, sum: line.sum, into: &reports)
-                // Past the line's end (LF or CR LF) at once, as the loop would have gone a byte at
-                // a time: a line ended, and nothing else changes.
-                atLineStart = true
-                i = line.next
-                continue
+            if b == Self.dollar && n - i >= Self.scanReadable {
+                // The common case, a plain sentence with its checksum, framed in one pass; any
+                // other line goes through the byte-by-byte path below, which frames the same
+                // lines the same way.
+                var sum: UInt8 = 0
+                let offset = Int(geotrack_nmea_scan(base + i, commas, &sum))
+                if offset >= 0 {
+                    let star = i + offset
+                    handleSentence(base, start: i, end: star + 3, star: star, sum: sum, into: &reports)
+                    // Past the line's end (LF or CR LF) at once, as the loop would have gone a
+                    // byte at a time: a line ended, and nothing else changes.
+                    atLineStart = true
+                    i = base[star + 3] == Self.lf ? star + 4 : star + 5
+                    continue
+                }
             }
             if b == Self.dollar || b == Self.bang {
                 var j = i + 1
@@ -145,6 +99,7 @@ struct NMEAStreamDecoder: ~Copyable {
                 var star = -1
                 var broken = false
                 let limit = min(n, i + Self.maximumLine)
+                commas.update(repeating: 0, count: Self.commaBlocks)
                 while j < limit {
                     let c = base[j]
                     if c == Self.cr || c == Self.lf || c == Self.dollar { break }
@@ -153,7 +108,15 @@ struct NMEAStreamDecoder: ~Copyable {
                         break
                     }
                     if star < 0 {
-                        if c == Self.star { star = j } else { sum ^= c }
+                        if c == Self.star {
+                            star = j
+                        } else {
+                            sum ^= c
+                            if c == Self.comma {
+                                let at = j &- i &- 1
+                                commas[at &>> 4] |= 1 &<< UInt16(truncatingIfNeeded: at & 15)
+                            }
+                        }
                     }
                     j += 1
                 }
@@ -278,34 +241,17 @@ struct NMEAStreamDecoder: ~Copyable {
             stored &+= 1
             fieldStart = at &+ 1
         }
-        let low7 = 0x7F7F_7F7F_7F7F_7F7F as UInt64
-        // Eight bytes at a time: XOR with ",,,,,,,," turns commas into zero bytes, and the exact
-        // (carry-free) zero-byte test sets the high bit of each of them; walked lowest first.
-        @inline(__always) func record(_ word: UInt64, at k: Int, from lane: Int) {
-            let commas = word ^ 0x2C2C_2C2C_2C2C_2C2C
-            // Lanes below `lane` were recorded already (the last word overlaps the one before).
-            var found = ~(((commas & low7) &+ low7) | commas | low7) & (~0 &<< UInt64(lane &* 8))
+        // The commas the framing noted, lowest first: none lies at or past `end`.
+        var block = 0
+        var blockStart = s + 1
+        while blockStart < end {
+            var found = commas[block]
             while found != 0 {
-                endField(at: k &+ found.trailingZeroBitCount &>> 3)
+                endField(at: blockStart &+ found.trailingZeroBitCount)
                 found &= found &- 1
             }
-        }
-        var k = s + 1
-        while k + 8 <= end {
-            record(UnsafeRawPointer(base + k).loadUnaligned(as: UInt64.self).littleEndian, at: k, from: 0)
-            k += 8
-        }
-        if k < end {
-            if end - 8 > s {
-                // The last eight bytes before the end, of which the first were seen already.
-                let last = end - 8
-                record(UnsafeRawPointer(base + last).loadUnaligned(as: UInt64.self).littleEndian, at: last, from: k - last)
-            } else {
-                while k < end {
-                    if base[k] == Self.comma { endField(at: k) }
-                    k += 1
-                }
-            }
+            block &+= 1
+            blockStart &+= 16
         }
         endField(at: end)
         let fields = NMEAFields(base: base, starts: starts, ends: ends, stored: stored,
