@@ -43,6 +43,10 @@ extension ParallelTPVJSON {
 
         /// Decodes the whole lines of the job's chunk, a slice at a time: from just after its
         /// first line feed up to the start of its last unfinished line.
+        ///
+        /// A checkpoint is where the decoder stops when given the bytes up to the checkpoint's
+        /// distance: the slice is decoded up to there, the state noted, and decoding goes on in
+        /// the same slice. (Reading up to each checkpoint instead cost four more `pread`s a chunk.)
         private func process(_ job: Job, _ buffer: UnsafeMutablePointer<UInt8>) throws(SourceError) {
             job.end = -1
             job.fixes = 0
@@ -51,26 +55,22 @@ extension ParallelTPVJSON {
             job.failure = nil
             guard let seed = job.seed else { return }
             let chunkEnd = job.start + job.length
-            // The bytes in the buffer are the file's from `position`, `carry` of them. The first
-            // line feed is looked for in reads no longer than the first checkpoint's distance, so
-            // that what follows it is decoded up to that checkpoint, not beyond.
+            // The buffer holds `count` bytes of the file from `position`, of which the decoder has
+            // taken `used`. Its first line starts after the chunk's first line feed.
             var position = job.start
-            var carry = 0
-            let firstRead = min(ParallelTPVJSON.slice, max(1, distances.first ?? ParallelTPVJSON.slice))
+            var count = 0
+            var used = 0
             while true {
                 guard position < chunkEnd else { return }
-                carry = try ParallelTPVJSON.read(fd, path: path, into: buffer, count: min(firstRead, chunkEnd - position), at: position)
-                guard carry > 0 else { return }
-                if let feed = memchr(buffer, 0x0A, carry) {
-                    let skipped = UnsafeMutableRawPointer(feed) - UnsafeMutableRawPointer(buffer) + 1
-                    carry -= skipped
-                    position += skipped
-                    memmove(buffer, buffer + skipped, carry)
+                count = try ParallelTPVJSON.read(fd, path: path, into: buffer, count: min(Self.capacity, chunkEnd - position), at: position)
+                guard count > 0 else { return }
+                if let feed = memchr(buffer, 0x0A, count) {
+                    used = UnsafeMutableRawPointer(feed) - UnsafeMutableRawPointer(buffer) + 1
                     break
                 }
-                position += carry
+                position += count
             }
-            let begin = position
+            let begin = position + used
             decoder.restore(seed)
             // After a line feed: at the start of a line, neither in junk nor skipping a long line.
             decoder.atLineStart = true
@@ -78,26 +78,32 @@ extension ParallelTPVJSON {
             decoder.skipping = false
             decoder.statistics = ReplayStatistics()
             while true {
-                // Read up to the next checkpoint, then a slice at a time, and decode what was read.
                 let next = job.checkpoints.count < distances.count ? begin + distances[job.checkpoints.count] : Int.max
-                let wanted = min(Self.capacity - carry, chunkEnd - position - carry, max(0, next - position - carry))
-                let count = wanted > 0 ? try ParallelTPVJSON.read(fd, path: path, into: buffer + carry, count: wanted, at: position + carry) : 0
-                carry += count
-                let used = ParallelTPVJSON.decodeBuffered(&decoder, buffer, carry: &carry, reports: &reports)
+                let limit = min(count, next - position)
+                used = ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: limit), from: used,
+                                              atEnd: false, reports: &reports)
                 job.fixes += ParallelTPVJSON.format(&decoder, into: &job.output)
-                position += used
-                let read = position + carry
-                if read >= next {
+                if position + limit == next {
                     // Any point the decoder stopped at is a state between two lines of the file.
-                    job.checkpoints.append(Checkpoint(offset: position, state: decoder.snapshot,
+                    job.checkpoints.append(Checkpoint(offset: position + used, state: decoder.snapshot,
                                                       statistics: decoder.statistics, fixes: job.fixes,
                                                       outputCount: job.output.count))
+                    continue
                 }
-                // Done at the chunk's end; also where nothing more could be read or decoded (the
-                // file's end, or a full buffer the decoder took nothing of).
-                if read >= chunkEnd || (read < next && count == 0 && used == 0) { break }
+                // All the buffer holds is decoded that can be: done at the chunk's end; otherwise
+                // the unfinished line moves to the front and the next slice is read after it.
+                if position + count >= chunkEnd { break }
+                position += used
+                count -= used
+                if count > 0 && used > 0 { memmove(buffer, buffer + used, count) }
+                used = 0
+                let wanted = min(Self.capacity - count, chunkEnd - position - count)
+                let got = wanted > 0 ? try ParallelTPVJSON.read(fd, path: path, into: buffer + count, count: wanted, at: position + count) : 0
+                // The file ended early, or a full buffer the decoder took nothing of.
+                if got == 0 { break }
+                count += got
             }
-            job.end = position
+            job.end = position + used
             job.final = decoder.snapshot
             job.finalStatistics = decoder.statistics
         }
