@@ -34,13 +34,14 @@ import Glibc
 /// else takes ``TPVJSONPipeline``. Memory stays bounded: ``depth`` chunks in flight, each with
 /// its output.
 package enum ParallelTPVJSON {
-    /// Bytes per chunk. Large enough that the hand-overs cost little, small enough that the
-    /// chunks in flight, with their JSON, stay well under a megabyte.
-    package static let defaultChunkSize = 128 * 1024
-    /// Chunks in flight: two being decoded and one waiting. A fourth made replay 5 % faster (the
-    /// workers waited less for the calling thread) but held one more chunk's JSON: peak RSS at
-    /// 1 GB went from 8.8–9.2 to 9.3–9.7 MB here, and past 10 MB with the other core busy.
-    static let depth = 3
+    /// Bytes per chunk. Large enough that the hand-overs cost little (each chunk's first
+    /// kilobytes are decoded twice, once from the guessed state and once from the true one),
+    /// small enough that the chunks in flight, with their JSON, stay well under a megabyte.
+    package static let defaultChunkSize = 192 * 1024
+    /// Chunks in flight: one for each worker. Three chunks of 128 KiB, one of them waiting, held
+    /// the same memory and took 4.6 % more CPU time (medians of 21 alternating runs); three of
+    /// 192 KiB were no faster than two and held 0.3 MB more at 1 GB.
+    static let depth = 2
     /// Where the checkpoints are, in bytes after a chunk's first line: a receiver's reporting
     /// cycle is well under a kilobyte, and two or three of them make the states agree.
     package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768]
@@ -48,7 +49,7 @@ package enum ParallelTPVJSON {
     /// waiting in between stay a few kilobytes. From 16 KiB, half as many `pread`s took 1 % less
     /// CPU for 124 KiB more at 1 GB; 64 KiB saved 1.4 % for 416 KiB.
     static let slice = 32 * 1024
-    /// Output bytes gathered on the calling thread before one `write`: it formats only the
+    /// Output bytes the true decoder gathers before one `write`: it formats only the
     /// fixes before a checkpoint, as a rule, and a larger buffer only grew to twice this.
     static let flushThreshold = 16 * 1024
 
