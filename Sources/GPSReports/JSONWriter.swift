@@ -249,31 +249,12 @@ package struct JSONWriter: ~Copyable {
         return v < 10_000_000_000_000_000_000 ? 19 : 20
     }
 
-    @inline(__always)
-    private static func powerOfTen(_ n: Int) -> Double {
-        switch n {
-        case 0: 1
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        default: 1e12
-        }
-    }
-
     /// Appends `value` with exactly `decimals` (0…12) digits after the point, as `printf("%.{decimals}f")` would.
     ///
     /// Non-finite values must not reach JSON; callers skip them.
     package mutating func fixed(_ value: Double, decimals: Int) {
         let decimals = min(max(decimals, 0), 12)
-        let scaled = value * Self.powerOfTen(decimals)
+        let scaled = value * PowersOfTen.exact(decimals)
         let magnitude = scaled.magnitude
         // Below 1e14 the product's rounding error is under 0.01, so a fraction not within 0.02 of
         // one half rounds the same way as the exact binary value; anything else takes the exact path.
@@ -301,7 +282,7 @@ package struct JSONWriter: ~Copyable {
         let significand = biased == 0 ? fraction : fraction | 1 << 52
         let exponent = (biased == 0 ? 1 : biased) - 1075
         // 10^decimals is exact in a Double (decimals is at most 12).
-        let scaled = UInt128(significand) * UInt128(UInt64(Self.powerOfTen(decimals)))
+        let scaled = UInt128(significand) * UInt128(UInt64(PowersOfTen.exact(decimals)))
         var units: UInt128
         if exponent >= 0 {
             units = exponent < 64 && scaled >> (64 - exponent) == 0 ? scaled << exponent : .max

@@ -35,7 +35,7 @@ extension NMEACycleAssembler {
                 guard let d = digit(k) else { return nil }
                 fraction = fraction &* 10 &+ d
             }
-            subseconds = Double(fraction) / NMEANumber.powerOfTen(n - 7)
+            subseconds = Double(fraction) / PowersOfTen.exact(n - 7)
         }
         return TimeOfDay(hour: hour, minute: minute, second: second, subseconds: subseconds,
                          raw: Double(hms) + subseconds)

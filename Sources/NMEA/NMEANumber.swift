@@ -1,35 +1,7 @@
+import GPSReports
+
 /// Decimal number parsing on bytes, without Foundation or a String per field.
 enum NMEANumber {
-    /// 10^n for 0 ≤ n ≤ 22, every one exact in a Double.
-    @inline(__always)
-    static func powerOfTen(_ n: Int) -> Double {
-        switch n {
-        case 0: 1
-        case 1: 1e1
-        case 2: 1e2
-        case 3: 1e3
-        case 4: 1e4
-        case 5: 1e5
-        case 6: 1e6
-        case 7: 1e7
-        case 8: 1e8
-        case 9: 1e9
-        case 10: 1e10
-        case 11: 1e11
-        case 12: 1e12
-        case 13: 1e13
-        case 14: 1e14
-        case 15: 1e15
-        case 16: 1e16
-        case 17: 1e17
-        case 18: 1e18
-        case 19: 1e19
-        case 20: 1e20
-        case 21: 1e21
-        default: 1e22
-        }
-    }
-
     /// Parses `[start, end)`: an optional sign, digits, an optional point and digits.
     /// Returns `.nan` for an empty range and `nil` for anything else that is not such a number.
     ///
@@ -64,7 +36,7 @@ enum NMEANumber {
                 digits &+= fractionDigits
             }
             if i == end && digits > 0 && digits <= 18 {
-                let value = Double(mantissa) / powerOfTen(fractionDigits)
+                let value = Double(mantissa) / PowersOfTen.exact(fractionDigits)
                 return negative ? -value : value
             }
         }
@@ -109,7 +81,7 @@ enum NMEANumber {
             i += 1
         }
         guard digits > 0, fractionDigits <= 22 else { return nil }
-        let value = Double(mantissa) / powerOfTen(fractionDigits)
+        let value = Double(mantissa) / PowersOfTen.exact(fractionDigits)
         return negative ? -value : value
     }
 }
