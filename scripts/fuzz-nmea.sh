@@ -25,7 +25,7 @@ if ! { swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name GPSR
          -emit-module-path "$OUT/lib/GPSReports.swiftmodule" -o "$OUT/lib/libGPSReports.a" Sources/GPSReports/*.swift &&
        swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name Executors -I Sources/CExecutors \
          -emit-module-path "$OUT/lib/Executors.swiftmodule" -o "$OUT/lib/libExecutors.a" Sources/Executors/*.swift &&
-       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors -L "$OUT/lib" -lGPSReports -lExecutors \
+       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors -I Sources/CNMEA -L "$OUT/lib" -lGPSReports -lExecutors \
          Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
        swiftc "${FLAGS[@]}" -module-name GPSDFuzz -I "$OUT/lib" -I Sources/CGPS -L "$OUT/lib" -lGPSReports \
          Sources/GPSD/GPSDLineBuffer.swift Sources/GPSD/JSONSyntax.swift Sources/GPSD/GPSDMessageDecoder.swift \

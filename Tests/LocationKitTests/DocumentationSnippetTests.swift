@@ -63,6 +63,7 @@ import Testing
         swiftc.arguments = ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors",
                             "-I", Self.modules, "-I", Self.packageRoot.appendingPathComponent("Sources/CGPS").path,
                             "-I", Self.packageRoot.appendingPathComponent("Sources/CExecutors").path,
+                            "-I", Self.packageRoot.appendingPathComponent("Sources/CNMEA").path,
                             // One module cache for every snippet: clang locks it, and later snippets reuse it.
                             "-module-cache-path", FileManager.default.temporaryDirectory
                                 .appendingPathComponent("geotrack-snippet-module-cache").path,
