@@ -2,7 +2,8 @@
 SWIFT        ?= swift
 CONFIG       ?= debug
 APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base librsvg2-bin \
-                mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev openssl
+                mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev openssl \
+                qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
 PREFIX       ?= /usr/local
 MAN_PAGE     := .build/plugins/GenerateManual/outputs/geotrack/geotrack.1
 SHARED       ?= ../shared
@@ -90,6 +91,7 @@ GPSD_SUITES = GPSDClientTests|GPSDEndToEndTests|WatchEndToEndTests
 
 test: deps
 	$(SWIFT) package dump-package | python3 scripts/check-dependencies.py
+	scripts/cnmea-check.sh
 	$(SWIFT) build --build-tests
 	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --skip '$(GPSD_SUITES)'
 	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --filter '$(GPSD_SUITES)'
