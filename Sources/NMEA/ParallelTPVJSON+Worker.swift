@@ -1,4 +1,5 @@
 import GPSReports
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -153,16 +154,20 @@ extension ParallelTPVJSON {
     /// file; returns how many. A failure names the file as the single decoder's does.
     static func read(_ fd: Int32, path: String, into buffer: UnsafeMutablePointer<UInt8>, count: Int,
                      at offset: Int) throws(SourceError) -> Int {
+        let file = FileDescriptor(rawValue: fd)
         var total = 0
+        // A regular file's read comes back short only at its end, or when a signal interrupted
+        // it part way (which swift-system's retry does not cover).
         while total < count {
-            let got = pread(fd, buffer + total, count - total, off_t(offset + total))
-            if got > 0 {
-                total += got
-            } else if got == 0 {
-                break
-            } else if errno != EINTR {
-                throw ByteInput.readError(path: path, errno: errno)
+            let got: Int
+            do {
+                got = try file.read(fromAbsoluteOffset: Int64(offset + total),
+                                    into: UnsafeMutableRawBufferPointer(start: buffer + total, count: count - total))
+            } catch {
+                throw ByteInput.readError(path: path, errno: (error as? Errno ?? .ioError).rawValue)
             }
+            if got == 0 { break }
+            total += got
         }
         return total
     }
