@@ -66,11 +66,7 @@ let package = Package(
         // Their framing kernel is C: clang's vector extensions turn a byte comparison into a
         // bit mask, which Swift's SIMD types cannot.
         .systemLibrary(name: "CNMEA"),
-        .target(
-            name: "NMEA",
-            dependencies: ["CNMEA", "GPSReports", "Executors", .product(name: "SystemPackage", package: "swift-system")],
-            swiftSettings: strict
-        ),
+        .target(name: "NMEA", dependencies: ["CNMEA", "GPSReports", "Executors"], swiftSettings: strict),
 
         // MARK: Delegate proxies and traits (generic, no location knowledge).
         .target(name: "Reactive", swiftSettings: strict),

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import GPSReports
-import SystemPackage
 
 /// A file, pipe, tty or stdin read in fixed-size chunks into one reusable buffer.
 ///
@@ -81,19 +80,19 @@ final class ByteInput {
         if tail > 0 && start > 0 { memmove(storage, storage + start, tail) }
         start = 0
         end = tail
-        let count: Int
-        do {
-            count = try FileDescriptor(rawValue: fd).read(
-                into: UnsafeMutableRawBufferPointer(start: storage + end, count: capacity - end))
-        } catch {
-            throw Self.readError(path: path, errno: (error as? Errno ?? .ioError).rawValue)
+        while true {
+            let count = read(fd, storage + end, capacity - end)
+            if count > 0 {
+                end += count
+                return true
+            }
+            if count == 0 {
+                atEnd = true
+                return false
+            }
+            if errno == EINTR { continue }
+            throw Self.readError(path: path, errno: errno)
         }
-        if count == 0 {
-            atEnd = true
-            return false
-        }
-        end += count
-        return true
     }
 
     /// A `read(2)` or `pread(2)` of `path` that failed with `code`.

@@ -1,5 +1,4 @@
 import GPSReports
-import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -154,20 +153,16 @@ extension ParallelTPVJSON {
     /// file; returns how many. A failure names the file as the single decoder's does.
     static func read(_ fd: Int32, path: String, into buffer: UnsafeMutablePointer<UInt8>, count: Int,
                      at offset: Int) throws(SourceError) -> Int {
-        let file = FileDescriptor(rawValue: fd)
         var total = 0
-        // A regular file's read comes back short only at its end, or when a signal interrupted
-        // it part way (which swift-system's retry does not cover).
         while total < count {
-            let got: Int
-            do {
-                got = try file.read(fromAbsoluteOffset: Int64(offset + total),
-                                    into: UnsafeMutableRawBufferPointer(start: buffer + total, count: count - total))
-            } catch {
-                throw ByteInput.readError(path: path, errno: (error as? Errno ?? .ioError).rawValue)
+            let got = pread(fd, buffer + total, count - total, off_t(offset + total))
+            if got > 0 {
+                total += got
+            } else if got == 0 {
+                break
+            } else if errno != EINTR {
+                throw ByteInput.readError(path: path, errno: errno)
             }
-            if got == 0 { break }
-            total += got
         }
         return total
     }
