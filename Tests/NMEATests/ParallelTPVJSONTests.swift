@@ -21,16 +21,6 @@ struct ParallelTPVJSONTests {
         return bytes
     }
 
-    /// Where two outputs first differ ("none" when they do not): an expectation that fails says
-    /// this rather than printing megabytes.
-    static func difference(_ a: [UInt8], _ b: [UInt8]) -> String {
-        let common = min(a.count, b.count)
-        guard let index = (0..<common).first(where: { a[$0] != b[$0] }) ?? (a.count == b.count ? nil : common) else {
-            return "none"
-        }
-        return "at byte \(index) of \(a.count) and \(b.count)"
-    }
-
     /// One decoder, the whole file: the reference.
     static func whole(_ path: String) throws -> (bytes: [UInt8], fixes: Int, statistics: ReplayStatistics) {
         let reader = try ReplayReader(path: path)
@@ -77,7 +67,7 @@ struct ParallelTPVJSONTests {
             #expect(result.written)
             #expect(result.fixes == reference.fixes)
             #expect(result.statistics == reference.statistics)
-            #expect(Self.difference(bytes, reference.bytes) == "none", "checkpoints \(checkpoints)")
+            #expect(difference(bytes, reference.bytes) == "none", "checkpoints \(checkpoints)")
             // Chunks that reach a few checkpoints are taken from the workers.
             if chunkSize >= 65_536 || (chunkSize >= 1000 && checkpoints == Self.nearCheckpoints) {
                 #expect(result.adopted > 0, "checkpoints \(checkpoints)")
@@ -92,7 +82,7 @@ struct ParallelTPVJSONTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (bytes, outcome) = try Self.chunked(path, chunkSize: ParallelTPVJSON.defaultChunkSize)
         let result = try #require(outcome)
-        #expect(Self.difference(bytes, try Self.whole(path).bytes) == "none")
+        #expect(difference(bytes, try Self.whole(path).bytes) == "none")
         // The first pass over the logs teaches the decoder each receiver's habits (the end of
         // its cycle, its constellations), which the seeds lack until then; after it, none.
         let firstPass = (logs.count + ParallelTPVJSON.defaultChunkSize - 1) / ParallelTPVJSON.defaultChunkSize + 1
@@ -126,7 +116,7 @@ struct ParallelTPVJSONTests {
                 let result = try #require(outcome)
                 adopted += result.adopted
                 #expect(result.statistics == reference.statistics, "chunks of \(chunkSize), checkpoints \(checkpoints)")
-                #expect(Self.difference(bytes, reference.bytes) == "none", "chunks of \(chunkSize), checkpoints \(checkpoints)")
+                #expect(difference(bytes, reference.bytes) == "none", "chunks of \(chunkSize), checkpoints \(checkpoints)")
             }
         }
         #expect(adopted > 0)

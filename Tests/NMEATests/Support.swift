@@ -82,3 +82,13 @@ func containsValidSentence(_ line: [UInt8]) -> Bool {
     }
     return false
 }
+
+/// Where two outputs (bytes, or reports as text) first differ, "none" when they do not: an
+/// expectation that fails says this rather than printing megabytes.
+func difference<Element: Equatable>(_ a: [Element], _ b: [Element]) -> String {
+    let common = min(a.count, b.count)
+    guard let index = (0..<common).first(where: { a[$0] != b[$0] }) ?? (a.count == b.count ? nil : common) else {
+        return "none"
+    }
+    return "at element \(index) of \(a.count) and \(b.count)"
+}
