@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 
 /// The example program (`Examples/LiveMonitor`): liveUpdates, Monitor and ServiceSession on a
@@ -8,18 +9,18 @@ import Testing
         URL(fileURLWithPath: TestSupport.binary).deletingLastPathComponent().appendingPathComponent("geotrack-example").path
     }
 
-    static let log = OnePipelineTests.corpus.appendingPathComponent("sl869.nmea").path
+    static var log: String { get throws { try Corpus.path("sl869.nmea") } }
 
     @Test("it prints what the session, the live updates and the monitor saw; a second run starts from the saved monitor")
     func runsOnACorpusLog() throws {
         let home = try TestSupport.temporaryDirectory()
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
         // The positions geotrack's own replay prints: the live updates must see as many.
-        let replay = try TestSupport.geotrack(["replay", Self.log, "--json"], home: home)
+        let replay = try TestSupport.geotrack(["replay", try Self.log, "--json"], home: home)
         let positions = replay.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && !$0.contains("\"mode\":1") }.count
         #expect(positions == 8)
 
-        let first = try TestSupport.run(Self.example, [Self.log], environment: environment)
+        let first = try TestSupport.run(Self.example, [try Self.log], environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "session: nothing missing")
@@ -27,7 +28,7 @@ import Testing
         #expect(lines.contains("monitor: start unsatisfied"), "\(lines)")
         #expect(lines.last == "live updates: \(positions) locations, \(positions) simulated, 0 stationary")
 
-        let second = try TestSupport.run(Self.example, [Self.log], environment: environment)
+        let second = try TestSupport.run(Self.example, [try Self.log], environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("monitor: remembers start unsatisfied\n"), "\(second.stdout)")
         #expect(!second.stdout.contains("monitor: watching"))

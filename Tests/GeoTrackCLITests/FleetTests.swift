@@ -109,15 +109,15 @@ struct FleetCommandTests {
         let session = try TmuxSession(width: 100, height: 12, command: [TestSupport.binary, "fleet", url],
                                       environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path])
         try session.waitFor("the fleet view connected") { $0.first == "fleet at \(url) · 0 devices" }
-        let corpus = TestSupport.packageRoot.appendingPathComponent("../shared/nmea-corpus").path
+        let boatLog = try Corpus.path("quectel-l76k-nmea.nmea"), vanLog = try Corpus.path("haicom-305N.nmea")
         // Two trackers at once, each its own process and device, at ten times their recorded pace.
         let boat = Task.detached {
-            try TestSupport.geotrack(["replay", corpus + "/quectel-l76k-nmea.nmea", "--realtime", "--speed", "10",
+            try TestSupport.geotrack(["replay", boatLog, "--realtime", "--speed", "10",
                                       "--publish", url, "--publish-user", "ann", "--publish-device", "boat"],
                                      home: home.appendingPathComponent("boat"))
         }
         let van = Task.detached {
-            try TestSupport.geotrack(["replay", corpus + "/haicom-305N.nmea", "--realtime", "--speed", "10",
+            try TestSupport.geotrack(["replay", vanLog, "--realtime", "--speed", "10",
                                       "--publish", url, "--publish-user", "bob", "--publish-device", "van"],
                                      home: home.appendingPathComponent("van"))
         }
@@ -130,8 +130,8 @@ struct FleetCommandTests {
         #expect(try await boat.value.status == 0)
         #expect(try await van.value.status == 0)
         // Once both are done, each line shows its log's last fix, as `replay --json` prints it.
-        let boatLast = try Self.lastPosition(corpus + "/quectel-l76k-nmea.nmea", home: home)
-        let vanLast = try Self.lastPosition(corpus + "/haicom-305N.nmea", home: home)
+        let boatLast = try Self.lastPosition(boatLog, home: home)
+        let vanLast = try Self.lastPosition(vanLog, home: home)
         let last = try session.waitFor("each device's last fix") { lines in
             lines.contains { $0.hasPrefix("ann/boat  at  \(boatLast)  ") } && lines.contains { $0.hasPrefix("bob/van  an  \(vanLast)  ") }
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoTrackTesting
 import GeoTrackService
 import Logging
 import NMEA
@@ -10,8 +11,6 @@ import Testing
 /// only draw. These tests hold replay to it; WatchEndToEndTests hold watch to the same results.
 @Suite("One pipeline from the source to every output")
 struct OnePipelineTests {
-    /// The corpus beside the project, as CI has it.
-    static let corpus = TestSupport.packageRoot.appendingPathComponent("../shared/nmea-corpus").standardizedFileURL
     /// A synthetic ride through a region with a stay in it (scripts/make-walk-log.py).
     static let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
 
@@ -52,7 +51,7 @@ struct OnePipelineTests {
     @Test("plain replay --json takes the fast path, and it prints byte for byte what the service path prints, on every corpus log")
     @MainActor
     func fastPathMatchesTheServicePath() async throws {
-        let names = try FileManager.default.contentsOfDirectory(atPath: Self.corpus.path).filter { $0.hasSuffix(".nmea") }.sorted()
+        let names = try Corpus.names().map { $0 + ".nmea" }
         #expect(names.count >= 30)
         let options = try OutputOptions.parse(["--json"])
         #expect(FastReplay.applies(options: options, settings: Settings(), paced: false))
@@ -69,12 +68,12 @@ struct OnePipelineTests {
         // after another, twice (1.1 MB), are decoded in chunks on worker threads (ParallelTPVJSON).
         var all = Data()
         for _ in 0..<2 {
-            for name in names { all.append(try Data(contentsOf: Self.corpus.appendingPathComponent(name))) }
+            for name in names { all.append(try Data(contentsOf: try Corpus.url(name))) }
         }
         let joined = directory.appendingPathComponent("all.nmea")
         try all.write(to: joined)
         #expect(all.count >= 4 * ParallelTPVJSON.defaultChunkSize)
-        let paths = names.map { ($0, Self.corpus.appendingPathComponent($0).path) } + [("all.nmea", joined.path)]
+        let paths = try names.map { ($0, try Corpus.path($0)) } + [("all.nmea", joined.path)]
         for (name, path) in paths {
             let fastFile = directory.appendingPathComponent(name + ".fast").path
             let serviceFile = directory.appendingPathComponent(name + ".service").path
@@ -141,7 +140,7 @@ struct OnePipelineTests {
     @Test("--sky adds gpsd's SKY objects to the TPVs; without --json it is a usage error")
     func sky() throws {
         let home = try TestSupport.temporaryDirectory()
-        let log = Self.corpus.appendingPathComponent("garmin15x.nmea").path
+        let log = try Corpus.path("garmin15x.nmea")
         let run = try TestSupport.geotrack(["replay", log, "--json", "--sky"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)

@@ -5,7 +5,7 @@ import Testing
 /// `--publish` and `geotrack outbox` against a real mosquitto, checked with mosquitto_sub.
 @Suite("publishing to a real broker", .enabled(if: Mosquitto.shouldRun), .serialized)
 struct PublishTests {
-    static let log = TestSupport.packageRoot.appendingPathComponent("../shared/nmea-corpus/quectel-l76k-nmea.nmea").path
+    static var log: String { get throws { try Corpus.path("quectel-l76k-nmea.nmea") } }
 
     /// What `replay --json` prints with a position: (lat, lon, whole seconds), in order.
     static func expectedFixes(_ log: String, home: URL) throws -> [Fix] {
@@ -51,11 +51,11 @@ struct PublishTests {
     @Test("replay --publish delivers one OwnTracks location per fix with a position, in order")
     func replayPublishes() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let expected = try Self.expectedFixes(Self.log, home: home)
+        let expected = try Self.expectedFixes(try Self.log, home: home)
         #expect(expected.count > 100)
         let broker = try await Mosquitto()
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
-        let run = try TestSupport.geotrack(["replay", Self.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+        let run = try TestSupport.geotrack(["replay", try Self.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
                                             "--publish-user", "ann", "--publish-device", "boat"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
@@ -68,11 +68,11 @@ struct PublishTests {
     @Test("with the broker down every message is queued; outbox flush delivers them all once it is back")
     func storeAndForward() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let expected = try Self.expectedFixes(Self.log, home: home)
+        let expected = try Self.expectedFixes(try Self.log, home: home)
         let broker = try await Mosquitto()
         try await broker.stop()
         let url = "mqtt://127.0.0.1:\(broker.port)"
-        let run = try TestSupport.geotrack(["replay", Self.log, "--publish", url, "--publish-user", "ann",
+        let run = try TestSupport.geotrack(["replay", try Self.log, "--publish", url, "--publish-user", "ann",
                                             "--publish-device", "van", "--publish-wait", "0.5"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/van"), "\(run.stderr)")

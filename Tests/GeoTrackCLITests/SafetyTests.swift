@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import GPSD
 import GPSReports
 import Testing
@@ -102,7 +103,7 @@ struct SafetyTests {
     @Test("one rule for JSON in every mode: the same TPVs, those without a position included, fast, paced or counted")
     func oneJSONRule() throws {
         let home = try TestSupport.temporaryDirectory()
-        let log = OnePipelineTests.corpus.appendingPathComponent("garmin25lp.nmea").path
+        let log = try Corpus.path("garmin25lp.nmea")
         let fast = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(fast.stdout.contains("\"mode\":1"))
         let paced = try TestSupport.geotrack(["replay", log, "--json", "--speed", "1000"], home: home)
@@ -176,7 +177,7 @@ struct SafetyTests {
     func readerGoesAway(options: [String]) throws {
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("track.gpx").path
-        let log = OnePipelineTests.corpus.appendingPathComponent("haicom-305N.nmea").path
+        let log = try Corpus.path("haicom-305N.nmea")
         let command = ([TestSupport.binary, "replay", log] + options.map { $0 == "GPX" ? gpx : $0 })
             .map { "'" + $0 + "'" }.joined(separator: " ")
         let run = try TestSupport.run("/bin/bash", ["-c", command + #" | head -1 > /dev/null; echo "${PIPESTATUS[0]}""#])

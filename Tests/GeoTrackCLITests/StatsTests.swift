@@ -1,11 +1,11 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 
 /// `geotrack stats` and `--stats`: distances checked against GeographicLib, which shares no code
 /// with geotrack, on gpsd's own decoding of corpus logs and on a GPX track.
 @Suite("Track statistics")
 struct StatsTests {
-    static let corpus = OnePipelineTests.corpus
     static let oracle = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Oracles/geodesic_length.py").path
 
     /// GeographicLib's point count and length of `file` (gpsd's TPVs, or a GPX track).
@@ -28,8 +28,8 @@ struct StatsTests {
     @Test("the distance of three corpus logs agrees with GeographicLib on gpsd's own fixes within 0.1%",
           arguments: ["haicom-305N", "meinberg-gps164", "sl869"])
     func corpusDistance(log: String) throws {
-        let expected = try Self.geodesic(Self.corpus.appendingPathComponent(log + ".tpv.jsonl").path)
-        let summary = try #require(try Self.statistics([Self.corpus.appendingPathComponent(log + ".nmea").path],
+        let expected = try Self.geodesic(try Corpus.path(log + ".tpv.jsonl"))
+        let summary = try #require(try Self.statistics([try Corpus.path(log + ".nmea")],
                                                        home: try TestSupport.temporaryDirectory()).first)
         #expect(summary["points"] as? Int == expected.points)
         let distance = try #require(summary["distance_m"] as? Double)
@@ -56,10 +56,10 @@ struct StatsTests {
     @Test("the README shows what 'geotrack stats' prints for a corpus log, line for line")
     func readmeExample() throws {
         // One file: no header naming it, so the path given does not change the output.
-        let run = try TestSupport.geotrack(["stats", Self.corpus.appendingPathComponent("haicom-305N.nmea").path],
+        let run = try TestSupport.geotrack(["stats", try Corpus.path("haicom-305N.nmea")],
                                            home: try TestSupport.temporaryDirectory())
         #expect(run.status == 0, "\(run.stderr)")
-        let block = ReadmeTests.readme.components(separatedBy: "$ geotrack stats ../shared/nmea-corpus/haicom-305N.nmea\n")
+        let block = ReadmeTests.readme.components(separatedBy: "$ geotrack stats Tests/Fixtures/nmea-corpus/haicom-305N.nmea\n")
             .dropFirst().first?.components(separatedBy: "```").first
         #expect(block == run.stdout)
     }
@@ -67,7 +67,7 @@ struct StatsTests {
     @Test("--stats on replay: the summary on stderr at the end, stdout byte for byte as without it")
     func replayStats() throws {
         let home = try TestSupport.temporaryDirectory()
-        let log = Self.corpus.appendingPathComponent("sl869.nmea").path
+        let log = try Corpus.path("sl869.nmea")
         let plain = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         let text = try TestSupport.geotrack(["replay", log, "--json", "--stats", "--format", "dms"], home: home)
         #expect(text.status == 0)

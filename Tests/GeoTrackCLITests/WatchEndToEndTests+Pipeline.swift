@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 
 /// `watch` through a real gpsd gives what gpsd gives, and the same events as `replay`.
@@ -31,7 +32,7 @@ extension WatchEndToEndTests {
     @Test("watch --json prints every TPV gpsd sends with every key and value gpspipe -w shows",
           arguments: [("haicom-305N", 0.05), ("ublox-neo-m9n-nmea", 0.02), ("garmin15x", 0.1)])
     func jsonIsGpsdsTPV(log name: String, delay: Double) throws {
-        let log = OnePipelineTests.corpus.appendingPathComponent(name + ".nmea").path
+        let log = try Corpus.path(name + ".nmea")
         let home = try Self.grantedHome()
         // The last time of day in the log, as the decoder reads it: when both clients have it, the
         // log has played. (gpsd 3.22 moves dates older than itself 1024 weeks on; the time of day stays.)

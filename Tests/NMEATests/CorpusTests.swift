@@ -1,5 +1,6 @@
 import Foundation
 import GPSReports
+import GeoTrackTesting
 import Testing
 @testable import NMEA
 
@@ -59,13 +60,12 @@ struct CorpusTests {
         #expect(reader.statistics.sentences > 0)
     }
 
-    @Test("every corpus raw log in ../shared replays, when the corpus is there")
-    func sharedCorpus() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/nmea-corpus").standardizedFileURL
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: corpus.path) else { return }
-        for name in names where name.hasSuffix(".raw.log") {
-            let reader = try ReplayReader(path: corpus.appendingPathComponent(name).path)
+    @Test("every corpus raw log replays: binary, junk bytes, CRLF and a truncated last line included")
+    func rawCorpus() throws {
+        let names = try Corpus.names()
+        #expect(names.count == 30)
+        for name in names.map({ $0 + ".raw.log" }) {
+            let reader = try ReplayReader(path: try Corpus.path(name))
             var positions = 0
             while let report = try reader.next() {
                 if case .fix(let fix) = report, fix.hasPosition { positions += 1 }
