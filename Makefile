@@ -1,9 +1,14 @@
 # GeoTrack: build, test and demo entry points. `make help` lists them.
 SWIFT        ?= swift
 CONFIG       ?= debug
-APT_PACKAGES := gpsd gpsd-clients libgps-dev libxml2-utils tmux pkg-config man-db groff-base librsvg2-bin \
-                mosquitto mosquitto-clients libmosquitto-dev libsqlite3-dev openssl \
-                qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
+# What each target installs from Debian, when missing. The demo: a real gpsd and gpsfake, and the
+# C headers geotrack builds against (libgps, libmosquitto, SQLite). The tests: those, and the real
+# programs they talk to or check output with (mosquitto, tmux, xmllint, rsvg-convert, man, jq).
+# The AArch64 check of the framing kernel: qemu-user and a cross C library (about 100 MB).
+DEMO_PACKAGES    := gpsd gpsd-clients libgps-dev libmosquitto-dev libsqlite3-dev pkg-config
+TEST_PACKAGES    := $(DEMO_PACKAGES) libxml2-utils tmux man-db groff-base librsvg2-bin \
+                    mosquitto mosquitto-clients openssl jq
+AARCH64_PACKAGES := qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
 PREFIX       ?= /usr/local
 MAN_PAGE     := .build/plugins/GenerateManual/outputs/geotrack/geotrack.1
 SHARED       ?= ../shared
@@ -11,25 +16,36 @@ BIN          := .build/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470
 
-.PHONY: help deps build release release-geotrack test docs install check-install demo clean
+.PHONY: help deps demo-deps aarch64-deps build release release-geotrack test check-aarch64 docs install check-install demo clean
 
 help:
-	@echo "make demo   - install what is missing, build, and track a simulated receiver through a real gpsd"
-	@echo "make test   - the whole test suite, the same one CI runs"
-	@echo "make deps   - install gpsd, gpsd-clients and libgps-dev (apt) when missing"
+	@echo "make demo   - install what the demo needs ($(DEMO_PACKAGES)), build, and track a simulated receiver through a real gpsd"
+	@echo "make install [PREFIX=/usr/local] - the release binary in PREFIX/bin, its man page in PREFIX/share/man/man1 (PREFIX=~/.local needs no root)"
+	@echo "make test   - the whole test suite, the same one CI runs (installs what the tests need first: make deps)"
+	@echo "make deps   - install what the tests need when missing: the demo's packages and $(filter-out $(DEMO_PACKAGES),$(TEST_PACKAGES)), GeographicLib (pip)"
+	@echo "make check-aarch64 - the framing kernel checked on AArch64 under qemu-user (installs $(AARCH64_PACKAGES)); CI runs it"
 	@echo "make docs   - build LocationKit's DocC documentation, every warning an error"
-	@echo "make install [PREFIX=/usr/local] - the release binary in PREFIX/bin, its man page in PREFIX/share/man/man1"
 
-# Installs the Debian packages only when one is missing, so a second run asks nothing.
-deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+# Installs Debian packages only when one is missing, so a second run asks nothing.
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" -eq 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
+endef
+
+demo-deps:
+	$(call apt_install,$(DEMO_PACKAGES))
+
+deps:
+	$(call apt_install,$(TEST_PACKAGES))
 	@# GeographicLib's geodesics: the independent oracle the statistics tests check distances against.
 	@python3 -c "import geographiclib" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check geographiclib
+
+aarch64-deps:
+	$(call apt_install,$(AARCH64_PACKAGES))
 
 build:
 	$(SWIFT) build -c $(CONFIG)
@@ -91,12 +107,17 @@ GPSD_SUITES = GPSDClientTests|GPSDEndToEndTests|WatchEndToEndTests
 
 test: deps
 	$(SWIFT) package dump-package | python3 scripts/check-dependencies.py
-	scripts/cnmea-check.sh
+	scripts/cnmea-check.sh native
 	$(SWIFT) build --build-tests
 	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --skip '$(GPSD_SUITES)'
 	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
 	$(MAKE) check-install
+
+# The framing kernel's bit masks compile to other instructions on AArch64 (a Raspberry Pi):
+# checked there under qemu-user. Apart from make test, as its packages are large; CI runs both.
+check-aarch64: aarch64-deps
+	scripts/cnmea-check.sh aarch64
 
 # LocationKit's catalog (the porting article among it) must build without a warning; its code
 # blocks are compiled by DocumentationSnippetTests.
@@ -117,7 +138,7 @@ install: release-geotrack
 check-install:
 	scripts/check-install.sh
 
-demo: deps
+demo: demo-deps
 	$(SWIFT) build -c $(CONFIG) --product geotrack
 	@scripts/demo.sh "$(BIN)" "$(DEMO_LOG)"
 

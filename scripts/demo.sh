@@ -41,4 +41,4 @@ timeout 60 "$bin" watch --gpsd "127.0.0.1:$port" --count "$fixes" --timeout 30 -
 echo "demo: demo.gpx has $(grep -c '<trkpt' "$work/demo.gpx") track points$(command -v xmllint >/dev/null && xmllint --noout "$work/demo.gpx" && echo ', valid XML')"
 echo "demo: geotrack replay demo.gpx --json, the first two fixes:"
 "$bin" replay "$work/demo.gpx" --json | head -n 2 || true
-echo "demo: done"
+echo "demo: done. Next: make install PREFIX=~/.local puts geotrack in ~/.local/bin (see the README's quick start)"
