@@ -15,12 +15,6 @@ public final class GPSFake {
     /// Whether gpsfake is installed.
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    /// Whether these tests run under CI, where a missing gpsfake is a failure, not a skip.
-    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
-
-    /// Run gpsfake tests when gpsfake is installed, and always under CI (where they then fail).
-    public static var shouldRun: Bool { isInstalled || isCI }
-
     /// The loopback port gpsd listens on.
     public let port: Int
     private let process: ChildProcess
@@ -36,7 +30,7 @@ public final class GPSFake {
     /// listens and never lists gpsfake's receiver (seen in a restart test, on its given port).
     public init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
         guard Self.isInstalled else {
-            throw HarnessError("gpsfake is not installed at \(Self.path): sudo apt-get install gpsd-clients")
+            throw HarnessError("gpsfake is not installed at \(Self.path): make deps installs what the tests need (or sudo apt-get install gpsd gpsd-clients)")
         }
         var attempt = 1
         while true {

@@ -98,10 +98,9 @@ struct FleetScreenTests {
 }
 
 /// `geotrack fleet` against a real mosquitto, with real publishers.
-@Suite("geotrack fleet on a real broker", .enabled(if: Mosquitto.shouldRun), .serialized)
+@Suite("geotrack fleet on a real broker", .serialized)
 struct FleetCommandTests {
-    @Test("two devices publishing at once: each on its own line, redrawn in place; Ctrl-C exits 0",
-          .enabled(if: TestSupport.installed("/usr/bin/tmux")))
+    @Test("two devices publishing at once: each on its own line, redrawn in place; Ctrl-C exits 0")
     func twoDevicesInTerminal() async throws {
         let broker = try await Mosquitto()
         let home = try TestSupport.temporaryDirectory()
@@ -140,8 +139,7 @@ struct FleetCommandTests {
         #expect(try session.waitForExit(timeout: 2) == 0)
     }
 
-    @Test("over TLS with a CA that did not sign the broker's certificate, the header says the handshake failed",
-          .enabled(if: TestSupport.installed("/usr/bin/tmux")))
+    @Test("over TLS with a CA that did not sign the broker's certificate, the header says the handshake failed")
     func tlsProblem() async throws {
         let broker = try await Mosquitto(tls: true)
         let stranger = try await Mosquitto(tls: true)

@@ -19,8 +19,9 @@ struct HostileGPSDCLITests {
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(run.stderr.contains("127.0.0.1:\(server.port)"))
-        // The kernel alone would hold a connect for about two minutes.
-        #expect(elapsed < .seconds(10), "took \(elapsed)")
+        // The kernel alone would hold a connect for about two minutes: the ceiling is half that,
+        // to tell the timeout from the kernel's, never a measure of speed.
+        #expect(elapsed < .seconds(60), "took \(elapsed)")
     }
 
     @Test("devices prints a hostile gpsd's escape sequences as visible text, never to the terminal")

@@ -3,7 +3,7 @@ import GeoTrackTesting
 import Testing
 
 /// `--publish` and `geotrack outbox` against a real mosquitto, checked with mosquitto_sub.
-@Suite("publishing to a real broker", .enabled(if: Mosquitto.shouldRun), .serialized)
+@Suite("publishing to a real broker", .serialized)
 struct PublishTests {
     static var log: String { get throws { try Corpus.path("quectel-l76k-nmea.nmea") } }
 

@@ -63,7 +63,9 @@ struct ReplayTests {
         let elapsed = Date().timeIntervalSince(started)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.split(separator: "\n").count == 6)
-        // Six fixes a second apart: about 1.5 s at four times the pace.
-        #expect(elapsed > 1.2 && elapsed < 6, "took \(elapsed) s")
+        // Six fixes a second apart take at least 1.25 s at four times the pace: a replay that
+        // ignored the pace would end sooner. How much longer a loaded machine takes says nothing
+        // (PacingTests hold the schedule itself to a manual clock).
+        #expect(elapsed >= 1.25, "took \(elapsed) s")
     }
 }

@@ -88,8 +88,7 @@ struct SkyCommandTests {
         #expect(run.stderr.hasPrefix("geotrack: ") && run.stderr.contains("/nonexistent/drive.nmea"))
     }
 
-    @Test("sky --replay --realtime in a terminal: the view while it plays, and its last screen stays when the log ends",
-          .enabled(if: TestSupport.installed("/usr/bin/tmux")))
+    @Test("sky --replay --realtime in a terminal: the view while it plays, and its last screen stays when the log ends")
     func realtimeInTerminal() throws {
         let session = try TmuxSession(width: 80, height: 24,
                                       command: [TestSupport.binary, "sky", "--replay", Self.log, "--realtime", "--speed", "7"],

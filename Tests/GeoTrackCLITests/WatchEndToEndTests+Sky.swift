@@ -52,9 +52,7 @@ extension WatchEndToEndTests {
         try session.waitFor("the sky view back after SIGCONT") { (try? isSkyView($0, width: 80, height: 24)) ?? false }
 
         try session.send("C-c")
-        let started = Date()
-        #expect(try session.waitForExit(timeout: 5) == 0)
-        #expect(Date().timeIntervalSince(started) < 2)
+        #expect(try session.waitForExit(timeout: 30) == 0)
         // The alternate screen is gone and the terminal's settings are back.
         let after = try session.lines()
         #expect(!after.contains { $0.hasSuffix(SatelliteTable.header) }, "\(after)")

@@ -7,7 +7,7 @@ import Testing
 
 /// The sender with a real broker and a real outbox: everything arrives in order, the outbox
 /// empties, and a broker killed and restarted mid-run loses nothing.
-@Suite(.enabled(if: Mosquitto.shouldRun), .serialized)
+@Suite(.serialized)
 struct OutboxSenderTests {
     private func fill(_ outbox: Outbox, destination: String, count: Int, from start: Int = 0) throws {
         try outbox.enqueue(contentsOf: (start..<start + count).map {
