@@ -11,7 +11,6 @@ TEST_PACKAGES    := $(DEMO_PACKAGES) libxml2-utils tmux man-db groff-base librsv
 AARCH64_PACKAGES := qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
 PREFIX       ?= /usr/local
 MAN_PAGE     := .build/plugins/GenerateManual/outputs/geotrack/geotrack.1
-SHARED       ?= ../shared
 BIN          := .build/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470

@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_TO_RUN="${1:-120}"
-CORPUS="${2:-../shared/nmea-corpus}"
+CORPUS="${2:-Tests/Fixtures/nmea-corpus}"
 OUT=.build/fuzz
 mkdir -p "$OUT/seeds" "$OUT/lib"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name GeoTrack)

@@ -39,7 +39,7 @@ profile() { # NAME ARGUMENTS...
 }
 profile version --version
 profile auth auth status
-cat ../shared/nmea-corpus/*.nmea | head -c 3000000 > "$WORK/log.nmea"
+cat Tests/Fixtures/nmea-corpus/*.nmea | head -c 3000000 > "$WORK/log.nmea"
 /usr/bin/gpsfake -q -P "$PORT" -c 0.01 Tests/GPSDTests/Logs/garmin15x.nmea >"$WORK/gpsfake.log" 2>&1 &
 stop_on_exit $!
 for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
