@@ -9,17 +9,28 @@ import Glibc
 /// and descent, the area covered, and its trips and stops.
 ///
 /// The rules, as `geotrack stats` documents them:
-/// - **Distance** sums the WGS 84 geodesic between consecutive locations.
-/// - **Moving time** sums the intervals between consecutive locations that are at most
-///   ``gapLimit`` long and covered at least ``movingSpeed``; a gap is neither moving nor still.
-/// - **Maximum speed** is the highest speed the receiver reported; without any, the highest of
-///   the moving intervals. **Average speed** is the distance over the moving time.
+/// - **Duration** sums the intervals between consecutive locations whose time goes forward: a
+///   log whose clock steps back is never a negative duration, and the step is a gap.
+/// - **An interval is moving** when it is forward, at most ``gapLimit`` long, and either the
+///   receiver reported speeds at its ends averaging at least ``movingSpeed``, or, where it
+///   reported none and outside a stop, it was covered at that speed by a step longer than the
+///   positions' own error (``Location/horizontalAccuracy``): jitter at rest is not movement. A speed the
+///   receiver reported comes with its course: gpsd fills a speed it derived between the last two
+///   positions, with no course, for a report that lacked one (a GGA between RMCs), and that
+///   speed is the positions' error over a second as much as movement.
+/// - **Moving time** sums the moving intervals; a gap is neither moving nor still.
+/// - **Distance** sums the WGS 84 geodesic over the moving intervals only, each at most what the
+///   receiver's reported speed at its ends allows over its time: a receiver at rest adds nothing,
+///   and a position error is never counted as ground covered.
+/// - **Maximum speed** is the highest speed the receiver reported, or the speed of a moving
+///   interval over which it reported none. **Average speed** is the distance over the moving
+///   time, so it never exceeds the maximum.
 /// - **Ascent and descent** count altitude changes of at least ``climbThreshold`` from the last
 ///   counted altitude, so that the receiver's vertical noise adds nothing.
 /// - **A stop**, as Traccar counts one, is a stay of at least ``stopDuration`` within
 ///   ``stopRadius`` of one place (locations less accurate than that radius are not counted in
 ///   it); **a trip** is a run of moving intervals between stops. Once a stop is detected,
-///   movement within it (noise at rest) counts neither as moving time nor as a trip.
+///   only the receiver's reported speed makes movement within it: wandering positions do not.
 public struct TrackStatistics: Sendable {
     /// A stop: where, and from when to when (`departure` is `nil` while the track ends there).
     public struct Stop: Sendable, Hashable {
@@ -48,7 +59,7 @@ public struct TrackStatistics: Sendable {
     public private(set) var first: Location?
     /// The last location.
     public private(set) var last: Location?
-    /// The length of the track in metres.
+    /// The length of the track in metres, over its moving intervals.
     public private(set) var distance = 0.0
     /// Seconds spent moving.
     public private(set) var movingTime = 0.0
@@ -65,6 +76,8 @@ public struct TrackStatistics: Sendable {
     /// How many trips the track has.
     public private(set) var trips = 0
 
+    /// The time covered by forward intervals, in seconds.
+    private var elapsed = 0.0
     private var reportedMaximum: Double?
     private var intervalMaximum: Double?
     private var altitudeReference: Double?
@@ -76,10 +89,10 @@ public struct TrackStatistics: Sendable {
     /// An empty summary.
     public init() {}
 
-    /// The time from the first location to the last, in seconds.
+    /// The time from the first location to the last, in seconds, over the intervals whose time
+    /// goes forward: never negative.
     public var duration: Double? {
-        guard let first, let last else { return nil }
-        return last.timestamp.timeIntervalSince(first.timestamp)
+        first == nil ? nil : elapsed
     }
 
     /// The distance over the moving time, in metres per second.
@@ -95,14 +108,16 @@ public struct TrackStatistics: Sendable {
         north = max(north ?? coordinate.latitude, coordinate.latitude)
         west = min(west ?? coordinate.longitude, coordinate.longitude)
         east = max(east ?? coordinate.longitude, coordinate.longitude)
-        if let speed = location.speed { reportedMaximum = max(reportedMaximum ?? speed, speed) }
+        if let speed = Self.reportedSpeed(location) { reportedMaximum = max(reportedMaximum ?? speed, speed) }
         if let previous = last {
-            let step = previous.coordinate.geodesicDistance(to: coordinate)
             let seconds = location.timestamp.timeIntervalSince(previous.timestamp)
-            if step.isFinite { distance += step }
-            if !stopped, seconds > 0, seconds <= Self.gapLimit, step / seconds >= Self.movingSpeed {
+            if seconds > 0 { elapsed += seconds }
+            // Within a stop only the receiver's own speed says it moves: positions there wander.
+            if seconds > 0, seconds <= Self.gapLimit,
+               let moved = Self.movement(from: previous, to: location, seconds: seconds), !(stopped && moved.derived) {
                 movingTime += seconds
-                intervalMaximum = max(intervalMaximum ?? 0, step / seconds)
+                distance += moved.metres
+                if moved.derived { intervalMaximum = max(intervalMaximum ?? 0, moved.metres / seconds) }
                 if !inTrip {
                     inTrip = true
                     trips += 1
@@ -112,7 +127,10 @@ public struct TrackStatistics: Sendable {
             first = location
         }
         last = location
-        maximumSpeed = reportedMaximum ?? intervalMaximum
+        maximumSpeed = switch (reportedMaximum, intervalMaximum) {
+        case let (reported?, derived?): max(reported, derived)
+        case let (reported, derived): reported ?? derived
+        }
         if let altitude = location.altitude {
             if let reference = altitudeReference {
                 if altitude - reference >= Self.climbThreshold {
@@ -137,5 +155,29 @@ public struct TrackStatistics: Sendable {
         case nil:
             break
         }
+    }
+
+    /// The speed the receiver reported, with its course; not one gpsd derived between positions.
+    static func reportedSpeed(_ location: Location) -> Double? {
+        location.course == nil ? nil : location.speed
+    }
+
+    /// Whether the interval from `previous` to `location` is moving, and the ground it covered:
+    /// `derived` when no speed of the receiver's bounds it, so that its speed over ground counts
+    /// towards the maximum.
+    static func movement(from previous: Location, to location: Location, seconds: Double) -> (metres: Double, derived: Bool)? {
+        let step = previous.coordinate.geodesicDistance(to: location.coordinate)
+        guard step.isFinite else { return nil }
+        let reported = [previous, location].compactMap(reportedSpeed)
+        if let top = reported.max() {
+            // The receiver's speeds (Doppler) say whether it moved, better than two positions.
+            guard reported.reduce(0, +) / Double(reported.count) >= movingSpeed else { return nil }
+            return (min(step, top * seconds), false)
+        }
+        guard step / seconds >= movingSpeed else { return nil }
+        // Without the receiver's speed, a step within the positions' own error may be jitter.
+        let error = max(previous.horizontalAccuracy ?? 0, location.horizontalAccuracy ?? 0)
+        guard step > error else { return nil }
+        return (step, true)
     }
 }

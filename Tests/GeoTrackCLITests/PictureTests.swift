@@ -43,8 +43,8 @@ struct PictureTests {
         // The caption's figures are the statistics'.
         let stats = try TestSupport.geotrack(["stats", Self.loop], home: home)
         let distance = stats.stdout.split(separator: "\n").first { $0.hasPrefix("distance") }?.split(separator: " ").dropFirst().joined(separator: " ")
-        #expect(distance == "3.957 km")
-        #expect(text.contains("3.957 km  ·  15 min 46 s  ·  moving 9 min 38 s"))
+        #expect(distance == "3.812 km")
+        #expect(text.contains("3.812 km  ·  15 min 46 s  ·  moving 9 min 48 s"))
         // Everything drawn lies inside the picture.
         let points = text.components(separatedBy: "points=\"").dropFirst().flatMap { list in
             list.prefix { $0 != "\"" }.split(separator: " ").compactMap { pair -> (Double, Double)? in

@@ -8,7 +8,8 @@ import Testing
 struct StatsTests {
     static let oracle = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Oracles/geodesic_length.py").path
 
-    /// GeographicLib's point count and length of `file` (gpsd's TPVs, or a GPX track).
+    /// The oracle's point count and distance of `file` (gpsd's TPVs, or a GPX track): the
+    /// documented rules written again in Python, on GeographicLib's geodesics.
     static func geodesic(_ file: String) throws -> (points: Int, metres: Double) {
         let run = try TestSupport.run("/usr/bin/env", ["python3", oracle, file])
         #expect(run.status == 0, "the oracle failed (is geographiclib installed? make deps installs it): \(run.stderr)")
@@ -26,14 +27,16 @@ struct StatsTests {
     }
 
     @Test("the distance of three corpus logs agrees with GeographicLib on gpsd's own fixes within 0.1%",
-          arguments: ["haicom-305N", "meinberg-gps164", "sl869"])
+          arguments: ["haicom-305N", "garmin15x", "sl869"])
     func corpusDistance(log: String) throws {
         let expected = try Self.geodesic(try Corpus.path(log + ".tpv.jsonl"))
         let summary = try #require(try Self.statistics([try Corpus.path(log + ".nmea")],
                                                        home: try TestSupport.temporaryDirectory()).first)
         #expect(summary["points"] as? Int == expected.points)
+        // The oracle does not model stops: these logs have none.
+        #expect((summary["stops"] as? [Any])?.isEmpty == true)
         let distance = try #require(summary["distance_m"] as? Double)
-        #expect(expected.metres > 50)
+        #expect(expected.metres > 5)
         #expect(abs(distance - expected.metres) <= expected.metres * 0.001, "\(log): \(distance) m, GeographicLib \(expected.metres) m")
     }
 
@@ -51,6 +54,35 @@ struct StatsTests {
         #expect(expected.metres > 1_000)
         #expect(abs(distance - expected.metres) <= expected.metres * 0.001, "\(distance) m, GeographicLib \(expected.metres) m")
         #expect(summary["file"] as? String == gpx)
+    }
+
+    @Test("on every corpus log the statistics agree with themselves: no negative duration, the average never above the maximum, a receiver at rest covers no ground")
+    func corpusInvariants() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let names = try Corpus.names()
+        let summaries = try Self.statistics(try names.map { try Corpus.path($0 + ".nmea") }, home: home)
+        #expect(summaries.count == names.count)
+        var atRest = 0
+        for (name, summary) in zip(names, summaries) {
+            let duration = try #require(summary["duration_s"] as? Double, "\(name)")
+            #expect(duration >= 0, "\(name): duration \(duration) s")
+            if let average = summary["avg_moving_speed_mps"] as? Double {
+                let maximum = try #require(summary["max_speed_mps"] as? Double, "\(name)")
+                #expect(average <= maximum, "\(name): average \(average) m/s above the maximum \(maximum) m/s")
+            }
+            // At rest by gpsd's own account: every speed the receiver reported (with a course)
+            // below 0.1 m/s. Then the distance must stay below the receiver's error.
+            let tpvs = try String(contentsOfFile: try Corpus.path(name + ".tpv.jsonl"), encoding: .utf8)
+                .split(whereSeparator: \.isNewline).compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            let reported = tpvs.filter { $0["track"] != nil }.compactMap { $0["speed"] as? Double }
+            guard !reported.isEmpty, reported.allSatisfy({ $0 < 0.1 }) else { continue }
+            atRest += 1
+            let errors = tpvs.compactMap { $0["eph"] as? Double }
+            let error = errors.min() ?? 5
+            let distance = try #require(summary["distance_m"] as? Double, "\(name)")
+            #expect(distance < error, "\(name): \(distance) m at rest, error \(error) m")
+        }
+        #expect(atRest >= 5, "the corpus has receivers at rest to check")
     }
 
     @Test("the README shows what 'geotrack stats' prints for a corpus log, line for line")
@@ -76,7 +108,7 @@ struct StatsTests {
         #expect(summary["points"] as? Int == 8)
         let lines = try TestSupport.geotrack(["replay", log, "--stats"], home: home)
         #expect(lines.status == 0)
-        #expect(lines.stderr.contains("points       8\n") && lines.stderr.contains("distance     95.7 m\n"), "\(lines.stderr)")
+        #expect(lines.stderr.contains("points       8\n") && lines.stderr.contains("distance     6.8 m\n"), "\(lines.stderr)")
     }
 
     @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so")

@@ -9,10 +9,12 @@ import Testing
 @Suite struct TrackStatisticsTests {
     static let origin = Coordinate(latitude: 45, longitude: 7) ?? Coordinate(latitude: 0, longitude: 0)!
 
-    /// A location `north` metres north of the origin at `second`, with a reported speed and altitude.
-    static func at(_ north: Double, second: Double, speed: Double? = nil, altitude: Double? = 100) throws -> Location {
-        try #require(Location(fix: .synthetic(at: origin.offset(north: north, east: 0), second: second, accuracy: 5,
-                                              altitude: altitude, speed: speed)))
+    /// A location `north` metres north of the origin at `second`, with an altitude, and a speed the
+    /// receiver reported (with its course, as receivers report it) or one gpsd derived (without).
+    static func at(_ north: Double, second: Double, speed: Double? = nil, derived: Bool = false, accuracy: Double? = 5,
+                   altitude: Double? = 100) throws -> Location {
+        try #require(Location(fix: .synthetic(at: origin.offset(north: north, east: 0), second: second, accuracy: accuracy,
+                                              altitude: altitude, speed: speed, course: speed == nil || derived ? nil : 0)))
     }
 
     @Test("drive, stop ten minutes, drive: two trips, one stop with its times, moving time without the stop")
@@ -37,24 +39,81 @@ import Testing
         #expect(arrival >= stopStart - 6 && arrival <= stopStart, "\(arrival)")
         #expect(departure >= stopEnd && departure <= stopEnd + 5, "\(departure)")
         #expect(statistics.maximumSpeed == 10)
-        // Driving is 299 + 1 + 120 intervals of 1 s; the stop's 1 m noise counts once before it
-        // was recognised as a stop (at 1 m/s, above the moving threshold), never after.
-        #expect(statistics.movingTime >= 420 && statistics.movingTime < 720, "\(statistics.movingTime)")
-        #expect(abs(statistics.distance - (4200 + 600)) < 50, "\(statistics.distance)")
+        // Driving is 299 + 1 + 1 + 119 intervals of 1 s (into and out of the stop at an average
+        // 5 m/s, the way out counted although it starts within the stop's radius, as the receiver
+        // says it moves); it says 0 m/s at the stop, so its 1 m of noise is neither moving time
+        // nor distance.
+        #expect(statistics.movingTime == 420, "\(statistics.movingTime)")
+        // 4 199 m north (the last fix of the stop is 1 m further): spherical metres, within 0.1%
+        // of the ellipsoid's.
+        #expect(abs(statistics.distance - 4_199) < 5, "\(statistics.distance)")
+        #expect(try #require(statistics.averageMovingSpeed) <= 10)
     }
 
-    @Test("a gap of more than five minutes is neither moving time nor a trip's distance in time, but its distance counts")
+    @Test("a gap of more than five minutes is neither moving time nor distance, but counts in the duration")
     func gaps() throws {
         var statistics = TrackStatistics()
         try statistics.add(Self.at(0, second: 0))
         try statistics.add(Self.at(10, second: 1))
         try statistics.add(Self.at(3_000, second: 1_000))
         #expect(statistics.movingTime == 1)
-        // The offsets are spherical metres; the distance is the ellipsoid's: within 0.1%.
-        #expect(abs(statistics.distance - 3_000) < 3)
+        // The offsets are spherical metres; the distance is the ellipsoid's: within 0.1%. The
+        // 2 990 m jump across the gap was not seen being covered, and is not counted.
+        #expect(abs(statistics.distance - 10) < 0.01)
         #expect(statistics.duration == 1_000)
         // No reported speed: the fastest moving interval.
         #expect(abs((statistics.maximumSpeed ?? 0) - 10) < 0.01)
+        #expect(try #require(statistics.averageMovingSpeed) <= (statistics.maximumSpeed ?? 0))
+    }
+
+    @Test("a clock that steps back never makes the duration negative: the step is a gap, not movement")
+    func timeStepsBack() throws {
+        var statistics = TrackStatistics()
+        try statistics.add(Self.at(0, second: 100, speed: 10))
+        try statistics.add(Self.at(10, second: 101, speed: 10))
+        try statistics.add(Self.at(20, second: 102, speed: 10))
+        // The receiver's clock jumps back a day (a week rollover, a log joined to an older one).
+        try statistics.add(Self.at(30, second: 102 - 86_400, speed: 10))
+        try statistics.add(Self.at(40, second: 103 - 86_400, speed: 10))
+        #expect(statistics.duration == 3)
+        #expect(statistics.movingTime == 3)
+        #expect(abs(statistics.distance - 30) < 0.05)
+        #expect(statistics.points == 5)
+    }
+
+    @Test("standing still, jitter adds nothing: with the receiver's speed, or without it, within the positions' error")
+    func jitterAtRest() throws {
+        // The receiver says 0.1 m/s while its position wanders 3 m each second.
+        var reported = TrackStatistics()
+        for second in 0..<200 { try reported.add(Self.at(Double(second % 2) * 3, second: Double(second), speed: 0.1)) }
+        #expect(reported.distance == 0)
+        #expect(reported.movingTime == 0)
+        #expect(reported.averageMovingSpeed == nil)
+        // No speed at all; the receiver's error is 5 m, and the wander stays inside it.
+        var positions = TrackStatistics()
+        for second in 0..<200 { try positions.add(Self.at(Double(second % 2) * 3, second: Double(second))) }
+        #expect(positions.distance == 0)
+        #expect(positions.trips == 0)
+    }
+
+    @Test("the maximum is a speed the receiver reported, never one gpsd derived between erring positions; the average never exceeds it")
+    func maximumIsReported() throws {
+        var statistics = TrackStatistics()
+        var north = 0.0
+        for second in 0..<60 {
+            // A walk at 1.5 m/s, each fix reported twice as gpsd does for RMC then GGA: the RMC's
+            // speed with its course, the GGA's derived from a position 40 m off (error ±400 m).
+            north += 1.5
+            try statistics.add(Self.at(north, second: Double(second), speed: 1.5, accuracy: 400))
+            try statistics.add(Self.at(north + (second % 2 == 0 ? 40 : -40), second: Double(second) + 0.5,
+                                       speed: 80, derived: true, accuracy: 400))
+        }
+        #expect(statistics.maximumSpeed == 1.5)
+        let average = try #require(statistics.averageMovingSpeed)
+        #expect(average <= 1.5)
+        // Each half second counts at most what 1.5 m/s covers: the 40 m swings are error.
+        #expect(statistics.distance <= 1.5 * 59.5 + 0.01, "\(statistics.distance)")
+        #expect(statistics.distance >= 1.5 * 59 * 0.99, "\(statistics.distance)")
     }
 
     @Test("ascent and descent count changes of 5 m or more, so noise adds nothing")

@@ -13,9 +13,12 @@ extension GeoTrack {
             commandName: "stats",
             abstract: "Summarise NMEA logs or GPX tracks: distance, time, speeds, climb, area, trips and stops.",
             discussion: """
-            Each file is replayed through the same pipeline as 'replay' and summed up: distance \
-            along the WGS 84 ellipsoid between consecutive fixes; moving time, the intervals of \
-            at most 5 min covered at 1.8 km/h or more; the highest speed the receiver reported; \
+            Each file is replayed through the same pipeline as 'replay' and summed up: the \
+            duration over the intervals whose time goes forward; moving time, the intervals of at \
+            most 5 min in which the receiver reported 1.8 km/h or more (without its speed, a step \
+            at that pace longer than the positions' error); the distance along the WGS 84 \
+            ellipsoid over the moving intervals, so a receiver at rest covers no ground; the \
+            highest speed the receiver reported, which the average never exceeds; \
             ascent and descent, changes of 5 m or more; and, as Traccar counts them, stops (5 min \
             or more within 50 m of one place) and the trips between them. \
             'watch --stats' and 'replay --stats' print the same summary on stderr at the end.
