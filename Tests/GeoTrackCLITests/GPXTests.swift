@@ -1,5 +1,6 @@
 import Foundation
 import GPSReports
+import GeoTrackTesting
 import LocationKit
 import Synchronization
 import Testing
@@ -61,15 +62,72 @@ struct GPXTests {
         #expect(GPXFormat.point(fix)?.contains("geoidheight") == false)
     }
 
-    @Test("no two points share a time: a repeated or earlier time is skipped")
-    func timesOnlyMoveForward() {
+    @Test("a repeated time is skipped; a time that steps back starts a new segment, so no time is lost")
+    func timesOnlyMoveForwardWithinASegment() {
         var filter = GPXTrackFilter(options: GPXOptions())
         #expect(filter.action(for: Self.fix(0)) == .newSegment)
         #expect(filter.action(for: Self.fix(0, latitude: 51.6)) == .skip)
         #expect(filter.action(for: Self.fix(1)) == .point)
+        #expect(filter.action(for: Self.fix(0.5)) == .newSegment)
         #expect(filter.action(for: Self.fix(0.5)) == .skip)
-        #expect(filter.action(for: Self.fix(1)) == .skip)
+        #expect(filter.action(for: Self.fix(1)) == .point)
         #expect(filter.action(for: Self.fix(2)) == .point)
+        // A day back, as a week-rollover or a log joined to an older one does.
+        #expect(filter.action(for: Self.fix(-86_400)) == .newSegment)
+        #expect(filter.action(for: Self.fix(-86_399)) == .point)
+    }
+
+    /// The distinct times of the positions `replay --json` prints for `log`, and those of the
+    /// points `replay --gpx` writes for it, in order.
+    static func fixTimes(_ log: String, home: URL) throws -> (json: [String], gpx: [String]) {
+        let json = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        var times: [String] = []
+        for line in json.stdout.split(whereSeparator: \.isNewline) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard (object["mode"] as? Int ?? 0) >= 2, object["lat"] != nil, let time = object["time"] as? String else { continue }
+            if times.last != time { times.append(time) }
+        }
+        let gpx = home.appendingPathComponent("track.gpx").path
+        let record = try TestSupport.geotrack(["replay", log, "--gpx", gpx, "--overwrite"], home: home)
+        #expect(record.status == 0, "\(record.stderr)")
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        let points = text.components(separatedBy: "<trkpt ").dropFirst().compactMap { point in
+            point.components(separatedBy: "<time>").dropFirst().first?.components(separatedBy: "</time>").first
+        }
+        return (times, points)
+    }
+
+    @Test("replay --gpx keeps every timed fix of every corpus log, in order, clocks that step back included")
+    func everyFixTime() throws {
+        let home = try TestSupport.temporaryDirectory()
+        for name in try Corpus.names() {
+            let (json, gpx) = try Self.fixTimes(try Corpus.path(name + ".nmea"), home: home)
+            #expect(gpx.map(Self.instant) == json.map(Self.instant), "\(name): \(json.count) fix times, \(gpx.count) points")
+        }
+    }
+
+    @Test("replay --gpx of two logs joined, the later one first, keeps both: the earlier starts a new segment")
+    func joinedLaterFirst() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let joined = home.appendingPathComponent("joined.nmea")
+        // quectel-l76k (2026) before garmin15x (2022): gpsd's week-rollover guard aside, the
+        // second log's every time is earlier than the first's last.
+        let later = try Data(contentsOf: try Corpus.url("quectel-l76k-nmea.nmea"))
+        let earlier = try Data(contentsOf: try Corpus.url("garmin15x.nmea"))
+        try (later + earlier).write(to: joined)
+        let (json, gpx) = try Self.fixTimes(joined.path, home: home)
+        #expect(json.count > 20)
+        #expect(gpx.map(Self.instant) == json.map(Self.instant))
+        let text = try String(contentsOfFile: home.appendingPathComponent("track.gpx").path, encoding: .utf8)
+        #expect(text.components(separatedBy: "<trkseg>").count - 1 >= 2)
+    }
+
+    /// A time as an instant: gpsd prints milliseconds, the GPX whole seconds where there are none.
+    static func instant(_ text: String) -> Date? {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = text.contains(".") ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
+        return formatter.date(from: text)
     }
 
     @Test("a closed file is valid GPX; one never closed ends on a whole point")

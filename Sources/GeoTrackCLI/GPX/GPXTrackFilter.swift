@@ -7,8 +7,10 @@ import Glibc
 /// Decides, fix by fix, what a GPX track records: the pure part of ``GPXWriter``.
 ///
 /// Times are the receiver's, so a replay and a live run of the same data make the same track.
-/// They only move forward in a file: a fix whose time is not later than the last point's
-/// (a repeated cycle, a receiver's clock stepping back) is skipped, so no two points share a time.
+/// A fix at the last point's time (a second report of the same cycle) adds nothing and is
+/// skipped. A fix earlier than the last point (a receiver's clock stepping back, logs joined out
+/// of order) is kept: it starts a new segment, so every time the receiver gave is in the file,
+/// in the order received, and within a segment time only moves forward.
 package struct GPXTrackFilter: Sendable {
     /// What to do with one fix.
     package enum Action: Sendable, Equatable {
@@ -38,7 +40,11 @@ package struct GPXTrackFilter: Sendable {
             lastWritten = (coordinate, time)
             return .newSegment
         }
-        guard time > last.time else { return .skip }
+        guard time != last.time else { return .skip }
+        if time < last.time {
+            lastWritten = (coordinate, time)
+            return .newSegment
+        }
         if let previousSeen, time.timeIntervalSince(previousSeen) > options.segmentAfter {
             lastWritten = (coordinate, time)
             return .newSegment
