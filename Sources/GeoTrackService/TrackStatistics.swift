@@ -53,6 +53,14 @@ public struct TrackStatistics: Sendable {
     /// Altitude changes smaller than this (metres) are noise.
     public static let climbThreshold = 5.0
 
+    /// Whether the interval from `previous` to `location` is a gap in the track: its time steps
+    /// back or stands still, or it is longer than ``gapLimit``. Neither moving nor still, and
+    /// never drawn as a line.
+    public static func isGap(from previous: Date, to location: Date) -> Bool {
+        let seconds = location.timeIntervalSince(previous)
+        return !(seconds > 0 && seconds <= gapLimit)
+    }
+
     /// How many locations the track has.
     public private(set) var points = 0
     /// The first location.
@@ -113,7 +121,7 @@ public struct TrackStatistics: Sendable {
             let seconds = location.timestamp.timeIntervalSince(previous.timestamp)
             if seconds > 0 { elapsed += seconds }
             // Within a stop only the receiver's own speed says it moves: positions there wander.
-            if seconds > 0, seconds <= Self.gapLimit,
+            if !Self.isGap(from: previous.timestamp, to: location.timestamp),
                let moved = Self.movement(from: previous, to: location, seconds: seconds), !(stopped && moved.derived) {
                 movingTime += seconds
                 distance += moved.metres
@@ -158,7 +166,7 @@ public struct TrackStatistics: Sendable {
     }
 
     /// The speed the receiver reported, with its course; not one gpsd derived between positions.
-    static func reportedSpeed(_ location: Location) -> Double? {
+    public static func reportedSpeed(_ location: Location) -> Double? {
         location.course == nil ? nil : location.speed
     }
 

@@ -37,6 +37,72 @@ struct TrackPictureTests {
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
     }
 
+    /// A location at `second` (of any day), `metres` east along the equator, with a speed the
+    /// receiver reported (with a course) or one gpsd derived (without).
+    static func location(second: Double, metres: Double, speed: Double, reported: Bool = true) -> Location? {
+        var fix = Fix(mode: .threeD, time: Date(timeIntervalSince1970: 1_700_000_000 + second))
+        fix.latitude = 0
+        fix.longitude = metres / 111_319.49
+        fix.speed = speed
+        fix.track = reported ? 90 : nil
+        return Location(fix: fix, sky: nil)
+    }
+
+    /// The points of each track polyline in `svg`.
+    static func runs(_ svg: String) -> [Int] {
+        svg.components(separatedBy: "<polyline class=\"track\" points=\"").dropFirst().map {
+            $0.prefix { $0 != "\"" }.split(separator: " ").count
+        }
+    }
+
+    @Test("a clock that steps back, or a gap, breaks the line: no jump is drawn as travelled, even after thinning")
+    func gapsBreakTheLine() throws {
+        var picture = TrackPicture()
+        var statistics = TrackStatistics()
+        // Ten seconds east at 10 m/s; then the clock steps back a day and the track goes on 1 km
+        // further east; then a ten-minute gap.
+        var locations: [Location] = []
+        for second in 0..<10 { locations.append(try #require(Self.location(second: Double(second), metres: Double(second) * 10, speed: 10))) }
+        for second in 0..<10 { locations.append(try #require(Self.location(second: Double(second) - 86_400, metres: 1_000 + Double(second) * 10, speed: 10))) }
+        for second in 0..<10 { locations.append(try #require(Self.location(second: 600 + Double(second), metres: 2_000 + Double(second) * 10, speed: 10))) }
+        for location in locations {
+            picture.add(location)
+            statistics.add(location)
+        }
+        let svg = picture.svg(statistics: statistics, units: .metric, title: "steps")
+        // One colour throughout: three runs of ten points, never one of thirty.
+        #expect(Self.runs(svg) == [10, 10, 10], "\(Self.runs(svg))")
+
+        // Thinned: a break before a dropped point moves to the next point kept.
+        var long = TrackPicture()
+        let count = TrackPicture.maximumPoints * 2 + 1
+        for second in 0..<count {
+            // The clock steps back a day at an odd place, which the first thinning drops.
+            let day = second >= 5_001 ? -86_400.0 : 0
+            long.add(try #require(Self.location(second: Double(second) + day, metres: Double(second) * 10, speed: 10)))
+        }
+        #expect(Self.runs(long.svg(statistics: TrackStatistics(), units: .metric, title: "long")).count == 2)
+    }
+
+    @Test("the colour scale is the statistics' maximum: a speed gpsd derived from noisy positions does not stretch it")
+    func scaleIsTheReportedMaximum() throws {
+        var picture = TrackPicture()
+        var statistics = TrackStatistics()
+        for second in 0..<20 {
+            let reported = try #require(Self.location(second: Double(second), metres: Double(second) * 2, speed: 2))
+            // gpsd's derived speed for a second report of the cycle, from a position 40 m off.
+            let derived = try #require(Self.location(second: Double(second) + 0.5, metres: Double(second) * 2 + 40, speed: 80, reported: false))
+            for location in [reported, derived] {
+                picture.add(location)
+                statistics.add(location)
+            }
+        }
+        #expect(statistics.maximumSpeed == 2)
+        let svg = picture.svg(statistics: statistics, units: .metric, title: "walk")
+        // The legend's right end is the scale's top: 7.2 km/h, not 288.
+        #expect(svg.contains(">7.2 km/h</text>"), "\(svg.components(separatedBy: "km/h").count)")
+    }
+
     @Test("below the limit every location is kept")
     func keepsAll() throws {
         var picture = TrackPicture()

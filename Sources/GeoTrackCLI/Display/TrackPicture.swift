@@ -10,11 +10,13 @@ import Glibc
 /// speed with a legend, start and end marked, stops and regions drawn, a scale bar, a north
 /// arrow, and the statistics as a caption.
 package struct TrackPicture: Sendable {
-    /// One drawn point: where, and how fast (metres per second, when known).
+    /// One drawn point: where, how fast (metres per second, when known), and whether the line
+    /// breaks before it (a gap, or a time that steps back).
     package struct Point: Sendable {
         let latitude: Double
         let longitude: Double
         let speed: Float
+        var breakBefore = false
     }
 
     /// A region to draw.
@@ -33,6 +35,8 @@ package struct TrackPicture: Sendable {
     /// One location in this many is kept (doubles each time the points are thinned).
     private var keepEvery = 1
     private var sinceKept = 0
+    /// A gap came before a location that thinning did not keep: the next one kept carries it.
+    private var pendingBreak = false
 
     /// The most points kept. An 800-pixel picture shows no more, and a `watch --svg` that runs
     /// for months must not grow without end: at this count every other point is dropped, and
@@ -48,23 +52,31 @@ package struct TrackPicture: Sendable {
 
     package init() {}
 
-    /// Adds a location, coloured by its reported speed, or else by the speed from the previous location.
+    /// Adds a location, coloured by the speed the receiver reported (as the statistics count
+    /// it), or else by the speed from the previous location. A gap (``TrackStatistics/isGap``)
+    /// breaks the line rather than drawing a jump nobody travelled.
     package mutating func add(_ location: Location) {
         let coordinate = location.coordinate
-        var speed = location.speed ?? 0
-        if location.speed == nil, let previous {
-            let seconds = location.timestamp.timeIntervalSince(previous.time)
-            if seconds > 0 { speed = previous.coordinate.distance(to: coordinate) / seconds }
+        var speed = TrackStatistics.reportedSpeed(location) ?? 0
+        var gap = false
+        if let previous {
+            gap = TrackStatistics.isGap(from: previous.time, to: location.timestamp)
+            if TrackStatistics.reportedSpeed(location) == nil, !gap {
+                speed = previous.coordinate.distance(to: coordinate) / location.timestamp.timeIntervalSince(previous.time)
+            }
         }
         previous = (coordinate, location.timestamp)
-        let point = Point(latitude: coordinate.latitude, longitude: coordinate.longitude, speed: Float(speed))
+        let point = Point(latitude: coordinate.latitude, longitude: coordinate.longitude, speed: Float(speed),
+                          breakBefore: gap || pendingBreak)
         sinceKept += 1
         guard sinceKept >= keepEvery else {
+            pendingBreak = point.breakBefore
             latest = point
             return
         }
         sinceKept = 0
         latest = nil
+        pendingBreak = false
         points.append(point)
         if points.count >= Self.maximumPoints {
             // Keeping the even places drops the newest point when the count is even: it stays
@@ -73,7 +85,22 @@ package struct TrackPicture: Sendable {
                 latest = points.last
                 sinceKept = keepEvery
             }
-            points = Swift.stride(from: 0, to: points.count, by: 2).map { points[$0] }
+            // A break before a dropped point moves to the next point kept.
+            var thinned: [Point] = []
+            thinned.reserveCapacity(points.count / 2 + 1)
+            var carried = false
+            for (index, kept) in points.enumerated() {
+                if index % 2 == 0 {
+                    var kept = kept
+                    kept.breakBefore = kept.breakBefore || carried
+                    thinned.append(kept)
+                    carried = false
+                } else {
+                    carried = carried || kept.breakBefore
+                }
+            }
+            pendingBreak = pendingBreak || carried
+            points = thinned
             keepEvery *= 2
         }
     }
@@ -124,7 +151,9 @@ package struct TrackPicture: Sendable {
             (offsetX + (p.x - minX) * scale, offsetY + (maxY - p.y) * scale)
         }
         let height = Self.margin + mapHeight + Self.footer
-        let top = Double(points.map(\.speed).max() ?? 0)
+        // The scale is the statistics' maximum, so the legend and the caption agree, and a speed
+        // from position noise cannot stretch it.
+        let top = statistics.maximumSpeed ?? Double(points.map(\.speed).max() ?? 0)
         var svg = """
         <?xml version="1.0" encoding="UTF-8"?>
         <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(Self.width))" height="\(Self.number(height))" \
@@ -147,7 +176,11 @@ package struct TrackPicture: Sendable {
         for index in 1..<max(points.count, 1) {
             let colour = Self.bucket(points[index].speed, top: top)
             let here = place(projected[index])
-            if colour != runColour {
+            if points[index].breakBefore {
+                if run.count > 1 { svg += Self.polyline(run, colour: runColour) }
+                run = [here]
+                runColour = colour
+            } else if colour != runColour {
                 svg += Self.polyline(run + [here], colour: runColour)
                 run = [here]
                 runColour = colour
