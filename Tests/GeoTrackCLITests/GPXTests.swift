@@ -62,6 +62,28 @@ struct GPXTests {
         #expect(GPXFormat.point(fix)?.contains("geoidheight") == false)
     }
 
+    @Test("<fix> says dgps for a differentially corrected fix (DGPS, RTK), pps for the precise code, else 2d or 3d")
+    func fixType() throws {
+        var fix = Self.fix(0)
+        #expect(GPXFormat.point(fix)?.contains("<fix>3d</fix>") == true)
+        for (status, expected) in [(FixStatus.gps, "3d"), (.dgps, "dgps"), (.rtkFixed, "dgps"), (.rtkFloat, "dgps"), (.pps, "pps")] {
+            fix.status = status
+            #expect(GPXFormat.point(fix)?.contains("<fix>\(expected)</fix>") == true, "\(status)")
+        }
+        var flat = Self.fix(0, mode: .twoD)
+        flat.status = .gps
+        #expect(GPXFormat.point(flat)?.contains("<fix>2d</fix>") == true)
+        // A corpus receiver that reports DGPS (gpsd's status 2): its track says so.
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("dgps.gpx").path
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("garmin15x.nmea"), "--gpx", gpx], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(text.contains("<fix>dgps</fix>"))
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        #expect(lint.status == 0, "\(lint.stderr)")
+    }
+
     @Test("a repeated time is skipped; a time that steps back starts a new segment, so no time is lost")
     func timesOnlyMoveForwardWithinASegment() {
         var filter = GPXTrackFilter(options: GPXOptions())

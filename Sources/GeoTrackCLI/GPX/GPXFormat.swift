@@ -48,7 +48,7 @@ package enum GPXFormat {
         if let geoid = geoidHeight(fix) {
             line += "<geoidheight>" + Decimal.fixed(geoid, decimals: 2) + "</geoidheight>"
         }
-        line += fix.mode == .threeD ? "<fix>3d</fix>" : "<fix>2d</fix>"
+        line += "<fix>" + fixType(fix) + "</fix>"
         if let satellitesUsed = gnss?.satellitesUsed, satellitesUsed > 0 {
             line += "<sat>\(satellitesUsed)</sat>"
         }
@@ -62,6 +62,17 @@ package enum GPXFormat {
             line += "</gpxtpx:TrackPointExtension></extensions>"
         }
         return line + "</trkpt>\n"
+    }
+
+    /// GPX 1.1's `fixType` for a fix with a position: `dgps` for a differentially corrected one
+    /// (DGPS or SBAS, and RTK, which corrects by a base station's carrier phase), `pps` for the
+    /// precise code, else its mode, as gpxlogger writes it.
+    static func fixType(_ fix: Fix) -> String {
+        switch fix.status {
+        case .dgps?, .rtkFixed?, .rtkFloat?: "dgps"
+        case .pps?: "pps"
+        default: fix.mode == .threeD ? "3d" : "2d"
+        }
     }
 
     /// The geoid's height above the ellipsoid, when the fix has an MSL elevation to go with it.
