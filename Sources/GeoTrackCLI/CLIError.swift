@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// The exit codes geotrack uses, from sysexits(3) where one fits. The README lists them.
 package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything went as asked.
@@ -40,4 +42,12 @@ package struct CLIError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     package var description: String { message }
+}
+
+extension CLIError {
+    /// Standard output did not take what was written (a full disk, `> /dev/full`): exit 74,
+    /// saying why. Every command ends with this one line, `replay --json`'s fast path included.
+    package static func cannotWriteStandardOutput(_ error: Errno) -> CLIError {
+        CLIError(.ioError, "cannot write to standard output: \(error.description)")
+    }
 }

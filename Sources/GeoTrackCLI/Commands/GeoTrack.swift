@@ -68,16 +68,39 @@ package struct GeoTrack: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            // Output that did not reach stdout is a failure, not a success with nothing to show.
+            try StandardOutput.finish()
         } catch let error as CLIError {
-            Terminal.standardError("geotrack: \(Terminal.safe(error.message))")
-            Glibc.exit(error.status.rawValue)
+            fail(error)
         } catch {
             let code = exitCode(for: error)
-            // --help, --version and completion scripts end the parse with a success.
-            guard code != .success else { exit(withError: error) }
+            // --help, --version, `help X` and completion scripts end the parse with a success.
+            guard code != .success else { finishCleanly(error) }
             Terminal.standardError(Terminal.safe(usageLine(for: error, arguments: CommandLine.arguments)))
             Glibc.exit(code.rawValue)
         }
+    }
+
+    /// Ends the process with `error`'s status and its one line on stderr.
+    private static func fail(_ error: CLIError) -> Never {
+        Terminal.standardError("geotrack: \(Terminal.safe(error.message))")
+        Glibc.exit(error.status.rawValue)
+    }
+
+    /// Prints what ArgumentParser has for a clean exit (help, the version, a completion script)
+    /// and exits 0, or 74 when stdout did not take it.
+    ///
+    /// ArgumentParser's own `exit(withError:)` prints the same text (`fullMessage(for:)`, and a
+    /// newline) but through stdio, and exits without a look at whether it was written.
+    private static func finishCleanly(_ error: any Error) -> Never {
+        let text = fullMessage(for: error)
+        if !text.isEmpty { StandardOutput.line(text) }
+        do throws(CLIError) {
+            try StandardOutput.finish()
+        } catch {
+            fail(error)
+        }
+        Glibc.exit(ExitStatus.success.rawValue)
     }
 
     /// Parses a command line (without the program's name) into the command it names.
