@@ -180,7 +180,8 @@ extension GeoTrack {
         package struct Clear: ParsableCommand {
             package static let configuration = CommandConfiguration(
                 commandName: "clear",
-                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.")
+                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.",
+                discussion: "Exit status 66 when the outbox holds no such destination; 'geotrack outbox list' names those it holds.")
 
             @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
@@ -199,16 +200,37 @@ extension GeoTrack {
             package func run() throws {
                 let environment = ProcessInfo.processInfo.environment
                 guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
+                    if let destination { throw Self.unknown(destination, known: []) }
                     StandardOutput.line("Deleted 0 messages: the outbox is empty.")
                     return
                 }
                 let outbox = try OutboxLocation.open(environment: environment)
+                let known: [String]
                 do {
-                    let deleted = try outbox.clear(destination: destination)
-                    StandardOutput.line("Deleted \(deleted) message\(deleted == 1 ? "" : "s").")
+                    known = try outbox.summaries().map(\.destination)
                 } catch {
                     throw CLIError(.ioError, error.message)
                 }
+                // A destination the outbox does not hold is a typo, not a clear with nothing to
+                // do: "Deleted 0 messages" would hide that the real one still waits.
+                if let destination, !known.contains(destination) { throw Self.unknown(destination, known: known) }
+                let deleted: Int
+                do {
+                    deleted = try outbox.clear(destination: destination)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                StandardOutput.line("Deleted \(deleted) message\(deleted == 1 ? "" : "s").")
+            }
+
+            /// `destination` is not in the outbox: exit 66 (EX_NOINPUT: nothing by that name),
+            /// naming the destinations it holds (the first five), or saying it is empty.
+            static func unknown(_ destination: String, known: [String]) -> CLIError {
+                let name = "'\(Terminal.safe(destination))'"
+                guard !known.isEmpty else { return CLIError(.noInput, "no destination \(name) in the outbox, which is empty") }
+                let shown = known.sorted().prefix(5).map { "'\(Terminal.safe($0))'" }.joined(separator: ", ")
+                let more = known.count > 5 ? " and \(known.count - 5) more" : ""
+                return CLIError(.noInput, "no destination \(name) in the outbox; it holds \(shown)\(more) (see 'geotrack outbox list')")
             }
         }
     }
