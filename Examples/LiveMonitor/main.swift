@@ -25,12 +25,26 @@ guard let path = arguments.first, arguments.count <= 2,
     fail("usage: geotrack-example LOG [RADIUS]: replays LOG (NMEA or GPX) and watches RADIUS metres around its start", status: 64)
 }
 
+/// Remembers why the source failed, if it did: live updates only say that no location can be
+/// had (`locationUnavailable`), which is also how a replay that reached its end looks.
+@MainActor
+final class SourceFailure: LocationManagerDelegate {
+    /// The first failure the source reported.
+    var error: SourceError?
+
+    func locationManager(_ manager: LocationManager, didChangeReceiverStatus status: ReceiverStatus) {
+        if error == nil, case .disconnected(let failure)? = status.sourceState { error = failure }
+    }
+}
+
 /// Replays `path` through the manager, the session, live updates and the monitor; returns the
 /// task printing the monitor's events, which ends once the monitor is let go.
 @MainActor
 func replay(_ path: String, radius: Double) async -> Task<Void, Never> {
     // A replay is the user's own data: access is granted in memory, as `geotrack replay` does.
     let manager = LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse))
+    let failure = SourceFailure()
+    manager.delegate = failure
     let session = ServiceSession(authorization: .whenInUse, manager: manager)
     for await diagnostic in session.diagnostics {
         print("session: \(diagnostic)")
@@ -71,6 +85,16 @@ func replay(_ path: String, radius: Double) async -> Task<Void, Never> {
             }
         }
         await opened.evaluate(location)
+    }
+    // A file that cannot be read is an error, not a run that saw no locations: one line, and
+    // the exit status geotrack uses (66 no such file, 65 not NMEA or GPX, 74 a read failed).
+    if let error = failure.error {
+        let status: Int32 = switch error.code {
+        case .unreadableFile: 66
+        case .protocolError: 65
+        default: 74
+        }
+        fail(error.message, status: status)
     }
     print("live updates: \(locations) locations, \(simulated) simulated, \(stationary) stationary")
     session.invalidate()

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// The exit codes geotrack uses, from sysexits(3) where one fits. The README lists them.
 package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Everything went as asked.
@@ -26,6 +28,26 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case authorizationRequired = 79
 }
 
+extension ExitStatus {
+    /// What the status means, in a few words: `geotrack --help` and the man page list these.
+    package var summary: String {
+        switch self {
+        case .success: "done: the source ended, --count was met, or a signal ended it"
+        case .failure: "an unexpected failure"
+        case .usage: "a bad option or argument"
+        case .dataError: "the input is not NMEA or GPX that gpsd would read"
+        case .noInput: "no such file to replay, or no such outbox destination"
+        case .unavailable: "gpsd, or a broker, cannot be reached"
+        case .cannotCreate: "an output file (--gpx, --svg) cannot be created"
+        case .ioError: "reading or writing failed, standard output included"
+        case .noFix: "no fix within --timeout"
+        case .noPermission: "location access denied, or a broker refused the login"
+        case .config: "a bad configuration value"
+        case .authorizationRequired: "location access undecided, no terminal to ask on"
+        }
+    }
+}
+
 /// A failure to report in one line on stderr, with the exit code that goes with it.
 package struct CLIError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The exit status.
@@ -40,4 +62,12 @@ package struct CLIError: Error, Sendable, CustomStringConvertible, Equatable {
     }
 
     package var description: String { message }
+}
+
+extension CLIError {
+    /// Standard output did not take what was written (a full disk, `> /dev/full`): exit 74,
+    /// saying why. Every command ends with this one line, `replay --json`'s fast path included.
+    package static func cannotWriteStandardOutput(_ error: Errno) -> CLIError {
+        CLIError(.ioError, "cannot write to standard output: \(error.description)")
+    }
 }

@@ -9,13 +9,14 @@ final class ChildProcess {
     private(set) var exitStatus: Int32?
 
     /// Starts `executable`, with stdin from /dev/null unless `input` is given; with `newGroup`
-    /// it leads a process group of its own (so `stop` reaches its children).
+    /// it leads a process group of its own (so `stop` reaches its children). Its stdout is a file
+    /// of its own, or the existing file `standardOutput` names (/dev/full, to see a write fail).
     ///
     /// posix_spawn rather than Foundation's Process: the output goes to files (a daemon the child
     /// starts, like tmux's server, would hold a pipe open forever), and waitpid reaps the child
     /// even when the daemon it forked lives on.
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
-         newGroup: Bool = false) throws {
+         newGroup: Bool = false, standardOutput: String? = nil) throws {
         directory = try TestSupport.temporaryDirectory()
         var env = ProcessInfo.processInfo.environment
         env["NO_COLOR"] = nil
@@ -26,7 +27,11 @@ final class ChildProcess {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, input == nil ? "/dev/null" : inPath, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, directory.appendingPathComponent("stdout").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        if let standardOutput {
+            posix_spawn_file_actions_addopen(&actions, 1, standardOutput, O_WRONLY, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, directory.appendingPathComponent("stdout").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, directory.appendingPathComponent("stderr").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // The calling thread (a Swift concurrency worker) blocks every signal, and a child inherits
         // that mask: tmux's server would never see SIGCHLD. Start children with nothing blocked

@@ -27,13 +27,14 @@ struct CommandLineTests {
     func helpExamplesAndEnvironment() throws {
         let run = try TestSupport.geotrack(["--help"], home: try TestSupport.temporaryDirectory(), environment: ["COLUMNS": "80"])
         #expect(run.status == 0)
-        #expect(run.stdout.contains("Examples:\n  geotrack "))
+        #expect(run.stdout.contains("  Examples:\n    geotrack "))
         for name in ConfigKeys.otherEnvironment + ["GEOTRACK_<KEY>", ConfigKeys.environmentName(ConfigKeys.all[0]),
                                                    "XDG_CONFIG_HOME", "XDG_STATE_HOME", "HOME", "NO_COLOR", "TERM"] {
             #expect(run.stdout.contains(name), "\(name) is not in --help")
         }
-        // Every example is a command geotrack accepts.
-        let examples = run.stdout.components(separatedBy: "Examples:\n").last?.components(separatedBy: "\n\n").first ?? ""
+        // Every example is a command geotrack accepts. The block ends where the next heading
+        // starts (no blank line: the man page is made from this text, see ManualTests).
+        let examples = run.stdout.components(separatedBy: "Examples:\n").last?.components(separatedBy: "\n  Environment:").first ?? ""
         for line in examples.split(separator: "\n") {
             let words = line.split(separator: " ").map(String.init).prefix { $0 != "|" && $0 != ">" && !$0.hasPrefix("#") }
             let command = Array(words.prefix { $0 == "geotrack" || $0.hasPrefix("-") || $0.contains(".") || ["watch", "replay", "auth", "grant", "devices", "10"].contains($0) })

@@ -36,6 +36,25 @@ import Testing
         #expect(try String(contentsOfFile: saved, encoding: .utf8).contains("\"state\" : \"unsatisfied\""))
     }
 
+    @Test("a file it cannot replay is one error line and geotrack's status: 66 missing, 65 not a log; no count of 0 locations")
+    func unreadable() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
+        let missing = home.appendingPathComponent("missing.nmea").path
+        let absent = try TestSupport.run(Self.example, [missing], environment: environment)
+        #expect(absent.status == 66, "\(absent.stderr)")
+        #expect(absent.stderr == "geotrack-example: cannot replay \(missing): no such file. Check the path.\n")
+        #expect(!absent.stdout.contains("live updates"), "\(absent.stdout)")
+
+        let text = home.appendingPathComponent("notes.txt")
+        try "not a log\n".write(to: text, atomically: true, encoding: .utf8)
+        let notALog = try TestSupport.run(Self.example, [text.path], environment: environment)
+        #expect(notALog.status == 65, "\(notALog.stderr)")
+        #expect(notALog.stderr.hasPrefix("geotrack-example: \(text.path) holds no NMEA sentence"), "\(notALog.stderr)")
+        #expect(notALog.stderr.split(separator: "\n").count == 1, "\(notALog.stderr)")
+        #expect(!notALog.stdout.contains("live updates"), "\(notALog.stdout)")
+    }
+
     @Test("a wrong call says how to call it, with status 64")
     func usage() throws {
         let run = try TestSupport.run(Self.example, [])

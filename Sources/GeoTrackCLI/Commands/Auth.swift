@@ -31,7 +31,7 @@ extension GeoTrack {
                 // Written, not printed: print casts its argument to find how to write it, and
                 // a cast to a new type scans every protocol conformance record in the binary.
                 let authorization = try AuthorizationGate.readAuthorization(AuthorizationStore())
-                Terminal.write("\(authorization)\n", to: STDOUT_FILENO)
+                StandardOutput.line("\(authorization)")
             }
         }
 
@@ -46,7 +46,7 @@ extension GeoTrack {
             package func run() throws {
                 let store = AuthorizationStore()
                 try AuthorizationGate.grant(in: store, approximate: approximate)
-                print("location access: \(try AuthorizationGate.readAuthorization(store)) (stored in \(store.path))")
+                StandardOutput.line("location access: \(try AuthorizationGate.readAuthorization(store)) (stored in \(store.path))")
             }
         }
 
@@ -57,7 +57,7 @@ extension GeoTrack {
             package func run() throws {
                 let store = AuthorizationStore()
                 try AuthorizationGate.write(.denied, to: store)
-                print("location access: denied (stored in \(store.path))")
+                StandardOutput.line("location access: denied (stored in \(store.path))")
             }
         }
 
@@ -67,7 +67,7 @@ extension GeoTrack {
             package init() {}
             package func run() throws {
                 try AuthorizationGate.write(.notDetermined, to: AuthorizationStore())
-                print("location access: notDetermined")
+                StandardOutput.line("location access: notDetermined")
             }
         }
     }

@@ -35,15 +35,15 @@ extension GeoTrack {
             let devices = try await LocationSources.devices(settings: settings, timeout: .milliseconds(Int(timeout * 1000)),
                                                             logger: Logger.geotrack())
             if json {
-                for device in devices { print(device.deviceJSON()) }
+                for device in devices { StandardOutput.line(device.deviceJSON()) }
                 return
             }
             if devices.isEmpty {
-                print("no receivers attached to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)")
+                StandardOutput.line("no receivers attached to gpsd at \(settings.gpsdHost):\(settings.gpsdPort)")
                 return
             }
             for line in DeviceTable.lines(devices) {
-                print(line)
+                StandardOutput.line(line)
             }
         }
     }

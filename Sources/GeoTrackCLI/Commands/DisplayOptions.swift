@@ -5,7 +5,8 @@ extension Units: ExpressibleByArgument {}
 
 /// How positions and measures are written: shared by `watch`, `replay` and `stats`.
 package struct DisplayOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Coordinate notation: dd (51.50012°N), dms (51°30'00.4\"N) or ddm (51°30.007'N).",
+    // ASCII only: the man page generator drops every other character (51°30' became 5130').
+    @Option(help: ArgumentHelp("Coordinate notation: dd (decimal degrees), dms (degrees, minutes and seconds) or ddm (degrees and decimal minutes).",
                                valueName: "dd|dms|ddm"))
     package var format: CoordinateFormat?
 

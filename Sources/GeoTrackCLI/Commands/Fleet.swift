@@ -19,7 +19,7 @@ extension GeoTrack {
             """
         )
 
-        @Argument(help: ArgumentHelp("The broker: mqtt://[user@]host[:port] or mqtts://….", valueName: "url"))
+        @Argument(help: ArgumentHelp("The broker: mqtt://[user@]host[:port], or mqtts:// for TLS.", valueName: "url"))
         package var url: String
 
         @Flag(help: "Print each location received as one JSON object per line (OwnTracks' fields, plus topic and received_at).")

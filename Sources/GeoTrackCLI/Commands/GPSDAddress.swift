@@ -7,29 +7,68 @@ package struct GPSDAddress: Sendable, Equatable, ExpressibleByArgument {
     /// The port, when given.
     package var port: Int?
 
-    /// Parses an address; nil (a usage error) for an empty host with no port, or a bad port.
+    /// Why an address was refused, in words that say how to write it instead.
+    package struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+        /// What is wrong with the address.
+        package var description: String
+    }
+
+    /// Parses an address; nil for one ``parse(_:)`` refuses.
     package init?(argument: String) {
+        guard let address = try? Self.parse(argument) else { return nil }
+        self = address
+    }
+
+    private init(host: String?, port: Int?) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses an address, or says what is wrong with it: an empty one, a port that is not a
+    /// number from 1 to 65535, an unclosed `[`, a host with spaces.
+    ///
+    /// ArgumentParser puts the reason after its "The value '…' is invalid for '--gpsd'".
+    package static func parse(_ argument: String) throws(Invalid) -> GPSDAddress {
         var hostPart = Substring(argument)
         var portPart: Substring?
         if argument.hasPrefix("[") {
-            guard let close = argument.firstIndex(of: "]") else { return nil }
+            guard let close = argument.firstIndex(of: "]") else {
+                throw Invalid(description: "an IPv6 address needs its closing ']', as in [::1]:2947")
+            }
             hostPart = argument[argument.index(after: argument.startIndex)..<close]
             let rest = argument[argument.index(after: close)...]
             if !rest.isEmpty {
-                guard rest.hasPrefix(":") else { return nil }
+                guard rest.hasPrefix(":") else {
+                    throw Invalid(description: "only ':PORT' may follow ']', as in [::1]:2947")
+                }
                 portPart = rest.dropFirst()
             }
         } else if let colon = argument.lastIndex(of: ":"), argument.firstIndex(of: ":") == colon {
+            // One colon separates host and port; more than one, unbracketed, is an IPv6 host.
             hostPart = argument[..<colon]
             portPart = argument[argument.index(after: colon)...]
         }
-        if let portPart {
-            guard let port = Int(portPart), (1...65_535).contains(port) else { return nil }
-            self.port = port
+        if hostPart.isEmpty, portPart?.isEmpty ?? true {
+            throw Invalid(description: "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT")
         }
-        host = hostPart.isEmpty ? nil : String(hostPart)
-        if host == nil && port == nil { return nil }
-        if let host, host.contains(where: \.isWhitespace) { return nil }
+        var port: Int?
+        if let portPart {
+            guard !portPart.isEmpty else {
+                throw Invalid(description: "the port after ':' is missing; give HOST:PORT, or HOST alone for port 2947")
+            }
+            guard let number = Int(portPart) else {
+                throw Invalid(description: "the port must be a number from 1 to 65535 (got '\(portPart)')")
+            }
+            guard (1...65_535).contains(number) else {
+                throw Invalid(description: "the port must be from 1 to 65535 (got \(number))")
+            }
+            port = number
+        }
+        let host = hostPart.isEmpty ? nil : String(hostPart)
+        if let host, host.contains(where: \.isWhitespace) {
+            throw Invalid(description: "the host cannot contain spaces")
+        }
+        return GPSDAddress(host: host, port: port)
     }
 
     package static var defaultCompletionKind: CompletionKind { .default }

@@ -2,8 +2,10 @@ import ArgumentParser
 
 /// Where gpsd is, for the commands that talk to it (`watch`, `devices`).
 package struct GPSDOptions: ParsableArguments {
-    @Option(name: .customLong("gpsd"), help: ArgumentHelp("gpsd's address (default localhost:2947).", valueName: "host:port"))
-    package var address: GPSDAddress?
+    // Parsed by a transform rather than `init?(argument:)`, so that a refused address says why.
+    @Option(name: .customLong("gpsd"), help: ArgumentHelp("gpsd's address (default localhost:2947).", valueName: "host:port"),
+            completion: .default, transform: GPSDAddress.parse)
+    package var address: GPSDAddress? = nil
 
     package init() {}
 

@@ -12,35 +12,34 @@ package struct GeoTrack: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "geotrack",
         abstract: "Track your position from gpsd, or replay an NMEA log or GPX track.",
+        // No blank line, and no line but the first that starts in column 0: the man page is
+        // made from this text (generate-manual), where a blank line is an mdoc warning and a line
+        // that does not start with a space is joined to the one before it.
         discussion: """
         With no subcommand, geotrack runs 'watch': a status line with your position, \
         redrawn in place.
-
-        Examples:
-          geotrack                              follow gpsd on localhost:2947
-          geotrack watch --gpx trip.gpx         record a track while watching
-          geotrack watch --json | jq -c .lat    gpsd's TPV objects, one per line
-          geotrack replay drive.nmea --realtime --speed 10
-          geotrack replay drive.nmea --json > fixes.jsonl
-          geotrack sky                          satellites and the fix, full screen
-          geotrack auth grant --approximate     allow approximate locations only
-          geotrack devices --json               the receivers gpsd knows
-
-        Environment:
-          GEOTRACK_CONFIG    the configuration file
-                             (default $XDG_CONFIG_HOME/geotrack/config.yaml)
-          GEOTRACK_<KEY>     a configuration key, dots as underscores
-                             (\(ConfigKeys.all.prefix(2).map(ConfigKeys.environmentName).joined(separator: ", ")), ...)
-          GEOTRACK_DEBUG     log debug messages on stderr
-          XDG_CONFIG_HOME    where the configuration lives (default ~/.config)
-          XDG_STATE_HOME     the authorization decision and monitors
-                             (default ~/.local/state)
-          HOME               the base of both defaults
-          NO_COLOR, TERM     NO_COLOR set, or TERM=dumb, turns colour off
-
-        Exit codes: 0 ok, 64 usage, 65 bad input data, 66 no input file, \
-        69 gpsd unreachable, 73 cannot create output, 74 I/O error, 75 no fix within --timeout, \
-        77 location access denied, 78 bad configuration, 79 authorization needed but no terminal to ask on.
+          Examples:
+            geotrack                              follow gpsd on localhost:2947
+            geotrack watch --gpx trip.gpx         record a track while watching
+            geotrack watch --json | jq -c .lat    gpsd's TPV objects, one per line
+            geotrack replay drive.nmea --realtime --speed 10
+            geotrack replay drive.nmea --json > fixes.jsonl
+            geotrack sky                          satellites and the fix, full screen
+            geotrack auth grant --approximate     allow approximate locations only
+            geotrack devices --json               the receivers gpsd knows
+          Environment:
+            GEOTRACK_CONFIG    the configuration file
+                               (default $XDG_CONFIG_HOME/geotrack/config.yaml)
+            GEOTRACK_<KEY>     a configuration key, dots as underscores
+                               (\(ConfigKeys.all.prefix(2).map(ConfigKeys.environmentName).joined(separator: ", ")), ...)
+            GEOTRACK_DEBUG     log debug messages on stderr
+            XDG_CONFIG_HOME    where the configuration lives (default ~/.config)
+            XDG_STATE_HOME     the authorization decision and monitors
+                               (default ~/.local/state)
+            HOME               the base of both defaults
+            NO_COLOR, TERM     NO_COLOR set, or TERM=dumb, turns colour off
+          Exit status:
+        \(exitStatusLines)
         """,
         version: GeoTrackVersion.string,
         // No `defaultSubcommand`: with one, the parser reflects on every option of `watch` at
@@ -49,6 +48,15 @@ package struct GeoTrack: AsyncParsableCommand {
         // subcommand to `watch` instead.
         subcommands: [Watch.self, Replay.self, Sky.self, Stats.self, Auth.self, Devices.self, Fleet.self, OutboxCommand.self]
     )
+
+    /// The exit statuses, one line each, as the root's discussion lists them: from
+    /// ``ExitStatus`` itself, so that `--help` and the man page cannot leave one out.
+    static var exitStatusLines: String {
+        ExitStatus.allCases.map { status in
+            let code = String(status.rawValue)
+            return "    " + code + String(repeating: " ", count: max(1, 4 - code.count)) + status.summary
+        }.joined(separator: "\n")
+    }
 
     package init() {}
 
@@ -68,16 +76,39 @@ package struct GeoTrack: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+            // Output that did not reach stdout is a failure, not a success with nothing to show.
+            try StandardOutput.finish()
         } catch let error as CLIError {
-            Terminal.standardError("geotrack: \(Terminal.safe(error.message))")
-            Glibc.exit(error.status.rawValue)
+            fail(error)
         } catch {
             let code = exitCode(for: error)
-            // --help, --version and completion scripts end the parse with a success.
-            guard code != .success else { exit(withError: error) }
+            // --help, --version, `help X` and completion scripts end the parse with a success.
+            guard code != .success else { finishCleanly(error) }
             Terminal.standardError(Terminal.safe(usageLine(for: error, arguments: CommandLine.arguments)))
             Glibc.exit(code.rawValue)
         }
+    }
+
+    /// Ends the process with `error`'s status and its one line on stderr.
+    private static func fail(_ error: CLIError) -> Never {
+        Terminal.standardError("geotrack: \(Terminal.safe(error.message))")
+        Glibc.exit(error.status.rawValue)
+    }
+
+    /// Prints what ArgumentParser has for a clean exit (help, the version, a completion script)
+    /// and exits 0, or 74 when stdout did not take it.
+    ///
+    /// ArgumentParser's own `exit(withError:)` prints the same text (`fullMessage(for:)`, and a
+    /// newline) but through stdio, and exits without a look at whether it was written.
+    private static func finishCleanly(_ error: any Error) -> Never {
+        let text = fullMessage(for: error)
+        if !text.isEmpty { StandardOutput.line(text) }
+        do throws(CLIError) {
+            try StandardOutput.finish()
+        } catch {
+            fail(error)
+        }
+        Glibc.exit(ExitStatus.success.rawValue)
     }
 
     /// Parses a command line (without the program's name) into the command it names.

@@ -46,7 +46,7 @@ extension GeoTrack {
                 let environment = ProcessInfo.processInfo.environment
                 let path = OutboxLocation.path(environment: environment)
                 guard FileManager.default.fileExists(atPath: path) else {
-                    if !json { print("The outbox is empty (\(path) does not exist yet).") }
+                    if !json { StandardOutput.line("The outbox is empty (\(path) does not exist yet).") }
                     return
                 }
                 let outbox = try OutboxLocation.open(environment: environment)
@@ -63,12 +63,12 @@ extension GeoTrack {
                     for summary in summaries {
                         let line = Line(destination: summary.destination, messages: summary.count, dropped: summary.dropped,
                                         oldest: summary.oldest.map(GPXFormat.timestamp))
-                        if let data = try? encoder.encode(line) { print(String(decoding: data, as: UTF8.self)) }
+                        if let data = try? encoder.encode(line) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
                     }
                     return
                 }
                 guard !summaries.isEmpty else {
-                    print("The outbox is empty.")
+                    StandardOutput.line("The outbox is empty.")
                     return
                 }
                 for summary in summaries {
@@ -77,9 +77,9 @@ extension GeoTrack {
                         line += ", the oldest \(AgeText.text(now.timeIntervalSince(oldest))) old"
                     }
                     if summary.dropped > 0 { line += ", \(summary.dropped) dropped (outbox full)" }
-                    print(line)
+                    StandardOutput.line(line)
                 }
-                print("\(outbox.sizeOnDisk() / 1024) KiB in \(path)")
+                StandardOutput.line("\(outbox.sizeOnDisk() / 1024) KiB in \(path)")
             }
         }
 
@@ -107,7 +107,7 @@ extension GeoTrack {
             package func run() async throws {
                 let environment = ProcessInfo.processInfo.environment
                 guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
-                    print("Nothing to send: the outbox is empty.")
+                    StandardOutput.line("Nothing to send: the outbox is empty.")
                     return
                 }
                 let outbox = try OutboxLocation.open(environment: environment)
@@ -119,7 +119,7 @@ extension GeoTrack {
                     throw CLIError(.ioError, error.message)
                 }
                 if let destination, waiting.isEmpty {
-                    print("Nothing waits for \(Terminal.safe(destination)).")
+                    StandardOutput.line("Nothing waits for \(Terminal.safe(destination)).")
                     return
                 }
                 var failure: CLIError?
@@ -161,7 +161,7 @@ extension GeoTrack {
                 await running.value
                 let left = (try? outbox.summary(for: summary.destination).count) ?? summary.count
                 let name = Terminal.safe(summary.destination)
-                print("\(name): \(delivered) delivered, \(left) waiting")
+                StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting")
                 switch outcome {
                 case .refused(let code)?:
                     return CLIError(.noPermission, "\(endpoint) refused the login (\(OutboxSender.refusalReason(code))); check the user in the destination and --publish-password-file")
@@ -180,7 +180,8 @@ extension GeoTrack {
         package struct Clear: ParsableCommand {
             package static let configuration = CommandConfiguration(
                 commandName: "clear",
-                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.")
+                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.",
+                discussion: "Exit status 66 when the outbox holds no such destination; 'geotrack outbox list' names those it holds.")
 
             @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
@@ -199,16 +200,37 @@ extension GeoTrack {
             package func run() throws {
                 let environment = ProcessInfo.processInfo.environment
                 guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
-                    print("Deleted 0 messages: the outbox is empty.")
+                    if let destination { throw Self.unknown(destination, known: []) }
+                    StandardOutput.line("Deleted 0 messages: the outbox is empty.")
                     return
                 }
                 let outbox = try OutboxLocation.open(environment: environment)
+                let known: [String]
                 do {
-                    let deleted = try outbox.clear(destination: destination)
-                    print("Deleted \(deleted) message\(deleted == 1 ? "" : "s").")
+                    known = try outbox.summaries().map(\.destination)
                 } catch {
                     throw CLIError(.ioError, error.message)
                 }
+                // A destination the outbox does not hold is a typo, not a clear with nothing to
+                // do: "Deleted 0 messages" would hide that the real one still waits.
+                if let destination, !known.contains(destination) { throw Self.unknown(destination, known: known) }
+                let deleted: Int
+                do {
+                    deleted = try outbox.clear(destination: destination)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                StandardOutput.line("Deleted \(deleted) message\(deleted == 1 ? "" : "s").")
+            }
+
+            /// `destination` is not in the outbox: exit 66 (EX_NOINPUT: nothing by that name),
+            /// naming the destinations it holds (the first five), or saying it is empty.
+            static func unknown(_ destination: String, known: [String]) -> CLIError {
+                let name = "'\(Terminal.safe(destination))'"
+                guard !known.isEmpty else { return CLIError(.noInput, "no destination \(name) in the outbox, which is empty") }
+                let shown = known.sorted().prefix(5).map { "'\(Terminal.safe($0))'" }.joined(separator: ", ")
+                let more = known.count > 5 ? " and \(known.count - 5) more" : ""
+                return CLIError(.noInput, "no destination \(name) in the outbox; it holds \(shown)\(more) (see 'geotrack outbox list')")
             }
         }
     }

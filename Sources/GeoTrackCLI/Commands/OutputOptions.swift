@@ -1,7 +1,76 @@
 import ArgumentParser
 
-/// Output flags shared by `watch` and `replay`.
+/// Output flags shared by `watch` and `replay`: what is printed and recorded, then publishing,
+/// then the configuration file.
+///
+/// ArgumentParser's help shows the titled groups first, in the order declared, and the untitled
+/// options last: so what is printed comes under "Output", the nine publishing options under
+/// "Publishing" after it, and `--config` with `--help` at the end. The man page lists them in
+/// the same order.
 package struct OutputOptions: ParsableArguments {
+    @OptionGroup(title: "Output") package var basic: BasicOutputOptions
+
+    @OptionGroup(title: "Publishing") package var publish: PublishOptions
+
+    @OptionGroup package var configFile: ConfigFileOptions
+
+    package init() {}
+
+    /// `--json`.
+    package var json: Bool { basic.json }
+    /// `--sky`.
+    package var sky: Bool { basic.sky }
+    /// `--visits`.
+    package var visits: Bool { basic.visits }
+    /// `--stats`.
+    package var stats: Bool { basic.stats }
+    /// `--gpx FILE`.
+    package var gpxPath: String? { basic.gpxPath }
+    /// `--svg FILE`.
+    package var svgPath: String? { basic.svgPath }
+    /// `--overwrite`.
+    package var overwrite: Bool { basic.overwrite }
+    /// `--count N`.
+    package var count: Int? { basic.count }
+    /// `--once`.
+    package var once: Bool { basic.once }
+    /// `--timeout SECONDS`.
+    package var timeout: Double? { basic.timeout }
+    /// `--format` and `--units`.
+    package var display: DisplayOptions { basic.display }
+    /// `--gpx-min-move METRES`.
+    package var gpxMinimumMove: Double? { basic.gpxMinimumMove }
+    /// `--gpx-min-interval SECONDS`.
+    package var gpxMinimumInterval: Double? { basic.gpxMinimumInterval }
+    /// `--gpx-segment-after SECONDS`.
+    package var gpxSegmentAfter: Double? { basic.gpxSegmentAfter }
+
+    /// The longest `--timeout` taken: a year. Beyond it a duration overflows, and no run needs it.
+    package static let maximumTimeout: Double = 366 * 86_400
+
+    /// Checks a `--timeout` value: more than 0 seconds, at most ``maximumTimeout``.
+    package static func checkTimeout(_ timeout: Double) throws {
+        guard timeout > 0, timeout <= maximumTimeout else {
+            throw ValidationError("--timeout must be more than 0 and at most \(Int(maximumTimeout)) seconds (got \(timeout)).")
+        }
+    }
+
+    /// How many fixes to stop after, if any.
+    package var stopAfter: Int? { once ? 1 : count }
+
+    /// The configuration keys these flags set, for the top layer of the configuration.
+    package var configurationFlags: [String: String] {
+        var flags = display.configurationFlags
+        if visits { flags[ConfigKeys.visits] = "true" }
+        if let gpxMinimumMove { flags[ConfigKeys.gpxMinimumMove] = String(gpxMinimumMove) }
+        if let gpxMinimumInterval { flags[ConfigKeys.gpxMinimumInterval] = String(gpxMinimumInterval) }
+        if let gpxSegmentAfter { flags[ConfigKeys.gpxSegmentAfter] = String(gpxSegmentAfter) }
+        return flags
+    }
+}
+
+/// What `watch` and `replay` print and record, and when they stop: ``OutputOptions``'s "Output" group.
+package struct BasicOutputOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Print gpsd's TPV JSON, one object per line, for every fix the receiver sends (as gpspipe -w does), with events as \"class\":\"EVENT\" objects, instead of the status line."))
     package var json = false
 
@@ -37,8 +106,6 @@ package struct OutputOptions: ParsableArguments {
 
     @OptionGroup package var display: DisplayOptions
 
-    @OptionGroup(title: "Publishing") package var publish: PublishOptions
-
     @Option(name: .customLong("gpx-min-move"), help: ArgumentHelp(
         "GPX: skip points closer than this to the last one (like gpxlogger -m).", valueName: "metres"))
     package var gpxMinimumMove: Double?
@@ -50,8 +117,6 @@ package struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("gpx-segment-after"), help: ArgumentHelp(
         "GPX: start a new segment when the fix was lost this long (like gpxlogger -i).", valueName: "seconds"))
     package var gpxSegmentAfter: Double?
-
-    @OptionGroup package var configFile: ConfigFileOptions
 
     package init() {}
 
@@ -66,7 +131,7 @@ package struct OutputOptions: ParsableArguments {
             throw ValidationError("--once and --count cannot be used together; --once is --count 1.")
         }
         if let timeout {
-            try Self.checkTimeout(timeout)
+            try OutputOptions.checkTimeout(timeout)
             guard once || count != nil else { throw ValidationError("--timeout needs --once or --count.") }
         }
         for (name, value) in [("--gpx-min-move", gpxMinimumMove), ("--gpx-min-interval", gpxMinimumInterval)] {
@@ -80,28 +145,5 @@ package struct OutputOptions: ParsableArguments {
         if let gpxSegmentAfter, !(gpxSegmentAfter > 0 && gpxSegmentAfter.isFinite) {
             throw ValidationError("--gpx-segment-after must be more than 0 seconds (got \(gpxSegmentAfter)).")
         }
-    }
-
-    /// The longest `--timeout` taken: a year. Beyond it a duration overflows, and no run needs it.
-    package static let maximumTimeout: Double = 366 * 86_400
-
-    /// Checks a `--timeout` value: more than 0 seconds, at most ``maximumTimeout``.
-    package static func checkTimeout(_ timeout: Double) throws {
-        guard timeout > 0, timeout <= maximumTimeout else {
-            throw ValidationError("--timeout must be more than 0 and at most \(Int(maximumTimeout)) seconds (got \(timeout)).")
-        }
-    }
-
-    /// How many fixes to stop after, if any.
-    package var stopAfter: Int? { once ? 1 : count }
-
-    /// The configuration keys these flags set, for the top layer of the configuration.
-    package var configurationFlags: [String: String] {
-        var flags = display.configurationFlags
-        if visits { flags[ConfigKeys.visits] = "true" }
-        if let gpxMinimumMove { flags[ConfigKeys.gpxMinimumMove] = String(gpxMinimumMove) }
-        if let gpxMinimumInterval { flags[ConfigKeys.gpxMinimumInterval] = String(gpxMinimumInterval) }
-        if let gpxSegmentAfter { flags[ConfigKeys.gpxSegmentAfter] = String(gpxSegmentAfter) }
-        return flags
     }
 }

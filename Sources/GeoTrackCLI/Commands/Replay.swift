@@ -22,7 +22,9 @@ extension GeoTrack {
                   completion: .file())
         package var file: String
 
-        @OptionGroup package var pace: PaceOptions
+        // Titled, so that --help shows it first: ArgumentParser puts titled groups before the
+        // untitled options, and OutputOptions's "Output" and "Publishing" follow it.
+        @OptionGroup(title: "Pace") package var pace: PaceOptions
 
         @OptionGroup package var output: OutputOptions
 

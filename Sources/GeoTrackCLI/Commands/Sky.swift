@@ -18,7 +18,8 @@ extension GeoTrack {
             The left column shows the fix (time, position, altitude above sea level and the \
             ellipsoid, speed, climb, course, heading and where it comes from, mode and status), \
             the dilutions of precision, gpsd's error estimates (95%) and the receiver. The right \
-            column shows a sky plot (north up; ● used in the fix, ○ not) and a satellite table. \
+            column shows a sky plot (north up; a satellite used in the fix is a filled dot, \
+            one not used a hollow dot) and a satellite table. \
             The view fits the window and redraws when it is resized; Ctrl-C gives the terminal back. \
             With --replay it shows a log instead of gpsd, and its last screen stays when the log \
             ends. Not on a terminal, it prints the last screen once, at the end.

@@ -21,24 +21,42 @@ extension GeoTrack {
             """
         )
 
-        @OptionGroup package var gpsd: GPSDOptions
-
-        @Option(help: ArgumentHelp("Watch only this receiver (default: all).", valueName: "path"))
-        package var device: String?
-
-        @Flag(name: .customLong("no-retry"), help: "Exit (69) when gpsd cannot be reached instead of retrying.")
-        package var noRetry = false
-
-        @Flag(help: "With approximate access only, ask at the terminal for precise locations in this run (never stored).")
-        package var precise = false
+        // Titled, so that --help shows it first: ArgumentParser puts titled groups before the
+        // untitled options, and OutputOptions's "Output" and "Publishing" follow it.
+        @OptionGroup(title: "Source") package var source: SourceOptions
 
         @OptionGroup package var output: OutputOptions
 
         package init() {}
 
-        package func validate() throws {
-            if let device, !GPSDConfiguration.isValidDevice(device) {
-                throw ValidationError(Terminal.safe(GPSDConfiguration.invalidDeviceMessage(device)))
+        /// `--gpsd`.
+        package var gpsd: GPSDOptions { source.gpsd }
+        /// `--device PATH`.
+        package var device: String? { source.device }
+        /// `--no-retry`.
+        package var noRetry: Bool { source.noRetry }
+        /// `--precise`.
+        package var precise: Bool { source.precise }
+
+        /// Where `watch` reads from, and how it asks for access: its "Source" group.
+        package struct SourceOptions: ParsableArguments {
+            @OptionGroup package var gpsd: GPSDOptions
+
+            @Option(help: ArgumentHelp("Watch only this receiver (default: all).", valueName: "path"))
+            package var device: String?
+
+            @Flag(name: .customLong("no-retry"), help: "Exit (69) when gpsd cannot be reached instead of retrying.")
+            package var noRetry = false
+
+            @Flag(help: "With approximate access only, ask at the terminal for precise locations in this run (never stored).")
+            package var precise = false
+
+            package init() {}
+
+            package func validate() throws {
+                if let device, !GPSDConfiguration.isValidDevice(device) {
+                    throw ValidationError(Terminal.safe(GPSDConfiguration.invalidDeviceMessage(device)))
+                }
             }
         }
 

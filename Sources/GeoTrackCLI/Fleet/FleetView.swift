@@ -8,7 +8,8 @@ import Glibc
 
 /// The fleet view's run: the broker's messages into a ``FleetRoster``, drawn in place on a
 /// terminal (at most four times a second, and again when an age or a stale mark changes), or
-/// printed as lines or JSON. Ends on SIGINT, SIGTERM or SIGHUP, or when the broker refuses the login.
+/// printed as lines or JSON. Ends on SIGINT, SIGTERM or SIGHUP, when the broker refuses the login,
+/// or when the lines cannot be written.
 package struct FleetView: Sendable {
     /// How the view is written.
     package enum Mode: Sendable, Equatable {
@@ -96,6 +97,8 @@ package struct FleetView: Sendable {
                 if roster.receive(topic: topic, message: message) { dirty = true }
                 // Every location received is printed, even one that changes nothing shown.
                 if case .location(let location) = message { write(location, topic: topic, roster: roster) }
+                // Lines that stdout does not take are lost: stop, and the command exits 74 saying why.
+                if display == nil, StandardOutput.failure != nil { break loop }
             case .mqtt:
                 continue
             case .tick:

@@ -113,7 +113,7 @@ package enum FastReplay {
             throw CLIError(error)
         }
         if let failure = writeFailure.withLock({ $0 }), !stop.isSet {
-            throw CLIError(.ioError, "cannot write output: \(failure.description)")
+            throw CLIError.cannotWriteStandardOutput(failure)
         }
         if !stop.isSet, statistics.decodedNothing {
             throw CLIError(.notALog(path))

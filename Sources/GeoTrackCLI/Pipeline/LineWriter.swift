@@ -40,11 +40,13 @@ package final class LineWriter: Sendable {
     }
 
     private func drain(_ buffer: inout [UInt8]) {
-        // A failure means the reader went away (EPIPE, SIGPIPE being ignored): nothing more can
-        // be delivered, the buffer is dropped, and the run is told to end.
+        // A failure means the reader went away (EPIPE, SIGPIPE being ignored) or the output is
+        // lost (ENOSPC: recorded, for exit status 74): nothing more can be delivered, the buffer
+        // is dropped, and the run is told to end.
         do {
             _ = try FileDescriptor(rawValue: descriptor).writeAll(buffer)
         } catch {
+            if descriptor == STDOUT_FILENO { StandardOutput.record(error as? Errno ?? .ioError) }
             closed.store(true, ordering: .releasing)
         }
         buffer.removeAll(keepingCapacity: true)

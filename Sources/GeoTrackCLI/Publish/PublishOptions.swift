@@ -8,7 +8,7 @@ import Glibc
 /// `--publish` and its companions, shared by `watch` and `replay`.
 package struct PublishOptions: ParsableArguments {
     @Option(name: .customLong("publish"), help: ArgumentHelp(
-        "Publish every location to this MQTT broker in OwnTracks' format (mqtt://[user@]host[:port], mqtts://…); repeatable. Messages wait in the outbox until the broker acknowledges them.",
+        "Publish every location to this MQTT broker in OwnTracks' format (mqtt://[user@]host[:port], or mqtts:// for TLS); repeatable. Messages wait in the outbox until the broker acknowledges them.",
         valueName: "url"))
     package var urls: [String] = []
 

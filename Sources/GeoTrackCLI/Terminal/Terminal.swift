@@ -12,14 +12,22 @@ package enum Terminal {
     }
 
     /// Writes all of `text` to a descriptor (swift-system retries on EINTR and partial writes);
-    /// returns false when it could not (a closed terminal or pipe is no reason to fail).
+    /// returns false when it could not (a closed terminal or pipe is no reason to fail here; a
+    /// failure on stdout is recorded in ``StandardOutput`` and ends the command with 74).
     @discardableResult
     package static func write(_ text: String, to descriptor: Int32) -> Bool {
         // From the string's own UTF-8 storage: handed `text.utf8`, writeAll takes its generic
         // Sequence path, whose first use builds type metadata (a few percent of `auth status`).
         var text = text
         return text.withUTF8 { bytes in
-            (try? FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(bytes))) != nil
+            do {
+                _ = try FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(bytes))
+                return true
+            } catch {
+                // Output lost on stdout ends the command with 74 (StandardOutput), whoever wrote it.
+                if descriptor == STDOUT_FILENO { StandardOutput.record(error as? Errno ?? .ioError) }
+                return false
+            }
         }
     }
 

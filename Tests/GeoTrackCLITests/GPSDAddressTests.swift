@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import GeoTrackCLI
+
+/// A `--gpsd` address that is refused says why, and how to write it.
+@Suite("--gpsd reasons")
+struct GPSDAddressTests {
+    @Test("each malformed address gets its own reason", arguments: [
+        ("127.0.0.1:99999", "the port must be from 1 to 65535 (got 99999)"),
+        ("host:0", "the port must be from 1 to 65535 (got 0)"),
+        ("host:-1", "the port must be from 1 to 65535 (got -1)"),
+        ("host:x", "the port must be a number from 1 to 65535 (got 'x')"),
+        ("host:", "the port after ':' is missing; give HOST:PORT, or HOST alone for port 2947"),
+        ("", "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT"),
+        (":", "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT"),
+        ("[]", "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT"),
+        ("[::1", "an IPv6 address needs its closing ']', as in [::1]:2947"),
+        ("[::1]2947", "only ':PORT' may follow ']', as in [::1]:2947"),
+        ("[::1]:http", "the port must be a number from 1 to 65535 (got 'http')"),
+        ("a b:2947", "the host cannot contain spaces"),
+    ])
+    func reasons(text: String, reason: String) {
+        #expect(throws: GPSDAddress.Invalid(description: reason)) { try GPSDAddress.parse(text) }
+        #expect(GPSDAddress(argument: text) == nil)
+    }
+
+    @Test("the limits and the short forms are taken", arguments: [
+        ("h:1", "h", 1), ("h:65535", "h", 65_535), (":2948", nil, 2_948), ("::1", "::1", nil), ("[::1]:2947", "::1", 2_947),
+    ] as [(String, String?, Int?)])
+    func accepted(text: String, host: String?, port: Int?) throws {
+        let address = try GPSDAddress.parse(text)
+        #expect(address.host == host && address.port == port)
+    }
+
+    @Test("geotrack exits 64 with one line naming the value and the reason", arguments: [
+        (["watch", "--gpsd", "127.0.0.1:99999"], "the port must be from 1 to 65535 (got 99999)", "watch"),
+        (["--gpsd", "127.0.0.1:x"], "the port must be a number from 1 to 65535 (got 'x')", "watch"),
+        (["devices", "--gpsd", ":"], "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT", "devices"),
+        (["sky", "--gpsd", "gpsd:"], "the port after ':' is missing; give HOST:PORT, or HOST alone for port 2947", "sky"),
+    ])
+    func commandLine(arguments: [String], reason: String, command: String) throws {
+        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(run.stderr)")
+        let value = arguments[arguments.firstIndex(of: "--gpsd").map { $0 + 1 } ?? 0]
+        let help = arguments.first == "--gpsd" ? "geotrack --help" : "geotrack \(command) --help"
+        #expect(run.stderr == "geotrack: The value '\(value)' is invalid for '--gpsd <host:port>': \(reason); see '\(help)'\n")
+    }
+}
