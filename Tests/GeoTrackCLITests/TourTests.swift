@@ -96,6 +96,8 @@ struct TourTests {
         try #require(!steps.isEmpty)
         // The recorded receiver the tour tells a newcomer without one to play.
         let log = try #require(readme.firstMatch(of: /gpsfake [^\n]* (Tests\/\S+\.nmea)\n/)?.output.1)
+        // Looping, as the README's gpsfake does, at twice its pace (0.05 s a sentence) so the tour
+        // takes half the time; the fixes, and so the lines' shapes, are the same.
         let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent(String(log)).path, delay: 0.05)
 
         let root = try TestSupport.temporaryDirectory()
