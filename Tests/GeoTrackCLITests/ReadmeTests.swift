@@ -2,45 +2,128 @@ import Foundation
 import Testing
 @testable import GeoTrackCLI
 
-/// The README says only what the tool does: every option it names is one the tool accepts, and
-/// its exit-status table is the tool's.
+/// The README and the pages in docs/ say only what the tool does: every option they name is one
+/// the tool accepts, the README's exit-status table is the tool's, and the README stays a page for
+/// users that links every other one.
 @Suite("The README matches the tool")
 struct ReadmeTests {
-    static let readme = (try? String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    static let readme = page("README.md")
 
-    @Test("every --option the README names for geotrack appears in the help of geotrack or one of its commands")
-    func options() throws {
-        #expect(!Self.readme.isEmpty)
+    /// The pages beside the README, by path from the package root.
+    static let docs: [String] = {
+        let folder = TestSupport.packageRoot.appendingPathComponent("docs")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }
+    }()
+
+    /// The text of a page, or "" when it cannot be read (which the tests then report).
+    static func page(_ path: String) -> String {
+        (try? String(contentsOf: TestSupport.packageRoot.appendingPathComponent(path), encoding: .utf8)) ?? ""
+    }
+
+    /// The help of geotrack and of each of its commands, joined.
+    static func help() throws -> String {
         let home = try TestSupport.temporaryDirectory()
         var help = try TestSupport.geotrack(["--help"], home: home).stdout
         for command in ["watch", "replay", "sky", "stats", "devices", "auth", "auth status", "auth grant", "auth deny", "auth reset",
                         "fleet", "outbox", "outbox list", "outbox flush", "outbox clear"] {
             help += try TestSupport.geotrack(["help"] + command.split(separator: " ").map(String.init), home: home).stdout
         }
-        // Lines about geotrack, not about the conformance tool or swift's own commands.
-        let lines = Self.readme.split(separator: "\n").filter { line in
-            (line.contains("geotrack") || line.hasPrefix("`--")) && !line.contains("nmea-conformance") && !line.contains("swift ")
-        }
-        let options = Set(lines.flatMap { line in
-            line.matches(of: /--[a-z][a-z0-9-]*/).map { String($0.output) }
-        })
+        return help
+    }
+
+    @Test("every --option the README names for geotrack appears in the help of geotrack or one of its commands")
+    func options() throws {
+        #expect(!Self.readme.isEmpty)
+        let help = try Self.help()
+        let options = Self.options(in: Self.readme)
         #expect(options.count >= 15, "\(options.sorted())")
         for option in options.sorted() where !["--help", "--version", "--generate-completion-script"].contains(option) {
             #expect(help.contains(option), "the README names \(option), which no help lists")
         }
     }
 
-    @Test("every heading appears once: no section is written twice")
-    func headingsOnce() {
+    @Test("every --option a page in docs/ names for geotrack appears in some help")
+    func docsOptions() throws {
+        #expect(Self.docs.count >= 6, "\(Self.docs)")
+        let help = try Self.help()
+        for path in Self.docs {
+            let text = Self.page(path)
+            #expect(!text.isEmpty, "\(path) is empty or unreadable")
+            for option in Self.options(in: text).sorted() where !["--help", "--version", "--generate-completion-script"].contains(option) {
+                #expect(help.contains(option), "\(path) names \(option), which no help lists")
+            }
+        }
+    }
+
+    /// The options named on lines about geotrack.
+    static func options(in text: String) -> Set<String> {
+        // Lines about geotrack, not about the conformance tool or swift's own commands.
+        let lines = text.split(separator: "\n").filter { line in
+            (line.contains("geotrack") || line.hasPrefix("`--")) && !line.contains("nmea-conformance") && !line.contains("swift ")
+        }
+        return Set(lines.flatMap { line in
+            line.matches(of: /--[a-z][a-z0-9-]*/).map { String($0.output) }
+        })
+    }
+
+    /// How many times each heading outside code blocks appears in `text`.
+    static func headings(in text: String) -> [String: Int] {
         var fenced = false
         var seen: [String: Int] = [:]
-        for line in Self.readme.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") { fenced.toggle() }
             guard !fenced, line.hasPrefix("#") else { continue }
             seen[String(line), default: 0] += 1
         }
+        return seen
+    }
+
+    @Test("every heading appears once: no section is written twice")
+    func headingsOnce() {
+        let seen = Self.headings(in: Self.readme)
         #expect(seen.count >= 10)
         #expect(seen.filter { $0.value > 1 }.isEmpty, "\(seen.filter { $0.value > 1 })")
+        for path in Self.docs {
+            let page = Self.headings(in: Self.page(path))
+            #expect(!page.isEmpty, "\(path) has no heading")
+            #expect(page.filter { $0.value > 1 }.isEmpty, "\(path): \(page.filter { $0.value > 1 })")
+        }
+    }
+
+    @Test("the README is a page for users: at most 400 lines, and `make demo` in its first 40")
+    func firstScreen() {
+        let lines = Self.readme.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 40 && lines.count <= 400, "\(lines.count) lines")
+        #expect(lines.prefix(40).contains { $0.contains("make demo") })
+    }
+
+    @Test("the README links every page in docs/, and every link between the pages reaches a file and heading that exist")
+    func links() {
+        for path in Self.docs {
+            #expect(Self.readme.contains("](\(path))"), "the README does not link \(path)")
+        }
+        for path in ["README.md"] + Self.docs {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().relativePath
+            for match in Self.page(path).matches(of: /\]\(([^)#:\s]+)(?:#([^)\s]+))?\)/) {
+                let target = folder == "." ? String(match.output.1) : folder + "/" + match.output.1
+                let url = TestSupport.packageRoot.appendingPathComponent(target).standardized
+                #expect(FileManager.default.fileExists(atPath: url.path), "\(path) links \(match.output.1), which does not exist")
+                guard let anchor = match.output.2 else { continue }
+                let linked = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+                #expect(Self.headings(in: linked).keys.map(Self.slug).contains(String(anchor)),
+                        "\(path) links \(match.output.1)#\(anchor), which has no such heading")
+            }
+        }
+    }
+
+    /// The anchor GitHub gives a heading line: lower case, spaces as hyphens, other punctuation dropped.
+    static func slug(_ heading: String) -> String {
+        let title = heading.drop { $0 == "#" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return String(title.compactMap { character -> Character? in
+            if character == " " { return "-" }
+            return character.isLetter || character.isNumber || character == "-" || character == "_" ? character : nil
+        })
     }
 
     @Test("the exit-status table lists exactly the statuses the tool uses")
