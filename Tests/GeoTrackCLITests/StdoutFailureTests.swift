@@ -69,7 +69,7 @@ struct StdoutFailureTests {
         }
     }
 
-    @Test("devices and watch, from gpsd", .enabled(if: GeoTrackTesting.GPSFake.shouldRun))
+    @Test("devices and watch, from gpsd")
     func fromGPSD() throws {
         let gpsd = try GPSFake(log: try Corpus.path("sl869.nmea"))
         let home = try TestSupport.temporaryDirectory()
@@ -84,7 +84,7 @@ struct StdoutFailureTests {
     }
 
     @Test("fleet without a terminal stops at the first line it cannot write",
-          .enabled(if: Mosquitto.shouldRun), arguments: [[], ["--json"]])
+          arguments: [[], ["--json"]])
     func fleet(options: [String]) async throws {
         let broker = try await Mosquitto()
         let home = try TestSupport.temporaryDirectory()
