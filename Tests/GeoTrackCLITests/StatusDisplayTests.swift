@@ -152,6 +152,8 @@ struct StatusDisplayTests {
     /// What a display in `mode` writes for gpsd unreachable with a retry in 3 s, ticked at 1.1 s and 2.1 s.
     static func countdownOutput(_ mode: StatusDisplay.Mode) -> String {
         let harness = Harness()
+        // Wide enough for the countdown, which is the first thing a narrow line drops.
+        harness.columns.withLock { $0 = 80 }
         let display = harness.display(mode)
         display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
         harness.advance(1.1)
@@ -167,9 +169,9 @@ struct StatusDisplayTests {
         let draws = Self.countdownOutput(.terminal).components(separatedBy: "\r").dropFirst()
             .map { $0.replacingOccurrences(of: "\u{1B}[K", with: "") }
         for seconds in [3, 2, 1] {
-            #expect(draws.contains { $0.hasPrefix("gpsd unreachable  retrying in \(seconds)s") }, "\(draws)")
+            #expect(draws.contains { $0.hasPrefix("gpsd unreachable: refused  retrying in \(seconds)s") }, "\(draws)")
         }
-        #expect(Self.countdownOutput(.lines) == "gpsd unreachable  retrying in 3s  refused\n")
+        #expect(Self.countdownOutput(.lines) == "gpsd unreachable: refused  retrying in 3s\n")
     }
 
     @Test("a burst of fixes is coalesced on a terminal, and the last one is drawn at the end")
@@ -199,8 +201,9 @@ struct StatusDisplayTests {
         display.finish()
         let output = harness.output()
         let draws = output.components(separatedBy: "\r").dropFirst()
-        #expect(draws.contains { $0.hasPrefix("gpsd unreachable  cannot connect to gpsd at") })
-        #expect(draws.contains { $0 == "gpsd unreachable\u{1B}[K" || $0.hasPrefix("gpsd unreachable\u{1B}[K") })
+        #expect(draws.contains { $0.hasPrefix("gpsd unreachable: cannot connect to gpsd at localhost:2947: connection refused\u{1B}[K") })
+        // Too narrow even for the reason: cut, and marked.
+        #expect(draws.contains { $0 == "gpsd unreachable: …\u{1B}[K" || $0.hasPrefix("gpsd unreachable: …\u{1B}[K") })
         #expect(output.contains("\u{1B}[K\u{1B}[?25h\u{1B}[?25l"))
         #expect(output.hasSuffix("\n\u{1B}[?25h"))
     }
