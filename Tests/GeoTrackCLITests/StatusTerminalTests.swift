@@ -3,7 +3,7 @@ import GeoTrackTesting
 import Testing
 
 /// The status line as a newcomer meets it, in a real terminal (tmux): why gpsd cannot be reached
-/// at 80 columns and narrower.
+/// at 80 columns and narrower, and a clean line when the window narrows.
 @Suite("status line in a terminal", .serialized)
 struct StatusTerminalTests {
     /// A home where location access is granted (`geotrack auth grant` with its own XDG_STATE_HOME).
@@ -43,6 +43,37 @@ struct StatusTerminalTests {
                                       environment: Self.environment(home))
         try session.waitFor("the unknown host on the status line") {
             $0 == ["gpsd unreachable: host nohost.invalid does not resolve (check the host name)"]
+        }
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 10) == 0)
+    }
+
+    @Test("narrowing the window leaves no piece of the older, longer line", arguments: [40, 25])
+    func narrowing(to narrow: Int) throws {
+        let home = try Self.grantedHome()
+        let port = try GeoTrackTesting.GPSFake.freePort()
+        // Lines above the status line, as a shell's prompt and earlier output would be: the rows
+        // a rewrapped line spreads over are on screen, not scrolled away.
+        let script = "printf 'one\\ntwo\\nthree\\n'; exec " + TmuxSession.quote(TestSupport.binary)
+            + " --gpsd 127.0.0.1:\(port)"
+        let session = try TmuxSession(width: 200, height: 12, command: ["/bin/sh", "-c", script],
+                                      environment: Self.environment(home))
+        try session.waitFor("the whole line, countdown included") { lines in
+            lines.count == 4 && lines[3].contains("sudo systemctl start gpsd)  retrying in ")
+        }
+        try session.resize(width: narrow)
+        let expected = narrow == 40 ? "gpsd unreachable: connection refused" : "gpsd unreachable: conne…"
+        // tmux rewraps the old line and may scroll the rows above it away; what stays on screen
+        // is the earlier output and the one fitted line, nothing of the old one.
+        let screen = try session.waitFor("one line fitted to \(narrow) columns and nothing else") { lines in
+            lines.last == expected && lines.dropLast().allSatisfy { ["one", "two", "three"].contains($0) }
+        }
+        #expect(screen.allSatisfy { $0.count <= narrow - 1 })
+        // Wider again: the line grows back, still alone on its row.
+        try session.resize(width: 120)
+        try session.waitFor("the line refitted to 120 columns") { lines in
+            lines.last?.hasPrefix("gpsd unreachable: connection refused at 127.0.0.1:\(port) (is gpsd running? sudo") == true
+                && lines.dropLast().allSatisfy { ["one", "two", "three"].contains($0) }
         }
         try session.send("C-c")
         #expect(try session.waitForExit(timeout: 10) == 0)

@@ -57,6 +57,7 @@ package final class StatusDisplay: Sendable {
     private let minimumRedrawInterval: Double
 
     static let clearToEnd = "\u{1B}[K"
+    static let clearToEndOfScreen = "\u{1B}[J"
     static let hideCursor = "\u{1B}[?25l"
     static let showCursor = "\u{1B}[?25h"
 
@@ -117,7 +118,7 @@ package final class StatusDisplay: Sendable {
                 if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
             case .terminal:
                 // Clear the status line, print the event where it was, then draw the status below.
-                if !Terminal.write("\r" + Self.clearToEnd + line + "\n", to: descriptor) { state.outputClosed = true }
+                if !Terminal.write("\r" + Self.clearToEndOfScreen + line + "\n", to: descriptor) { state.outputClosed = true }
                 state.drawn = false
                 state.lastLine = nil
                 draw(&state, now: now)
@@ -174,7 +175,7 @@ package final class StatusDisplay: Sendable {
         state.withLock { state in
             guard !state.finished, !state.suspended else { return }
             state.suspended = true
-            Terminal.write("\r" + Self.clearToEnd + Self.showCursor, to: descriptor)
+            Terminal.write("\r" + Self.clearToEndOfScreen + Self.showCursor, to: descriptor)
             terminalMode?.restore()
             state.drawn = false
             state.lastLine = nil
@@ -231,7 +232,11 @@ package final class StatusDisplay: Sendable {
         state.lastLine = line
         switch mode {
         case .terminal:
-            if !Terminal.write("\r" + line + Self.clearToEnd, to: descriptor) { state.outputClosed = true }
+            // The cursor is left at the start of the line. A terminal that narrows rewraps the
+            // old, longer line onto the rows below its start and keeps the cursor at that start
+            // (tmux, VTE): drawing from there and clearing to the end of the screen erases every
+            // row the old line took, where a cursor left at its end would leave the rows above it.
+            if !Terminal.write("\r" + line + Self.clearToEndOfScreen + "\r", to: descriptor) { state.outputClosed = true }
             state.drawn = true
         case .lines:
             if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
