@@ -12,8 +12,8 @@ struct StatusLineFittingTests {
     static let refused = TrackingStatus.unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: .seconds(8))
     static let unknownHost = TrackingStatus.unreachable(.hostNotFound(host: "nohost.invalid", port: 2947), retryingIn: .seconds(8))
 
-    static func line(_ status: TrackingStatus, width: Int?) -> String {
-        StatusLine.render(status, width: width, options: RenderOptions())
+    static func line(_ status: TrackingStatus, publishing: PublishingStatus? = nil, width: Int?) -> String {
+        StatusLine.render(status, publishing: publishing, width: width, options: RenderOptions())
     }
 
     @Test("gpsd refusing: the countdown goes first, then the command, the hint, the address; the reason stays", arguments: [
@@ -58,6 +58,29 @@ struct StatusLineFittingTests {
         #expect(Self.line(noAnswer, width: 80) == "gpsd unreachable: no answer in 5 s at 10.0.0.9:2947 (is gpsd listening there?)")
         let closed = TrackingStatus.unreachable(.connectionClosed(host: "localhost", port: 2947), retryingIn: .seconds(1))
         #expect(Self.line(closed, width: 80) == "gpsd unreachable: connection closed at localhost:2947  retrying in 1s")
+    }
+
+    @Test("publishing: the backlog follows a gpsd problem's hint and goes before it, after the countdown")
+    func publishingBesideUnreachable() {
+        let publishing = PublishingStatus(queued: 55, problem: "broker unreachable")
+        #expect(Self.line(Self.refused, publishing: publishing, width: nil)
+            == "gpsd unreachable: connection refused at localhost:2947 (is gpsd running? sudo systemctl start gpsd) · 55 queued, broker unreachable  retrying in 8s")
+        #expect(Self.line(Self.refused, publishing: publishing, width: 120)
+            == "gpsd unreachable: connection refused at localhost:2947 (is gpsd running?) · 55 queued, broker unreachable")
+        #expect(Self.line(Self.refused, publishing: publishing, width: 80)
+            == "gpsd unreachable: connection refused at localhost:2947 (is gpsd running?)")
+    }
+
+    @Test("publishing: with a fix, the backlog follows the accuracy and outlasts speed, altitude, heading, satellites and time")
+    func publishingBesideFix() {
+        let fix = fixStatus(StatusLineTests.sampleFix(), satellitesUsed: 8)
+        let publishing = PublishingStatus(queued: 1, problem: "broker refused the login")
+        #expect(Self.line(fix, publishing: publishing, width: nil)
+            == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued, broker refused the login  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20Z")
+        #expect(Self.line(fix, publishing: publishing, width: 80)
+            == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued, broker refused the login  36.0 km/h")
+        #expect(Self.line(fix, publishing: publishing, width: 40) == "3D  51.50012°N 0.12346°W  ±4 m")
+        #expect(Self.line(fix, publishing: nil, width: nil) == StatusLine.render(fix, width: nil, options: RenderOptions()))
     }
 
     @Test("hostile text in an error's parts is made safe before the terminal")

@@ -15,11 +15,15 @@ import Glibc
 /// first, and only when even the essential parts do not fit is the text cut, ending in `…`.
 ///
 /// What goes first when the line is narrow (priorities, 0 = never dropped):
-/// - gpsd unreachable: the countdown (6), then the command that may help (5), the hint (2),
-///   the address (1); the state and its reason stay
+/// - gpsd unreachable: the countdown (6), then the command that may help (5), the publishing
+///   backlog (3), the hint (2), the address (1); the state and its reason stay
 ///   (`gpsd unreachable: connection refused at localhost:2947 (is gpsd running?)` at 80 columns).
-/// - a fix: the time (8), satellites (7), heading (6), altitude (5), speed (4), the accuracy
-///   (1); the mode and the coordinates stay.
+/// - a fix: the time (8), satellites (7), heading (6), altitude (5), speed (4), the publishing
+///   backlog (3), the accuracy (1); the mode and the coordinates stay.
+///
+/// The publishing backlog (`· 55 queued, broker unreachable`, only while a broker cannot take
+/// what waits) sits where its importance puts it: after a gpsd problem's hint or a fix's
+/// accuracy, before the countdown or the fix's details.
 package enum StatusLine {
     /// One piece of the line: its text, how important it is (0 = essential), its colour, what
     /// joins it to the part before, and a shorter text to try, at its own priority, before the
@@ -44,11 +48,23 @@ package enum StatusLine {
     }
 
     static let separator = "  "
+    /// How important the publishing backlog is: after a gpsd problem's reason, address and hint
+    /// and a fix's accuracy; before the command that may help, the countdown, and a fix's speed,
+    /// altitude, heading, satellites and time.
+    static let publishingPriority = 3
 
     /// The line for `state`; `width` is the terminal's column count, or nil for no limit.
     /// `now`, for a countdown, is measured against `retryDeadline` by the caller and passed as `retryingIn`.
-    package static func render(_ state: TrackingStatus, width: Int?, options: RenderOptions) -> String {
-        let parts = parts(for: state, options: options)
+    /// `publishing`, when messages wait for a broker that cannot take them, follows the state.
+    package static func render(_ state: TrackingStatus, publishing: PublishingStatus? = nil, width: Int?,
+                               options: RenderOptions) -> String {
+        var parts = parts(for: state, options: options)
+        if let publishing {
+            // Placed, as kept, by importance: after what matters more (the state, its reason, the
+            // position), before what matters less (the countdown, the fix's details).
+            let part = Part(text: publishing.text, priority: publishingPriority, style: .yellow, joiner: " · ")
+            parts.insert(part, at: parts.firstIndex { $0.priority > publishingPriority } ?? parts.endIndex)
+        }
         let fitted = fit(parts, width: width)
         return paint(fitted, color: options.color, dimAll: { if case .stale = state { true } else { false } }())
     }

@@ -28,6 +28,7 @@ package final class StatusDisplay: Sendable {
 
     private struct State {
         var status: TrackingStatus?
+        var publishing: PublishingStatus?
         var retryDeadline: Double?
         var width: Int?
         var lastLine: String?
@@ -100,6 +101,28 @@ package final class StatusDisplay: Sendable {
             if sameKind, now - state.lastDraw < minimumRedrawInterval {
                 state.pending = true
                 return
+            }
+            draw(&state, now: now)
+        }
+    }
+
+    /// Shows what waits for brokers that cannot take it, beside the status; nil hides it.
+    package func showPublishing(_ publishing: PublishingStatus?) {
+        let now = now()
+        state.withLock { state in
+            guard !state.finished, publishing != state.publishing else { return }
+            let news = publishing?.problem != state.publishing?.problem
+            state.publishing = publishing
+            // Before the first status there is nothing to draw it beside.
+            guard state.status != nil else { return }
+            // A count that grows with each fix is no news: plain lines show it with the next
+            // state, and a terminal coalesces it like a fix.
+            if !news {
+                if mode == .lines { return }
+                if now - state.lastDraw < minimumRedrawInterval {
+                    state.pending = true
+                    return
+                }
             }
             draw(&state, now: now)
         }
@@ -220,14 +243,17 @@ package final class StatusDisplay: Sendable {
             status = .unreachable(error, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
         }
         if mode == .changes {
-            let change = Self.change(status)
+            // The count of waiting messages changes with every fix; only the broker's problem is news.
+            let change = Self.change(status) + (state.publishing.map { " " + $0.problem } ?? "")
             guard change != state.lastChange else { return }
             state.lastChange = change
             // stderr: a reader that went away there is no reason to stop recording.
-            _ = Terminal.write("geotrack: " + StatusLine.render(status, width: nil, options: options) + "\n", to: descriptor)
+            _ = Terminal.write("geotrack: " + StatusLine.render(status, publishing: state.publishing, width: nil,
+                                                                 options: options) + "\n", to: descriptor)
             return
         }
-        let line = StatusLine.render(status, width: mode == .terminal ? state.width : nil, options: options)
+        let line = StatusLine.render(status, publishing: state.publishing, width: mode == .terminal ? state.width : nil,
+                                     options: options)
         guard line != state.lastLine else { return }
         state.lastLine = line
         switch mode {
