@@ -48,6 +48,24 @@ struct StatusTerminalTests {
         #expect(try session.waitForExit(timeout: 10) == 0)
     }
 
+    @Test("sky at 80×24 with gpsd down: its status panel says why, over as many lines as it needs")
+    func skyGpsdDown() throws {
+        let home = try Self.grantedHome()
+        let port = try GeoTrackTesting.GPSFake.freePort()
+        let session = try TmuxSession(width: 80, height: 24, command: [TestSupport.binary, "sky", "--gpsd", "127.0.0.1:\(port)"],
+                                      environment: Self.environment(home))
+        // The left column is the panel: its first 39 columns.
+        let panel = { (lines: [String]) in lines.map { String($0.prefix(39)).replacingOccurrences(of: #"\s+$"#, with: "", options: .regularExpression) } }
+        try session.waitFor("the reason in sky's status") { lines in
+            let left = panel(lines)
+            guard let start = left.firstIndex(of: "Status    gpsd unreachable:"), left.count > start + 3 else { return false }
+            return Array(left[start + 1...start + 3]) == ["          connection refused", "          at 127.0.0.1:\(port)",
+                                                          "          (is gpsd running?)"]
+        }
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 10) == 0)
+    }
+
     @Test("narrowing the window leaves no piece of the older, longer line", arguments: [40, 25])
     func narrowing(to narrow: Int) throws {
         let home = try Self.grantedHome()
