@@ -96,4 +96,26 @@ struct StatusTerminalTests {
         try session.send("C-c")
         #expect(try session.waitForExit(timeout: 10) == 0)
     }
+
+    @Test("fleet: narrowing the window redraws the view at its width and leaves nothing of the wider one")
+    func fleetNarrowing() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let port = try GeoTrackTesting.GPSFake.freePort()
+        let script = "printf 'one\\ntwo\\nthree\\n'; exec " + TmuxSession.quote(TestSupport.binary)
+            + " fleet mqtt://127.0.0.1:\(port)"
+        let session = try TmuxSession(width: 200, height: 12, command: ["/bin/sh", "-c", script],
+                                      environment: Self.environment(home))
+        try session.waitFor("the whole header") { lines in
+            lines.contains("fleet at mqtt://127.0.0.1:\(port) · 0 devices · not connected, retrying")
+        }
+        try session.resize(width: 30)
+        try session.waitFor("the view fitted to 30 columns and nothing else") { lines in
+            Array(lines.suffix(2)) == ["not connected", "waiting for devices on owntr…"]
+                && lines.dropLast(2).allSatisfy { ["one", "two", "three"].contains($0) }
+        }
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 10) == 0)
+        // The last view stays, the shell's next line below it.
+        #expect(Array(try session.lines().suffix(2)) == ["not connected", "waiting for devices on owntr…"])
+    }
 }
