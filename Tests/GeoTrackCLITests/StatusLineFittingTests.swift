@@ -123,6 +123,14 @@ struct StatusLineFittingTests {
         if let width { #expect(header.count <= width - 1) }
     }
 
+    @Test("fleet's header when connected: the count goes first, the address is cut, never dropped")
+    func fleetHeaderConnected() {
+        #expect(FleetScreen.header(broker: "mqtt://broker.example:1883", connected: true, devices: 2, width: 40)
+            == "fleet at mqtt://broker.example:1883")
+        #expect(FleetScreen.header(broker: "mqtt://broker.example:1883", connected: true, devices: 2, width: 20)
+            == "fleet at mqtt://br…")
+    }
+
     @Test("fleet's header: what to check goes before the count and the address, the reason after none", arguments: [
         (nil, "fleet at mqtts://b:8883 · 0 devices · not connected: the TLS handshake failed: check the CA, retrying"),
         (100, "fleet at mqtts://b:8883 · 0 devices · not connected: the TLS handshake failed: check the CA"),

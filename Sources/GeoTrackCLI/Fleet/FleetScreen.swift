@@ -19,7 +19,8 @@ package enum FleetScreen {
     }
 
     static func headerParts(broker: String, connected: Bool, devices: Int, problem: String?) -> [StatusLine.Part] {
-        var parts = [StatusLine.Part(text: "fleet at " + Terminal.safe(broker), priority: 1),
+        // Connected, the address is what the header is about: it is cut, never dropped.
+        var parts = [StatusLine.Part(text: "fleet at " + Terminal.safe(broker), priority: connected ? 0 : 1),
                      StatusLine.Part(text: "\(devices) device\(devices == 1 ? "" : "s")", priority: 2, joiner: " · ")]
         if !connected {
             var reason = problem.map(Terminal.safe)
