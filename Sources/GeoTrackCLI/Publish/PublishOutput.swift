@@ -166,7 +166,7 @@ package final class PublishOutput: Sendable {
         for route in routes {
             let waiting = (try? outbox.summary(for: route.key).count) ?? 0
             guard waiting > 0 else { continue }
-            var note = "\(waiting) message\(waiting == 1 ? "" : "s") wait in the outbox for \(route.key)"
+            var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
             if let code = await route.sender.refusalCode {
                 note += " (the broker refused: \(OutboxSender.refusalReason(code)))"
             } else if let code = await route.sender.failureCode {
@@ -174,7 +174,7 @@ package final class PublishOutput: Sendable {
             } else if await !route.sender.isConnected {
                 note += " (the broker was not reachable)"
             }
-            notes.append(note + "; the next run sends them, or 'geotrack outbox flush'")
+            notes.append(note + "; the next run sends \(waiting == 1 ? "it" : "them"), or 'geotrack outbox flush'")
         }
         return notes
     }
