@@ -152,7 +152,9 @@ final class GPSDConnection {
         case ECONNREFUSED: return .connectionRefused(host: host, port: port)
         case ETIMEDOUT: return .timedOut(host: host, port: port)
         default:
-            return SourceError(.io, message: "cannot connect to gpsd at \(host):\(port): \(String(cString: strerror(code)))")
+            let reason = String(cString: strerror(code))
+            return SourceError(.io, message: "cannot connect to gpsd at \(host):\(port): \(reason)",
+                               reason: reason, address: "\(host):\(port)")
         }
     }
 }

@@ -86,8 +86,9 @@ public final class GeolocationService {
             },
             proxy.observe(.didUpdateLocations) { [weak self] locations in
                 guard let self else { return }
-                for location in locations {
-                    if !location.isStale { coordinateRelay.accept(location.coordinate) }
+                for delivered in locations {
+                    if !delivered.isStale { coordinateRelay.accept(delivered.coordinate) }
+                    let location = shownLocation(for: delivered)
                     // The status first: an output that stops at this location has drawn it.
                     apply(.location(location, heading: shownHeading(for: location)))
                     outlet.send(.location(location))
@@ -159,6 +160,15 @@ public final class GeolocationService {
         case .sensor:
             return manager.isCurrent(heading.timestamp, at: location.timestamp) ? heading : nil
         }
+    }
+
+    /// The location the outputs are given for `location`: a report of the same cycle (the same
+    /// fix time) as the one shown, which lacks its speed or course, does not erase them; so
+    /// the status line, the sky view, the statistics and the publisher all show the cycle's
+    /// values steadily, whether the receiver sends one report per cycle or two.
+    public func shownLocation(for location: Location) -> Location {
+        guard let shown = reducer.location, !shown.isStale else { return location }
+        return location.completed(from: shown)
     }
 
     /// The time of the fix that caused a region event: the manager decides regions on it.

@@ -95,6 +95,25 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         self.fix = fix
     }
 
+    /// This location with the speed and course it lacks (and their accuracies) taken from
+    /// `earlier`, when both describe the same fix time: a receiver that sends two reports per
+    /// cycle, one with the velocity and one without, still describes one moment. A location of
+    /// another time, or one that has its own values, is returned as it is. ``fix`` stays the
+    /// report as it came.
+    public func completed(from earlier: Location) -> Location {
+        guard earlier.timestamp == timestamp, speed == nil || course == nil else { return self }
+        var completed = self
+        if speed == nil, let speed = earlier.speed {
+            completed.speed = speed
+            completed.speedAccuracy = speedAccuracy ?? earlier.speedAccuracy
+        }
+        if course == nil, let course = earlier.course {
+            completed.course = course
+            completed.courseAccuracy = courseAccuracy ?? earlier.courseAccuracy
+        }
+        return completed
+    }
+
     /// A horizontal error from the latitude and longitude errors, when gpsd gives no `eph`.
     private static func combined(_ epx: Double?, _ epy: Double?) -> Double? {
         guard let x = Measurement.nonNegative(epx), let y = Measurement.nonNegative(epy) else { return nil }

@@ -18,6 +18,19 @@ public actor OutboxSender {
         case refused(code: Int32)
     }
 
+    /// What the sender tells its observer as it happens, so that a status line can say that
+    /// messages wait for a broker it cannot reach.
+    public enum Progress: Sendable, Equatable {
+        /// The broker accepted the connection.
+        case connected
+        /// A connect failed or the connection was lost; the client retries by itself.
+        case unreachable
+        /// The broker refused the connection with this CONNACK code.
+        case refused(code: Int32)
+        /// The broker acknowledged this many more messages.
+        case delivered(Int)
+    }
+
     /// The outbox key of the messages this sender sends.
     public nonisolated let destination: String
     private let outbox: Outbox
@@ -29,6 +42,7 @@ public actor OutboxSender {
     private var refusal: Int32?
     /// The last connection failure reported, so that a retry failing the same way is not told again.
     private var failure: Int32?
+    private let observer: (@Sendable (Progress) -> Void)?
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
 
@@ -38,9 +52,13 @@ public actor OutboxSender {
     }
 
     /// Creates a sender; ``run()`` does the work.
-    /// - Parameter window: how many messages may await their PUBACK at once.
-    public init(outbox: Outbox, destination: String, client: MQTTClient, window: Int = 100, logger: Logger? = nil) {
+    /// - Parameters:
+    ///   - window: how many messages may await their PUBACK at once.
+    ///   - observer: told of the connection's changes and of deliveries, on the sender's executor.
+    public init(outbox: Outbox, destination: String, client: MQTTClient, window: Int = 100, logger: Logger? = nil,
+                observer: (@Sendable (Progress) -> Void)? = nil) {
         self.outbox = outbox
+        self.observer = observer
         self.destination = destination
         self.client = client
         self.logger = logger
@@ -84,15 +102,19 @@ public actor OutboxSender {
                 refusal = nil
                 failure = nil
                 logger?.debug("MQTT: connected to \(client.endpoint)")
+                observer?(.connected)
                 await perform(state.connected())
             case .mqtt(.refused(let code)):
                 refusal = code
                 logger?.warning("MQTT: \(client.endpoint) refused the connection (\(Self.refusalReason(code)))")
+                observer?(.refused(code: code))
                 resumeWaiters(.refused(code: code))
             case .mqtt(.disconnected(let code)):
                 logger?.debug("MQTT: disconnected from \(client.endpoint) (\(code)); reconnecting")
+                observer?(.unreachable)
                 await perform(state.disconnected())
             case .mqtt(.failed(let code)):
+                observer?(.unreachable)
                 // Said once until it changes or a connection succeeds: the client retries with
                 // its backoff, and the same line every 30 s would bury the status line.
                 if failure != code {
@@ -100,7 +122,9 @@ public actor OutboxSender {
                     logger?.error("MQTT: cannot connect to \(client.endpoint): \(MQTTClient.failureReason(code)); retrying")
                 }
             case .mqtt(.acknowledged(let messageID)):
+                let before = state.acknowledgedCount
                 await perform(state.acknowledged(messageID: messageID))
+                if state.acknowledgedCount > before { observer?(.delivered(state.acknowledgedCount - before)) }
             case .mqtt:
                 break
             }

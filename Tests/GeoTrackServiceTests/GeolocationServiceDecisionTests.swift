@@ -48,6 +48,45 @@ import Testing
         #expect(shown.last?.1 == nil)
     }
 
+    @Test("two reports of one cycle: the one without speed and course does not erase them; the next cycle's does")
+    func oneCycleTwoReports() async throws {
+        // gpsd with two receivers' sentences, or a receiver whose cycle ends in two TPVs: one
+        // with the velocity, then one of the same fix time without it.
+        let withVelocity = Fix.synthetic(at: Self.origin, second: 0, speed: 11.44, course: 90)
+        var withoutVelocity = Fix.synthetic(at: Self.origin, second: 0)
+        withoutVelocity.eph = 4
+        let nextCycle = Fix.synthetic(at: Self.origin, second: 1)
+        let (_, updates) = try await Self.updates([.state(.receiverPresent), .fix(withVelocity), .fix(withoutVelocity),
+                                                         .fix(nextCycle)])
+        let shown = Self.fixes(updates)
+        #expect(shown.count == 3)
+        guard shown.count == 3 else { return }
+        for (location, heading) in shown.prefix(2) {
+            #expect(location.speed == 11.44)
+            #expect(location.course == 90)
+            #expect(heading?.trueHeading == 90 && heading?.source == .courseOverGround)
+        }
+        // What the second report did bring is shown: its own accuracy.
+        #expect(shown[1].0.horizontalAccuracy == 4)
+        // The report stays as it came, for outputs in gpsd's format.
+        #expect(shown[1].0.fix.speed == nil)
+        // A new cycle without velocity shows none: the rule holds only within one fix time.
+        #expect(shown[2].0.speed == nil && shown[2].0.course == nil && shown[2].1 == nil)
+        // Every output hears the same: the locations the service sends are the ones shown.
+        let sent = updates.compactMap { if case .location(let location) = $0 { location } else { nil } }
+        #expect(sent.map(\.speed) == [11.44, 11.44, nil])
+    }
+
+    @Test("within one cycle a report's own speed or course wins; only what it lacks is kept from the other")
+    func oneCycleOwnValues() async throws {
+        let first = Fix.synthetic(at: Self.origin, second: 0, speed: 11.44, course: 90)
+        let second = Fix.synthetic(at: Self.origin, second: 0, speed: 12)
+        let (_, updates) = try await Self.updates([.state(.receiverPresent), .fix(first), .fix(second)])
+        let last = try #require(Self.fixes(updates).last)
+        #expect(last.0.speed == 12)
+        #expect(last.0.course == 90)
+    }
+
     @Test("a heading sensor wins while current (the manager's 5 s), and is dropped once older")
     func sensorHeading() async throws {
         let start = Date(timeIntervalSince1970: 1_735_689_600)

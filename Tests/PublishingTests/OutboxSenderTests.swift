@@ -3,6 +3,7 @@ import GeoTrackTesting
 import MQTT
 import Outbox
 import Publishing
+import Synchronization
 import Testing
 
 /// The sender with a real broker and a real outbox: everything arrives in order, the outbox
@@ -62,6 +63,40 @@ struct OutboxSenderTests {
         var unique: [Int] = []
         for value in received where unique.last != value { unique.append(value) }
         #expect(unique == Array(100..<500))
+        await client.close()
+        await running.value
+    }
+
+    /// What a sender told its observer.
+    final class Heard: Sendable {
+        private let progress = Mutex<[OutboxSender.Progress]>([])
+        func record(_ item: OutboxSender.Progress) { progress.withLock { $0.append(item) } }
+        var all: [OutboxSender.Progress] { progress.withLock { $0 } }
+        var delivered: Int { all.reduce(0) { if case .delivered(let count) = $1 { $0 + count } else { $0 } } }
+    }
+
+    @Test("the observer hears the connection, every delivery, and a broker that went away")
+    func observer() async throws {
+        let broker = try await Mosquitto()
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        let destination = "mqtt://127.0.0.1:\(broker.port)/fleet/test"
+        let client = try MQTTClient(clientID: "geotrack-test-observer", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port))
+        let heard = Heard()
+        let sender = OutboxSender(outbox: outbox, destination: destination, client: client, observer: { heard.record($0) })
+        let running = Task { await sender.run() }
+        try fill(outbox, destination: destination, count: 50)
+        sender.queued()
+        #expect(await sender.waitUntilDelivered() == .delivered)
+        #expect(heard.all.first == .connected)
+        #expect(heard.delivered == 50)
+        try await broker.stop(signal: SIGKILL)
+        // A generous ceiling only guards against a hang.
+        let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+        while !heard.all.contains(.unreachable), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(heard.all.contains(.unreachable), "\(heard.all)")
         await client.close()
         await running.value
     }

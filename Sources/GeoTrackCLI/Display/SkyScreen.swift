@@ -68,8 +68,8 @@ package struct SkyScreen: Sendable {
     /// `hint` is shown at the right of the title (how to quit).
     package func render(width: Int, height: Int?, color: Bool, hint: String? = nil) -> [String] {
         let usable = max(10, width - 1)
-        let fix = fixLines()
         let twoColumns = width >= Self.twoColumnMinimum
+        let fix = fixLines(valueWidth: (twoColumns ? Self.leftWidth : usable) - Self.labelWidth)
         let satellites = sky?.satellites ?? []
 
         // The plot: as tall as the window allows, square in dots, with room for its legend.
@@ -119,8 +119,9 @@ package struct SkyScreen: Sendable {
         var style: StatusLine.Style = .plain
     }
 
-    /// The fix, its errors and the receiver, a line each.
-    func fixLines() -> [Line] {
+    /// The fix, its errors and the receiver, a line each; a state without a fix takes as many
+    /// lines of `valueWidth` columns as its reason needs.
+    func fixLines(valueWidth: Int) -> [Line] {
         var lines: [Line] = []
         let location: Location?
         let heading: Heading?
@@ -144,10 +145,15 @@ package struct SkyScreen: Sendable {
             location = nil
             heading = nil
             // The status line's own words and the colour of its leading part, so a state looks
-            // the same in both views.
-            let parts = StatusLine.parts(for: status, options: plainOptions)
-            lines.append(Line(label: "Status", value: StatusLine.paint(parts, color: false, dimAll: false),
-                              style: parts.first?.style ?? .plain))
+            // the same in both views; wrapped rather than cut, so that the reason is never lost.
+            // This screen is drawn when something changes, not every second: it shows no countdown.
+            var shown = status
+            if case .unreachable(let error, _) = status { shown = .unreachable(error, retryingIn: nil) }
+            let parts = StatusLine.parts(for: shown, options: plainOptions)
+            for (index, row) in StatusLine.wrap(parts, width: valueWidth + 1).enumerated() {
+                lines.append(Line(label: index == 0 ? "Status" : "", value: StatusLine.paint(row, color: false, dimAll: false),
+                                  style: parts.first?.style ?? .plain))
+            }
         }
         let dash = "-"
         let units = options.units

@@ -11,14 +11,29 @@ import Glibc
 ///
 /// The line never contains a newline and, when a width is given, never takes more than
 /// `width - 1` columns, so that a terminal never wraps it (writing into the last column
-/// leaves some terminals with a pending wrap). Parts are dropped least-important first,
-/// and only when even the essential parts do not fit is the text cut, ending in `…`.
+/// leaves some terminals with a pending wrap). Parts are shortened or dropped least-important
+/// first, and only when even the essential parts do not fit is the text cut, ending in `…`.
+///
+/// What goes first when the line is narrow (priorities, 0 = never dropped):
+/// - gpsd unreachable: the countdown (6), then the command that may help (5), the publishing
+///   backlog (3), the hint (2), the address (1); the state and its reason stay
+///   (`gpsd unreachable: connection refused at localhost:2947 (is gpsd running?)` at 80 columns).
+/// - a fix: the time (8), satellites (7), heading (6), altitude (5), speed (4), the publishing
+///   backlog (3), the accuracy (1); the mode and the coordinates stay.
+///
+/// The publishing backlog (`· 55 queued, broker unreachable`, only while a broker cannot take
+/// what waits) sits where its importance puts it: after a gpsd problem's hint or a fix's
+/// accuracy, before the countdown or the fix's details.
 package enum StatusLine {
-    /// One piece of the line: its text, how important it is (0 = essential), and its colour.
+    /// One piece of the line: its text, how important it is (0 = essential), its colour, what
+    /// joins it to the part before, and a shorter text to try, at its own priority, before the
+    /// part is dropped.
     struct Part {
         var text: String
         var priority: Int
         var style: Style = .plain
+        var joiner: String = StatusLine.separator
+        var shorter: (text: String, priority: Int)?
     }
 
     /// The ANSI colours the line uses.
@@ -33,11 +48,23 @@ package enum StatusLine {
     }
 
     static let separator = "  "
+    /// How important the publishing backlog is: after a gpsd problem's reason, address and hint
+    /// and a fix's accuracy; before the command that may help, the countdown, and a fix's speed,
+    /// altitude, heading, satellites and time.
+    static let publishingPriority = 3
 
     /// The line for `state`; `width` is the terminal's column count, or nil for no limit.
     /// `now`, for a countdown, is measured against `retryDeadline` by the caller and passed as `retryingIn`.
-    package static func render(_ state: TrackingStatus, width: Int?, options: RenderOptions) -> String {
-        let parts = parts(for: state, options: options)
+    /// `publishing`, when messages wait for a broker that cannot take them, follows the state.
+    package static func render(_ state: TrackingStatus, publishing: PublishingStatus? = nil, width: Int?,
+                               options: RenderOptions) -> String {
+        var parts = parts(for: state, options: options)
+        if let publishing {
+            // Placed, as kept, by importance: after what matters more (the state, its reason, the
+            // position), before what matters less (the countdown, the fix's details).
+            let part = Part(text: publishing.text, priority: publishingPriority, style: .yellow, joiner: " · ")
+            parts.insert(part, at: parts.firstIndex { $0.priority > publishingPriority } ?? parts.endIndex)
+        }
         let fitted = fit(parts, width: width)
         return paint(fitted, color: options.color, dimAll: { if case .stale = state { true } else { false } }())
     }
@@ -48,6 +75,7 @@ package enum StatusLine {
         unsafeParts(for: state, options: options).map { part in
             var part = part
             part.text = Terminal.safe(part.text)
+            part.shorter = part.shorter.map { (Terminal.safe($0.text), $0.priority) }
             return part
         }
     }
@@ -66,13 +94,12 @@ package enum StatusLine {
             return [Part(text: "location access restricted by the administrator", priority: 0, style: .red),
                     Part(text: "(\(policyPath))", priority: 1, style: .dim)]
         case .unreachable(let error, let retryingIn):
-            var parts = [Part(text: "gpsd unreachable", priority: 0, style: .red)]
+            var parts = unreachableParts(error, options: options)
             if let retryingIn {
                 let seconds = max(0, Int((Double(retryingIn.components.seconds)
                     + Double(retryingIn.components.attoseconds) / 1e18).rounded(.up)))
-                parts.append(Part(text: "retrying in \(seconds)s", priority: 0, style: .yellow))
+                parts.append(Part(text: "retrying in \(seconds)s", priority: 6, style: .yellow))
             }
-            parts.append(Part(text: error?.message ?? options.sourceName, priority: 2, style: .dim))
             return parts
         case .noReceiver:
             return [Part(text: "no GPS receiver attached to gpsd", priority: 0, style: .yellow),
@@ -93,6 +120,34 @@ package enum StatusLine {
         }
     }
 
+    /// Why gpsd cannot be reached, shortest form first: the reason is essential, then where,
+    /// then what to check, then the command that may help.
+    static func unreachableParts(_ error: SourceError?, options: RenderOptions) -> [Part] {
+        guard let error else {
+            return [Part(text: "gpsd unreachable", priority: 0, style: .red),
+                    Part(text: options.sourceName, priority: 2, style: .dim)]
+        }
+        // Two parts, so that a panel narrower than both puts the reason on a line of its own.
+        // An error without a short form: its whole message is the reason.
+        var parts = [Part(text: "gpsd unreachable:", priority: 0, style: .red),
+                     Part(text: error.reason ?? error.message, priority: 0, style: .red, joiner: " ")]
+        guard error.reason != nil else { return parts }
+        if let address = error.address {
+            parts.append(Part(text: "at " + address, priority: 1, joiner: " "))
+        }
+        if let hint = error.hint {
+            var part = Part(text: "(" + hint + ")", priority: 2, joiner: " ")
+            if let remedy = error.remedy {
+                part.shorter = (part.text, 5)
+                part.text = "(" + hint + " " + remedy + ")"
+            }
+            parts.append(part)
+        } else if let remedy = error.remedy {
+            parts.append(Part(text: "(" + remedy + ")", priority: 5, joiner: " "))
+        }
+        return parts
+    }
+
     static func fixParts(_ location: Location, heading: Heading?, options: RenderOptions, stale: Bool) -> [Part] {
         let mode = location.gnss.fixMode
         var parts: [Part] = []
@@ -106,29 +161,37 @@ package enum StatusLine {
         }
         // A location has an altitude only for a 3D fix.
         if let altitude = location.altitude ?? location.ellipsoidalAltitude {
-            parts.append(Part(text: "alt " + options.units.length(altitude), priority: 3))
+            parts.append(Part(text: "alt " + options.units.length(altitude), priority: 5))
         }
         if let speed = location.speed {
-            parts.append(Part(text: options.units.speed(speed), priority: 2))
+            parts.append(Part(text: options.units.speed(speed), priority: 4))
         }
         if let heading {
-            parts.append(Part(text: CompassPoint.bearing(heading.bestHeading), priority: 4))
+            parts.append(Part(text: CompassPoint.bearing(heading.bestHeading), priority: 6))
         }
         if let used = location.gnss.satellitesUsed {
-            parts.append(Part(text: "\(used) sats", priority: 5))
+            parts.append(Part(text: "\(used) sats", priority: 7))
         }
-        parts.append(Part(text: utcTime(location.timestamp), priority: 6, style: .dim))
+        parts.append(Part(text: utcTime(location.timestamp), priority: 8, style: .dim))
         return parts
     }
 
-    /// Drops the least important parts until the line fits, then cuts what is left if it must.
+    /// Shortens or drops the least important parts until the line fits, then cuts what is
+    /// left if it must.
     static func fit(_ parts: [Part], width: Int?) -> [Part] {
         guard let width else { return parts }
         let limit = max(1, width - 1)
         var kept = parts
-        while columns(kept) > limit, let worst = kept.map(\.priority).max(), worst > 0 {
-            // Drop the last part of the worst priority so the line keeps its order.
-            if let index = kept.lastIndex(where: { $0.priority == worst }) {
+        while columns(kept) > limit {
+            // A part's rank is when it next gives way: its shorter text's priority while it has
+            // one (never below the part's own), else its own.
+            let ranks = kept.map { part in part.shorter.map { max($0.priority, part.priority) } ?? part.priority }
+            guard let worst = ranks.max(), worst > 0, let index = ranks.lastIndex(of: worst) else { break }
+            // The last part of the worst rank gives way, so that the line keeps its order.
+            if let shorter = kept[index].shorter, shorter.priority >= kept[index].priority {
+                kept[index].text = shorter.text
+                kept[index].shorter = nil
+            } else {
                 kept.remove(at: index)
             }
         }
@@ -137,7 +200,7 @@ package enum StatusLine {
         var result: [Part] = []
         var used = 0
         for (index, part) in kept.enumerated() {
-            let gap = index == 0 ? 0 : separator.count
+            let gap = index == 0 ? 0 : part.joiner.count
             let room = limit - used - gap
             if room <= 0 { break }
             let count = part.text.unicodeScalars.count
@@ -145,27 +208,65 @@ package enum StatusLine {
                 result.append(part)
                 used += gap + count
             } else {
-                let cut = String(String.UnicodeScalarView(part.text.unicodeScalars.prefix(max(0, room - 1)))) + "…"
-                result.append(Part(text: cut, priority: part.priority, style: part.style))
+                var cut = part
+                // A cut after a word does not keep the space before the mark.
+                var kept = String.UnicodeScalarView(part.text.unicodeScalars.prefix(max(0, room - 1)))
+                while kept.last == " " { kept.removeLast() }
+                cut.text = String(kept) + "…"
+                result.append(cut)
                 break
             }
         }
         return result
     }
 
+    /// Lays parts out on lines of at most `width - 1` columns, for a panel with room for
+    /// several: each part on the current line when it fits there, else at the start of the next
+    /// (in its shorter text if that is what fits); a part wider than a line on its own is cut.
+    static func wrap(_ parts: [Part], width: Int) -> [[Part]] {
+        let limit = max(1, width - 1)
+        var lines: [[Part]] = []
+        var line: [Part] = []
+        for part in parts {
+            var candidate = part
+            candidate.shorter = nil
+            if !line.isEmpty, columns(line + [candidate]) <= limit {
+                line.append(candidate)
+                continue
+            }
+            if let shorter = part.shorter, columns(line + [candidate]) > limit {
+                candidate.text = shorter.text
+                if !line.isEmpty, columns(line + [candidate]) <= limit {
+                    line.append(candidate)
+                    continue
+                }
+            }
+            if !line.isEmpty { lines.append(line) }
+            line = fit([candidate], width: width)
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     /// The columns a line of parts takes: every scalar the renderer uses is one column wide,
     /// and counting scalars is much cheaper than counting grapheme clusters.
     static func columns(_ parts: [Part]) -> Int {
-        parts.reduce(0) { $0 + $1.text.unicodeScalars.count } + max(0, parts.count - 1) * separator.count
+        var total = 0
+        for (index, part) in parts.enumerated() {
+            total += part.text.unicodeScalars.count + (index == 0 ? 0 : part.joiner.unicodeScalars.count)
+        }
+        return total
     }
 
     static func paint(_ parts: [Part], color: Bool, dimAll: Bool) -> String {
-        guard color else { return parts.map(\.text).joined(separator: separator) }
         let reset = "\u{1B}[0m"
-        return parts.map { part in
+        var line = ""
+        for (index, part) in parts.enumerated() {
+            if index > 0 { line += part.joiner }
             let style = dimAll && part.style != .yellow ? Style.dim : part.style
-            return style == .plain ? part.text : style.rawValue + part.text + reset
-        }.joined(separator: separator)
+            line += !color || style == .plain ? part.text : style.rawValue + part.text + reset
+        }
+        return line
     }
 
     /// `HH:MM:SSZ` in UTC, without a formatter (this runs for every fix).

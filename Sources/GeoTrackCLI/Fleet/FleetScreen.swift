@@ -9,10 +9,33 @@ import Glibc
 /// speed, course, regions and the age of its last fix, marked stale past a threshold.
 package enum FleetScreen {
     /// The header: where the view listens, how many devices it knows, and, while not
-    /// connected, why when it is known.
-    package static func header(broker: String, connected: Bool, devices: Int, problem: String? = nil) -> String {
-        let state = connected ? "" : " · not connected" + (problem.map { ": " + $0 } ?? "") + ", retrying"
-        return "fleet at \(Terminal.safe(broker)) · \(devices) device\(devices == 1 ? "" : "s")\(state)"
+    /// connected, why when it is known. In `width` columns it drops "retrying" first, then what
+    /// to check, the device count, the broker's address, never the reason (the status line's
+    /// fitting). A problem reads "what happened: what to check", as the MQTT client says it.
+    package static func header(broker: String, connected: Bool, devices: Int, problem: String? = nil,
+                               width: Int? = nil) -> String {
+        StatusLine.paint(StatusLine.fit(headerParts(broker: broker, connected: connected, devices: devices, problem: problem),
+                                        width: width), color: false, dimAll: false)
+    }
+
+    static func headerParts(broker: String, connected: Bool, devices: Int, problem: String?) -> [StatusLine.Part] {
+        // Connected, the address is what the header is about: it is cut, never dropped.
+        var parts = [StatusLine.Part(text: "fleet at " + Terminal.safe(broker), priority: connected ? 0 : 1),
+                     StatusLine.Part(text: "\(devices) device\(devices == 1 ? "" : "s")", priority: 2, joiner: " · ")]
+        if !connected {
+            var reason = problem.map(Terminal.safe)
+            var advice: String?
+            if let text = reason, let split = text.firstRange(of: ": ") {
+                reason = String(text[..<split.lowerBound])
+                advice = String(text[split.upperBound...])
+            }
+            parts.append(StatusLine.Part(text: "not connected" + (reason.map { ": " + $0 } ?? ""), priority: 0, joiner: " · "))
+            if let advice {
+                parts.append(StatusLine.Part(text: advice, priority: 3, joiner: ": "))
+            }
+            parts.append(StatusLine.Part(text: "retrying", priority: 4, joiner: ", "))
+        }
+        return parts
     }
 
     /// One device's line; every string from the broker is made safe for the terminal.
@@ -67,7 +90,7 @@ package enum FleetScreen {
     package static func lines(_ roster: FleetRoster, broker: String, connected: Bool, problem: String? = nil, now: Date,
                               staleAfter: Double, options: RenderOptions, width: Int?, height: Int?) -> [String] {
         let devices = roster.sorted
-        var lines = [header(broker: broker, connected: connected, devices: devices.count, problem: problem)]
+        var lines = [header(broker: broker, connected: connected, devices: devices.count, problem: problem, width: width)]
         if devices.isEmpty { lines.append("waiting for devices on owntracks/+/+ …") }
         let room = height.map { max(1, $0 - 2) } ?? Int.max
         for (index, device) in devices.enumerated() {

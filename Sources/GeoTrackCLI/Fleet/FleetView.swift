@@ -1,3 +1,4 @@
+import Executors
 import FoundationEssentials
 import MQTT
 import OwnTracks
@@ -29,6 +30,7 @@ package struct FleetView: Sendable {
     private enum Input: Sendable {
         case mqtt(MQTTEvent)
         case tick
+        case resized
         case stop
     }
 
@@ -47,6 +49,8 @@ package struct FleetView: Sendable {
             }
         }
         let display = mode == .terminal ? FleetDisplay(descriptor: STDOUT_FILENO) : nil
+        // A window resized is drawn again at its new width (SIGWINCH).
+        let resize = display.map { _ in SignalWatch([SIGWINCH]) { _ in input.yield(.resized) } }
         client.start()
 
         var roster = FleetRoster()
@@ -105,6 +109,8 @@ package struct FleetView: Sendable {
                 // A held-back draw, or ages that now read differently.
                 armed = nil
                 dirty = true
+            case .resized:
+                dirty = true
             case .stop:
                 break loop
             }
@@ -133,6 +139,7 @@ package struct FleetView: Sendable {
         }
         if dirty { draw(roster, connected, problem) }
         display?.finish()
+        resize?.cancel()
         timer?.cancel()
         watcher.cancel()
         await client.close()

@@ -21,7 +21,16 @@ package enum TrackerSession {
         let resize = SignalWatch([SIGWINCH]) { _ in output.display.resize() }
         defer { resize.cancel() }
 
-        output.publisher?.start()
+        if let publisher = output.publisher {
+            // The status line says when messages wait for a broker it cannot reach. The sender
+            // tells from its own executor: the display is drawn on the main actor, as for fixes,
+            // with the monitor's latest word (tasks need not run in the order they were made).
+            let monitor = publisher.monitor
+            monitor.observe { _ in
+                Task { @MainActor in output.display.showPublishing(monitor.status) }
+            }
+            publisher.start()
+        }
         let result = ResultBox()
         let tracker = TrackerService(verdicts: run.verdicts, output: output, timeout: timeout, result: result)
         let watcher = LifecycleService(states: states, output: output)
@@ -62,27 +71,33 @@ struct TrackerService: Service {
         // Wakes only when an output has something due: nothing at all while gpsd is silent.
         let ticker = Task { await output.runTimer(clock: ContinuousClock()) }
         var failure: CLIError?
+        var endedByItself = false
         do {
             let verdict = try await cancelWhenGracefulShutdown { [verdicts, output, timeout] in
                 try await TrackerLoop.run(verdicts, output: output, timeout: timeout, clock: ContinuousClock())
             }
-            // The run ended by itself (not by a signal, which must end it within a second): give
-            // the brokers `--publish-wait` to take what is queued.
-            if verdict != nil, let publisher = output.publisher {
-                for note in await publisher.drain() {
-                    Terminal.standardError("geotrack: \(Terminal.safe(note))")
-                }
-            }
+            endedByItself = verdict != nil
         } catch let error as CLIError {
             failure = error
         } catch {
             // Cancelled by the graceful shutdown: a normal end.
+        }
+        // However the run ended, what still waits in the outbox is said, with how to send it.
+        // Only a run that ended by itself gives the brokers `--publish-wait` to take it first:
+        // a signal must end the process within a second.
+        var notes: [String] = []
+        if let publisher = output.publisher {
+            notes = endedByItself ? await publisher.drain() : await publisher.notes()
         }
         ticker.cancel()
         do {
             try output.finish()
         } catch {
             failure = failure ?? error
+        }
+        // After the display's end, so that a note does not land on the status line.
+        for note in notes {
+            Terminal.standardError("geotrack: \(Terminal.safe(note))")
         }
         await output.publisher?.close()
         result.value = failure

@@ -11,6 +11,8 @@ package protocol TrackerDisplay: Sendable {
     func event(_ event: TrackingEvent)
     /// Takes in a report as the receiver sent it (satellites, receivers).
     func report(_ report: Report)
+    /// Shows what waits for brokers that cannot take it (`--publish`), or nothing (nil).
+    func showPublishing(_ status: PublishingStatus?)
     /// Seconds until ``tick()`` has something to draw, or `nil` while nothing would change
     /// without an update: the session sleeps until then, and not at all while idle.
     var nextTick: Double? { get }
@@ -26,6 +28,11 @@ package protocol TrackerDisplay: Sendable {
     func finish()
     /// Whether a write failed because nobody reads the output any more.
     var isOutputClosed: Bool { get }
+}
+
+extension TrackerDisplay {
+    /// A display without room for it does not show publishing.
+    package func showPublishing(_ status: PublishingStatus?) {}
 }
 
 extension StatusDisplay: TrackerDisplay {

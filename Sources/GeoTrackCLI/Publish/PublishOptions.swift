@@ -8,7 +8,7 @@ import Glibc
 /// `--publish` and its companions, shared by `watch` and `replay`.
 package struct PublishOptions: ParsableArguments {
     @Option(name: .customLong("publish"), help: ArgumentHelp(
-        "Publish every location to this MQTT broker in OwnTracks' format (mqtt://[user@]host[:port], or mqtts:// for TLS); repeatable. Messages wait in the outbox until the broker acknowledges them.",
+        "Publish every location to this MQTT broker in OwnTracks' format (mqtt://[user@]host[:port], or mqtts:// for TLS); repeatable. Messages wait in the outbox until the broker acknowledges them; while a broker cannot be reached, the status line counts them ('55 queued, broker unreachable'), and at exit, however the run ends, a line says how many wait ('geotrack outbox flush' sends them).",
         valueName: "url"))
     package var urls: [String] = []
 
@@ -26,7 +26,7 @@ package struct PublishOptions: ParsableArguments {
     package var trackerID: String?
 
     @Option(name: .customLong("publish-wait"), help: ArgumentHelp(
-        "When the run ends, wait this long for the broker to acknowledge what is queued; the rest stays in the outbox.",
+        "When the run ends by itself, wait this long for the broker to acknowledge what is queued (a signal never waits); the rest stays in the outbox.",
         valueName: "seconds"))
     package var wait: Double = 10
 

@@ -33,6 +33,8 @@ package final class PublishOutput: Sendable {
     private let wait: Duration
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
+    /// What the status line says of the brokers and the messages waiting for them.
+    package let monitor = PublishingMonitor()
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
     private struct State {
@@ -61,8 +63,13 @@ package final class PublishOutput: Sendable {
                 throw CLIError(error.code == .tls ? .noInput : .failure, "--publish \(destination.endpoint): \(error.message)")
             }
             let key = destination.outboxKey(topic: topic)
+            // What an earlier run left counts as waiting too; an unreadable count is no reason
+            // not to publish.
+            monitor.start(key, waiting: (try? outbox.summary(for: key).count) ?? 0)
+            let monitor = monitor
             routes.append(Route(key: key, client: client,
-                                sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger)))
+                                sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
+                                                     observer: { monitor.sender(key, reported: $0) })))
         }
         self.routes = routes
     }
@@ -123,11 +130,14 @@ package final class PublishOutput: Sendable {
             // Nothing may be lost silently: a message that cannot be kept ends the run.
             throw CLIError(.ioError, error.message)
         }
-        for route in routes { route.sender.queued() }
+        for route in routes {
+            monitor.queued(1, for: route.key)
+            route.sender.queued()
+        }
     }
 
-    /// Waits up to `--publish-wait` for every broker to acknowledge what was queued; returns one
-    /// line per destination that still has messages waiting (or refused the connection).
+    /// Waits up to `--publish-wait` for every broker to acknowledge what was queued, then says
+    /// what is left; see ``notes()``.
     package func drain() async -> [String] {
         let wait = wait
         // Nothing waiting (every row is deleted only after its PUBACK): no broker to wait for.
@@ -145,11 +155,18 @@ package final class PublishOutput: Sendable {
             await group.next()
             group.cancelAll()
         }
+        return await notes()
+    }
+
+    /// One line per destination that still has messages waiting in the outbox (and why, when
+    /// its broker refused or could not be reached), saying how to send them; without waiting
+    /// for any broker, so that a run ended by a signal says it too and still ends at once.
+    package func notes() async -> [String] {
         var notes: [String] = []
         for route in routes {
             let waiting = (try? outbox.summary(for: route.key).count) ?? 0
             guard waiting > 0 else { continue }
-            var note = "\(waiting) message\(waiting == 1 ? "" : "s") wait in the outbox for \(route.key)"
+            var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
             if let code = await route.sender.refusalCode {
                 note += " (the broker refused: \(OutboxSender.refusalReason(code)))"
             } else if let code = await route.sender.failureCode {
@@ -157,7 +174,7 @@ package final class PublishOutput: Sendable {
             } else if await !route.sender.isConnected {
                 note += " (the broker was not reachable)"
             }
-            notes.append(note + "; the next run sends them, or 'geotrack outbox flush'")
+            notes.append(note + "; the next run sends \(waiting == 1 ? "it" : "them"), or 'geotrack outbox flush'")
         }
         return notes
     }

@@ -2,6 +2,10 @@ import Synchronization
 
 /// Draws the fleet view in place on a terminal: the lines drawn last time are overwritten, and
 /// what is left of them below is cleared. The cursor is hidden while it runs.
+///
+/// Between draws the cursor waits at the start of the view's first line, as the status line's
+/// does: a terminal that narrows rewraps the old lines below it, and the next draw, from there
+/// to the end of the screen, leaves nothing of them.
 package final class FleetDisplay: Sendable {
     private let descriptor: Int32
     private let state = Mutex(State())
@@ -21,9 +25,9 @@ package final class FleetDisplay: Sendable {
     package func draw(_ lines: [String]) {
         let text = state.withLock { state -> String? in
             guard !state.finished, lines != state.last else { return nil }
-            var text = state.drawnLines == 0 ? "\u{1B}[?25l" : "\r"
-            if state.drawnLines > 1 { text += "\u{1B}[\(state.drawnLines - 1)A" }
-            text += lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n") + "\u{1B}[J"
+            var text = (state.drawnLines == 0 ? "\u{1B}[?25l" : "") + Self.frame(lines)
+            if lines.count > 1 { text += "\u{1B}[\(lines.count - 1)A" }
+            text += "\r"
             state.drawnLines = lines.count
             state.last = lines
             return text
@@ -33,12 +37,19 @@ package final class FleetDisplay: Sendable {
 
     /// Leaves the last view on screen, with the cursor shown again below it. Idempotent.
     package func finish() {
-        let drawn = state.withLock { state -> Bool? in
+        let last = state.withLock { state -> [String]? in
             guard !state.finished else { return nil }
             state.finished = true
-            return state.drawnLines > 0
+            return state.drawnLines > 0 ? state.last : []
         }
-        guard let drawn else { return }
-        Terminal.write(drawn ? "\n\u{1B}[?25h" : "\u{1B}[?25h", to: descriptor)
+        guard let last else { return }
+        // Drawn once more, from the cursor at its start, so the cursor ends below it however
+        // many rows the lines take now.
+        Terminal.write(last.isEmpty ? "\u{1B}[?25h" : Self.frame(last) + "\n\u{1B}[?25h", to: descriptor)
+    }
+
+    /// The lines from the start of the first, each cleared first, then the rest of the screen cleared.
+    private static func frame(_ lines: [String]) -> String {
+        "\r" + lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n") + "\u{1B}[J"
     }
 }

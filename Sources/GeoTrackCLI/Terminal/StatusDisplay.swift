@@ -28,6 +28,7 @@ package final class StatusDisplay: Sendable {
 
     private struct State {
         var status: TrackingStatus?
+        var publishing: PublishingStatus?
         var retryDeadline: Double?
         var width: Int?
         var lastLine: String?
@@ -57,6 +58,7 @@ package final class StatusDisplay: Sendable {
     private let minimumRedrawInterval: Double
 
     static let clearToEnd = "\u{1B}[K"
+    static let clearToEndOfScreen = "\u{1B}[J"
     static let hideCursor = "\u{1B}[?25l"
     static let showCursor = "\u{1B}[?25h"
 
@@ -104,6 +106,28 @@ package final class StatusDisplay: Sendable {
         }
     }
 
+    /// Shows what waits for brokers that cannot take it, beside the status; nil hides it.
+    package func showPublishing(_ publishing: PublishingStatus?) {
+        let now = now()
+        state.withLock { state in
+            guard !state.finished, publishing != state.publishing else { return }
+            let news = publishing?.problem != state.publishing?.problem
+            state.publishing = publishing
+            // Before the first status there is nothing to draw it beside.
+            guard state.status != nil else { return }
+            // A count that grows with each fix is no news: plain lines show it with the next
+            // state, and a terminal coalesces it like a fix.
+            if !news {
+                if mode == .lines { return }
+                if now - state.lastDraw < minimumRedrawInterval {
+                    state.pending = true
+                    return
+                }
+            }
+            draw(&state, now: now)
+        }
+    }
+
     /// Prints an event above the status line.
     package func event(_ event: TrackingEvent) {
         let line = EventLine.render(event, options: options)
@@ -117,7 +141,7 @@ package final class StatusDisplay: Sendable {
                 if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
             case .terminal:
                 // Clear the status line, print the event where it was, then draw the status below.
-                if !Terminal.write("\r" + Self.clearToEnd + line + "\n", to: descriptor) { state.outputClosed = true }
+                if !Terminal.write("\r" + Self.clearToEndOfScreen + line + "\n", to: descriptor) { state.outputClosed = true }
                 state.drawn = false
                 state.lastLine = nil
                 draw(&state, now: now)
@@ -174,7 +198,7 @@ package final class StatusDisplay: Sendable {
         state.withLock { state in
             guard !state.finished, !state.suspended else { return }
             state.suspended = true
-            Terminal.write("\r" + Self.clearToEnd + Self.showCursor, to: descriptor)
+            Terminal.write("\r" + Self.clearToEndOfScreen + Self.showCursor, to: descriptor)
             terminalMode?.restore()
             state.drawn = false
             state.lastLine = nil
@@ -219,19 +243,26 @@ package final class StatusDisplay: Sendable {
             status = .unreachable(error, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
         }
         if mode == .changes {
-            let change = Self.change(status)
+            // The count of waiting messages changes with every fix; only the broker's problem is news.
+            let change = Self.change(status) + (state.publishing.map { " " + $0.problem } ?? "")
             guard change != state.lastChange else { return }
             state.lastChange = change
             // stderr: a reader that went away there is no reason to stop recording.
-            _ = Terminal.write("geotrack: " + StatusLine.render(status, width: nil, options: options) + "\n", to: descriptor)
+            _ = Terminal.write("geotrack: " + StatusLine.render(status, publishing: state.publishing, width: nil,
+                                                                 options: options) + "\n", to: descriptor)
             return
         }
-        let line = StatusLine.render(status, width: mode == .terminal ? state.width : nil, options: options)
+        let line = StatusLine.render(status, publishing: state.publishing, width: mode == .terminal ? state.width : nil,
+                                     options: options)
         guard line != state.lastLine else { return }
         state.lastLine = line
         switch mode {
         case .terminal:
-            if !Terminal.write("\r" + line + Self.clearToEnd, to: descriptor) { state.outputClosed = true }
+            // The cursor is left at the start of the line. A terminal that narrows rewraps the
+            // old, longer line onto the rows below its start and keeps the cursor at that start
+            // (tmux, VTE): drawing from there and clearing to the end of the screen erases every
+            // row the old line took, where a cursor left at its end would leave the rows above it.
+            if !Terminal.write("\r" + line + Self.clearToEndOfScreen + "\r", to: descriptor) { state.outputClosed = true }
             state.drawn = true
         case .lines:
             if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }

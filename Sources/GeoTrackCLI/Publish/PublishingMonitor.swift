@@ -1,0 +1,86 @@
+import Publishing
+import Synchronization
+
+/// Keeps count, per broker, of the messages waiting in the outbox and of whether the broker can
+/// take them, and decides the ``PublishingStatus`` the status line shows: the one rule for it.
+///
+/// It counts in memory (what the outbox held at start, plus what was queued, minus what the
+/// brokers acknowledged), so that no fix and no broker event costs a read of the outbox.
+package final class PublishingMonitor: Sendable {
+    /// Whether one broker can take messages now.
+    enum Link: Sendable, Equatable {
+        case connecting, connected, unreachable
+        case refused
+    }
+
+    private struct Route {
+        var waiting = 0
+        var link = Link.connecting
+    }
+
+    private struct State {
+        var routes: [String: Route] = [:]
+        var shown: PublishingStatus?
+        var observer: (@Sendable (PublishingStatus?) -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    /// A monitor for no broker yet; ``start(_:waiting:)`` adds each.
+    package init() {}
+
+    /// Adds a broker with what already waits for it.
+    func start(_ key: String, waiting: Int) {
+        state.withLock { $0.routes[key] = Route(waiting: waiting) }
+    }
+
+    /// Calls `observer` with the status each time it changes (at once with the current one).
+    package func observe(_ observer: @escaping @Sendable (PublishingStatus?) -> Void) {
+        let current = state.withLock { state in
+            state.observer = observer
+            return state.shown
+        }
+        observer(current)
+    }
+
+    /// The status shown now.
+    package var status: PublishingStatus? { state.withLock { $0.shown } }
+
+    /// Messages were queued for `key`.
+    func queued(_ count: Int, for key: String) {
+        update { $0.routes[key]?.waiting += count }
+    }
+
+    /// What the sender for `key` said.
+    func sender(_ key: String, reported progress: OutboxSender.Progress) {
+        update { state in
+            switch progress {
+            case .connected: state.routes[key]?.link = .connected
+            case .unreachable: state.routes[key]?.link = .unreachable
+            case .refused: state.routes[key]?.link = .refused
+            case .delivered(let count):
+                if let waiting = state.routes[key]?.waiting { state.routes[key]?.waiting = max(0, waiting - count) }
+            }
+        }
+    }
+
+    private func update(_ change: (inout State) -> Void) {
+        let (changed, observer) = state.withLock { state -> (PublishingStatus??, (@Sendable (PublishingStatus?) -> Void)?) in
+            change(&state)
+            let status = Self.status(state.routes.values)
+            guard status != state.shown else { return (nil, nil) }
+            state.shown = status
+            return (.some(status), state.observer)
+        }
+        if let changed, let observer { observer(changed) }
+    }
+
+    /// The rule: messages waiting for brokers that failed to connect or refused, summed; a
+    /// refusal named before unreachability, as waiting cannot cure it.
+    private static func status(_ routes: some Collection<Route>) -> PublishingStatus? {
+        let stuck = routes.filter { $0.waiting > 0 && ($0.link == .unreachable || $0.link == .refused) }
+        guard !stuck.isEmpty else { return nil }
+        let problem = stuck.contains { $0.link == .refused } ? "broker refused the login" : "broker unreachable"
+        return PublishingStatus(queued: stuck.reduce(0) { $0 + $1.waiting }, problem: problem)
+    }
+}

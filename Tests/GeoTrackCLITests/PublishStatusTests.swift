@@ -1,0 +1,55 @@
+import Foundation
+import GeoTrackTesting
+import Testing
+
+/// `watch --publish` with the broker down, as a person sees it: the status line says that
+/// messages wait and that the broker cannot be reached, and however the run ends, a last line
+/// says how many wait and how to send them.
+@Suite("publishing on the status line", .serialized)
+struct PublishStatusTests {
+    static let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
+
+    /// The number before "queued, broker unreachable" on `line`.
+    static func queued(_ line: String) -> Int? {
+        guard let range = line.range(of: " queued, broker unreachable") else { return nil }
+        return Int(line[..<range.lowerBound].split(separator: " ").last ?? "")
+    }
+
+    @Test("broker down: the line counts what waits; Ctrl-C or SIGTERM ends the run at once and says how to send it",
+          arguments: ["C-c", "SIGTERM"])
+    func brokerDown(ending: String) throws {
+        let gpsd = try GPSFake(log: Self.log)
+        let home = try StatusTerminalTests.grantedHome()
+        let port = try GeoTrackTesting.GPSFake.freePort()
+        let url = "mqtt://127.0.0.1:\(port)"
+        let session = try TmuxSession(width: 200, height: 12,
+                                      command: [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--publish", url,
+                                                "--publish-user", "ann", "--publish-device", "van"],
+                                      environment: StatusTerminalTests.environment(home))
+        // Several fixes queued while the broker refuses: the count grows on the line.
+        let screen = try session.waitFor("messages queued for the unreachable broker") { lines in
+            lines.contains { (Self.queued($0) ?? 0) >= 3 }
+        }
+        let line = try #require(screen.first { Self.queued($0) != nil })
+        #expect(line.hasPrefix("3D  ") || line.hasPrefix("2D  "), "the fix stays first: \(line)")
+        #expect(line.contains(" · "), "\(line)")
+
+        if ending == "SIGTERM" {
+            kill(try session.commandPID(), SIGTERM)
+        } else {
+            try session.send("C-c")
+        }
+        // A signal does not wait for the broker: no --publish-wait here, only the ceiling of a hang.
+        #expect(try session.waitForExit(timeout: 10) == 0)
+        let after = try session.lines()
+        let note = try #require(after.first { $0.hasPrefix("geotrack: ") }, "no note at the end: \(after)")
+        let listed = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let summary = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
+        let waiting = try #require(summary["messages"] as? Int)
+        #expect(waiting >= 3)
+        #expect(note.hasPrefix("geotrack: \(waiting) messages wait in the outbox for \(url)/owntracks/ann/van"), "\(note)")
+        #expect(note.hasSuffix("the next run sends them, or 'geotrack outbox flush'"), "\(note)")
+        // The status line is left above the note, not written over.
+        #expect(after.first { Self.queued($0) != nil } != nil, "\(after)")
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import GPSReports
+import GeoTrackService
+import Publishing
+import Synchronization
+import Testing
+@testable import GeoTrackCLI
+
+/// The rule for what the status line says of `--publish`, and how the status display shows it.
+@Suite("Publishing on the status line: the rule and the drawing")
+struct PublishingMonitorTests {
+    /// Everything the monitor told, in order.
+    final class Told: Sendable {
+        let statuses = Mutex<[PublishingStatus?]>([])
+        func record(_ status: PublishingStatus?) { statuses.withLock { $0.append(status) } }
+        var all: [PublishingStatus?] { statuses.withLock { $0 } }
+    }
+
+    @Test("nothing while the broker connects the first time or is connected; the backlog once it cannot be reached")
+    func rule() {
+        let monitor = PublishingMonitor()
+        let told = Told()
+        monitor.start("a", waiting: 2)
+        monitor.observe { told.record($0) }
+        monitor.queued(1, for: "a")
+        #expect(monitor.status == nil, "connecting: the messages wait only for the round trip")
+        monitor.sender("a", reported: .unreachable)
+        #expect(monitor.status == PublishingStatus(queued: 3, problem: "broker unreachable"))
+        monitor.queued(1, for: "a")
+        #expect(monitor.status?.text == "4 queued, broker unreachable")
+        monitor.sender("a", reported: .connected)
+        #expect(monitor.status == nil)
+        monitor.sender("a", reported: .delivered(3))
+        monitor.sender("a", reported: .unreachable)
+        #expect(monitor.status?.queued == 1)
+        monitor.sender("a", reported: .delivered(5))
+        #expect(monitor.status == nil, "nothing waits: nothing to say, and never a negative count")
+        #expect(told.all == [nil, PublishingStatus(queued: 3, problem: "broker unreachable"),
+                             PublishingStatus(queued: 4, problem: "broker unreachable"), nil,
+                             PublishingStatus(queued: 1, problem: "broker unreachable"), nil])
+    }
+
+    @Test("two brokers: what waits for those that cannot take it, a refusal named first")
+    func twoBrokers() {
+        let monitor = PublishingMonitor()
+        monitor.start("a", waiting: 0)
+        monitor.start("b", waiting: 0)
+        monitor.queued(5, for: "a")
+        monitor.queued(5, for: "b")
+        monitor.sender("a", reported: .connected)
+        monitor.sender("b", reported: .unreachable)
+        #expect(monitor.status == PublishingStatus(queued: 5, problem: "broker unreachable"))
+        monitor.sender("a", reported: .refused(code: 5))
+        #expect(monitor.status == PublishingStatus(queued: 10, problem: "broker refused the login"))
+    }
+
+    /// A display on a pipe, 80 columns, with a clock the test moves.
+    final class Screen: Sendable {
+        let read: Int32
+        let write: Int32
+        let seconds = Mutex(100.0)
+
+        init() {
+            var fds: [Int32] = [0, 0]
+            _ = pipe(&fds)
+            read = fds[0]
+            write = fds[1]
+        }
+
+        func display(_ mode: StatusDisplay.Mode) -> StatusDisplay {
+            StatusDisplay(mode: mode, options: RenderOptions(), descriptor: write, width: { 80 },
+                          now: { self.seconds.withLock { $0 } }, minimumRedrawInterval: 0.15)
+        }
+
+        func output() -> String {
+            close(write)
+            var data = [UInt8]()
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = Foundation.read(read, &buffer, buffer.count)
+                if count <= 0 { break }
+                data += buffer[0..<count]
+            }
+            close(read)
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    static let refused = TrackingStatus.unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: nil)
+
+    @Test("on a terminal, beside a gpsd problem at 80 columns, the reason and hint keep their room")
+    func terminal() {
+        let screen = Screen()
+        let display = screen.display(.terminal)
+        display.show(Self.refused)
+        screen.seconds.withLock { $0 += 1 }
+        display.showPublishing(PublishingStatus(queued: 55, problem: "broker unreachable"))
+        screen.seconds.withLock { $0 += 1 }
+        display.showPublishing(PublishingStatus(queued: 56, problem: "broker unreachable"))
+        screen.seconds.withLock { $0 += 1 }
+        display.showPublishing(nil)
+        display.finish()
+        let draws = StatusDisplayTests.draws(screen.output()).filter { $0.hasSuffix("\u{1B}[J") }
+        // At 80 columns a gpsd problem's reason and hint come first: the backlog gives way, and
+        // a line that reads the same is not written again.
+        #expect(draws == ["gpsd unreachable: connection refused at localhost:2947 (is gpsd running?)\u{1B}[J"])
+    }
+
+    @Test("beside a fix, the backlog shows at 80 columns; a growing count is coalesced like fixes")
+    func besideFix() {
+        let screen = Screen()
+        let display = screen.display(.terminal)
+        display.show(StatusDisplayTests.fix(0))
+        screen.seconds.withLock { $0 += 1 }
+        display.showPublishing(PublishingStatus(queued: 1, problem: "broker unreachable"))
+        // Within the redraw interval: held back, drawn at the end.
+        display.showPublishing(PublishingStatus(queued: 2, problem: "broker unreachable"))
+        display.finish()
+        let draws = StatusDisplayTests.draws(screen.output()).filter { $0.hasSuffix("\u{1B}[J") }
+        #expect(draws == ["3D  51.50000°N 0.12000°W  22:13:20Z\u{1B}[J",
+                          "3D  51.50000°N 0.12000°W · 1 queued, broker unreachable  22:13:20Z\u{1B}[J",
+                          "3D  51.50000°N 0.12000°W · 2 queued, broker unreachable  22:13:20Z\u{1B}[J"])
+    }
+
+    @Test("as plain lines, the broker's problem is a line; a count that grows waits for the next state")
+    func lines() {
+        let screen = Screen()
+        let display = screen.display(.lines)
+        display.show(StatusDisplayTests.fix(0))
+        display.showPublishing(PublishingStatus(queued: 1, problem: "broker unreachable"))
+        display.showPublishing(PublishingStatus(queued: 2, problem: "broker unreachable"))
+        display.show(StatusDisplayTests.fix(1))
+        display.finish()
+        #expect(screen.output() == """
+            3D  51.50000°N 0.12000°W  22:13:20Z
+            3D  51.50000°N 0.12000°W · 1 queued, broker unreachable  22:13:20Z
+            3D  51.50000°N 0.12000°W · 2 queued, broker unreachable  22:13:21Z
+
+            """)
+    }
+}
