@@ -193,6 +193,7 @@ let package = Package(
             name: "GeoTrackCLITests",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "OwnTracks",
+                "Publishing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
