@@ -8,7 +8,13 @@ prefix=$(mktemp -d)
 trap 'rm -rf "$prefix"' EXIT
 make --no-print-directory install PREFIX="$prefix" >/dev/null
 page=$(MANPATH="$prefix/share/man" MANWIDTH=100 LANG=C.UTF-8 man -P cat geotrack 2>/dev/null)
-for expected in "geotrack" "NAME" "watch" "replay" "auth" "devices" "--approximate" "GEOTRACK_CONFIG" "XDG_STATE_HOME" "Exit codes"; do
+# The page renders without a warning from man or groff (mdoc complains of blank input lines).
+warnings=$(MANPATH="$prefix/share/man" LANG=C.UTF-8 man geotrack 2>&1 >/dev/null)
+if [ -n "$warnings" ]; then
+    echo "check-install: 'man geotrack' warns: $warnings" >&2
+    exit 1
+fi
+for expected in "geotrack" "NAME" "watch" "replay" "auth" "devices" "--approximate" "GEOTRACK_CONFIG" "XDG_STATE_HOME" "Exit status" "74  reading or writing failed" "79  location access undecided"; do
     if ! grep -qF -- "$expected" <<<"$page"; then
         echo "check-install: 'man geotrack' after make install lacks '$expected'" >&2
         exit 1
