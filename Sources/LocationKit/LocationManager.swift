@@ -21,6 +21,16 @@ import Glibc
 /// ``LocationManagerDelegate/locationManager(_:didFailWithError:)``; while undecided the
 /// service waits for the decision.
 ///
+/// **A consumer slower than the source.** A source that can wait (a `Replay`, any
+/// `PulledLocationSource`) is read one event at a time, and the next is read only once every
+/// buffering consumer (each ``LocationUpdate/liveUpdates(_:from:)`` loop, each stream under
+/// ``Reactive``) has room: a replay goes at the pace of its slowest consumer and none of them
+/// loses a location. A loop that keeps a stream but stops reading it therefore holds the replay
+/// up; end it (`break`, or cancel its task) when done. A live source (gpsd) cannot wait: each
+/// consumer buffers a bounded number of events, and drops beyond that are counted
+/// (``LocationUpdate/droppedUpdates``, `rx.delegate.droppedEventCount`). The delegate is called
+/// synchronously and is never behind.
+///
 /// **Time.** Timeouts (``requestLocation()``) run on the injected clock. Dwell times
 /// (visits, automatic pausing) are measured on the fixes' timestamps, so a replayed track
 /// behaves the same at any replay speed.
@@ -318,15 +328,47 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         receiver?.locationManager(self, didFailWithError: error)
     }
 
+    /// Reads a source that can wait (a replay) one event at a time, and before each next event
+    /// waits until every buffering consumer has room: no `liveUpdates` loop and no `rx` stream
+    /// falls behind a replay far enough to lose a location.
+    private func pull(_ source: some PulledLocationSource) -> SourceSession {
+        let events = source.events()
+        // Weak: a manager nobody else holds goes away, and its deinit cancels this task.
+        let task = Task { @MainActor [weak self] in
+            for await event in events {
+                guard !Task.isCancelled, let wait = self?.handlePulled(event) else { return }
+                await wait()
+            }
+            if !Task.isCancelled { self?.sourceEnded() }
+        }
+        return SourceSession { task.cancel() }
+    }
+
+    /// Handles a pulled event; returns what to wait for before pulling the next. The wait holds
+    /// the consumers' buffers, not the manager, so a manager let go while its replay waits still goes.
+    private func handlePulled(_ event: SourceEvent) -> @Sendable () async -> Void {
+        handle(event)
+        let channels = liveSessions.values.map(\.channel)
+        let proxy = delegateSlot.proxy as? LocationManagerDelegateProxy
+        return {
+            for channel in channels { await channel.waitForRoom() }
+            await proxy?.waitForRoom()
+        }
+    }
+
     /// Runs the source exactly while it is needed and allowed.
     func reconcileSource() {
         let wanted = needsSource && authorizationStatus.isAuthorized
         if wanted, session == nil {
-            // The source holds the manager weakly: a manager nobody else holds goes away, and its
-            // deinit ends the session.
-            session = source.startSession { [weak self] event in
-                guard let self else { return }
-                if let event { self.handle(event) } else { self.sourceEnded() }
+            if let pulled = source as? any PulledLocationSource {
+                session = pull(pulled)
+            } else {
+                // The source holds the manager weakly: a manager nobody else holds goes away, and
+                // its deinit ends the session.
+                session = source.startSession { [weak self] event in
+                    guard let self else { return }
+                    if let event { self.handle(event) } else { self.sourceEnded() }
+                }
             }
         } else if !wanted, let running = session {
             session = nil

@@ -11,6 +11,8 @@
 ///
 /// Buffering: each subscriber keeps at most ``bufferLimit`` undelivered events; beyond
 /// that its oldest event is dropped and counted in ``droppedEventCount`` (see ``Broadcaster``).
+/// A parent that can pause its input (one reading a replay) calls ``waitForRoom()`` between
+/// inputs, so no stream subscriber ever falls that far behind.
 @MainActor
 open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding {
     /// The object whose delegate this proxy is.
@@ -85,6 +87,13 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
     /// How many subscribers currently listen to `event`.
     public func subscriberCount<Element: Sendable>(for event: DelegateEvent<Element>) -> Int {
         registry.existing(event)?.subscriberCount ?? 0
+    }
+
+    /// Returns once every stream subscriber has room for more events (fewer than half of
+    /// ``bufferLimit`` waiting), went away, or the calling task was cancelled. Drivers are not
+    /// waited for: their consumers want the latest value.
+    public func waitForRoom() async {
+        await registry.waitForRoom()
     }
 
     /// Events dropped so far, over every stream, because a subscriber's buffer was full.
