@@ -18,7 +18,8 @@ final class LiveUpdateSession {
         self.configuration = configuration
         self.channel = channel
         if configuration.stationaryRadius > 0 {
-            stay = DwellDetector(radius: configuration.stationaryRadius, dwell: configuration.stationaryInterval)
+            stay = DwellDetector(radius: configuration.stationaryRadius, dwell: configuration.stationaryInterval,
+                                 rule: .allowingForAccuracy)
         }
     }
 
@@ -50,6 +51,12 @@ final class LiveUpdateSession {
         }
         lastLocation = location
         channel.send(LocationUpdate(location: location, accuracyLimited: accuracyLimited))
+    }
+
+    /// Access was reduced: the locations it keeps from before are snapped to the grid.
+    func reduceAccuracy() {
+        lastLocation = lastLocation.map(ApproximateLocation.reduce)
+        stay?.snapToGrid()
     }
 
     /// Access or availability changed: say so once, without a location.

@@ -291,7 +291,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// Starts reporting arrivals and departures to ``LocationManagerDelegate/locationManager(_:didVisit:)``.
     public func startMonitoringVisits() {
         monitoringVisits = true
-        visitDetector = DwellDetector(radius: visitRadius, dwell: visitDwellTime)
+        visitDetector = DwellDetector(radius: visitRadius, dwell: visitDwellTime, rule: .allowingForAccuracy)
         reportIfNotAuthorized()
         reconcileSource()
     }
