@@ -55,6 +55,15 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
         registry.relay(for: event, initial: initial).driver
     }
 
+    /// Replaces the latest value of `event`'s driver, if it has one, with `revise` applied to
+    /// it, and delivers the revised value to the driver's consumers. No event is emitted on the
+    /// streams: nothing new happened, an old value is corrected (as when precision is withdrawn).
+    public func reviseDriver<Element: Sendable>(_ event: DelegateEvent<Element>, _ revise: (Element) -> Element) {
+        guard let relay = registry.existingOutlets(event).1, let value = relay.value else { return }
+        let revised = revise(value)
+        relay.accept(revised)
+    }
+
     /// Calls `observer` synchronously on the main actor each time `event` is emitted, right after
     /// the forward delegate, until the returned ``Observation`` is cancelled or deallocated.
     ///
