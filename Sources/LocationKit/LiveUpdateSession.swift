@@ -54,9 +54,19 @@ final class LiveUpdateSession {
     }
 
     /// Access was reduced: the locations it keeps from before are snapped to the grid.
+    ///
+    /// A stay cannot be told from locations kilometres wide, so a stationary loop is no longer
+    /// held quiet: approximate locations come again (``LocationUpdate/isStationary`` waits for
+    /// precise access).
     func reduceAccuracy() {
         lastLocation = lastLocation.map(ApproximateLocation.reduce)
-        stay?.snapToGrid()
+        if isStationary {
+            isStationary = false
+            stay = DwellDetector(radius: configuration.stationaryRadius, dwell: configuration.stationaryInterval,
+                                 rule: .allowingForAccuracy)
+        } else {
+            stay?.snapToGrid()
+        }
     }
 
     /// Access or availability changed: say so once, without a location.
