@@ -12,41 +12,16 @@ import Testing
 struct KeptPromisesTests {
     // MARK: Logs
 
-    /// Writes an NMEA log of `count` fixes one second apart, each 0.01' of longitude (about 13 m)
-    /// east of the one before, starting at 09:00:00.25 UTC on 12 September 2025; returns the fix times.
-    static func writeLog(_ count: Int, to path: String) throws -> [Date] {
-        var lines = ["# \(count) synthetic fixes, one a second, moving east"]
-        var times: [Date] = []
-        let start = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(
-            timeZone: TimeZone(identifier: "UTC"), year: 2025, month: 9, day: 12, hour: 9)))
-        for index in 0..<count {
-            let seconds = 9 * 3600 + index
-            let time = String(format: "%02d%02d%02d.25", seconds / 3600, seconds / 60 % 60, seconds % 60)
-            let longitude = String(format: "006%07.4f", 9 + Double(index) * 0.01)
-            lines.append(sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,0.5,90.0,120925,,,A"))
-            lines.append(sentence("GPGGA,\(time),4612.0004,N,\(longitude),E,1,09,0.8,380.0,M,47.9,M,,"))
-            times.append(start.addingTimeInterval(Double(index) + 0.25))
-        }
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
-        return times
-    }
-
-    /// Writes a log of `count` fixes (see ``writeLog(_:to:)``) and returns the times of the
-    /// fixes a replay of it reports, read from the replay itself: it reports none for a log's
-    /// first cycle, so the log has one cycle more.
+    /// Writes a log of `count` fixes (see `SyntheticLog`) and returns the times of the fixes a
+    /// replay of it reports, read from the replay itself: it reports none for a log's first
+    /// cycle, so the log has one cycle more.
     static func writeReplay(_ count: Int, to path: String) async throws -> [Date] {
-        _ = try writeLog(count + 1, to: path)
+        try SyntheticLog.writeNMEA(cycles: count + 1, to: path)
         var times: [Date] = []
         for await event in Replay(path: path).events() {
             if case .report(.fix(let fix)) = event, fix.coordinate != nil, let time = fix.time { times.append(time) }
         }
         return times
-    }
-
-    /// `body` with its NMEA checksum.
-    static func sentence(_ body: String) -> String {
-        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-        return "$" + body + String(format: "*%02X", checksum)
     }
 
     /// Waits until `condition` holds; the suite's time limit guards against a hang.
