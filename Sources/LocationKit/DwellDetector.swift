@@ -18,9 +18,11 @@ import Glibc
 /// than the radius plus the error within the dwell time does not. Fixes less accurate than
 /// ``maximumAccuracy`` say nothing about a stay of a few metres and are ignored.
 ///
-/// ``Rule/accurateFixesOnly`` is the stricter rule the track statistics use: only fixes more
-/// accurate than the radius count, and a fix is inside when within the radius of the stay's first
-/// fix (leaving a stay still allows for the fix's accuracy).
+/// ``Rule/accurateFixesOnly`` is the stricter rule that visits and the track statistics use:
+/// only fixes more accurate than the radius count, and a fix is inside when within the radius of
+/// the stay's first fix (leaving a stay still allows for the fix's accuracy). A visit's radius
+/// (50 m by default) is one an ordinary receiver meets, and the `geotrack` tool's visit events
+/// are dated by this rule.
 package struct DwellDetector: Sendable {
     package enum Event: Equatable, Sendable {
         /// Stayed long enough: the stay began at `since`, centred on `center`.

@@ -108,12 +108,15 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// moves again, ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``.
     public var pausesLocationUpdatesAutomatically = false
 
-    /// Standing still means staying within this radius in metres (default 25; zero or less never pauses)...
+    /// Standing still means staying within this radius in metres (default 25; zero or less never
+    /// pauses), each fix allowed its own accuracy, as for ``LocationUpdate/LiveConfiguration/stationaryRadius``...
     public var pauseRadius: Double = 25
     /// ...for this long (default two minutes).
     public var pauseInterval: Duration = .seconds(120)
 
-    /// A visit is a stay within this radius in metres (default 50)...
+    /// A visit is a stay within this radius in metres (default 50), decided on fixes more
+    /// accurate than the radius (a looser radius than ``pauseRadius``, which allows each fix its
+    /// accuracy: see ``LocationUpdate/LiveConfiguration/stationaryRadius``)...
     public var visitRadius: Double = 50
     /// ...lasting at least this long (default five minutes).
     public var visitDwellTime: Duration = .seconds(300)
@@ -291,7 +294,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// Starts reporting arrivals and departures to ``LocationManagerDelegate/locationManager(_:didVisit:)``.
     public func startMonitoringVisits() {
         monitoringVisits = true
-        visitDetector = DwellDetector(radius: visitRadius, dwell: visitDwellTime, rule: .allowingForAccuracy)
+        visitDetector = DwellDetector(radius: visitRadius, dwell: visitDwellTime)
         reportIfNotAuthorized()
         reconcileSource()
     }

@@ -115,6 +115,9 @@ struct BufferedChannelStateMachine<Element: Sendable> {
             return nil
         }
         guard case .open = phase else { return continuation }
+        // One consumer at a time: a second one waiting at once (a stream iterated twice) ends
+        // instead of taking the first one's place and leaving it waiting for ever.
+        guard consumer == nil else { return continuation }
         consumer = continuation
         return nil
     }
