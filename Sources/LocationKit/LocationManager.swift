@@ -339,7 +339,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         // Weak: a manager nobody else holds goes away, and its deinit cancels this task.
         let task = Task { @MainActor [weak self] in
             for await event in events {
-                guard !Task.isCancelled, let wait = self?.handlePulled(event) else { return }
+                // Not bound to a name: the manager is not held while the wait below suspends.
+                guard !Task.isCancelled, let outcome = self.map({ $0.handlePulled(event) }) else { return }
+                // Usually every consumer has room: then no suspension, and no hop off the main actor.
+                guard let wait = outcome else { continue }
                 await wait()
             }
             if !Task.isCancelled { self?.sourceEnded() }
@@ -347,12 +350,14 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         return SourceSession { task.cancel() }
     }
 
-    /// Handles a pulled event; returns what to wait for before pulling the next. The wait holds
-    /// the consumers' buffers, not the manager, so a manager let go while its replay waits still goes.
-    private func handlePulled(_ event: SourceEvent) -> @Sendable () async -> Void {
+    /// Handles a pulled event; returns what to wait for before pulling the next, or `nil` when
+    /// every consumer has room. The wait holds the consumers' buffers, not the manager, so a
+    /// manager let go while its replay waits still goes.
+    private func handlePulled(_ event: SourceEvent) -> (@Sendable () async -> Void)? {
         handle(event)
         let channels = liveSessions.values.map(\.channel)
         let proxy = delegateSlot.proxy as? LocationManagerDelegateProxy
+        guard channels.contains(where: \.needsRoom) || proxy?.needsRoom == true else { return nil }
         return {
             for channel in channels { await channel.waitForRoom() }
             await proxy?.waitForRoom()

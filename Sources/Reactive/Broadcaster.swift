@@ -116,6 +116,13 @@ public final class Broadcaster<Element: Sendable>: Sendable {
         for observer in observers { observer(element) }
     }
 
+    /// Whether ``waitForRoom()`` would wait now: some stream subscriber has half of
+    /// ``bufferLimit`` elements or more waiting. Lets a producer skip the wait, and its
+    /// suspension, in the usual case.
+    public var needsRoom: Bool {
+        state.withLock { $0.channels }.contains { $0.needsRoom }
+    }
+
     /// Returns once every stream subscriber has fewer than half of ``bufferLimit`` elements
     /// waiting (or went away, or the calling task was cancelled): a producer that can wait calls
     /// it before producing more, so that no subscriber ever loses an element. Observers are

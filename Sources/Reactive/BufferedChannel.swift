@@ -25,6 +25,9 @@ package final class BufferedChannel<Element: Sendable>: Sendable {
     /// Elements dropped so far because the buffer was full.
     package var droppedCount: Int { state.withLock { $0.droppedCount } }
 
+    /// Whether ``waitForRoom()`` would wait now: the buffer is at its high-water mark or above.
+    package var needsRoom: Bool { state.withLock { $0.isAboveHighWater } }
+
     /// Elements waiting for the consumer.
     package var count: Int { state.withLock { $0.count } }
 

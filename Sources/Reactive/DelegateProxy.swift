@@ -105,6 +105,10 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
         await registry.waitForRoom()
     }
 
+    /// Whether ``waitForRoom()`` would wait now: some stream subscriber has half of
+    /// ``bufferLimit`` events or more waiting.
+    public var needsRoom: Bool { registry.needsRoom }
+
     /// Events dropped so far, over every stream, because a subscriber's buffer was full.
     public var droppedEventCount: Int { registry.droppedCount }
 

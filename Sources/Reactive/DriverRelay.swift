@@ -41,6 +41,9 @@ public final class DriverRelay<Element: Sendable>: Sendable {
     /// for one (a consumer that falls behind loses older values, counted as ``Broadcaster`` says).
     @usableFromInline func waitForRoom() async {}
 
+    /// Never: see ``waitForRoom()``.
+    @usableFromInline var needsRoom: Bool { false }
+
     /// Ends the driver's streams after their buffered values.
     public func finish() {
         broadcaster.finish()

@@ -98,6 +98,29 @@ struct KeptPromisesTests {
         #expect(manager.rx.delegate.droppedEventCount == 0)
     }
 
+    @Test("a manager let go while its replay waits for a stream nobody reads goes away, and the stream ends")
+    func managerGoesWhileItsReplayWaits() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/long.nmea"
+        try SyntheticLog.writeNMEA(cycles: 601, to: path)
+        weak var released: LocationManager?
+        var kept: EventStream<Location>?
+        do {
+            let manager = LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse))
+            released = manager
+            kept = manager.rx.location
+            manager.startUpdatingLocation()
+            // The replay is held up by the stream nobody reads.
+            try await Self.waitUntil { manager.rx.delegate.needsRoom }
+        }
+        try await Self.waitUntil { released == nil }
+        let stream = try #require(kept)
+        var count = 0
+        for await _ in stream { count += 1 }
+        // What was buffered when the replay paused, never more than the stream's buffer, and the end.
+        #expect(count >= 64 && count <= 128)
+    }
+
     @Test("a live receiver cannot wait: a loop that falls behind loses the oldest updates, and the next update says how many")
     func liveDropsAreReported() async throws {
         let fixes = (0..<400).map { Fix.synthetic(at: .at(north: Double($0) * 100), second: Double($0)) }
