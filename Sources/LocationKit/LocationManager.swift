@@ -32,7 +32,7 @@ import Glibc
 /// synchronously and is never behind.
 ///
 /// **Time.** Timeouts (``requestLocation()``) run on the injected clock. Dwell times
-/// (visits, automatic pausing) are measured on the fixes' timestamps, so a replayed track
+/// (visits, automatic pausing, `isStationary`) are measured on the fixes' timestamps, so a replayed track
 /// behaves the same at any replay speed.
 ///
 /// **Lifetime.** The manager stops its source and finishes every ``Reactive`` stream when
@@ -115,8 +115,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     public var pauseInterval: Duration = .seconds(120)
 
     /// A visit is a stay within this radius in metres (default 50), decided on fixes more
-    /// accurate than the radius (a looser radius than ``pauseRadius``, which allows each fix its
-    /// accuracy: see ``LocationUpdate/LiveConfiguration/stationaryRadius``)...
+    /// accurate than the radius; unlike ``pauseRadius``, a fix is not allowed its accuracy on top
+    /// (see ``LocationUpdate/LiveConfiguration/stationaryRadius``)...
     public var visitRadius: Double = 50
     /// ...lasting at least this long (default five minutes).
     public var visitDwellTime: Duration = .seconds(300)
