@@ -5,7 +5,11 @@
 // It holds a ServiceSession, reads LocationUpdate.liveUpdates, and keeps a Monitor named
 // "example" with one condition: a circle of RADIUS metres (default 40) around the first
 // location. The monitor is kept under $XDG_STATE_HOME/geotrack/monitors, so a second run
-// starts from what the first one saw.
+// starts from what the first one saw: it prints each event's date exactly, as seconds since
+// 2001-01-01 UTC, and a second run prints the same seconds for the event it remembers.
+//
+// The loop awaits work for each update (the monitor's evaluation); a replay waits for it, so
+// every location of a log of any length arrives.
 import GeoTrackKit
 
 #if canImport(Glibc)
@@ -60,11 +64,16 @@ func replay(_ path: String, radius: Double) async -> Task<Void, Never> {
     for identifier in await opened.identifiers {
         if let record = await opened.record(for: identifier) {
             print("monitor: remembers \(identifier) \(record.lastEvent.state)")
+            print("monitor: remembers \(identifier) dated \(record.lastEvent.date.timeIntervalSinceReferenceDate)")
         }
     }
     let events = opened.events
     let printer = Task {
-        for await event in events { print("monitor: \(event.identifier) \(event.state)") }
+        for await event in events {
+            print("monitor: \(event.identifier) \(event.state)")
+            // The exact value: a relaunch reads back this very date.
+            print("monitor: \(event.identifier) dated \(event.date.timeIntervalSinceReferenceDate)")
+        }
     }
 
     var locations = 0

@@ -72,6 +72,9 @@ public final class GeolocationService {
         observations = [
             proxy.observe(.didChangeAuthorization) { [weak self] status in
                 guard let self else { return }
+                // Access reduced at run time: what the drivers hold from before is snapped too
+                // (the manager has snapped its own, and `latestLocation`, already).
+                if manager.accuracyAuthorization == .reducedAccuracy { reduceAccuracy(of: coordinateRelay) }
                 authorizedRelay.acceptIfChanged(status.isAuthorized)
                 apply(.authorization(status))
             },
@@ -182,6 +185,18 @@ public final class GeolocationService {
             case .authorizationChanged(let status): send(.authorizationChanged(status), at: now())
             }
         }
+        let status = reducer.status
+        guard status != statusRelay.value else { return }
+        statusRelay.accept(status)
+        outlet.send(.status(status))
+    }
+
+    /// Snaps the position and the status's location to the grid of approximate locations.
+    private func reduceAccuracy(of coordinates: DriverRelay<Coordinate>) {
+        if let coordinate = coordinates.value, !ApproximateLocation.isOnGrid(coordinate) {
+            coordinates.accept(ApproximateLocation.snap(coordinate))
+        }
+        reducer.reduceAccuracy()
         let status = reducer.status
         guard status != statusRelay.value else { return }
         statusRelay.accept(status)

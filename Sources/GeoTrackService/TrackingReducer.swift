@@ -132,3 +132,10 @@ struct TrackingReducer: Sendable {
         return searching
     }
 }
+
+extension TrackingReducer {
+    /// Access was reduced to approximate: the location the status shows is snapped to the grid.
+    mutating func reduceAccuracy() {
+        location = location.map(ApproximateLocation.reduce)
+    }
+}

@@ -10,7 +10,7 @@ import NMEA
 /// Its default pacing is real time, while `Replay`'s is as fast as possible: pacing a replay
 /// on a clock the test drives is what this type is for. To read a log as fast as possible,
 /// hand `Replay` to the manager directly.
-public struct ReplayLocationSource: LocationSource {
+public struct ReplayLocationSource: PulledLocationSource {
     /// Played back, not measured: locations are marked simulated.
     public var sourceInformation: SourceInformation { .simulated }
 

@@ -39,6 +39,48 @@ public enum ApproximateLocation {
         return reduced
     }
 
+    /// The approximate location for `location`, as if its fix had arrived under approximate
+    /// access: what ``LocationManager`` hands out in place of a location it kept from before
+    /// access was reduced. A location already on the grid is returned as it is, so reducing
+    /// twice does not widen its accuracy again.
+    public static func reduce(_ location: Location) -> Location {
+        guard !isOnGrid(location.coordinate) else { return location }
+        let fix = reduce(location.fix)
+        guard let coordinate = fix.coordinate else { return location }
+        var reduced = Location(coordinate: coordinate, fix: fix, timestamp: location.timestamp,
+                               sourceInformation: location.sourceInformation, gnss: location.gnss)
+        reduced.isStale = location.isStale
+        return reduced
+    }
+
+    /// The grid point nearest `coordinate`.
+    public static func snap(_ coordinate: Coordinate) -> Coordinate {
+        Coordinate(latitude: snap(coordinate.latitude), longitude: snap(coordinate.longitude)) ?? coordinate
+    }
+
+    /// Whether both of `coordinate`'s angles lie on the grid.
+    public static func isOnGrid(_ coordinate: Coordinate) -> Bool {
+        isOnGrid(coordinate.latitude) && isOnGrid(coordinate.longitude)
+    }
+
+    /// A visit with its centre snapped; its radius grows by the furthest the centre moved.
+    static func reduce(_ visit: Visit) -> Visit {
+        guard !isOnGrid(visit.coordinate) else { return visit }
+        var reduced = visit
+        reduced.coordinate = snap(visit.coordinate)
+        reduced.horizontalAccuracy = (visit.horizontalAccuracy
+            + halfCellDiagonal(atLatitude: reduced.coordinate.latitude)).rounded(.up)
+        return reduced
+    }
+
+    /// A report as approximate access lets it out: a fix reduced, anything else as it is.
+    static func reduce(_ report: Report) -> Report {
+        if case .fix(let fix) = report, let coordinate = fix.coordinate, !isOnGrid(coordinate) {
+            return .fix(reduce(fix))
+        }
+        return report
+    }
+
     /// The grid point nearest `degrees`.
     public static func snap(_ degrees: Double) -> Double {
         (degrees * pointsPerDegree).rounded() / pointsPerDegree

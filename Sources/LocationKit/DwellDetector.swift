@@ -5,11 +5,24 @@ import Glibc
 #endif
 
 /// Detects stays: the device remaining within `radius` of one place for `dwell` time,
-/// and the moment it leaves. Visits and automatic pausing both use it.
+/// and the moment it leaves. Visits, automatic pausing and `isStationary` all use it.
 ///
 /// Time is the fixes' own timestamps, so a replayed track behaves the same at any pace.
-/// Fixes less accurate than the radius are ignored. Leaving needs a fix farther than
-/// `radius` plus its accuracy from the stay's centre, so noise at rest is not a departure.
+///
+/// The rule, which a real receiver can meet: a fix is *inside* a stay when its distance from the
+/// stay is at most `radius` plus the fix's own horizontal accuracy (unknown counts as 0), since a
+/// receiver standing still reports positions scattered over about its accuracy. A stay starts at
+/// a fix, is measured from that first fix until it becomes a stay, and from the mean of its fixes
+/// once it is one; a fix outside starts a new stay there (and, after a stay, is a departure). So
+/// a 15 m receiver at rest becomes stationary under a 5 m radius, while anything moving farther
+/// than the radius plus the error within the dwell time does not. Fixes less accurate than
+/// ``maximumAccuracy`` say nothing about a stay of a few metres and are ignored.
+///
+/// ``Rule/accurateFixesOnly`` is the stricter rule that visits and the track statistics use:
+/// only fixes more accurate than the radius count, and a fix is inside when within the radius of
+/// the stay's first fix (leaving a stay still allows for the fix's accuracy). A visit's radius
+/// (50 m by default) is one an ordinary receiver meets, and the `geotrack` tool's visit events
+/// are dated by this rule.
 package struct DwellDetector: Sendable {
     package enum Event: Equatable, Sendable {
         /// Stayed long enough: the stay began at `since`, centred on `center`.
@@ -47,26 +60,42 @@ package struct DwellDetector: Sendable {
         }
     }
 
+    /// Which fixes count, and how far from a stay a fix may be and still be inside it.
+    package enum Rule: Sendable {
+        /// Within the radius plus the fix's accuracy; fixes up to ``maximumAccuracy`` count.
+        case allowingForAccuracy
+        /// Within the radius; only fixes more accurate than the radius count.
+        case accurateFixesOnly
+    }
+
     let radius: Double
     let dwell: Duration
+    let rule: Rule
     private var cluster: Cluster?
     private(set) var isStaying = false
 
-    package init(radius: Double, dwell: Duration) {
+    package init(radius: Double, dwell: Duration, rule: Rule = .accurateFixesOnly) {
         self.radius = radius
         self.dwell = dwell
+        self.rule = rule
     }
+
+    /// Fixes less accurate than this many metres are ignored.
+    package static let maximumAccuracy = 100.0
 
     package mutating func update(with location: Location) -> Event? {
         let accuracy = location.horizontalAccuracy ?? 0
-        guard accuracy < radius else { return nil }
+        switch rule {
+        case .allowingForAccuracy: guard accuracy <= Self.maximumAccuracy else { return nil }
+        case .accurateFixesOnly: guard accuracy < radius else { return nil }
+        }
         guard var current = cluster else {
             cluster = Cluster(location)
             return nil
         }
         let reference = isStaying ? current.center : current.anchor
         let distance = reference.distance(to: location.coordinate)
-        let limit = isStaying ? radius + accuracy : radius
+        let limit = isStaying || rule == .allowingForAccuracy ? radius + accuracy : radius
         if distance <= limit {
             current.add(location)
             cluster = current
@@ -83,6 +112,17 @@ package struct DwellDetector: Sendable {
             return .departed(center: current.center, arrival: current.start, lastInside: current.last)
         }
         return nil
+    }
+
+    /// Moves the stay under way onto the grid of approximate locations: access was reduced,
+    /// and nothing it reports afterwards may be more precise than the grid.
+    package mutating func snapToGrid() {
+        guard var current = cluster else { return }
+        let center = ApproximateLocation.snap(current.center)
+        current.anchor = ApproximateLocation.snap(current.anchor)
+        current.latitudeSum = center.latitude * current.count
+        current.longitudeSum = center.longitude * current.count
+        cluster = current
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -1,22 +1,25 @@
 import GPSReports
+import Reactive
 
 /// One running iteration of ``LocationUpdate/liveUpdates(_:from:)``: its filters, its stay
 /// detector, and where its updates go. Lives on the main actor, in its manager.
 @MainActor
 final class LiveUpdateSession {
     private let configuration: LocationUpdate.LiveConfiguration
-    private let continuation: AsyncStream<LocationUpdate>.Continuation
+    /// Where its updates wait for the loop; the manager waits on it before reading more of a replay.
+    let channel: BufferedChannel<LocationUpdate>
     private var stay: DwellDetector?
     private var lastLocation: Location?
     private var isStationary = false
     /// The last update without a location, so a repeated state is not reported twice.
     private var lastCondition: LocationUpdate?
 
-    init(configuration: LocationUpdate.LiveConfiguration, continuation: AsyncStream<LocationUpdate>.Continuation) {
+    init(configuration: LocationUpdate.LiveConfiguration, channel: BufferedChannel<LocationUpdate>) {
         self.configuration = configuration
-        self.continuation = continuation
+        self.channel = channel
         if configuration.stationaryRadius > 0 {
-            stay = DwellDetector(radius: configuration.stationaryRadius, dwell: configuration.stationaryInterval)
+            stay = DwellDetector(radius: configuration.stationaryRadius, dwell: configuration.stationaryInterval,
+                                 rule: .allowingForAccuracy)
         }
     }
 
@@ -32,7 +35,7 @@ final class LiveUpdateSession {
             case .arrived:
                 isStationary = true
                 // Said once, with the location that settled it; then quiet until it moves.
-                continuation.yield(LocationUpdate(location: location, isStationary: true, accuracyLimited: accuracyLimited))
+                channel.send(LocationUpdate(location: location, isStationary: true, accuracyLimited: accuracyLimited))
                 lastLocation = location
                 return
             case .departed:
@@ -47,18 +50,34 @@ final class LiveUpdateSession {
             return
         }
         lastLocation = location
-        continuation.yield(LocationUpdate(location: location, accuracyLimited: accuracyLimited))
+        channel.send(LocationUpdate(location: location, accuracyLimited: accuracyLimited))
+    }
+
+    /// Access was reduced: the locations it keeps from before are snapped to the grid.
+    ///
+    /// A stay cannot be told from locations kilometres wide, so a stationary loop is no longer
+    /// held quiet: approximate locations come again (``LocationUpdate/isStationary`` waits for
+    /// precise access).
+    func reduceAccuracy() {
+        lastLocation = lastLocation.map(ApproximateLocation.reduce)
+        if isStationary {
+            isStationary = false
+            stay = DwellDetector(radius: configuration.stationaryRadius, dwell: configuration.stationaryInterval,
+                                 rule: .allowingForAccuracy)
+        } else {
+            stay?.snapToGrid()
+        }
     }
 
     /// Access or availability changed: say so once, without a location.
     func report(_ condition: LocationUpdate) {
         guard condition != lastCondition else { return }
         lastCondition = condition
-        continuation.yield(condition)
+        channel.send(condition)
     }
 
     /// The manager is going away.
     func finish() {
-        continuation.finish()
+        channel.finish()
     }
 }

@@ -103,9 +103,13 @@ extension LocationManager {
     func applyAuthorization(_ stored: StoredAuthorization) {
         let status = stored.status
         let accuracyChanged = stored.accuracy != storedAccuracy
+        let wasReduced = accuracyAuthorization == .reducedAccuracy
         storedAccuracy = stored.accuracy
         // A temporary grant of full accuracy ends with the access it refined.
         if !status.isAuthorized { temporaryFullAccuracy = false }
+        // Before anyone is told: a delegate reading `location` in its callback must already
+        // find it approximate.
+        if !wasReduced && accuracyAuthorization == .reducedAccuracy { reduceCachedLocations() }
         guard status != authorizationStatus else {
             if accuracyChanged {
                 logger.info("location accuracy: \(stored.accuracy)")
@@ -129,5 +133,29 @@ extension LocationManager {
             failOneShot(refusal, report: !running)
         }
         reconcileSource()
+    }
+}
+
+extension LocationManager {
+    /// Access was reduced to approximate while locations were kept from before: every one this
+    /// manager still holds or replays is snapped to the grid, as if it had arrived now. That is
+    /// ``location``, ``latestReceivedLocation``, the one-shot request's best so far, the stays
+    /// under way (visits, pauses, `isStationary`), each live session's last location, and the
+    /// latest values of the delegate proxy's drivers. Locations already handed out stay as
+    /// they were: they cannot be called back.
+    func reduceCachedLocations() {
+        location = location.map(ApproximateLocation.reduce)
+        latestReceivedLocation = latestReceivedLocation.map(ApproximateLocation.reduce)
+        lastSignificantLocation = lastSignificantLocation.map(ApproximateLocation.reduce)
+        if let best = oneShot?.best { oneShot?.best = ApproximateLocation.reduce(best) }
+        visitDetector?.snapToGrid()
+        pauseDetector?.snapToGrid()
+        for live in liveSessions.values { live.reduceAccuracy() }
+        if let proxy = delegateSlot.proxy as? LocationManagerDelegateProxy {
+            proxy.reviseDriver(.location, ApproximateLocation.reduce)
+            proxy.reviseDriver(.didUpdateLocations) { $0.map(ApproximateLocation.reduce) }
+            proxy.reviseDriver(.didVisit, ApproximateLocation.reduce)
+            proxy.reviseDriver(.didReceiveReport, ApproximateLocation.reduce)
+        }
     }
 }

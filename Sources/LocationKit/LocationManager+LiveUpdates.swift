@@ -1,4 +1,5 @@
 import GPSReports
+import Reactive
 
 extension LocationUpdate {
     /// Locations as an `AsyncSequence`, as iOS 17's `CLLocationUpdate.liveUpdates(_:)` gives
@@ -16,8 +17,16 @@ extension LocationUpdate {
     /// Each update has a location, or says why there is none: access denied, restricted or
     /// undecided; no location available (gpsd down, no receiver, silence); or the device is
     /// stationary. The sequence ends when the task is cancelled, or after a
-    /// `locationUnavailable` update when the source ended for good (a replay's end). The manager's own filters (``LocationManager/accuracyFilter``,
-    /// ``LocationManager/distanceFilter``) do not apply: `configuration` chooses.
+    /// `locationUnavailable` update when the source ended for good (a replay's end). The
+    /// manager's own filters (``LocationManager/accuracyFilter``, ``LocationManager/distanceFilter``)
+    /// do not apply: `configuration` chooses.
+    ///
+    /// **A loop slower than the source.** The loop may do any work, awaited or not, per update.
+    /// A replay waits for it: the manager reads a played-back source only as fast as its slowest
+    /// consumer takes what it gave (see ``LocationManager``), so no update is lost, however long
+    /// the log. A live receiver cannot wait: up to ``LocationUpdate/bufferLimit`` updates wait for
+    /// the loop, and when it falls further behind the oldest waiting update is dropped; the next
+    /// update the loop receives says how many in ``LocationUpdate/droppedUpdates``.
     @MainActor
     public static func liveUpdates(_ configuration: LiveConfiguration = .default,
                                    from manager: LocationManager) -> LiveUpdates {
@@ -41,7 +50,7 @@ extension LocationUpdate {
         public struct AsyncIterator: AsyncIteratorProtocol {
             let manager: LocationManager
             let configuration: LiveConfiguration
-            var updates: AsyncStream<LocationUpdate>.AsyncIterator?
+            var session: SessionLifetime?
 
             /// The next update; `nil` when the task is cancelled or the manager went away.
             public mutating func next() async -> LocationUpdate? {
@@ -50,18 +59,26 @@ extension LocationUpdate {
 
             /// The next update, resuming on `actor`.
             public mutating func next(isolation actor: isolated (any Actor)?) async -> LocationUpdate? {
-                if updates == nil {
-                    let (stream, continuation) = AsyncStream.makeStream(of: LocationUpdate.self,
-                                                                        bufferingPolicy: .bufferingNewest(256))
-                    let id = await manager.startLiveUpdates(configuration, continuation: continuation)
+                if session == nil {
+                    let channel = BufferedChannel<LocationUpdate>(capacity: LocationUpdate.bufferLimit,
+                                                                  highWater: LocationUpdate.bufferLimit / 4)
+                    let id = await manager.startLiveUpdates(configuration, channel: channel)
                     // Dropping the iterator (a break) or cancelling the task ends the session.
-                    continuation.onTermination = { [weak manager] _ in
+                    channel.onTermination { [weak manager] in
                         Task { @MainActor in manager?.stopLiveUpdates(id) }
                     }
-                    updates = stream.makeAsyncIterator()
+                    session = SessionLifetime(channel)
                 }
-                return await updates?.next(isolation: actor)
+                guard let delivery = await session?.channel.next(isolation: actor) else { return nil }
+                return delivery.dropped > 0 ? delivery.element.afterDropping(delivery.dropped) : delivery.element
             }
+        }
+
+        /// Ends the session when the iterator goes away, as a released `AsyncStream` iterator does.
+        final class SessionLifetime: Sendable {
+            let channel: BufferedChannel<LocationUpdate>
+            init(_ channel: BufferedChannel<LocationUpdate>) { self.channel = channel }
+            deinit { channel.terminate() }
         }
     }
 }
@@ -69,10 +86,10 @@ extension LocationUpdate {
 extension LocationManager {
     /// Registers a live-update session, tells it the state of things, and starts the source if needed.
     func startLiveUpdates(_ configuration: LocationUpdate.LiveConfiguration,
-                          continuation: AsyncStream<LocationUpdate>.Continuation) -> UInt64 {
+                          channel: BufferedChannel<LocationUpdate>) -> UInt64 {
         nextRequestID &+= 1
         let id = nextRequestID
-        let session = LiveUpdateSession(configuration: configuration, continuation: continuation)
+        let session = LiveUpdateSession(configuration: configuration, channel: channel)
         liveSessions[id] = session
         if let condition = liveCondition() { session.report(condition) }
         if authorizationStatus == .notDetermined { requestWhenInUseAuthorization() }

@@ -118,7 +118,7 @@ extension LocationManager {
     func deliverUpdate(_ location: Location) {
         guard Self.isAccurate(location, within: accuracyFilter) else { return }
         if pausesLocationUpdatesAutomatically && pauseRadius > 0 {
-            var detector = pauseDetector ?? DwellDetector(radius: pauseRadius, dwell: pauseInterval)
+            var detector = pauseDetector ?? DwellDetector(radius: pauseRadius, dwell: pauseInterval, rule: .allowingForAccuracy)
             let event = detector.update(with: location)
             pauseDetector = detector
             switch event {

@@ -21,8 +21,18 @@ import Glibc
 /// ``LocationManagerDelegate/locationManager(_:didFailWithError:)``; while undecided the
 /// service waits for the decision.
 ///
+/// **A consumer slower than the source.** A source that can wait (a `Replay`, any
+/// `PulledLocationSource`) is read one event at a time, and the next is read only once every
+/// buffering consumer (each ``LocationUpdate/liveUpdates(_:from:)`` loop, each stream under
+/// ``Reactive``) has room: a replay goes at the pace of its slowest consumer and none of them
+/// loses a location. A loop that keeps a stream but stops reading it therefore holds the replay
+/// up; end it (`break`, or cancel its task) when done. A live source (gpsd) cannot wait: each
+/// consumer buffers a bounded number of events, and drops beyond that are counted
+/// (``LocationUpdate/droppedUpdates``, `rx.delegate.droppedEventCount`). The delegate is called
+/// synchronously and is never behind.
+///
 /// **Time.** Timeouts (``requestLocation()``) run on the injected clock. Dwell times
-/// (visits, automatic pausing) are measured on the fixes' timestamps, so a replayed track
+/// (visits, automatic pausing, `isStationary`) are measured on the fixes' timestamps, so a replayed track
 /// behaves the same at any replay speed.
 ///
 /// **Lifetime.** The manager stops its source and finishes every ``Reactive`` stream when
@@ -98,12 +108,15 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// moves again, ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``.
     public var pausesLocationUpdatesAutomatically = false
 
-    /// Standing still means staying within this radius in metres (default 25; zero or less never pauses)...
+    /// Standing still means staying within this radius in metres (default 25; zero or less never
+    /// pauses), each fix allowed its own accuracy, as for ``LocationUpdate/LiveConfiguration/stationaryRadius``...
     public var pauseRadius: Double = 25
     /// ...for this long (default two minutes).
     public var pauseInterval: Duration = .seconds(120)
 
-    /// A visit is a stay within this radius in metres (default 50)...
+    /// A visit is a stay within this radius in metres (default 50), decided on fixes more
+    /// accurate than the radius; unlike ``pauseRadius``, a fix is not allowed its accuracy on top
+    /// (see ``LocationUpdate/LiveConfiguration/stationaryRadius``)...
     public var visitRadius: Double = 50
     /// ...lasting at least this long (default five minutes).
     public var visitDwellTime: Duration = .seconds(300)
@@ -318,15 +331,52 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         receiver?.locationManager(self, didFailWithError: error)
     }
 
+    /// Reads a source that can wait (a replay) one event at a time, and before each next event
+    /// waits until every buffering consumer has room: no `liveUpdates` loop and no `rx` stream
+    /// falls behind a replay far enough to lose a location.
+    private func pull(_ source: some PulledLocationSource) -> SourceSession {
+        let events = source.events()
+        // Weak: a manager nobody else holds goes away, and its deinit cancels this task.
+        let task = Task { @MainActor [weak self] in
+            for await event in events {
+                // Not bound to a name: the manager is not held while the wait below suspends.
+                guard !Task.isCancelled, let outcome = self.map({ $0.handlePulled(event) }) else { return }
+                // Usually every consumer has room: then no suspension, and no hop off the main actor.
+                guard let wait = outcome else { continue }
+                await wait()
+            }
+            if !Task.isCancelled { self?.sourceEnded() }
+        }
+        return SourceSession { task.cancel() }
+    }
+
+    /// Handles a pulled event; returns what to wait for before pulling the next, or `nil` when
+    /// every consumer has room. The wait holds the consumers' buffers, not the manager, so a
+    /// manager let go while its replay waits still goes.
+    private func handlePulled(_ event: SourceEvent) -> (@Sendable () async -> Void)? {
+        handle(event)
+        let channels = liveSessions.values.map(\.channel)
+        let proxy = delegateSlot.proxy as? LocationManagerDelegateProxy
+        guard channels.contains(where: \.needsRoom) || proxy?.needsRoom == true else { return nil }
+        return {
+            for channel in channels { await channel.waitForRoom() }
+            await proxy?.waitForRoom()
+        }
+    }
+
     /// Runs the source exactly while it is needed and allowed.
     func reconcileSource() {
         let wanted = needsSource && authorizationStatus.isAuthorized
         if wanted, session == nil {
-            // The source holds the manager weakly: a manager nobody else holds goes away, and its
-            // deinit ends the session.
-            session = source.startSession { [weak self] event in
-                guard let self else { return }
-                if let event { self.handle(event) } else { self.sourceEnded() }
+            if let pulled = source as? any PulledLocationSource {
+                session = pull(pulled)
+            } else {
+                // The source holds the manager weakly: a manager nobody else holds goes away, and
+                // its deinit ends the session.
+                session = source.startSession { [weak self] event in
+                    guard let self else { return }
+                    if let event { self.handle(event) } else { self.sourceEnded() }
+                }
             }
         } else if !wanted, let running = session {
             session = nil

@@ -9,6 +9,13 @@ extension LocationUpdate {
         public var distanceFilter: Double
         /// Staying within this many metres for ``stationaryInterval`` makes the device
         /// stationary; zero or less never does (an aircraft is never parked in the sky).
+        ///
+        /// A receiver at rest reports positions scattered over about its accuracy, so each fix
+        /// is allowed its own error: it counts as staying when it lies within this radius plus
+        /// its horizontal accuracy of where the stay began (of the stay's mean position once
+        /// stationary). A 15 m receiver standing still is therefore stationary under every
+        /// configuration but ``airborne``. Fixes less accurate than 100 m are not considered,
+        /// and the configuration's ``accuracyFilter`` applies first.
         public var stationaryRadius: Double
         /// How long a stay must last to count as stationary, on the fixes' own times.
         public var stationaryInterval: Duration

@@ -23,6 +23,22 @@ public struct LocationUpdate: Sendable, Hashable {
     /// background, so this is always `false`.
     public let insufficientlyInUse: Bool
 
+    /// How many updates were left out just before this one because the loop fell more than
+    /// ``bufferLimit`` updates behind a live receiver, which cannot wait for it; zero otherwise.
+    /// A replay waits for the loop, so under a replay this is always zero. CoreLocation has no
+    /// such count: there, an update a slow loop missed is simply gone.
+    public private(set) var droppedUpdates = 0
+
+    /// How many updates wait for a loop before the oldest is dropped (see ``droppedUpdates``).
+    public static let bufferLimit = 256
+
+    /// This update, saying that `count` updates were dropped just before it.
+    func afterDropping(_ count: Int) -> LocationUpdate {
+        var update = self
+        update.droppedUpdates += count
+        return update
+    }
+
     /// CoreLocation's spelling of ``isStationary``.
     public var stationary: Bool { isStationary }
 

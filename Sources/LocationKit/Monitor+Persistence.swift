@@ -6,9 +6,15 @@ import Glibc
 
 extension Monitor {
     /// The file's shape: a version, so a later format can tell old files apart.
+    ///
+    /// Version 2 writes each date as ISO 8601 with every fractional digit the date holds
+    /// (``PersistedDate``), so a date read back equals the one delivered, exactly. Version 1
+    /// wrote whole seconds; its files are still read.
     struct File: Codable {
-        var version = 1
+        var version = File.currentVersion
         var records: [Record]
+
+        static let currentVersion = 2
     }
 
     /// The largest monitor file read.
@@ -28,12 +34,19 @@ extension Monitor {
         let file: File
         do {
             let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
+            decoder.dateDecodingStrategy = .custom { decoder in
+                let container = try decoder.singleValueContainer()
+                let text = try container.decode(String.self)
+                guard let date = PersistedDate.date(from: text) else {
+                    throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
+                }
+                return date
+            }
             file = try decoder.decode(File.self, from: Data(text.utf8))
         } catch {
             throw .monitorFailed(name: name, path: path, reason: "it does not hold a monitor; remove it to start afresh")
         }
-        guard file.version == 1 else {
+        guard file.version <= File.currentVersion else {
             throw .monitorFailed(name: name, path: path, reason: "it was written by a newer GeoTrack (format \(file.version))")
         }
         var records: [String: Record] = [:]
@@ -58,7 +71,10 @@ extension Monitor {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            encoder.dateEncodingStrategy = .iso8601
+            encoder.dateEncodingStrategy = .custom { date, encoder in
+                var container = encoder.singleValueContainer()
+                try container.encode(PersistedDate.text(for: date))
+            }
             text = String(decoding: try encoder.encode(file), as: UTF8.self) + "\n"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -68,5 +84,48 @@ extension Monitor {
         if let reason = StateFile.writeAtomically(text, to: path, directory: directory) {
             throw .monitorFailed(name: name, path: path, reason: "it cannot be written (\(reason))")
         }
+    }
+}
+
+/// How a monitor file writes a date: ISO 8601 in UTC, with exactly the fractional digits needed
+/// to give back the same `Date` (`2025-09-12T09:00:00.25Z`), so nothing a program was told is
+/// changed by a relaunch. Whole seconds print as before (`2025-09-12T09:00:00Z`).
+enum PersistedDate {
+    /// The text for `date`.
+    static func text(for date: Date) -> String {
+        let seconds = date.timeIntervalSinceReferenceDate
+        let whole = seconds.rounded(.down)
+        // Exact: a double minus its floor is representable.
+        let fraction = seconds - whole
+        let base = Date(timeIntervalSinceReferenceDate: whole).formatted(.iso8601)
+        guard fraction > 0, base.hasSuffix("Z") else { return base }
+        return base.dropLast() + decimals(of: fraction) + "Z"
+    }
+
+    /// The date `text` names: this format, or version 1's whole seconds.
+    static func date(from text: String) -> Date? {
+        var base = text
+        var fraction = 0.0
+        if text.hasSuffix("Z"), let dot = text.lastIndex(of: ".") {
+            guard let value = Double("0" + text[dot..<text.index(before: text.endIndex)]), value < 1 else { return nil }
+            fraction = value
+            base = text[..<dot] + "Z"
+        }
+        guard let whole = try? Date.ISO8601FormatStyle().parse(base) else { return nil }
+        // Whole seconds plus the fraction written from the same date: the sum is that date exactly.
+        return Date(timeIntervalSinceReferenceDate: whole.timeIntervalSinceReferenceDate + fraction)
+    }
+
+    /// `fraction` (in 0..<1) as `.ddd`, with the shortest digits that read back as the same double.
+    static func decimals(of fraction: Double) -> String {
+        let shortest = fraction.description
+        guard let exponentMark = shortest.firstIndex(of: "e"),
+              let exponent = Int(shortest[shortest.index(after: exponentMark)...]), exponent < 0 else {
+            // "0.25" -> ".25"
+            return String(shortest.drop { $0 != "." })
+        }
+        // "2.5e-07" -> ".00000025"
+        let digits = shortest[..<exponentMark].filter { $0 != "." }
+        return "." + String(repeating: "0", count: -exponent - 1) + digits
     }
 }

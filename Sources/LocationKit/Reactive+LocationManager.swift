@@ -7,8 +7,10 @@ import Reactive
 /// in order, while the delegate keeps receiving its callbacks. Any number of
 /// subscribers may listen at once. Cancelling a consuming task releases its
 /// subscription at once; when the manager is deallocated every stream finishes.
-/// Each subscriber buffers at most 128 events; a subscriber that falls further behind
-/// loses its oldest events (counted in ``LocationManagerDelegateProxy``'s `droppedEventCount`).
+/// A replay waits for the slowest subscriber (see ``LocationManager``), so none loses an event.
+/// From a live receiver each subscriber buffers at most 128 events; a subscriber that falls
+/// further behind loses its oldest events (counted in ``LocationManagerDelegateProxy``'s
+/// `droppedEventCount`).
 @MainActor
 extension Reactive where Base == LocationManager {
     /// The installed delegate proxy (installed now if needed).

@@ -3,10 +3,13 @@ import Synchronization
 /// Sends every element to any number of ``EventStream`` subscribers.
 ///
 /// Buffering policy: each subscriber has its own buffer holding at most
-/// ``bufferLimit`` elements. When a subscriber falls that far behind, its *oldest*
-/// buffered element is dropped to make room for the newest, and the drop is counted
-/// in ``droppedCount``. A slow subscriber therefore never blocks the producer or
-/// the other subscribers, and never grows memory without bound.
+/// ``bufferLimit`` elements. A producer that can wait (one that pulls its input, as a
+/// location manager reading a replay does) calls ``waitForRoom()`` between elements and so
+/// never outruns the slowest subscriber: nothing is dropped. A producer that cannot wait (a
+/// live receiver) just sends: when a subscriber falls ``bufferLimit`` elements behind, its
+/// *oldest* buffered element is dropped to make room for the newest, and the drop is counted
+/// in ``droppedCount``. A slow subscriber therefore never blocks such a producer or the
+/// other subscribers, and never grows memory without bound.
 ///
 /// A subscriber is released the moment its consuming task is cancelled or its
 /// stream is discarded. ``finish()`` ends every stream after its buffered elements.
@@ -43,20 +46,21 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     /// - Parameter initial: an element to deliver first (for "current value, then changes"
     ///   streams); when `nil`, a replaying broadcaster delivers its latest element.
     public func subscribe(startingWith initial: Element? = nil) -> EventStream<Element> {
-        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: .bufferingNewest(bufferLimit))
-        let action = state.withLock { $0.subscribe(.stream(continuation), initial: initial) }
+        // Half the buffer: a waiting producer resumes with room for what one input causes.
+        let channel = BufferedChannel<Element>(capacity: bufferLimit, highWater: max(1, bufferLimit / 2))
+        let action = state.withLock { $0.subscribe(.stream(channel), initial: initial) }
         switch action {
         case .live(let id):
-            continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.unsubscribe(id) } }
+            channel.onTermination { [weak self] in self?.state.withLock { $0.unsubscribe(id) } }
         case .replay(let id, let replay):
-            continuation.onTermination = { [weak self] _ in self?.state.withLock { $0.unsubscribe(id) } }
-            continuation.yield(replay)
-            catchUp(id) { continuation.yield($0) }
+            channel.onTermination { [weak self] in self?.state.withLock { $0.unsubscribe(id) } }
+            channel.send(replay)
+            catchUp(id) { channel.send($0) }
         case .finished(let replay):
-            if let replay { continuation.yield(replay) }
-            continuation.finish()
+            if let replay { channel.send(replay) }
+            channel.finish()
         }
-        return EventStream(stream)
+        return EventStream(channel)
     }
 
     /// Calls `observer` synchronously, in the sender's context, with each element sent from now
@@ -105,11 +109,28 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     public func send(_ element: Element) {
         let (continuations, observers) = state.withLock { $0.send(element) }
         var drops = 0
-        for continuation in continuations {
-            if case .dropped = continuation.yield(element) { drops += 1 }
+        for continuation in continuations where continuation.send(element) {
+            drops += 1
         }
         if drops > 0 { state.withLock { $0.recordDrops(drops) } }
         for observer in observers { observer(element) }
+    }
+
+    /// Whether ``waitForRoom()`` would wait now: some stream subscriber has half of
+    /// ``bufferLimit`` elements or more waiting. Lets a producer skip the wait, and its
+    /// suspension, in the usual case.
+    public var needsRoom: Bool {
+        state.withLock { $0.channels }.contains { $0.needsRoom }
+    }
+
+    /// Returns once every stream subscriber has fewer than half of ``bufferLimit`` elements
+    /// waiting (or went away, or the calling task was cancelled): a producer that can wait calls
+    /// it before producing more, so that no subscriber ever loses an element. Observers are
+    /// called synchronously and never hold anything up.
+    public func waitForRoom() async {
+        let channels = state.withLock { $0.channels }
+        // One after the other: while this producer waits, nothing new fills the others.
+        for channel in channels { await channel.waitForRoom() }
     }
 
     /// Ends every stream; later subscribers get an already-finished stream.

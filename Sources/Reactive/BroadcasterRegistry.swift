@@ -78,6 +78,18 @@ final class BroadcasterRegistry: Sendable {
         return all.reduce(0) { $0 + $1.droppedCount }
     }
 
+    /// Whether ``waitForRoom()`` would wait now.
+    var needsRoom: Bool {
+        state.withLock { Array($0.broadcasters.values) }.contains { $0.needsRoom }
+    }
+
+    /// Returns once every stream subscriber of every event has room (see ``Broadcaster/waitForRoom()``).
+    /// Drivers are not waited for: a driver's consumer wants the latest value, not every one.
+    func waitForRoom() async {
+        let all = state.withLock { Array($0.broadcasters.values) }
+        for broadcaster in all { await broadcaster.waitForRoom() }
+    }
+
     func finishAll() {
         let all = state.withLock { s -> [any FinishableBroadcaster] in
             s.finished = true
@@ -91,6 +103,8 @@ final class BroadcasterRegistry: Sendable {
 @usableFromInline
 protocol FinishableBroadcaster: AnyObject, Sendable {
     func finish()
+    func waitForRoom() async
+    var needsRoom: Bool { get }
     var droppedCount: Int { get }
 }
 

@@ -10,7 +10,7 @@
 /// handed over after the replay (``catchUp(_:)``); only then does it join the live lists.
 @usableFromInline
 struct BroadcasterStateMachine<Element: Sendable> {
-    @usableFromInline typealias Continuation = AsyncStream<Element>.Continuation
+    @usableFromInline typealias Continuation = BufferedChannel<Element>
     @usableFromInline typealias Observer = @Sendable (Element) -> Void
 
     /// Where one subscriber's elements go.
@@ -40,6 +40,15 @@ struct BroadcasterStateMachine<Element: Sendable> {
     }
 
     var subscriberCount: Int { ids.count + observerIDs.count + catchingUp.count }
+
+    /// Every subscriber with a buffer: the live streams and those still catching up.
+    var channels: [Continuation] {
+        var all = continuations
+        for entry in catchingUp.values {
+            if case .stream(let channel) = entry.target { all.append(channel) }
+        }
+        return all
+    }
 
     /// What a new subscriber gets.
     enum SubscribeAction {

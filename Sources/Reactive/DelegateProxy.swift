@@ -11,6 +11,8 @@
 ///
 /// Buffering: each subscriber keeps at most ``bufferLimit`` undelivered events; beyond
 /// that its oldest event is dropped and counted in ``droppedEventCount`` (see ``Broadcaster``).
+/// A parent that can pause its input (one reading a replay) calls ``waitForRoom()`` between
+/// inputs, so no stream subscriber ever falls that far behind.
 @MainActor
 open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding {
     /// The object whose delegate this proxy is.
@@ -53,6 +55,15 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
         registry.relay(for: event, initial: initial).driver
     }
 
+    /// Replaces the latest value of `event`'s driver, if it has one, with `revise` applied to
+    /// it, and delivers the revised value to the driver's consumers. No event is emitted on the
+    /// streams: nothing new happened, an old value is corrected (as when precision is withdrawn).
+    public func reviseDriver<Element: Sendable>(_ event: DelegateEvent<Element>, _ revise: (Element) -> Element) {
+        guard let relay = registry.existingOutlets(event).1, let value = relay.value else { return }
+        let revised = revise(value)
+        relay.accept(revised)
+    }
+
     /// Calls `observer` synchronously on the main actor each time `event` is emitted, right after
     /// the forward delegate, until the returned ``Observation`` is cancelled or deallocated.
     ///
@@ -86,6 +97,17 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
     public func subscriberCount<Element: Sendable>(for event: DelegateEvent<Element>) -> Int {
         registry.existing(event)?.subscriberCount ?? 0
     }
+
+    /// Returns once every stream subscriber has room for more events (fewer than half of
+    /// ``bufferLimit`` waiting), went away, or the calling task was cancelled. Drivers are not
+    /// waited for: their consumers want the latest value.
+    public func waitForRoom() async {
+        await registry.waitForRoom()
+    }
+
+    /// Whether ``waitForRoom()`` would wait now: some stream subscriber has half of
+    /// ``bufferLimit`` events or more waiting.
+    public var needsRoom: Bool { registry.needsRoom }
 
     /// Events dropped so far, over every stream, because a subscriber's buffer was full.
     public var droppedEventCount: Int { registry.droppedCount }

@@ -37,6 +37,13 @@ public final class DriverRelay<Element: Sendable>: Sendable {
     /// Values dropped because a consumer of ``driver`` fell behind (see ``Broadcaster``).
     @usableFromInline var droppedCount: Int { broadcaster.droppedCount }
 
+    /// Returns at once: a driver's consumer wants the latest value, so a producer never waits
+    /// for one (a consumer that falls behind loses older values, counted as ``Broadcaster`` says).
+    @usableFromInline func waitForRoom() async {}
+
+    /// Never: see ``waitForRoom()``.
+    @usableFromInline var needsRoom: Bool { false }
+
     /// Ends the driver's streams after their buffered values.
     public func finish() {
         broadcaster.finish()

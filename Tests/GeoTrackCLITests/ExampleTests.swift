@@ -55,6 +55,36 @@ import Testing
         #expect(!notALog.stdout.contains("live updates"), "\(notALog.stdout)")
     }
 
+    @Test("over a log longer than 256 fixes every location arrives, and a relaunch reads the monitor's event date back exactly")
+    func longLogAndExactDates() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
+        let log = home.appendingPathComponent("long.nmea").path
+        // 601 cycles, 600 fixes at 13 m/s, each 0.936 s past its second.
+        try SyntheticLog.writeNMEA(cycles: 601, fraction: "936", to: log)
+
+        let first = try TestSupport.run(Self.example, [log], environment: environment)
+        #expect(first.status == 0, "\(first.stderr)")
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "live updates: 600 locations, 600 simulated, 0 stationary", "\(lines.suffix(3))")
+        #expect(lines.contains("monitor: start unsatisfied"), "\(lines)")
+        let dated = try #require(lines.first { $0.hasPrefix("monitor: start dated ") })
+        let seconds = try #require(Double(dated.dropFirst("monitor: start dated ".count)))
+        // The time of a fix soon after the start (the circle is 40 m, the track does 13 m/s),
+        // with its fraction: the date a whole-second file would have changed.
+        let start = try #require(Calendar(identifier: .gregorian).date(from: DateComponents(
+            timeZone: TimeZone(identifier: "UTC"), year: 2025, month: 9, day: 12, hour: 9)))
+        let offset = seconds - start.timeIntervalSinceReferenceDate
+        #expect(offset > 1 && offset < 20, "\(dated)")
+        #expect(abs(offset - offset.rounded(.down) - 0.936) < 1e-6, "\(dated)")
+
+        // A new process: the date it reads back is the one delivered, to the last bit.
+        let second = try TestSupport.run(Self.example, [log], environment: environment)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stdout.contains("monitor: remembers start unsatisfied\n"), "\(second.stdout)")
+        #expect(second.stdout.contains("monitor: remembers start dated \(seconds)\n"), "\(second.stdout)")
+    }
+
     @Test("a wrong call says how to call it, with status 64")
     func usage() throws {
         let run = try TestSupport.run(Self.example, [])

@@ -1,0 +1,28 @@
+import Foundation
+
+/// NMEA logs made for tests: as long as a test needs, with fix times it chooses.
+public enum SyntheticLog {
+    /// Writes an NMEA log of `cycles` cycles (an RMC and a GGA sentence each), one a second from
+    /// 09:00:00 UTC on 12 September 2025, each `fraction` of a second past the second (two or
+    /// three digits, "25" for .25 s), each 0.01' of longitude (about 13 m, so 13 m/s) east of the
+    /// one before, at 46.2° N with HDOP 0.8.
+    ///
+    /// A replay reports no fix for a log's first cycle, so it reports `cycles - 1` fixes.
+    public static func writeNMEA(cycles: Int, fraction: String = "25", to path: String) throws {
+        var lines = ["# \(cycles) synthetic cycles, one a second, moving east at 13 m/s"]
+        for index in 0..<cycles {
+            let seconds = 9 * 3600 + index
+            let time = String(format: "%02d%02d%02d.", seconds / 3600, seconds / 60 % 60, seconds % 60) + fraction
+            let longitude = String(format: "006%07.4f", 9 + Double(index) * 0.01)
+            lines.append(sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,25.3,90.0,120925,,,A"))
+            lines.append(sentence("GPGGA,\(time),4612.0004,N,\(longitude),E,1,09,0.8,380.0,M,47.9,M,,"))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// `body` as a sentence: `$`, the body, `*` and its checksum.
+    public static func sentence(_ body: String) -> String {
+        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+        return "$" + body + String(format: "*%02X", checksum)
+    }
+}
