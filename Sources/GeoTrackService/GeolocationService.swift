@@ -38,6 +38,10 @@ public final class GeolocationService {
     private let statusRelay: DriverRelay<TrackingStatus>
     private let outlet = Broadcaster<TrackingUpdate>(bufferLimit: 1024)
     private var reducer: TrackingReducer
+    /// The last location handed to the outputs: a later report of its fix time completes from it.
+    private var lastSent: Location?
+    /// The last location handed to the outputs with a velocity the receiver measured.
+    private var lastMeasured: Location?
     private var observations: [Observation] = []
 
     /// Creates the service over `manager`.
@@ -92,8 +96,11 @@ public final class GeolocationService {
                 for delivered in locations {
                     if !delivered.isStale { coordinateRelay.accept(delivered.coordinate) }
                     let location = shownLocation(for: delivered)
+                    lastSent = location
+                    if location.reportedSpeed != nil { lastMeasured = location }
+                    let displayed = displayedLocation(for: location)
                     // The status first: an output that stops at this location has drawn it.
-                    apply(.location(location, heading: shownHeading(for: location)))
+                    apply(.location(displayed, heading: shownHeading(for: displayed)))
                     outlet.send(.location(location))
                 }
             },
@@ -152,26 +159,41 @@ public final class GeolocationService {
     /// The status the outputs were last told.
     public var currentStatus: TrackingStatus { statusRelay.value ?? reducer.status }
 
-    /// The heading that describes `location`: the course of that very fix, or a heading sensor's
-    /// reading that the manager still considers current at the fix's time. An older heading is
-    /// not shown, so a receiver that stopped does not keep showing the course it last had.
+    /// The heading that describes `location`: a heading sensor's reading that the manager still
+    /// considers current at the fix's time, else the course of that very location while moving
+    /// (``LocationManager/courseHeading(for:)``), whatever the manager's heading filter let
+    /// through to its delegate. An older heading is not shown, so a receiver that stopped does
+    /// not keep showing the course it last had.
     public func shownHeading(for location: Location) -> Heading? {
-        guard let heading = manager.heading else { return nil }
-        switch heading.source {
-        case .courseOverGround:
-            return heading.timestamp == location.timestamp ? heading : nil
-        case .sensor:
-            return manager.isCurrent(heading.timestamp, at: location.timestamp) ? heading : nil
+        if let heading = manager.heading, case .sensor = heading.source,
+           manager.isCurrent(heading.timestamp, at: location.timestamp) {
+            return heading
         }
+        return manager.courseHeading(for: location)
     }
 
     /// The location the outputs are given for `location`: a report of the same cycle (the same
-    /// fix time) as the one shown, which lacks its speed or course, does not erase them; so
-    /// the status line, the sky view, the statistics and the publisher all show the cycle's
-    /// values steadily, whether the receiver sends one report per cycle or two.
+    /// fix time) as the last one sent, which lacks the velocity the receiver measured, does not
+    /// erase it (``Location/completed(from:)``); so the status line, the sky view, the
+    /// statistics and the publisher all have the cycle's values, whether the receiver sends one
+    /// report per cycle or two.
     public func shownLocation(for location: Location) -> Location {
-        guard let shown = reducer.location, !shown.isStale else { return location }
-        return location.completed(from: shown)
+        guard let last = lastSent, !last.isStale else { return location }
+        return location.completed(from: last)
+    }
+
+    /// The location the status shows for `location`, one the outputs were given: when its only
+    /// speed is one gpsd derived between positions (no course), and the receiver measured a
+    /// velocity for an earlier fix that the manager still considers current (a sensor
+    /// reading's 5 s), the status keeps that velocity. A receiver whose cycle starts with a GGA
+    /// (gpsd's derived speed) and ends with an RMC (the receiver's own) would otherwise show
+    /// 41.2 km/h and 0.0 km/h in turn, and its heading would come and go. The outputs in gpsd's
+    /// format, the statistics and the publisher still get the location as it was sent.
+    public func displayedLocation(for location: Location) -> Location {
+        guard location.course == nil, location.speed != nil, !location.isStale,
+              let measured = lastMeasured, !measured.isStale, measured.timestamp < location.timestamp,
+              manager.isCurrent(measured.timestamp, at: location.timestamp) else { return location }
+        return location.withVelocity(of: measured)
     }
 
     /// The time of the fix that caused a region event: the manager decides regions on it.

@@ -15,9 +15,8 @@ import Glibc
 ///   receiver reported speeds at its ends averaging at least ``movingSpeed``, or, where it
 ///   reported none and outside a stop, it was covered at that speed by a step longer than the
 ///   positions' own error (``Location/horizontalAccuracy``): jitter at rest is not movement. A speed the
-///   receiver reported comes with its course: gpsd fills a speed it derived between the last two
-///   positions, with no course, for a report that lacked one (a GGA between RMCs), and that
-///   speed is the positions' error over a second as much as movement.
+///   receiver reported comes with its course (``Location/reportedSpeed``): gpsd fills a speed
+///   it derived between the last two positions, with no course, for a report that lacked one.
 /// - **Moving time** sums the moving intervals; a gap is neither moving nor still.
 /// - **Distance** sums the WGS 84 geodesic over the moving intervals only, each at most what the
 ///   receiver's reported speed at its ends allows over its time: a receiver at rest adds nothing,
@@ -116,7 +115,7 @@ public struct TrackStatistics: Sendable {
         north = max(north ?? coordinate.latitude, coordinate.latitude)
         west = min(west ?? coordinate.longitude, coordinate.longitude)
         east = max(east ?? coordinate.longitude, coordinate.longitude)
-        if let speed = Self.reportedSpeed(location) { reportedMaximum = max(reportedMaximum ?? speed, speed) }
+        if let speed = location.reportedSpeed { reportedMaximum = max(reportedMaximum ?? speed, speed) }
         if let previous = last {
             let seconds = location.timestamp.timeIntervalSince(previous.timestamp)
             if seconds > 0 { elapsed += seconds }
@@ -165,18 +164,13 @@ public struct TrackStatistics: Sendable {
         }
     }
 
-    /// The speed the receiver reported, with its course; not one gpsd derived between positions.
-    public static func reportedSpeed(_ location: Location) -> Double? {
-        location.course == nil ? nil : location.speed
-    }
-
     /// Whether the interval from `previous` to `location` is moving, and the ground it covered:
     /// `derived` when no speed of the receiver's bounds it, so that its speed over ground counts
     /// towards the maximum.
     static func movement(from previous: Location, to location: Location, seconds: Double) -> (metres: Double, derived: Bool)? {
         let step = previous.coordinate.geodesicDistance(to: location.coordinate)
         guard step.isFinite else { return nil }
-        let reported = [previous, location].compactMap(reportedSpeed)
+        let reported = [previous, location].compactMap(\.reportedSpeed)
         if let top = reported.max() {
             // The receiver's speeds (Doppler) say whether it moved, better than two positions.
             guard reported.reduce(0, +) / Double(reported.count) >= movingSpeed else { return nil }

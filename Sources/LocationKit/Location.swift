@@ -95,23 +95,38 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         self.fix = fix
     }
 
-    /// This location with the speed and course it lacks (and their accuracies) taken from
-    /// `earlier`, when both describe the same fix time: a receiver that sends two reports per
-    /// cycle, one with the velocity and one without, still describes one moment. A location of
-    /// another time, or one that has its own values, is returned as it is. ``fix`` stays the
-    /// report as it came.
+    /// The speed the receiver measured: one that comes with its course. gpsd fills a report
+    /// that lacks a speed (a GGA between RMCs) with one derived from the last two positions,
+    /// without a course; that one is the positions' error over the interval as much as movement.
+    public var reportedSpeed: Double? {
+        course == nil ? nil : speed
+    }
+
+    /// This location with the velocity it lacks taken from `earlier`, when both describe the same
+    /// fix time: a receiver that sends two reports per cycle, one with the velocity and one
+    /// without, still describes one moment. Without a course of its own, this location's speed
+    /// (if any) is gpsd's derived one, and the cycle's measured speed and course replace it
+    /// (``reportedSpeed``); with a course but no speed, the speed is taken. A location of another
+    /// time, or one that has both, is returned as it is. ``fix`` stays the report as it came.
     public func completed(from earlier: Location) -> Location {
-        guard earlier.timestamp == timestamp, speed == nil || course == nil else { return self }
+        guard earlier.timestamp == timestamp else { return self }
+        if course == nil, earlier.course != nil { return withVelocity(of: earlier) }
+        guard speed == nil, let speed = earlier.speed else { return self }
         var completed = self
-        if speed == nil, let speed = earlier.speed {
-            completed.speed = speed
-            completed.speedAccuracy = speedAccuracy ?? earlier.speedAccuracy
-        }
-        if course == nil, let course = earlier.course {
-            completed.course = course
-            completed.courseAccuracy = courseAccuracy ?? earlier.courseAccuracy
-        }
+        completed.speed = speed
+        completed.speedAccuracy = earlier.speedAccuracy
         return completed
+    }
+
+    /// This location with the speed, course and their accuracies of `other`, and everything
+    /// else its own. ``fix`` stays the report as it came.
+    public func withVelocity(of other: Location) -> Location {
+        var carried = self
+        carried.speed = other.speed
+        carried.speedAccuracy = other.speedAccuracy
+        carried.course = other.course
+        carried.courseAccuracy = other.courseAccuracy
+        return carried
     }
 
     /// A horizontal error from the latitude and longitude errors, when gpsd gives no `eph`.

@@ -159,12 +159,17 @@ extension LocationManager {
     func deliverCourseHeading(from fix: Fix, location: Location) {
         // A heading sensor, when present, is better than the course; prefer it while it reports.
         if let sensorTime = lastSensorHeadingTime, isCurrent(sensorTime, at: location.timestamp) { return }
-        guard let speed = location.speed, speed >= minimumSpeedForCourseHeading,
-              let heading = Heading(trueHeading: location.course, magneticHeading: fix.magneticTrack,
-                                    headingAccuracy: location.courseAccuracy,
-                                    timestamp: location.timestamp, source: .courseOverGround)
-        else { return }
+        guard let heading = courseHeading(for: location) else { return }
         deliver(heading)
+    }
+
+    /// The heading `location`'s own course makes while moving at ``minimumSpeedForCourseHeading``
+    /// or faster, or nil: the one rule for a course heading, which the manager delivers (through
+    /// its ``headingFilter``) and a display can ask of any location it shows.
+    public func courseHeading(for location: Location) -> Heading? {
+        guard let speed = location.speed, speed >= minimumSpeedForCourseHeading else { return nil }
+        return Heading(trueHeading: location.course, magneticHeading: location.fix.magneticTrack,
+                       headingAccuracy: location.courseAccuracy, timestamp: location.timestamp, source: .courseOverGround)
     }
 
     /// Whether a sensor reading taken at `time` still describes the moment `now` (both on the

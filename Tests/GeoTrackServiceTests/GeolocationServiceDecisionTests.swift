@@ -77,14 +77,73 @@ import Testing
         #expect(sent.map(\.speed) == [11.44, 11.44, nil])
     }
 
-    @Test("within one cycle a report's own speed or course wins; only what it lacks is kept from the other")
+    @Test("within one cycle a report's own measured velocity wins; a speed without a course (gpsd's derived one) does not replace the cycle's")
     func oneCycleOwnValues() async throws {
         let first = Fix.synthetic(at: Self.origin, second: 0, speed: 11.44, course: 90)
-        let second = Fix.synthetic(at: Self.origin, second: 0, speed: 12)
-        let (_, updates) = try await Self.updates([.state(.receiverPresent), .fix(first), .fix(second)])
+        let derived = Fix.synthetic(at: Self.origin, second: 0, speed: 12)
+        let measured = Fix.synthetic(at: Self.origin, second: 0, speed: 3, course: 92)
+        let (_, updates) = try await Self.updates([.state(.receiverPresent), .fix(first), .fix(derived), .fix(measured)])
+        let shown = Self.fixes(updates)
+        #expect(shown.map(\.0.speed) == [11.44, 11.44, 3])
+        #expect(shown.map(\.0.course) == [90, 90, 92])
+        #expect(shown.map { $0.1?.trueHeading } == [90, 90, 92])
+        // The outputs get the same; the report in gpsd's format keeps its own speed.
+        let sent = updates.compactMap { if case .location(let location) = $0 { location } else { nil } }
+        #expect(sent.map(\.speed) == [11.44, 11.44, 3])
+        #expect(sent[1].fix.speed == 12)
+    }
+
+    @Test("a cycle that starts with gpsd's derived speed (GGA) and ends with the receiver's (RMC) shows the measured speed and the heading steadily")
+    func derivedThenMeasured() async throws {
+        // haicom-305N's cycles: a GGA report whose speed gpsd derived from positions ±400 m off
+        // (41.2 km/h, no course), then the RMC's own 0.9 to 3.6 km/h with its course.
+        var steps: [ScriptedLocationSource.Step] = [.state(.receiverPresent)]
+        for second in 0..<6 {
+            var derived = Fix.synthetic(at: Self.origin.offset(north: Double(second) * 2, east: 0), second: Double(second),
+                                        accuracy: 400, speed: 11.448)
+            derived.track = nil
+            steps.append(.fix(derived))
+            steps.append(.fix(Fix.synthetic(at: Self.origin.offset(north: Double(second) * 2, east: 0), second: Double(second),
+                                            accuracy: 400, speed: 2 + Double(second) * 0.01, course: 10)))
+        }
+        let (_, updates) = try await Self.updates(steps)
+        let shown = Self.fixes(updates)
+        #expect(shown.count == 12)
+        // The first GGA has no measured velocity before it; from then on every line shows the
+        // receiver's own speed (this cycle's or the one a second before) and its heading.
+        for (index, (location, heading)) in shown.enumerated().dropFirst() {
+            #expect((location.speed ?? 0) < 3, "line \(index): \(String(describing: location.speed))")
+            #expect(heading?.trueHeading == 10, "line \(index)")
+        }
+        // The outputs get the locations as sent: the statistics and gpsd's format see the GGA's
+        // own report, not a speed carried over from an earlier fix.
+        let sent = updates.compactMap { if case .location(let location) = $0 { location } else { nil } }
+        #expect(sent.count == 12)
+        #expect(sent[2].speed == 11.448 && sent[2].course == nil)
+    }
+
+    @Test("a measured velocity is kept for the status only while the manager believes a reading that old")
+    func measuredVelocityAges() async throws {
+        var derived = Fix.synthetic(at: Self.origin, second: 30, speed: 11.448)
+        derived.track = nil
+        let (_, updates) = try await Self.updates([.state(.receiverPresent),
+                                                    .fix(Fix.synthetic(at: Self.origin, second: 0, speed: 2, course: 10)),
+                                                    .fix(derived)])
         let last = try #require(Self.fixes(updates).last)
-        #expect(last.0.speed == 12)
-        #expect(last.0.course == 90)
+        #expect(last.0.speed == 11.448 && last.0.course == nil)
+    }
+
+    @Test("a course within the manager's heading filter of the last one delivered is still the heading shown with its fix")
+    func headingFilterDoesNotHideTheCourse() async throws {
+        var steps: [ScriptedLocationSource.Step] = [.state(.receiverPresent)]
+        for second in 0..<5 {
+            steps.append(.fix(Fix.synthetic(at: Self.origin.offset(north: Double(second) * 3, east: 0), second: Double(second),
+                                            speed: 3, course: 78 + Double(second) * 0.1)))
+        }
+        let (_, updates) = try await Self.updates(steps) { $0.headingFilter = 1 }
+        let shown = Self.fixes(updates)
+        #expect(shown.count == 5)
+        #expect(shown.allSatisfy { $0.1 != nil && $0.1?.trueHeading == $0.0.course }, "\(shown.map { $0.1?.trueHeading })")
     }
 
     @Test("a heading sensor wins while current (the manager's 5 s), and is dropped once older")

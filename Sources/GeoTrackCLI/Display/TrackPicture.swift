@@ -57,11 +57,11 @@ package struct TrackPicture: Sendable {
     /// breaks the line rather than drawing a jump nobody travelled.
     package mutating func add(_ location: Location) {
         let coordinate = location.coordinate
-        var speed = TrackStatistics.reportedSpeed(location) ?? 0
+        var speed = location.reportedSpeed ?? 0
         var gap = false
         if let previous {
             gap = TrackStatistics.isGap(from: previous.time, to: location.timestamp)
-            if TrackStatistics.reportedSpeed(location) == nil, !gap {
+            if location.reportedSpeed == nil, !gap {
                 speed = previous.coordinate.distance(to: coordinate) / location.timestamp.timeIntervalSince(previous.time)
             }
         }
