@@ -362,6 +362,14 @@ extension NMEACycleAssembler {
         }
         mask.insert(.mode)
         if !f.isEmpty(8) { hdop = hdopValue }
+        // The differential age and station come both or not at all; gpsd ignores two zeros.
+        if !f.isEmpty(13) && !f.isEmpty(14), let age = f.number(13), age.isFinite {
+            let station = f.atoi(14)
+            if age > 0.09 || station > 0 {
+                newData.dgpsAge = age
+                newData.dgpsStation = station
+            }
+        }
         return mask
     }
 
@@ -408,15 +416,13 @@ extension NMEACycleAssembler {
                 // alone (prn(talker0:talker1:satnum:)): found once, not for every field.
                 let talker0 = f.byte(0, 0)
                 let lowOffset = Self.prn(talker0: talker0, talker1: talker, satnum: 1).prn - 1
-                // The list only marks the satellites of a sky view; without one, the count is enough.
-                let listed = wantsSky
                 for i in 0..<(f.count - 6) {
                     let satnum = f.shortAtoi(i + 3)
                     if satnum < 1 { continue }
                     let prn = satnum <= 32 ? lowOffset + satnum : Self.prn(talker0: talker0, talker1: talker, satnum: satnum).prn
                     if prn > 0 {
                         if satellitesUsed >= Self.maximumChannels { break }
-                        if listed { usedPRNs.append(prn) }
+                        usedPRNs.append(prn)
                         satellitesUsed += 1
                     }
                 }
@@ -467,6 +473,9 @@ extension NMEACycleAssembler {
             default: break
             }
         }
+        // gpsd 3.22 reads the constellation from the talker in the first sentence of a set only,
+        // and numbers that sentence's satellites by it; later sentences go by the talker alone.
+        let constellation = gsvPart == 1 ? Self.gsvConstellation(talker) : 0
         var field = 4
         while field < count / 4 * 4 {
             if sky.count + skyCount >= Self.maximumChannels {
@@ -476,20 +485,31 @@ extension NMEACycleAssembler {
             let svid = f.atoi(field)
             field += 1
             if svid == 0 { continue }
+            // gpsd reads an empty elevation, azimuth or signal as 0.
+            let elevationValue = f.atoi(field), azimuthValue = f.atoi(field + 1), snrValue = f.atoi(field + 2)
             if !wantsSky {
-                // Only the count and the all-azimuths-zero check matter without a sky view to build.
-                if f.atoi(field + 1) != 0 { skyHasAzimuth = true }
+                // Without a sky view to build, only the count, the all-azimuths-zero check and
+                // the used satellites' directions (for the DOPs) matter.
+                if azimuthValue != 0 { skyHasAzimuth = true }
                 field += 3
                 skyCount += 1
+                if snrValue > 0 {
+                    let prn = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation,
+                                          satnum: svid).prn
+                    if prn > 0 && usedPRNs.contains(prn) {
+                        geometry.addUsedSatellite(azimuth: azimuthValue, elevation: elevationValue)
+                    }
+                }
                 continue
             }
-            let id = Self.prn(talker0: f.byte(0, 0), talker1: talker, satnum: svid)
-            let elevation = f.isEmpty(field) ? nil : Double(f.atoi(field))
-            let azimuth = f.isEmpty(field + 1) ? nil : Double(f.atoi(field + 1))
-            let snr = f.isEmpty(field + 2) ? nil : Double(f.atoi(field + 2))
+            let id = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation, satnum: svid)
+            let elevation = f.isEmpty(field) ? nil : Double(elevationValue)
+            let azimuth = f.isEmpty(field + 1) ? nil : Double(azimuthValue)
+            let snr = f.isEmpty(field + 2) ? nil : Double(snrValue)
             field += 3
             var used = false
             if id.prn > 0, let snr, snr > 0 { used = usedPRNs.contains(id.prn) }
+            if used { geometry.addUsedSatellite(azimuth: azimuthValue, elevation: elevationValue) }
             sky.append(Satellite(prn: id.prn, gnssID: id.gnssID, svID: id.svID,
                                  elevation: elevation, azimuth: azimuth, signalStrength: snr, used: used))
         }
@@ -499,14 +519,65 @@ extension NMEACycleAssembler {
             return []
         }
         if (seenGLGSV || seenBDGSV || seenQZSS || seenGAGSV) && talker == UInt8(ascii: "P") { return [] }
+        fillDilutions()
         return .satellite
+    }
+
+    /// gpsd's DOPs at the end of a sky view: the X and Y DOPs from the used satellites' geometry
+    /// (unknown when it gives none), and HDOP, VDOP and PDOP from it only where no sentence gave them.
+    mutating func fillDilutions() {
+        xdop = .nan
+        ydop = .nan
+        guard let d = geometry.dilutions() else { return }
+        xdop = d.x
+        ydop = d.y
+        if !hdop.isFinite { hdop = d.horizontal }
+        if !vdop.isFinite { vdop = d.vertical }
+        if !pdop.isFinite { pdop = d.position }
     }
 
     /// gpsd_zero_satellites: forgets the satellites seen.
     mutating func clearSky() {
         sky.removeAll(keepingCapacity: true)
+        geometry.removeAll()
         skyCount = 0
         skyHasAzimuth = false
+    }
+
+    /// The NMEA 4.10 constellation gpsd 3.22 takes from a GSV talker (0 for GPS, GN and unknown).
+    static func gsvConstellation(_ talker: UInt8) -> Int {
+        switch talker {
+        case UInt8(ascii: "A"): 3
+        case UInt8(ascii: "B"), UInt8(ascii: "D"): 4
+        case UInt8(ascii: "I"): 6
+        case UInt8(ascii: "L"): 2
+        case UInt8(ascii: "Q"), UInt8(ascii: "Z"): 5
+        default: 0
+        }
+    }
+
+    /// A GSV satellite's PRN: by its constellation when the sentence gave one (see
+    /// ``gsvConstellation(_:)``), else by the talker as in ``prn(talker0:talker1:satnum:)``.
+    static func gsvPRN(talker0: UInt8, talker1: UInt8, constellation: Int, satnum: Int) -> (prn: Int, gnssID: Int, svID: Int) {
+        guard constellation > 0, satnum >= 1 else { return prn(talker0: talker0, talker1: talker1, satnum: satnum) }
+        // gpsd keeps the satellite's number in a byte, which wraps.
+        func byte(_ value: Int) -> Int { Int(UInt8(truncatingIfNeeded: value)) }
+        switch constellation {
+        case 2:
+            let sv = byte(satnum < 64 ? satnum : satnum - 64)
+            return (64 + sv, 6, sv)
+        case 3:
+            let sv = byte(satnum < 100 ? satnum : satnum - 100)
+            return (300 + sv, 2, sv)
+        case 4:
+            let sv = byte(satnum < 100 ? satnum : satnum - 200)
+            return (400 + sv, 3, sv)
+        case 5:
+            let sv = byte(satnum < 100 ? satnum : satnum - 192)
+            return (192 + sv, 5, sv)
+        default:
+            return (satnum &+ 500, 7, byte(satnum))
+        }
     }
 
     /// gpsd's mapping of an NMEA satellite number to its PRN numbering, with the u-blox GNSS id.
@@ -593,6 +664,9 @@ extension NMEACycleAssembler {
         guard let t = Self.timeOfDay(f, 1), let latError = f.number(2), let lonError = f.number(3),
               let altError = f.number(4)
         else { return f.isEmpty(1) ? [] : nil }
+        // GBS's time is the fix's: gpsd counts it in the end-of-cycle detection, so a receiver
+        // that sends GBS last reports its fix with GBS's errors in it.
+        registerFractionalTime(t)
         guard t.hour == hour, t.minute == minute, t.second == second else { return [] }
         newData.epy = latError
         newData.epx = lonError

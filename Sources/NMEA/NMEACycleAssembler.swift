@@ -17,8 +17,11 @@ import Glibc
 /// - The date comes from RMC (two-digit year, century 2000) or ZDA and is carried to the
 ///   time-only sentences (GGA, GLL, GNS); without any date they give no time. A log's
 ///   `# Date:` header can supply the date. Unlike gpsd, no 1024-week shift is applied.
-/// - altHAE = altMSL + geoid separation; speed in m/s from knots; eph = HDOP × 19 m and
-///   epv = VDOP × 23 m and sep = PDOP × 19 m (gpsd's UERE constants); ept 0.005 s; climb from the previous fix.
+/// - altHAE = altMSL + geoid separation, the separation from gpsd's geoid grid
+///   (``GeoidModel``) when no sentence gives it, and the magnetic variation from its magnetic
+///   grid (``MagneticModel``); speed in m/s from knots; eph = HDOP × 19 m, epv = VDOP × 23 m,
+///   sep = PDOP × 19 m (gpsd's UERE constants, a quarter of those with DGPS); ept 0.005 s;
+///   climb and the speed, track and climb errors from the previous fix.
 ///
 /// The assembler is a pure state machine: sentences in, reports out. Fields it reads are
 /// validated first; a sentence with an impossible value changes nothing.
@@ -111,6 +114,12 @@ struct NMEACycleAssembler {
     var pdop = Double.nan
     var hdop = Double.nan
     var vdop = Double.nan
+    /// gpsd's longitude and latitude DOPs: no NMEA sentence carries them; gpsd computes them
+    /// from the used satellites' positions in the sky.
+    var xdop = Double.nan
+    var ydop = Double.nan
+    /// The used satellites' directions in the sky view being read, for the DOPs.
+    var geometry = SatelliteGeometry()
 
     // The working fix and gpsd's two previous fixes.
     var status = 0
@@ -166,12 +175,6 @@ struct NMEACycleAssembler {
         lastGSATalker = 0
     }
 
-    /// Notes a GSV sentence while sky views are not wanted: a sky view changes nothing in a fix,
-    /// so without one to build, GSV only ends a run of GSA sentences.
-    mutating func noteUnbuiltSkyView() {
-        lastGSATalker = 0
-    }
-
     /// Decodes one checksum-verified sentence and appends any reports it completes.
     mutating func process(_ type: NMEASentenceType, _ fields: NMEAFields, into reports: inout [Report]) -> Outcome {
         latchFractionalTime = false
@@ -180,10 +183,6 @@ struct NMEACycleAssembler {
             if type != .gsv { lastGSVTalker = 0 }
             if type != .gsa { lastGSATalker = 0 }
             return .tooShort
-        }
-        if type == .gsv && !wantsSky {
-            noteUnbuiltSkyView()
-            return .decoded
         }
         let decoded: Mask?
         switch type {
@@ -283,11 +282,16 @@ struct NMEACycleAssembler {
         }
         if newData.epv.isFinite { fix.epv = newData.epv }
         if newData.geoidSeparation.isFinite { fix.geoidSeparation = newData.geoidSeparation }
+        if newData.dgpsAge.isFinite && newData.dgpsStation >= 0 {
+            fix.dgpsAge = newData.dgpsAge
+            fix.dgpsStation = newData.dgpsStation
+        }
     }
 
-    /// The part of gpsd's error model that needs no satellite geometry or magnetic/geoid tables:
-    /// derived altitudes, a speed from the last two positions when no sentence gave one, climb,
-    /// magnetic track, and DOP-based error estimates.
+    /// gpsd's error model (`gpsd_error_model()`): derived altitudes, the geoid separation and
+    /// magnetic variation from gpsd's 5° models where no sentence gave them, a speed from the
+    /// last two positions when no sentence gave one, climb, magnetic track, the DOP × UERE
+    /// error estimates, and the speed, track and climb errors from this fix and the previous one.
     private mutating func errorModel() {
         var deltaTime = -1.0
         if fix.time > 0 {
@@ -304,6 +308,15 @@ struct NMEACycleAssembler {
         }
         if abs(fix.speed) > Self.speedLimit { fix.speed = .nan }
         if abs(fix.climb) > Self.speedLimit { fix.climb = .nan }
+        if fix.latitude.isFinite && fix.longitude.isFinite {
+            if !fix.geoidSeparation.isFinite {
+                fix.geoidSeparation = GeoidModel.separation(latitude: fix.latitude, longitude: fix.longitude)
+            }
+            // Some receivers send a variation of 0.0 for none: gpsd takes its model's then.
+            if !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09 {
+                fix.magneticVariation = MagneticModel.declination(latitude: fix.latitude, longitude: fix.longitude)
+            }
+        }
         if fix.magneticVariation.isFinite {
             if !fix.magneticTrack.isFinite && fix.track.isFinite {
                 fix.magneticTrack = fix.track + fix.magneticVariation
@@ -332,13 +345,49 @@ struct NMEACycleAssembler {
             }
         }
         if fix.time > 0 && !fix.ept.isFinite { fix.ept = 0.005 }
-        if fix.mode >= 2 {
-            if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * 23.0 }
-            if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * 19.0 }
-            if !fix.sep.isFinite && pdop.isFinite { fix.sep = pdop * 19.0 }
-        }
+        if fix.mode >= 2 { estimateErrors(deltaTime: deltaTime) }
         if fix.time > 0 { lastFix = PreviousFix(fix) }
     }
+
+    /// The error estimates of gpsd's error model, for a fix of 2D or better: position errors
+    /// from the DOPs times gpsd's user equivalent range errors (smaller with DGPS), then speed,
+    /// track and climb errors from this fix's and the previous fix's.
+    private mutating func estimateErrors(deltaTime: Double) {
+        // gpsd's UERE constants, metres at 95%: horizontal, vertical and spherical.
+        let dgps = status == 2
+        let horizontalUERE = dgps ? 3.75 : 15.0
+        let verticalUERE = dgps ? 5.75 : 23.0
+        let sphericalUERE = dgps ? 4.75 : 19.0
+        // A sentence's own errors (GBS) are kept; gpsd looks at the sentence, not the merged fix.
+        if !newData.epx.isFinite && xdop.isFinite { fix.epx = xdop * horizontalUERE }
+        if !newData.epy.isFinite && ydop.isFinite { fix.epy = ydop * horizontalUERE }
+        if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * verticalUERE }
+        if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * sphericalUERE }
+        if !fix.sep.isFinite && pdop.isFinite { fix.sep = pdop * sphericalUERE }
+        guard deltaTime > 0 && oldFix.mode >= 2 else { return }
+        if oldFix.epx.isFinite && oldFix.epy.isFinite {
+            fix.eps = (Self.larger(oldFix.epx, oldFix.epy) + Self.larger(fix.epx, fix.epy)) / deltaTime
+        }
+        // The track error is half the angle the new position's error subtends seen from the
+        // old position; none when the move is shorter than that error, or the error unknown
+        // (then the distance, which gpsd computes anyway, is not needed).
+        let opposite = Self.larger(fix.epx, fix.epy)
+        if !fix.epd.isFinite && !opposite.isNaN {
+            let adjacent = distances.distance(latitude1: oldFix.latitude, longitude1: oldFix.longitude,
+                                              latitude2: fix.latitude, longitude2: fix.longitude)
+            if adjacent.isFinite && adjacent > opposite {
+                let hypotenuse = (adjacent * adjacent + opposite * opposite).squareRoot()
+                fix.epd = 180 / Double.pi * 2 * asin(opposite / hypotenuse)
+            }
+        }
+        if fix.epv.isFinite && oldFix.epv.isFinite {
+            fix.epc = (oldFix.epv + fix.epv) / deltaTime
+        }
+    }
+
+    /// C's `x > y ? x : y`, as gpsd's EMAX: the second value whenever either is NaN.
+    @inline(__always)
+    private static func larger(_ x: Double, _ y: Double) -> Double { x > y ? x : y }
 
     private static func normalizedDegrees(_ value: Double) -> Double {
         var v = value

@@ -210,19 +210,13 @@ struct NMEAStreamDecoder: ~Copyable {
         }
         let end = star >= 0 ? star : e
         // The type comes from the tag (field 0: five characters, then a comma or the end) before
-        // the sentence is split: a sentence of no known type needs no fields, nor does a GSV
-        // when no sky view is wanted. GSVs are two in five sentences of a typical log.
+        // the sentence is split: a sentence of no known type needs no fields.
         guard end - s >= 6, end == s + 6 || base[s + 6] == Self.comma,
               base[s + 1] != Self.comma, base[s + 2] != Self.comma,
               let type = NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
         else {
             statistics.unknown += 1
             assembler.noteOtherSentence()
-            return
-        }
-        if type == .gsv && !assembler.wantsSky {
-            assembler.noteUnbuiltSkyView()
-            statistics.decoded += 1
             return
         }
         // A sentence here is at most 100 bytes, so its commas are fewer than NMEAFields.capacity
