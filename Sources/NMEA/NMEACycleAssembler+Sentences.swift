@@ -401,7 +401,7 @@ extension NMEACycleAssembler {
             }
             if lastGSATalker == 0 || (talker == lastGSATalker && talker != UInt8(ascii: "N")) {
                 satellitesUsed = 0
-                usedPRNs.removeAll(keepingCapacity: true)
+                usedPRNs.removeAll()
             }
             lastGSATalker = talker
             switch talker {

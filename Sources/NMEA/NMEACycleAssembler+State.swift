@@ -24,9 +24,9 @@ extension NMEACycleAssembler {
     /// Stored properties left out, and why: the fixes collected so far are output, not state;
     /// the last GST statistics are kept but read by nothing that decodes (gpsd 3.22 leaves them
     /// out of the TPV too). Should a fix ever use them, they must move to the list above. The
-    /// memos of distances and of the month's first day only save work: what they give is the
-    /// same whatever they hold.
-    static let ignoredProperties: Set<String> = ["rawFixes", "gst", "distances", "monthStart"]
+    /// memos of distances, of the geoid and magnetic models and of the month's first day only
+    /// save work: what they give is the same whatever they hold.
+    static let ignoredProperties: Set<String> = ["rawFixes", "gst", "distances", "models", "monthStart"]
     /// The properties of a ``Satellite`` and an ``Attitude`` that are compared (held to the types' own by a test).
     static let comparedSatelliteProperties: Set<String> = [
         "prn", "gnssID", "svID", "elevation", "azimuth", "signalStrength", "used", "health",

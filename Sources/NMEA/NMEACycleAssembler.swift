@@ -104,7 +104,7 @@ struct NMEACycleAssembler {
     var seenGLGSA = false, seenBDGSA = false, seenGAGSA = false, seenGNGSA = false
     var seenGLGSV = false, seenBDGSV = false, seenGAGSV = false, seenQZSS = false, seenGPGSV = false
     var satellitesUsed = 0
-    var usedPRNs: [Int] = []
+    var usedPRNs = UsedSatellites()
     var gsvAwait = 0
     var gsvPart = 0
     var sky: [Satellite] = []
@@ -134,6 +134,8 @@ struct NMEACycleAssembler {
     /// The reduced latitudes of the last points a speed was derived between: each fix's is
     /// needed again when the next one measures from it.
     var distances = Vincenty.Memo()
+    /// The geoid and magnetic models' answers for the last position.
+    var models = ModelMemo()
     /// The day number of the first of the last month a time was resolved in: the same for
     /// every sentence of a log but at midnight on the last of a month.
     var monthStart = (year: Int.min, month: 0, days: 0)
@@ -144,7 +146,6 @@ struct NMEACycleAssembler {
 
     init(device: String?) {
         self.device = device
-        usedPRNs.reserveCapacity(Self.maximumChannels)
         sky.reserveCapacity(Self.maximumChannels)
         lastGGATimestamp.reserveCapacity(16)
     }
@@ -206,6 +207,10 @@ struct NMEACycleAssembler {
         }
         if type != .gsv { lastGSVTalker = 0 }
         if type != .gsa { lastGSATalker = 0 }
+        // A GSV before the last of its set changes neither the fix nor what the error model
+        // reads (it has no time, and the DOPs change at the set's end): merging and the error
+        // model would give back the same fix, and GSVs are two in five sentences.
+        if type == .gsv && mask.isEmpty { return .decoded }
         if mask.contains(.time) { newData.time = resolvedTime() }
         endOfCycle(tag: type.rawValue, mask: &mask)
         merge(mask)
@@ -308,13 +313,13 @@ struct NMEACycleAssembler {
         }
         if abs(fix.speed) > Self.speedLimit { fix.speed = .nan }
         if abs(fix.climb) > Self.speedLimit { fix.climb = .nan }
-        if fix.latitude.isFinite && fix.longitude.isFinite {
-            if !fix.geoidSeparation.isFinite {
-                fix.geoidSeparation = GeoidModel.separation(latitude: fix.latitude, longitude: fix.longitude)
-            }
-            // Some receivers send a variation of 0.0 for none: gpsd takes its model's then.
+        // Some receivers send a variation of 0.0 for none: gpsd takes its model's then.
+        if fix.latitude.isFinite && fix.longitude.isFinite
+            && (!fix.geoidSeparation.isFinite || !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09) {
+            let model = models.values(latitude: fix.latitude, longitude: fix.longitude)
+            if !fix.geoidSeparation.isFinite { fix.geoidSeparation = model.separation }
             if !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09 {
-                fix.magneticVariation = MagneticModel.declination(latitude: fix.latitude, longitude: fix.longitude)
+                fix.magneticVariation = model.declination
             }
         }
         if fix.magneticVariation.isFinite {
@@ -372,7 +377,8 @@ struct NMEACycleAssembler {
         // old position; none when the move is shorter than that error, or the error unknown
         // (then the distance, which gpsd computes anyway, is not needed).
         let opposite = Self.larger(fix.epx, fix.epy)
-        if !fix.epd.isFinite && !opposite.isNaN {
+        if !fix.epd.isFinite && !opposite.isNaN
+            && Self.mayBeFarther(than: opposite, oldFix.latitude, oldFix.longitude, fix.latitude, fix.longitude) {
             let adjacent = distances.distance(latitude1: oldFix.latitude, longitude1: oldFix.longitude,
                                               latitude2: fix.latitude, longitude2: fix.longitude)
             if adjacent.isFinite && adjacent > opposite {
@@ -383,6 +389,18 @@ struct NMEACycleAssembler {
         if fix.epv.isFinite && oldFix.epv.isFinite {
             fix.epc = (oldFix.epv + fix.epv) / deltaTime
         }
+    }
+
+    /// Whether two points in degrees may be more than `metres` apart: `false` only when a path
+    /// between them along a meridian and then a parallel is no longer, so the geodesic is not
+    /// either. A receiver at rest moves less than its error, and this spares the geodesic then.
+    private static func mayBeFarther(than metres: Double, _ latitude1: Double, _ longitude1: Double,
+                                     _ latitude2: Double, _ longitude2: Double) -> Bool {
+        // No meridian or parallel of WGS 84 curves with a radius above 6 400 km; the factor and
+        // the millimetre leave room for the geodesic formula's own rounding.
+        let degrees = abs(latitude2 - latitude1) + abs(longitude2 - longitude1)
+        let pathLength = degrees * (Double.pi / 180) * 6_400_000 * 1.001 + 0.001
+        return !(pathLength <= metres)
     }
 
     /// C's `x > y ? x : y`, as gpsd's EMAX: the second value whenever either is NaN.

@@ -43,11 +43,16 @@ struct SatelliteGeometry: Sendable {
     /// gpsd would skip (azimuth outside 0…359, elevation beyond ±90) is left out.
     mutating func addUsedSatellite(azimuth: Int, elevation: Int) {
         guard (0...359).contains(azimuth), (-90...90).contains(elevation) else { return }
-        let degreesToRadians = Double.pi / 180
-        let a = Double(azimuth) * degreesToRadians
-        let e = Double(elevation) * degreesToRadians
-        let cosE = cos(e)
-        lines.append(LineOfSight(east: sin(a) * cosE, north: cos(a) * cosE, up: sin(e)))
+        let a = Self.sines[azimuth + 90], e = Self.sines[elevation + 90]
+        lines.append(LineOfSight(east: a.sine * e.cosine, north: a.cosine * e.cosine, up: e.sine))
+    }
+
+    /// The sine and cosine of each whole degree from -90 to 359 (index: degrees + 90), computed
+    /// as gpsd computes them from degrees: a GSV gives whole degrees only, and the libm calls
+    /// were most of the time spent on sky views.
+    private static let sines: [(sine: Double, cosine: Double)] = (-90...359).map { degrees in
+        let radians = Double(degrees) * (Double.pi / 180)
+        return (sin(radians), cos(radians))
     }
 
     /// The DOPs, or `nil` with fewer than four satellites or a geometry too close to singular
