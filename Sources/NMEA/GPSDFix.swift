@@ -11,6 +11,8 @@ struct GPSDFix {
     var time: Double = 0
     /// 0 not seen, 1 no fix, 2 2D, 3 3D.
     var mode = 0
+    /// The status a sentence gives (gpsd's STATUS_*), read from ``NMEACycleAssembler/newData`` only.
+    var status = 0
     var latitude = Double.nan
     var longitude = Double.nan
     var altHAE = Double.nan

@@ -114,7 +114,7 @@ extension NMEACycleAssembler {
         var mask: Mask = []
         let valid = f.first(2) == UInt8(ascii: "A") || f.first(2) == UInt8(ascii: "D")
         guard valid else {
-            status = 0
+            newData.status = 0
             newData.mode = 1
             return [.status, .mode]
         }
@@ -187,7 +187,8 @@ extension NMEACycleAssembler {
             newData.mode = 3
             mask.insert(.mode)
         }
-        status = newStatus
+        newData.status = newStatus
+        mask.insert(.status)
         return mask
     }
 
@@ -211,7 +212,7 @@ extension NMEACycleAssembler {
         }
         let flag = f.first(6)
         if flag == 0 || flag == UInt8(ascii: "V") {
-            status = 0
+            newData.status = 0
             newData.mode = 1
             mask.formUnion([.status, .mode])
         } else if flag == UInt8(ascii: "A"), f.count < 8 || f.first(7) != UInt8(ascii: "N"),
@@ -231,9 +232,10 @@ extension NMEACycleAssembler {
                 newData.mode = 2
                 mask.insert(.mode)
             }
-            status = newStatus
+            newData.status = newStatus
+            mask.insert(.status)
         } else {
-            status = 0
+            newData.status = 0
             newData.mode = 1
             mask.formUnion([.status, .mode])
         }
@@ -287,8 +289,8 @@ extension NMEACycleAssembler {
             mask.insert(.mode)
         }
         if !f.isEmpty(8) { hdop = hdopValue }
-        status = Self.faaStatus(modeLetter)
-        mask.insert(.mode)
+        newData.status = Self.faaStatus(modeLetter)
+        mask.formUnion([.mode, .status])
         return mask
     }
 
@@ -323,7 +325,7 @@ extension NMEACycleAssembler {
         default: -1
         }
         if newStatus >= 0 {
-            status = newStatus
+            newData.status = newStatus
             mask = .status
         }
         if previousTalker != 0 && previousTalker != lastGGATalker {
@@ -332,8 +334,9 @@ extension NMEACycleAssembler {
             latchMode = fieldEquals(f, 1, lastGGATimestamp)
         }
         if latchMode {
-            status = 0
+            newData.status = 0
             newData.mode = 1
+            mask.insert(.status)
         } else {
             lastGGATimestamp.removeAll(keepingCapacity: true)
             for k in 0..<min(f.length(1), 15) { lastGGATimestamp.append(f.byte(1, k)) }
@@ -671,6 +674,25 @@ extension NMEACycleAssembler {
         newData.epy = latError
         newData.epx = lonError
         newData.epv = altError
+        return .errors
+    }
+
+    // MARK: PGRME
+
+    /// Garmin's estimated horizontal, vertical and spherical errors, in metres at 50%: gpsd
+    /// scales them to its 95% confidence (2.45 / 1.18 sigma) and splits the horizontal one
+    /// evenly between longitude and latitude.
+    mutating func decodePGRME(_ f: NMEAFields) -> Mask? {
+        guard f.first(2) == UInt8(ascii: "M"), f.first(4) == UInt8(ascii: "M"), f.first(6) == UInt8(ascii: "M")
+        else { return [] }
+        guard let horizontal = f.number(1), let vertical = f.number(3), let spherical = f.number(5),
+              horizontal.isNaN || horizontal >= 0, vertical.isNaN || vertical >= 0, spherical.isNaN || spherical >= 0
+        else { return nil }
+        let confidence = 2.45 / 1.18
+        newData.epx = horizontal * (1 / Double(2).squareRoot()) * confidence
+        newData.epy = newData.epx
+        newData.epv = vertical * confidence
+        newData.sep = spherical * confidence
         return .errors
     }
 

@@ -123,7 +123,7 @@ extension NMEACycleAssembler {
 extension GPSDFix {
     /// The stored properties ``hasSameValues(as:)`` compares (held to the type's own by a test).
     static let comparedProperties: Set<String> = [
-        "time", "mode", "latitude", "longitude", "altHAE", "altMSL", "geoidSeparation", "speed", "track",
+        "time", "mode", "status", "latitude", "longitude", "altHAE", "altMSL", "geoidSeparation", "speed", "track",
         "magneticTrack", "magneticVariation", "climb", "ept", "epx", "epy", "epv", "eph", "sep",
         "eps", "epd", "epc", "dgpsAge", "dgpsStation",
     ]
@@ -131,7 +131,8 @@ extension GPSDFix {
     /// Whether every value is the same, bit for bit but for NaNs (see ``NMEACycleAssembler/hasSameState(as:)``).
     func hasSameValues(as other: Self) -> Bool {
         typealias A = NMEACycleAssembler
-        return A.same(time, other.time) && mode == other.mode && A.same(latitude, other.latitude)
+        return A.same(time, other.time) && mode == other.mode && status == other.status
+            && A.same(latitude, other.latitude)
             && A.same(longitude, other.longitude) && A.same(altHAE, other.altHAE) && A.same(altMSL, other.altMSL)
             && A.same(geoidSeparation, other.geoidSeparation) && A.same(speed, other.speed)
             && A.same(track, other.track) && A.same(magneticTrack, other.magneticTrack)

@@ -121,7 +121,8 @@ struct NMEACycleAssembler {
     /// The used satellites' directions in the sky view being read, for the DOPs.
     var geometry = SatelliteGeometry()
 
-    // The working fix and gpsd's two previous fixes.
+    // The working fix and gpsd's two previous fixes. The status is the fix's (gpsd's
+    // fix.status): cleared with it at a cycle's start, raised by the sentences that give one.
     var status = 0
     var fix = GPSDFix()
     var lastFix = PreviousFix()
@@ -170,10 +171,24 @@ struct NMEACycleAssembler {
     }
 
     /// Notes a valid sentence the decoder skips (unknown, proprietary, AIS): like gpsd, any
-    /// other sentence ends a run of GSV or GSA sentences.
+    /// other sentence ends a run of GSV or GSA sentences, and is followed by the error model.
     mutating func noteOtherSentence() {
         lastGSVTalker = 0
         lastGSATalker = 0
+        rerunErrorModelIfNeeded()
+    }
+
+    /// gpsd runs its error model after every sentence, even one that changed nothing. Run again
+    /// with nothing new, the model gives the same fix but in one case: position errors a
+    /// sentence gave (GBS, PGRME) are replaced by the DOP-based ones. Only then is it run.
+    private mutating func rerunErrorModelIfNeeded() {
+        guard fix.mode >= 2 else { return }
+        let horizontalUERE = status == 2 ? 3.75 : 15.0
+        if (xdop.isFinite && fix.epx.bitPattern != (xdop * horizontalUERE).bitPattern)
+            || (ydop.isFinite && fix.epy.bitPattern != (ydop * horizontalUERE).bitPattern) {
+            newData = GPSDFix()
+            errorModel()
+        }
     }
 
     /// Decodes one checksum-verified sentence and appends any reports it completes.
@@ -183,6 +198,7 @@ struct NMEACycleAssembler {
         guard fields.count >= type.minimumFields else {
             if type != .gsv { lastGSVTalker = 0 }
             if type != .gsa { lastGSATalker = 0 }
+            rerunErrorModelIfNeeded()
             return .tooShort
         }
         let decoded: Mask?
@@ -200,17 +216,24 @@ struct NMEACycleAssembler {
         case .hdt: decoded = decodeHDT(fields)
         case .hdg: decoded = decodeHDG(fields)
         case .ths: decoded = decodeTHS(fields)
+        case .pgrme: decoded = decodePGRME(fields)
         }
         guard var mask = decoded else {
             latchFractionalTime = false
+            newData = GPSDFix()
+            rerunErrorModelIfNeeded()
             return .invalid
         }
         if type != .gsv { lastGSVTalker = 0 }
         if type != .gsa { lastGSATalker = 0 }
         // A GSV before the last of its set changes neither the fix nor what the error model
-        // reads (it has no time, and the DOPs change at the set's end): merging and the error
-        // model would give back the same fix, and GSVs are two in five sentences.
-        if type == .gsv && mask.isEmpty { return .decoded }
+        // reads (it has no time, and the DOPs change at the set's end): merging would change
+        // nothing, and the error model only what ``rerunErrorModelIfNeeded()`` looks for. GSVs
+        // are two in five sentences.
+        if type == .gsv && mask.isEmpty {
+            rerunErrorModelIfNeeded()
+            return .decoded
+        }
         if mask.contains(.time) { newData.time = resolvedTime() }
         endOfCycle(tag: type.rawValue, mask: &mask)
         merge(mask)
@@ -260,12 +283,15 @@ struct NMEACycleAssembler {
     private mutating func merge(_ mask: Mask) {
         if mask.contains(.clear) {
             fix = GPSDFix()
+            status = 0
             if attitudeChanged {
                 attitude = Attitude()
                 attitudeChanged = false
             }
         }
         if mask.contains(.time) { fix.time = newData.time }
+        // Within a cycle the status only goes up: one sentence may know of corrections another does not.
+        if mask.contains(.status) && status < newData.status { status = newData.status }
         if mask.contains(.latLon) {
             fix.latitude = newData.latitude
             fix.longitude = newData.longitude
@@ -286,6 +312,7 @@ struct NMEACycleAssembler {
             fix.epy = newData.epy
         }
         if newData.epv.isFinite { fix.epv = newData.epv }
+        if newData.sep.isFinite { fix.sep = newData.sep }
         if newData.geoidSeparation.isFinite { fix.geoidSeparation = newData.geoidSeparation }
         if newData.dgpsAge.isFinite && newData.dgpsStation >= 0 {
             fix.dgpsAge = newData.dgpsAge
