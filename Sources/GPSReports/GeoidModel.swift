@@ -8,7 +8,8 @@
 /// gpsd prints, and the point of this type is to print the same.
 public enum GeoidModel {
     /// The geoid separation (geoid height above the ellipsoid) in metres at a position in degrees;
-    /// 0 for a position that is not finite or off the globe, as gpsd answers.
+    /// 0 for a position that is not finite or outside the grid, as gpsd answers
+    /// (it checks the grid cell, so up to 5° past a pole or the date line still reads the edge).
     ///
     /// altHAE = altMSL + separation.
     public static func separation(latitude: Double, longitude: Double) -> Double {
