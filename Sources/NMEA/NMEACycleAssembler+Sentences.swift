@@ -696,6 +696,26 @@ extension NMEACycleAssembler {
         return .errors
     }
 
+    /// Garmin's altitude above mean sea level in whole feet, and its fix mode (1 to 3).
+    mutating func decodePGRMZ(_ f: NMEAFields) -> Mask? {
+        var mask: Mask = []
+        if f.first(2) == UInt8(ascii: "f") && !f.isEmpty(1) {
+            // gpsd reads the feet as C's atoi does.
+            let metres = Double(f.atoi(1)) * 0.3048
+            guard abs(metres) < 1e6 else { return nil }
+            newData.altMSL = metres
+            mask.insert(.altitude)
+        }
+        switch f.first(3) {
+        case UInt8(ascii: "1"), UInt8(ascii: "2"), UInt8(ascii: "3"):
+            newData.mode = Int(f.first(3) - UInt8(ascii: "0"))
+            mask.insert(.mode)
+        default:
+            break
+        }
+        return mask
+    }
+
     // MARK: Heading sensors
 
     mutating func decodeHDT(_ f: NMEAFields) -> Mask? {

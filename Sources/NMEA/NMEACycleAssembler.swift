@@ -217,6 +217,7 @@ struct NMEACycleAssembler {
         case .hdg: decoded = decodeHDG(fields)
         case .ths: decoded = decodeTHS(fields)
         case .pgrme: decoded = decodePGRME(fields)
+        case .pgrmz: decoded = decodePGRMZ(fields)
         }
         guard var mask = decoded else {
             latchFractionalTime = false

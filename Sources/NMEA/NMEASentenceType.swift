@@ -1,5 +1,5 @@
 /// The sentence types the decoder understands, by the three letters after the talker ID, and
-/// the one proprietary sentence gpsd's NMEA driver reads into a fix (Garmin's PGRME).
+/// the proprietary sentences gpsd's NMEA driver reads into a fix (Garmin's PGRME and PGRMZ).
 ///
 /// The raw values double as gpsd's sentence tags in its end-of-cycle bit mask, so each is
 /// small, distinct and non-zero.
@@ -7,9 +7,11 @@ enum NMEASentenceType: UInt8, CaseIterable {
     case rmc = 1, gga, gll, gsa, gsv, vtg, gns, zda, gst, hdt, hdg, ths, gbs
     /// Garmin's estimated position errors, found by its whole tag (``lookup(_:_:_:)`` does not).
     case pgrme
+    /// Garmin's altitude in feet and fix mode, found by its whole tag.
+    case pgrmz
 
     /// Whether the type is a proprietary sentence, named by its whole tag rather than three letters.
-    var isProprietary: Bool { self == .pgrme }
+    var isProprietary: Bool { self == .pgrme || self == .pgrmz }
 
     /// The type named by three upper-case letters, if known.
     @inline(__always)
@@ -43,6 +45,7 @@ enum NMEASentenceType: UInt8, CaseIterable {
         case .gsa: 18
         case .gsv, .hdg, .ths: 0
         case .vtg: 5
+        case .pgrmz: 4
         case .zda: 4
         case .gst: 8
         case .hdt: 1

@@ -206,10 +206,11 @@ struct NMEAStreamDecoder: ~Copyable {
         let end = star >= 0 ? star : e
         // The tag is field 0: five characters, then a comma or the end.
         let tagged = end - s >= 6 && (end == s + 6 || base[s + 6] == Self.comma)
-        // Of the proprietary sentences, gpsd's NMEA driver reads Garmin's error estimates.
-        let garminErrors = proprietary && tagged && base[s + 2] == UInt8(ascii: "G") && base[s + 3] == UInt8(ascii: "R")
-            && base[s + 4] == UInt8(ascii: "M") && base[s + 5] == UInt8(ascii: "E")
-        if (proprietary && !garminErrors) || base[s] == Self.bang {
+        // Of the proprietary sentences, gpsd's NMEA driver reads Garmin's error estimates and altitude.
+        let garmin: NMEASentenceType? = proprietary && tagged && base[s + 2] == UInt8(ascii: "G")
+            && base[s + 3] == UInt8(ascii: "R") && base[s + 4] == UInt8(ascii: "M")
+            ? (base[s + 5] == UInt8(ascii: "E") ? .pgrme : base[s + 5] == UInt8(ascii: "Z") ? .pgrmz : nil) : nil
+        if (proprietary && garmin == nil) || base[s] == Self.bang {
             if proprietary { statistics.proprietary += 1 } else { statistics.unknown += 1 }
             assembler.noteOtherSentence()
             return
@@ -217,7 +218,7 @@ struct NMEAStreamDecoder: ~Copyable {
         // The type comes from the tag before the sentence is split: a sentence of no known type
         // needs no fields.
         guard tagged, base[s + 1] != Self.comma, base[s + 2] != Self.comma,
-              let type = garminErrors ? .pgrme : NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
+              let type = garmin ?? NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
         else {
             statistics.unknown += 1
             assembler.noteOtherSentence()
