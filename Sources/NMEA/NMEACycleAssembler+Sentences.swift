@@ -716,6 +716,34 @@ extension NMEACycleAssembler {
         return mask
     }
 
+    /// SiRF's estimated errors (metres, m/s, degrees) with HDOP, and a time that counts in the
+    /// end-of-cycle detection; gpsd reads the values only when the sentence says they are valid.
+    mutating func decodePSRFEPE(_ f: NMEAFields) -> Mask? {
+        var time: TimeOfDay?
+        if !f.isEmpty(1) {
+            guard let t = Self.timeOfDay(f, 1) else { return nil }
+            time = t
+        }
+        guard let h = f.number(3), let horizontal = f.number(4), let vertical = f.number(5),
+              let speed = f.number(6), let track = f.number(7)
+        else { return nil }
+        // gpsd sets the status bit with no status: it raises nothing.
+        var mask: Mask = .status
+        if let time {
+            applyHeaderDateIfNeeded()
+            mergeTime(time)
+            registerFractionalTime(time)
+            if year != 0 { mask.insert(.time) }
+        }
+        guard f.first(2) == UInt8(ascii: "A") else { return mask }
+        if !f.isEmpty(3) { hdop = h }
+        newData.eph = horizontal
+        newData.epv = vertical
+        newData.eps = speed
+        newData.epd = track
+        return mask
+    }
+
     // MARK: Heading sensors
 
     mutating func decodeHDT(_ f: NMEAFields) -> Mask? {

@@ -218,6 +218,7 @@ struct NMEACycleAssembler {
         case .ths: decoded = decodeTHS(fields)
         case .pgrme: decoded = decodePGRME(fields)
         case .pgrmz: decoded = decodePGRMZ(fields)
+        case .psrfepe: decoded = decodePSRFEPE(fields)
         }
         guard var mask = decoded else {
             latchFractionalTime = false
@@ -314,6 +315,9 @@ struct NMEACycleAssembler {
         }
         if newData.epv.isFinite { fix.epv = newData.epv }
         if newData.sep.isFinite { fix.sep = newData.sep }
+        if newData.eph.isFinite { fix.eph = newData.eph }
+        if newData.eps.isFinite { fix.eps = newData.eps }
+        if newData.epd.isFinite { fix.epd = newData.epd }
         if newData.geoidSeparation.isFinite { fix.geoidSeparation = newData.geoidSeparation }
         if newData.dgpsAge.isFinite && newData.dgpsStation >= 0 {
             fix.dgpsAge = newData.dgpsAge
@@ -398,7 +402,7 @@ struct NMEACycleAssembler {
         if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * sphericalUERE }
         if !fix.sep.isFinite && pdop.isFinite { fix.sep = pdop * sphericalUERE }
         guard deltaTime > 0 && oldFix.mode >= 2 else { return }
-        if oldFix.epx.isFinite && oldFix.epy.isFinite {
+        if !newData.eps.isFinite && oldFix.epx.isFinite && oldFix.epy.isFinite {
             fix.eps = (Self.larger(oldFix.epx, oldFix.epy) + Self.larger(fix.epx, fix.epy)) / deltaTime
         }
         // The track error is half the angle the new position's error subtends seen from the
