@@ -485,26 +485,27 @@ extension NMEACycleAssembler {
                 clearSky()
                 break
             }
-            let svid = f.atoi(field)
+            let svid = f.shortAtoi(field)
             field += 1
             if svid == 0 { continue }
             // gpsd reads an empty elevation, azimuth or signal as 0.
-            let elevationValue = f.atoi(field), azimuthValue = f.atoi(field + 1), snrValue = f.atoi(field + 2)
             if !wantsSky {
                 // Without a sky view to build, only the count, the all-azimuths-zero check and
-                // the used satellites' directions (for the DOPs) matter.
-                if azimuthValue != 0 { skyHasAzimuth = true }
-                field += 3
-                skyCount += 1
-                if snrValue > 0 {
+                // the used satellites' directions (for the DOPs) matter: each field is read only
+                // when one of them needs it.
+                if !skyHasAzimuth && f.shortAtoi(field + 1) != 0 { skyHasAzimuth = true }
+                if f.shortAtoi(field + 2) > 0 {
                     let prn = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation,
                                           satnum: svid).prn
                     if prn > 0 && usedPRNs.contains(prn) {
-                        geometry.addUsedSatellite(azimuth: azimuthValue, elevation: elevationValue)
+                        geometry.addUsedSatellite(azimuth: f.shortAtoi(field + 1), elevation: f.shortAtoi(field))
                     }
                 }
+                field += 3
+                skyCount += 1
                 continue
             }
+            let elevationValue = f.shortAtoi(field), azimuthValue = f.shortAtoi(field + 1), snrValue = f.shortAtoi(field + 2)
             let id = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation, satnum: svid)
             let elevation = f.isEmpty(field) ? nil : Double(elevationValue)
             let azimuth = f.isEmpty(field + 1) ? nil : Double(azimuthValue)

@@ -29,9 +29,14 @@ struct SatelliteGeometry: Sendable {
 
     /// The lines of sight so far, in the order of the sky view.
     private(set) var lines: [LineOfSight] = []
+    /// The lines of the last ``dilutions()`` and what they gave: satellites move a whole degree
+    /// in minutes, so a receiver's sky views are mostly the one before again.
+    private var computedLines: [LineOfSight] = []
+    private var computed: Dilutions?
 
     init() {
         lines.reserveCapacity(NMEACycleAssembler.maximumChannels)
+        computedLines.reserveCapacity(NMEACycleAssembler.maximumChannels)
     }
 
     /// Forgets the satellites (a new sky view).
@@ -57,8 +62,20 @@ struct SatelliteGeometry: Sendable {
 
     /// The DOPs, or `nil` with fewer than four satellites or a geometry too close to singular
     /// (gpsd's determinant limit of 0.0001).
-    func dilutions() -> Dilutions? {
+    mutating func dilutions() -> Dilutions? {
         guard lines.count >= 4 else { return nil }
+        // Bit for bit: the same lines give the same DOPs (a cache: it changes no result).
+        if lines.elementsEqual(computedLines, by: { a, b in
+            a.east.bitPattern == b.east.bitPattern && a.north.bitPattern == b.north.bitPattern
+                && a.up.bitPattern == b.up.bitPattern
+        }) { return computed }
+        computedLines.removeAll(keepingCapacity: true)
+        computedLines.append(contentsOf: lines)
+        computed = Self.dilutions(of: lines)
+        return computed
+    }
+
+    private static func dilutions(of lines: [LineOfSight]) -> Dilutions? {
         // m = Σ v vᵀ with v = (east, north, up, 1), each element summed in the satellites' order;
         // m is symmetric, and a product is the same either way round, so ten sums make it.
         var ee = 0.0, en = 0.0, eu = 0.0, e1 = 0.0, nn = 0.0, nu = 0.0, n1 = 0.0, uu = 0.0, u1 = 0.0, count = 0.0
@@ -75,7 +92,7 @@ struct SatelliteGeometry: Sendable {
             count += 1
         }
         let m = ((ee, en, eu, e1), (en, nn, nu, n1), (eu, nu, uu, u1), (e1, n1, u1, count))
-        guard let d = Self.invertedDiagonal(m) else { return nil }
+        guard let d = invertedDiagonal(m) else { return nil }
         return Dilutions(x: d.0.squareRoot(), y: d.1.squareRoot(), horizontal: (d.0 + d.1).squareRoot(),
                          vertical: d.2.squareRoot(), position: (d.0 + d.1 + d.2).squareRoot())
     }

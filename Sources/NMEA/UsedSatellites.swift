@@ -6,7 +6,8 @@
 struct UsedSatellites: Sendable, Equatable {
     /// The PRNs in the order they were listed.
     private(set) var prns: [Int] = []
-    private var bits = [UInt64](repeating: 0, count: 16)
+    // Inline, not an array: a set bit is then a store, with no check that the storage is unshared.
+    private var bits = InlineArray<16, UInt64>(repeating: 0)
 
     init() {
         prns.reserveCapacity(NMEACycleAssembler.maximumChannels)
@@ -21,7 +22,7 @@ struct UsedSatellites: Sendable, Equatable {
 
     mutating func removeAll() {
         prns.removeAll(keepingCapacity: true)
-        for i in bits.indices { bits[i] = 0 }
+        bits = InlineArray(repeating: 0)
     }
 
     func contains(_ prn: Int) -> Bool {
