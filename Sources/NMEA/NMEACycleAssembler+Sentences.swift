@@ -67,9 +67,7 @@ extension NMEACycleAssembler {
     static func latLon(_ f: NMEAFields, _ i: Int) -> LatLon {
         if f.isEmpty(i) || f.isEmpty(i + 1) || f.isEmpty(i + 2) || f.isEmpty(i + 3) { return .missing }
         guard f.length(i + 1) == 1, f.length(i + 3) == 1,
-              let rawLat = f.number(i), let rawLon = f.number(i + 2),
-              rawLat >= 0, rawLon >= 0,
-              let lat = degrees(rawLat), let lon = degrees(rawLon),
+              let lat = fieldDegrees(f, i), let lon = fieldDegrees(f, i + 2),
               lat <= 90, lon <= 180
         else { return .invalid }
         let ns = f.first(i + 1), ew = f.first(i + 3)
@@ -79,7 +77,35 @@ extension NMEACycleAssembler {
         return .value(ns == UInt8(ascii: "S") ? -lat : lat, ew == UInt8(ascii: "W") ? -lon : lon)
     }
 
-    /// NMEA's degrees-and-minutes to degrees, as gpsd computes it; `nil` for 60 minutes or more.
+    /// A `dddmm.mmmm` field in degrees; `nil` when it is not an unsigned number or has 60
+    /// minutes or more.
+    ///
+    /// With a point, as gpsd 3.22 reads it (its decode_lat_or_lon): the digits before the point
+    /// as whole minutes, the fraction added, times 1/60; this rounds differently from degrees
+    /// plus minutes / 60 in the ninth decimal gpsd prints. Without one, as a number.
+    @inline(__always)
+    static func fieldDegrees(_ f: NMEAFields, _ i: Int) -> Double? {
+        let start = Int(f.starts[i]), end = Int(f.ends[i])
+        var k = start
+        var whole = 0
+        // Nine digits at most before the point: the arithmetic cannot overflow.
+        while k < end, k - start < 9 {
+            let d = f.base[k] &- 0x30
+            if d >= 10 { break }
+            whole = whole &* 10 &+ Int(d)
+            k &+= 1
+        }
+        guard k < end, f.base[k] == UInt8(ascii: ".") else {
+            guard let raw = f.number(i), raw >= 0 else { return nil }
+            return degrees(raw)
+        }
+        guard let fraction = NMEANumber.parse(f.base, k, end), fraction >= 0 else { return nil }
+        let wholeDegrees = whole / 100
+        guard Double(whole - wholeDegrees * 100) + fraction < 60.000001 else { return nil }
+        return (Double(whole - wholeDegrees * 40) + fraction) * (1.0 / 60.0)
+    }
+
+    /// NMEA's degrees-and-minutes to degrees; `nil` for 60 minutes or more.
     @inline(__always)
     static func degrees(_ value: Double) -> Double? {
         let q = value / 100
