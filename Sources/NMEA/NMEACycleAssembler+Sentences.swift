@@ -142,6 +142,8 @@ extension NMEACycleAssembler {
         guard valid else {
             newData.status = 0
             newData.mode = 1
+            // No time or no date: gpsd forgets the date and reports the fix at once.
+            if f.isEmpty(1) || f.isEmpty(9) { return forgetDate().union([.status, .mode]) }
             return [.status, .mode]
         }
         var time: TimeOfDay?
@@ -320,6 +322,19 @@ extension NMEACycleAssembler {
         return mask
     }
 
+    /// gpsd's answer to a sentence that says there is no fix and gives no time or date: the
+    /// date and time of day are cleared (time-only sentences give no time until a date comes
+    /// again), and the fix is reported at once, with no time.
+    mutating func forgetDate() -> Mask {
+        year = 0
+        month = 1
+        day = 0
+        hour = 0
+        minute = 0
+        second = 0
+        return [.report, .time]
+    }
+
     // MARK: GGA
 
     mutating func decodeGGA(_ f: NMEAFields) -> Mask? {
@@ -354,6 +369,10 @@ extension NMEACycleAssembler {
             newData.status = newStatus
             mask = .status
         }
+        // No fix and no time (Quectel's $GPGGA,,,,,,0,,,,,,,,): gpsd forgets the date. It means
+        // to report at once too, but sets the status bit over its report and time bits, so
+        // the report waits for the cycle's end as any other.
+        if quality == 0 && f.isEmpty(1) { _ = forgetDate() }
         if previousTalker != 0 && previousTalker != lastGGATalker {
             latchMode = false
         } else {

@@ -447,6 +447,8 @@ struct NMEACycleAssembler {
 
     /// Seconds since 1970 from the receiver's date and time of day (gpsd's utc_resolve).
     mutating func resolvedTime() -> Double {
+        // A forgotten date (``forgetDate()``) is no time at all.
+        if year == 0 && day == 0 { return 0 }
         if monthStart.year != year || monthStart.month != month {
             monthStart = (year, month, CivilDate(year: year, month: month, day: 1).daysSince1970)
         }
