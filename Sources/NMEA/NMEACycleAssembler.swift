@@ -20,8 +20,13 @@ import Glibc
 /// - altHAE = altMSL + geoid separation, the separation from gpsd's geoid grid
 ///   (``GeoidModel``) when no sentence gives it, and the magnetic variation from its magnetic
 ///   grid (``MagneticModel``); speed in m/s from knots; eph = HDOP × 19 m, epv = VDOP × 23 m,
-///   sep = PDOP × 19 m (gpsd's UERE constants, a quarter of those with DGPS); ept 0.005 s;
-///   climb and the speed, track and climb errors from the previous fix.
+///   sep = PDOP × 19 m (gpsd's UERE constants, a quarter of those with DGPS), epx and epy
+///   from the X and Y DOPs of the used satellites' geometry (``SatelliteGeometry``) times 15 m,
+///   unless a sentence gives errors of its own (GBS, Garmin's PGRME, SiRF's PSRFEPE); ept
+///   0.005 s; climb and the speed, track and climb errors from the previous fix.
+/// - The status is the cycle's: cleared with the fix, raised (never lowered) by each sentence
+///   that gives one. An RMC with no fix and no time or date makes gpsd forget the date and
+///   report at once.
 ///
 /// The assembler is a pure state machine: sentences in, reports out. Fields it reads are
 /// validated first; a sentence with an impossible value changes nothing.
