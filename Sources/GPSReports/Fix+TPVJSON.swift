@@ -45,6 +45,10 @@ extension Fix {
         v.geoidSeparation = geoidSeparation ?? .nan
         v.eph = eph ?? .nan
         v.sep = sep ?? .nan
+        if let dgpsAge, let dgpsStation {
+            v.dgpsAge = dgpsAge
+            v.dgpsStation = dgpsStation
+        }
         return v
     }
 }

@@ -58,6 +58,10 @@ public struct Fix: Sendable, Hashable {
     public var epd: Double?
     /// Estimated climb error in metres per second, 95% confidence (gpsd `epc`).
     public var epc: Double?
+    /// Age of the differential corrections in seconds (gpsd `dgpsAge`), known with ``dgpsStation``.
+    public var dgpsAge: Double?
+    /// The differential reference station's id (gpsd `dgpsSta`), known with ``dgpsAge``.
+    public var dgpsStation: Int?
 
     /// Creates a fix; every measurement starts out unknown.
     public init(mode: FixMode = .unknown, time: Date? = nil, device: String? = nil) {

@@ -34,7 +34,8 @@ extension JSONWriter {
     /// The fields after the opening, and the closing brace.
     private mutating func tpvFields(_ v: TPVValues) {
         reserve(Self.tpvFieldsCapacity)
-        if v.status > 0 {
+        // gpsd 3.22 prints status from 2 (DGPS) up: "to save rebuilding all the regressions".
+        if v.status >= 2 {
             raw(",\"status\":")
             integer(v.status)
         }
@@ -65,6 +66,11 @@ extension JSONWriter {
         field(16, ",\"geoidSep\":", v.geoidSeparation, 3)
         field(17, ",\"eph\":", v.eph, 3)
         field(19, ",\"sep\":", v.sep, 3)
+        if v.dgpsAge.isFinite && v.dgpsStation >= 0 {
+            field(20, ",\"dgpsAge\":", v.dgpsAge, 1)
+            raw(",\"dgpsSta\":")
+            integer(v.dgpsStation)
+        }
         raw("}")
     }
 

@@ -3,7 +3,7 @@
 /// Both ``Fix/tpvJSON()`` and the NMEA replay's bulk path go through it, so the two always print
 /// the same line for the same fix.
 package struct TPVValues {
-    /// gpsd `status`; 0 or less is left out.
+    /// gpsd `status`; below 2 (no fix, plain GPS fix) is left out, as gpsd 3.22 leaves it out.
     package var status = 0
     package var mode = 0
     /// Seconds since 1970; 0 or less is left out.
@@ -27,6 +27,10 @@ package struct TPVValues {
     package var geoidSeparation = Double.nan
     package var eph = Double.nan
     package var sep = Double.nan
+    /// gpsd `dgpsAge`, printed with ``dgpsStation`` when both are known.
+    package var dgpsAge = Double.nan
+    /// gpsd `dgpsSta`; below 0 is unknown.
+    package var dgpsStation = -1
 
     /// Creates values with nothing known.
     package init() {}

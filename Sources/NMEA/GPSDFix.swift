@@ -11,6 +11,8 @@ struct GPSDFix {
     var time: Double = 0
     /// 0 not seen, 1 no fix, 2 2D, 3 3D.
     var mode = 0
+    /// The status a sentence gives (gpsd's STATUS_*), read from ``NMEACycleAssembler/newData`` only.
+    var status = 0
     var latitude = Double.nan
     var longitude = Double.nan
     var altHAE = Double.nan
@@ -27,6 +29,13 @@ struct GPSDFix {
     var epv = Double.nan
     var eph = Double.nan
     var sep = Double.nan
+    var eps = Double.nan
+    var epd = Double.nan
+    var epc = Double.nan
+    /// Seconds since the last differential correction (GGA); NaN when unknown.
+    var dgpsAge = Double.nan
+    /// The differential reference station (GGA); -1 when unknown, as gpsd keeps it.
+    var dgpsStation = -1
 
     /// The report gpsd's TPV would carry: only time and mode below 2D.
     func report(status: Int, device: String?) -> Fix {
@@ -56,6 +65,18 @@ struct GPSDFix {
         fix.geoidSeparation = Self.value(geoidSeparation)
         fix.eph = Self.value(eph)
         fix.sep = Self.value(sep)
+        fix.epd = Self.value(epd)
+        fix.eps = Self.value(eps)
+        // gpsd 3.22 prints epc and the geoid separation in 3D only.
+        if mode >= 3 {
+            fix.epc = Self.value(epc)
+        } else {
+            fix.geoidSeparation = nil
+        }
+        if dgpsAge.isFinite && dgpsStation >= 0 {
+            fix.dgpsAge = dgpsAge
+            fix.dgpsStation = dgpsStation
+        }
         return fix
     }
 
@@ -88,6 +109,17 @@ struct GPSDFix {
         v.geoidSeparation = geoidSeparation
         v.eph = eph
         v.sep = sep
+        v.epd = epd
+        v.eps = eps
+        if mode >= 3 {
+            v.epc = epc
+        } else {
+            v.geoidSeparation = .nan
+        }
+        if dgpsAge.isFinite && dgpsStation >= 0 {
+            v.dgpsAge = dgpsAge
+            v.dgpsStation = dgpsStation
+        }
         return v
     }
 

@@ -67,9 +67,7 @@ extension NMEACycleAssembler {
     static func latLon(_ f: NMEAFields, _ i: Int) -> LatLon {
         if f.isEmpty(i) || f.isEmpty(i + 1) || f.isEmpty(i + 2) || f.isEmpty(i + 3) { return .missing }
         guard f.length(i + 1) == 1, f.length(i + 3) == 1,
-              let rawLat = f.number(i), let rawLon = f.number(i + 2),
-              rawLat >= 0, rawLon >= 0,
-              let lat = degrees(rawLat), let lon = degrees(rawLon),
+              let lat = fieldDegrees(f, i), let lon = fieldDegrees(f, i + 2),
               lat <= 90, lon <= 180
         else { return .invalid }
         let ns = f.first(i + 1), ew = f.first(i + 3)
@@ -79,7 +77,35 @@ extension NMEACycleAssembler {
         return .value(ns == UInt8(ascii: "S") ? -lat : lat, ew == UInt8(ascii: "W") ? -lon : lon)
     }
 
-    /// NMEA's degrees-and-minutes to degrees, as gpsd computes it; `nil` for 60 minutes or more.
+    /// A `dddmm.mmmm` field in degrees; `nil` when it is not an unsigned number or has 60
+    /// minutes or more.
+    ///
+    /// With a point, as gpsd 3.22 reads it (its decode_lat_or_lon): the digits before the point
+    /// as whole minutes, the fraction added, times 1/60; this rounds differently from degrees
+    /// plus minutes / 60 in the ninth decimal gpsd prints. Without one, as a number.
+    @inline(__always)
+    static func fieldDegrees(_ f: NMEAFields, _ i: Int) -> Double? {
+        let start = Int(f.starts[i]), end = Int(f.ends[i])
+        var k = start
+        var whole = 0
+        // Nine digits at most before the point: the arithmetic cannot overflow.
+        while k < end, k - start < 9 {
+            let d = f.base[k] &- 0x30
+            if d >= 10 { break }
+            whole = whole &* 10 &+ Int(d)
+            k &+= 1
+        }
+        guard k < end, f.base[k] == UInt8(ascii: ".") else {
+            guard let raw = f.number(i), raw >= 0 else { return nil }
+            return degrees(raw)
+        }
+        guard let fraction = NMEANumber.parse(f.base, k, end), fraction >= 0 else { return nil }
+        let wholeDegrees = whole / 100
+        guard Double(whole - wholeDegrees * 100) + fraction < 60.000001 else { return nil }
+        return (Double(whole - wholeDegrees * 40) + fraction) * (1.0 / 60.0)
+    }
+
+    /// NMEA's degrees-and-minutes to degrees; `nil` for 60 minutes or more.
     @inline(__always)
     static func degrees(_ value: Double) -> Double? {
         let q = value / 100
@@ -114,8 +140,10 @@ extension NMEACycleAssembler {
         var mask: Mask = []
         let valid = f.first(2) == UInt8(ascii: "A") || f.first(2) == UInt8(ascii: "D")
         guard valid else {
-            status = 0
+            newData.status = 0
             newData.mode = 1
+            // No time or no date: gpsd forgets the date and reports the fix at once.
+            if f.isEmpty(1) || f.isEmpty(9) { return forgetDate().union([.status, .mode]) }
             return [.status, .mode]
         }
         var time: TimeOfDay?
@@ -187,7 +215,8 @@ extension NMEACycleAssembler {
             newData.mode = 3
             mask.insert(.mode)
         }
-        status = newStatus
+        newData.status = newStatus
+        mask.insert(.status)
         return mask
     }
 
@@ -211,7 +240,7 @@ extension NMEACycleAssembler {
         }
         let flag = f.first(6)
         if flag == 0 || flag == UInt8(ascii: "V") {
-            status = 0
+            newData.status = 0
             newData.mode = 1
             mask.formUnion([.status, .mode])
         } else if flag == UInt8(ascii: "A"), f.count < 8 || f.first(7) != UInt8(ascii: "N"),
@@ -231,9 +260,10 @@ extension NMEACycleAssembler {
                 newData.mode = 2
                 mask.insert(.mode)
             }
-            status = newStatus
+            newData.status = newStatus
+            mask.insert(.status)
         } else {
-            status = 0
+            newData.status = 0
             newData.mode = 1
             mask.formUnion([.status, .mode])
         }
@@ -287,9 +317,22 @@ extension NMEACycleAssembler {
             mask.insert(.mode)
         }
         if !f.isEmpty(8) { hdop = hdopValue }
-        status = Self.faaStatus(modeLetter)
-        mask.insert(.mode)
+        newData.status = Self.faaStatus(modeLetter)
+        mask.formUnion([.mode, .status])
         return mask
+    }
+
+    /// gpsd's answer to a sentence that says there is no fix and gives no time or date: the
+    /// date and time of day are cleared (time-only sentences give no time until a date comes
+    /// again), and the fix is reported at once, with no time.
+    mutating func forgetDate() -> Mask {
+        year = 0
+        month = 1
+        day = 0
+        hour = 0
+        minute = 0
+        second = 0
+        return [.report, .time]
     }
 
     // MARK: GGA
@@ -323,17 +366,22 @@ extension NMEACycleAssembler {
         default: -1
         }
         if newStatus >= 0 {
-            status = newStatus
+            newData.status = newStatus
             mask = .status
         }
+        // No fix and no time (Quectel's $GPGGA,,,,,,0,,,,,,,,): gpsd forgets the date. It means
+        // to report at once too, but sets the status bit over its report and time bits, so
+        // the report waits for the cycle's end as any other.
+        if quality == 0 && f.isEmpty(1) { _ = forgetDate() }
         if previousTalker != 0 && previousTalker != lastGGATalker {
             latchMode = false
         } else {
             latchMode = fieldEquals(f, 1, lastGGATimestamp)
         }
         if latchMode {
-            status = 0
+            newData.status = 0
             newData.mode = 1
+            mask.insert(.status)
         } else {
             lastGGATimestamp.removeAll(keepingCapacity: true)
             for k in 0..<min(f.length(1), 15) { lastGGATimestamp.append(f.byte(1, k)) }
@@ -362,6 +410,14 @@ extension NMEACycleAssembler {
         }
         mask.insert(.mode)
         if !f.isEmpty(8) { hdop = hdopValue }
+        // The differential age and station come both or not at all; gpsd ignores two zeros.
+        if !f.isEmpty(13) && !f.isEmpty(14), let age = f.number(13), age.isFinite {
+            let station = f.atoi(14)
+            if age > 0.09 || station > 0 {
+                newData.dgpsAge = age
+                newData.dgpsStation = station
+            }
+        }
         return mask
     }
 
@@ -393,7 +449,7 @@ extension NMEACycleAssembler {
             }
             if lastGSATalker == 0 || (talker == lastGSATalker && talker != UInt8(ascii: "N")) {
                 satellitesUsed = 0
-                usedPRNs.removeAll(keepingCapacity: true)
+                usedPRNs.removeAll()
             }
             lastGSATalker = talker
             switch talker {
@@ -408,15 +464,13 @@ extension NMEACycleAssembler {
                 // alone (prn(talker0:talker1:satnum:)): found once, not for every field.
                 let talker0 = f.byte(0, 0)
                 let lowOffset = Self.prn(talker0: talker0, talker1: talker, satnum: 1).prn - 1
-                // The list only marks the satellites of a sky view; without one, the count is enough.
-                let listed = wantsSky
                 for i in 0..<(f.count - 6) {
                     let satnum = f.shortAtoi(i + 3)
                     if satnum < 1 { continue }
                     let prn = satnum <= 32 ? lowOffset + satnum : Self.prn(talker0: talker0, talker1: talker, satnum: satnum).prn
                     if prn > 0 {
                         if satellitesUsed >= Self.maximumChannels { break }
-                        if listed { usedPRNs.append(prn) }
+                        usedPRNs.append(prn)
                         satellitesUsed += 1
                     }
                 }
@@ -467,29 +521,44 @@ extension NMEACycleAssembler {
             default: break
             }
         }
+        // gpsd 3.22 reads the constellation from the talker in the first sentence of a set only,
+        // and numbers that sentence's satellites by it; later sentences go by the talker alone.
+        let constellation = gsvPart == 1 ? Self.gsvConstellation(talker) : 0
         var field = 4
         while field < count / 4 * 4 {
             if sky.count + skyCount >= Self.maximumChannels {
                 clearSky()
                 break
             }
-            let svid = f.atoi(field)
+            let svid = f.shortAtoi(field)
             field += 1
             if svid == 0 { continue }
+            // gpsd reads an empty elevation, azimuth or signal as 0.
             if !wantsSky {
-                // Only the count and the all-azimuths-zero check matter without a sky view to build.
-                if f.atoi(field + 1) != 0 { skyHasAzimuth = true }
+                // Without a sky view to build, only the count, the all-azimuths-zero check and
+                // the used satellites' directions (for the DOPs) matter: each field is read only
+                // when one of them needs it.
+                if !skyHasAzimuth && f.shortAtoi(field + 1) != 0 { skyHasAzimuth = true }
+                if f.shortAtoi(field + 2) > 0 {
+                    let prn = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation,
+                                          satnum: svid).prn
+                    if prn > 0 && usedPRNs.contains(prn) {
+                        geometry.addUsedSatellite(azimuth: f.shortAtoi(field + 1), elevation: f.shortAtoi(field))
+                    }
+                }
                 field += 3
                 skyCount += 1
                 continue
             }
-            let id = Self.prn(talker0: f.byte(0, 0), talker1: talker, satnum: svid)
-            let elevation = f.isEmpty(field) ? nil : Double(f.atoi(field))
-            let azimuth = f.isEmpty(field + 1) ? nil : Double(f.atoi(field + 1))
-            let snr = f.isEmpty(field + 2) ? nil : Double(f.atoi(field + 2))
+            let elevationValue = f.shortAtoi(field), azimuthValue = f.shortAtoi(field + 1), snrValue = f.shortAtoi(field + 2)
+            let id = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation, satnum: svid)
+            let elevation = f.isEmpty(field) ? nil : Double(elevationValue)
+            let azimuth = f.isEmpty(field + 1) ? nil : Double(azimuthValue)
+            let snr = f.isEmpty(field + 2) ? nil : Double(snrValue)
             field += 3
             var used = false
             if id.prn > 0, let snr, snr > 0 { used = usedPRNs.contains(id.prn) }
+            if used { geometry.addUsedSatellite(azimuth: azimuthValue, elevation: elevationValue) }
             sky.append(Satellite(prn: id.prn, gnssID: id.gnssID, svID: id.svID,
                                  elevation: elevation, azimuth: azimuth, signalStrength: snr, used: used))
         }
@@ -499,14 +568,65 @@ extension NMEACycleAssembler {
             return []
         }
         if (seenGLGSV || seenBDGSV || seenQZSS || seenGAGSV) && talker == UInt8(ascii: "P") { return [] }
+        fillDilutions()
         return .satellite
+    }
+
+    /// gpsd's DOPs at the end of a sky view: the X and Y DOPs from the used satellites' geometry
+    /// (unknown when it gives none), and HDOP, VDOP and PDOP from it only where no sentence gave them.
+    mutating func fillDilutions() {
+        xdop = .nan
+        ydop = .nan
+        guard let d = geometry.dilutions() else { return }
+        xdop = d.x
+        ydop = d.y
+        if !hdop.isFinite { hdop = d.horizontal }
+        if !vdop.isFinite { vdop = d.vertical }
+        if !pdop.isFinite { pdop = d.position }
     }
 
     /// gpsd_zero_satellites: forgets the satellites seen.
     mutating func clearSky() {
         sky.removeAll(keepingCapacity: true)
+        geometry.removeAll()
         skyCount = 0
         skyHasAzimuth = false
+    }
+
+    /// The NMEA 4.10 constellation gpsd 3.22 takes from a GSV talker (0 for GPS, GN and unknown).
+    static func gsvConstellation(_ talker: UInt8) -> Int {
+        switch talker {
+        case UInt8(ascii: "A"): 3
+        case UInt8(ascii: "B"), UInt8(ascii: "D"): 4
+        case UInt8(ascii: "I"): 6
+        case UInt8(ascii: "L"): 2
+        case UInt8(ascii: "Q"), UInt8(ascii: "Z"): 5
+        default: 0
+        }
+    }
+
+    /// A GSV satellite's PRN: by its constellation when the sentence gave one (see
+    /// ``gsvConstellation(_:)``), else by the talker as in ``prn(talker0:talker1:satnum:)``.
+    static func gsvPRN(talker0: UInt8, talker1: UInt8, constellation: Int, satnum: Int) -> (prn: Int, gnssID: Int, svID: Int) {
+        guard constellation > 0, satnum >= 1 else { return prn(talker0: talker0, talker1: talker1, satnum: satnum) }
+        // gpsd keeps the satellite's number in a byte, which wraps.
+        func byte(_ value: Int) -> Int { Int(UInt8(truncatingIfNeeded: value)) }
+        switch constellation {
+        case 2:
+            let sv = byte(satnum < 64 ? satnum : satnum - 64)
+            return (64 + sv, 6, sv)
+        case 3:
+            let sv = byte(satnum < 100 ? satnum : satnum - 100)
+            return (300 + sv, 2, sv)
+        case 4:
+            let sv = byte(satnum < 100 ? satnum : satnum - 200)
+            return (400 + sv, 3, sv)
+        case 5:
+            let sv = byte(satnum < 100 ? satnum : satnum - 192)
+            return (192 + sv, 5, sv)
+        default:
+            return (satnum &+ 500, 7, byte(satnum))
+        }
     }
 
     /// gpsd's mapping of an NMEA satellite number to its PRN numbering, with the u-blox GNSS id.
@@ -593,11 +713,81 @@ extension NMEACycleAssembler {
         guard let t = Self.timeOfDay(f, 1), let latError = f.number(2), let lonError = f.number(3),
               let altError = f.number(4)
         else { return f.isEmpty(1) ? [] : nil }
+        // GBS's time is the fix's: gpsd counts it in the end-of-cycle detection, so a receiver
+        // that sends GBS last reports its fix with GBS's errors in it.
+        registerFractionalTime(t)
         guard t.hour == hour, t.minute == minute, t.second == second else { return [] }
         newData.epy = latError
         newData.epx = lonError
         newData.epv = altError
         return .errors
+    }
+
+    // MARK: PGRME
+
+    /// Garmin's estimated horizontal, vertical and spherical errors, in metres at 50%: gpsd
+    /// scales them to its 95% confidence (2.45 / 1.18 sigma) and splits the horizontal one
+    /// evenly between longitude and latitude.
+    mutating func decodePGRME(_ f: NMEAFields) -> Mask? {
+        guard f.first(2) == UInt8(ascii: "M"), f.first(4) == UInt8(ascii: "M"), f.first(6) == UInt8(ascii: "M")
+        else { return [] }
+        guard let horizontal = f.number(1), let vertical = f.number(3), let spherical = f.number(5),
+              horizontal.isNaN || horizontal >= 0, vertical.isNaN || vertical >= 0, spherical.isNaN || spherical >= 0
+        else { return nil }
+        let confidence = 2.45 / 1.18
+        newData.epx = horizontal * (1 / Double(2).squareRoot()) * confidence
+        newData.epy = newData.epx
+        newData.epv = vertical * confidence
+        newData.sep = spherical * confidence
+        return .errors
+    }
+
+    /// Garmin's altitude above mean sea level in whole feet, and its fix mode (1 to 3).
+    mutating func decodePGRMZ(_ f: NMEAFields) -> Mask? {
+        var mask: Mask = []
+        if f.first(2) == UInt8(ascii: "f") && !f.isEmpty(1) {
+            // gpsd reads the feet as C's atoi does.
+            let metres = Double(f.atoi(1)) * 0.3048
+            guard abs(metres) < 1e6 else { return nil }
+            newData.altMSL = metres
+            mask.insert(.altitude)
+        }
+        switch f.first(3) {
+        case UInt8(ascii: "1"), UInt8(ascii: "2"), UInt8(ascii: "3"):
+            newData.mode = Int(f.first(3) - UInt8(ascii: "0"))
+            mask.insert(.mode)
+        default:
+            break
+        }
+        return mask
+    }
+
+    /// SiRF's estimated errors (metres, m/s, degrees) with HDOP, and a time that counts in the
+    /// end-of-cycle detection; gpsd reads the values only when the sentence says they are valid.
+    mutating func decodePSRFEPE(_ f: NMEAFields) -> Mask? {
+        var time: TimeOfDay?
+        if !f.isEmpty(1) {
+            guard let t = Self.timeOfDay(f, 1) else { return nil }
+            time = t
+        }
+        guard let h = f.number(3), let horizontal = f.number(4), let vertical = f.number(5),
+              let speed = f.number(6), let track = f.number(7)
+        else { return nil }
+        // gpsd sets the status bit with no status: it raises nothing.
+        var mask: Mask = .status
+        if let time {
+            applyHeaderDateIfNeeded()
+            mergeTime(time)
+            registerFractionalTime(time)
+            if year != 0 { mask.insert(.time) }
+        }
+        guard f.first(2) == UInt8(ascii: "A") else { return mask }
+        if !f.isEmpty(3) { hdop = h }
+        newData.eph = horizontal
+        newData.epv = vertical
+        newData.eps = speed
+        newData.epd = track
+        return mask
     }
 
     // MARK: Heading sensors

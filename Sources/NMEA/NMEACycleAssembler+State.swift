@@ -18,15 +18,15 @@ extension NMEACycleAssembler {
         "seenGLGSA", "seenBDGSA", "seenGAGSA", "seenGNGSA",
         "seenGLGSV", "seenBDGSV", "seenGAGSV", "seenQZSS", "seenGPGSV",
         "satellitesUsed", "usedPRNs", "gsvAwait", "gsvPart", "sky", "skyCount", "skyHasAzimuth",
-        "pdop", "hdop", "vdop",
+        "pdop", "hdop", "vdop", "xdop", "ydop", "geometry",
         "status", "fix", "lastFix", "oldFix", "newData", "attitude", "attitudeChanged",
     ]
     /// Stored properties left out, and why: the fixes collected so far are output, not state;
     /// the last GST statistics are kept but read by nothing that decodes (gpsd 3.22 leaves them
     /// out of the TPV too). Should a fix ever use them, they must move to the list above. The
-    /// memos of distances and of the month's first day only save work: what they give is the
-    /// same whatever they hold.
-    static let ignoredProperties: Set<String> = ["rawFixes", "gst", "distances", "monthStart"]
+    /// memos of distances, of the geoid and magnetic models and of the month's first day only
+    /// save work: what they give is the same whatever they hold.
+    static let ignoredProperties: Set<String> = ["rawFixes", "gst", "distances", "models", "monthStart"]
     /// The properties of a ``Satellite`` and an ``Attitude`` that are compared (held to the types' own by a test).
     static let comparedSatelliteProperties: Set<String> = [
         "prn", "gnssID", "svID", "elevation", "azimuth", "signalStrength", "used", "health",
@@ -70,6 +70,8 @@ extension NMEACycleAssembler {
             && sky.count == other.sky.count && zip(sky, other.sky).allSatisfy { Self.same($0, $1) }
             && skyCount == other.skyCount && skyHasAzimuth == other.skyHasAzimuth
             && Self.same(pdop, other.pdop) && Self.same(hdop, other.hdop) && Self.same(vdop, other.vdop)
+            && Self.same(xdop, other.xdop) && Self.same(ydop, other.ydop)
+            && geometry.hasSameLines(as: other.geometry)
             && status == other.status
             && fix.hasSameValues(as: other.fix) && lastFix.hasSameValues(as: other.lastFix)
             && oldFix.hasSameValues(as: other.oldFix) && newData.hasSameValues(as: other.newData)
@@ -121,31 +123,48 @@ extension NMEACycleAssembler {
 extension GPSDFix {
     /// The stored properties ``hasSameValues(as:)`` compares (held to the type's own by a test).
     static let comparedProperties: Set<String> = [
-        "time", "mode", "latitude", "longitude", "altHAE", "altMSL", "geoidSeparation", "speed", "track",
+        "time", "mode", "status", "latitude", "longitude", "altHAE", "altMSL", "geoidSeparation", "speed", "track",
         "magneticTrack", "magneticVariation", "climb", "ept", "epx", "epy", "epv", "eph", "sep",
+        "eps", "epd", "epc", "dgpsAge", "dgpsStation",
     ]
 
     /// Whether every value is the same, bit for bit but for NaNs (see ``NMEACycleAssembler/hasSameState(as:)``).
     func hasSameValues(as other: Self) -> Bool {
         typealias A = NMEACycleAssembler
-        return A.same(time, other.time) && mode == other.mode && A.same(latitude, other.latitude)
+        return A.same(time, other.time) && mode == other.mode && status == other.status
+            && A.same(latitude, other.latitude)
             && A.same(longitude, other.longitude) && A.same(altHAE, other.altHAE) && A.same(altMSL, other.altMSL)
             && A.same(geoidSeparation, other.geoidSeparation) && A.same(speed, other.speed)
             && A.same(track, other.track) && A.same(magneticTrack, other.magneticTrack)
             && A.same(magneticVariation, other.magneticVariation) && A.same(climb, other.climb)
             && A.same(ept, other.ept) && A.same(epx, other.epx) && A.same(epy, other.epy) && A.same(epv, other.epv)
             && A.same(eph, other.eph) && A.same(sep, other.sep)
+            && A.same(eps, other.eps) && A.same(epd, other.epd) && A.same(epc, other.epc)
+            && A.same(dgpsAge, other.dgpsAge) && dgpsStation == other.dgpsStation
     }
 }
 
 extension PreviousFix {
     /// The stored properties ``hasSameValues(as:)`` compares (held to the type's own by a test).
-    static let comparedProperties: Set<String> = ["time", "mode", "latitude", "longitude", "altHAE", "altMSL"]
+    static let comparedProperties: Set<String> = [
+        "time", "mode", "latitude", "longitude", "altHAE", "altMSL", "epx", "epy", "epv",
+    ]
 
     /// Whether every value is the same, bit for bit but for NaNs.
     func hasSameValues(as other: Self) -> Bool {
         typealias A = NMEACycleAssembler
         return A.same(time, other.time) && mode == other.mode && A.same(latitude, other.latitude)
             && A.same(longitude, other.longitude) && A.same(altHAE, other.altHAE) && A.same(altMSL, other.altMSL)
+            && A.same(epx, other.epx) && A.same(epy, other.epy) && A.same(epv, other.epv)
+    }
+}
+
+extension SatelliteGeometry {
+    /// Whether the lines of sight are the same, bit for bit.
+    func hasSameLines(as other: Self) -> Bool {
+        typealias A = NMEACycleAssembler
+        return lines.count == other.lines.count && zip(lines, other.lines).allSatisfy {
+            A.same($0.east, $1.east) && A.same($0.north, $1.north) && A.same($0.up, $1.up)
+        }
     }
 }

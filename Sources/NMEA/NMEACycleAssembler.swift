@@ -17,8 +17,16 @@ import Glibc
 /// - The date comes from RMC (two-digit year, century 2000) or ZDA and is carried to the
 ///   time-only sentences (GGA, GLL, GNS); without any date they give no time. A log's
 ///   `# Date:` header can supply the date. Unlike gpsd, no 1024-week shift is applied.
-/// - altHAE = altMSL + geoid separation; speed in m/s from knots; eph = HDOP × 19 m and
-///   epv = VDOP × 23 m and sep = PDOP × 19 m (gpsd's UERE constants); ept 0.005 s; climb from the previous fix.
+/// - altHAE = altMSL + geoid separation, the separation from gpsd's geoid grid
+///   (``GeoidModel``) when no sentence gives it, and the magnetic variation from its magnetic
+///   grid (``MagneticModel``); speed in m/s from knots; eph = HDOP × 19 m, epv = VDOP × 23 m,
+///   sep = PDOP × 19 m (gpsd's UERE constants, a quarter of those with DGPS), epx and epy
+///   from the X and Y DOPs of the used satellites' geometry (``SatelliteGeometry``) times 15 m,
+///   unless a sentence gives errors of its own (GBS, Garmin's PGRME, SiRF's PSRFEPE); ept
+///   0.005 s; climb and the speed, track and climb errors from the previous fix.
+/// - The status is the cycle's: cleared with the fix, raised (never lowered) by each sentence
+///   that gives one. An RMC with no fix and no time or date makes gpsd forget the date and
+///   report at once.
 ///
 /// The assembler is a pure state machine: sentences in, reports out. Fields it reads are
 /// validated first; a sentence with an impossible value changes nothing.
@@ -101,7 +109,7 @@ struct NMEACycleAssembler {
     var seenGLGSA = false, seenBDGSA = false, seenGAGSA = false, seenGNGSA = false
     var seenGLGSV = false, seenBDGSV = false, seenGAGSV = false, seenQZSS = false, seenGPGSV = false
     var satellitesUsed = 0
-    var usedPRNs: [Int] = []
+    var usedPRNs = UsedSatellites()
     var gsvAwait = 0
     var gsvPart = 0
     var sky: [Satellite] = []
@@ -111,8 +119,15 @@ struct NMEACycleAssembler {
     var pdop = Double.nan
     var hdop = Double.nan
     var vdop = Double.nan
+    /// gpsd's longitude and latitude DOPs: no NMEA sentence carries them; gpsd computes them
+    /// from the used satellites' positions in the sky.
+    var xdop = Double.nan
+    var ydop = Double.nan
+    /// The used satellites' directions in the sky view being read, for the DOPs.
+    var geometry = SatelliteGeometry()
 
-    // The working fix and gpsd's two previous fixes.
+    // The working fix and gpsd's two previous fixes. The status is the fix's (gpsd's
+    // fix.status): cleared with it at a cycle's start, raised by the sentences that give one.
     var status = 0
     var fix = GPSDFix()
     var lastFix = PreviousFix()
@@ -125,6 +140,8 @@ struct NMEACycleAssembler {
     /// The reduced latitudes of the last points a speed was derived between: each fix's is
     /// needed again when the next one measures from it.
     var distances = Vincenty.Memo()
+    /// The geoid and magnetic models' answers for the last position.
+    var models = ModelMemo()
     /// The day number of the first of the last month a time was resolved in: the same for
     /// every sentence of a log but at midnight on the last of a month.
     var monthStart = (year: Int.min, month: 0, days: 0)
@@ -135,7 +152,6 @@ struct NMEACycleAssembler {
 
     init(device: String?) {
         self.device = device
-        usedPRNs.reserveCapacity(Self.maximumChannels)
         sky.reserveCapacity(Self.maximumChannels)
         lastGGATimestamp.reserveCapacity(16)
     }
@@ -160,16 +176,24 @@ struct NMEACycleAssembler {
     }
 
     /// Notes a valid sentence the decoder skips (unknown, proprietary, AIS): like gpsd, any
-    /// other sentence ends a run of GSV or GSA sentences.
+    /// other sentence ends a run of GSV or GSA sentences, and is followed by the error model.
     mutating func noteOtherSentence() {
         lastGSVTalker = 0
         lastGSATalker = 0
+        rerunErrorModelIfNeeded()
     }
 
-    /// Notes a GSV sentence while sky views are not wanted: a sky view changes nothing in a fix,
-    /// so without one to build, GSV only ends a run of GSA sentences.
-    mutating func noteUnbuiltSkyView() {
-        lastGSATalker = 0
+    /// gpsd runs its error model after every sentence, even one that changed nothing. Run again
+    /// with nothing new, the model gives the same fix but in one case: position errors a
+    /// sentence gave (GBS, PGRME) are replaced by the DOP-based ones. Only then is it run.
+    private mutating func rerunErrorModelIfNeeded() {
+        guard fix.mode >= 2 else { return }
+        let horizontalUERE = status == 2 ? 3.75 : 15.0
+        if (xdop.isFinite && fix.epx.bitPattern != (xdop * horizontalUERE).bitPattern)
+            || (ydop.isFinite && fix.epy.bitPattern != (ydop * horizontalUERE).bitPattern) {
+            newData = GPSDFix()
+            errorModel()
+        }
     }
 
     /// Decodes one checksum-verified sentence and appends any reports it completes.
@@ -179,11 +203,8 @@ struct NMEACycleAssembler {
         guard fields.count >= type.minimumFields else {
             if type != .gsv { lastGSVTalker = 0 }
             if type != .gsa { lastGSATalker = 0 }
+            rerunErrorModelIfNeeded()
             return .tooShort
-        }
-        if type == .gsv && !wantsSky {
-            noteUnbuiltSkyView()
-            return .decoded
         }
         let decoded: Mask?
         switch type {
@@ -200,13 +221,26 @@ struct NMEACycleAssembler {
         case .hdt: decoded = decodeHDT(fields)
         case .hdg: decoded = decodeHDG(fields)
         case .ths: decoded = decodeTHS(fields)
+        case .pgrme: decoded = decodePGRME(fields)
+        case .pgrmz: decoded = decodePGRMZ(fields)
+        case .psrfepe: decoded = decodePSRFEPE(fields)
         }
         guard var mask = decoded else {
             latchFractionalTime = false
+            newData = GPSDFix()
+            rerunErrorModelIfNeeded()
             return .invalid
         }
         if type != .gsv { lastGSVTalker = 0 }
         if type != .gsa { lastGSATalker = 0 }
+        // A GSV before the last of its set changes neither the fix nor what the error model
+        // reads (it has no time, and the DOPs change at the set's end): merging would change
+        // nothing, and the error model only what ``rerunErrorModelIfNeeded()`` looks for. GSVs
+        // are two in five sentences.
+        if type == .gsv && mask.isEmpty {
+            rerunErrorModelIfNeeded()
+            return .decoded
+        }
         if mask.contains(.time) { newData.time = resolvedTime() }
         endOfCycle(tag: type.rawValue, mask: &mask)
         merge(mask)
@@ -256,12 +290,15 @@ struct NMEACycleAssembler {
     private mutating func merge(_ mask: Mask) {
         if mask.contains(.clear) {
             fix = GPSDFix()
+            status = 0
             if attitudeChanged {
                 attitude = Attitude()
                 attitudeChanged = false
             }
         }
         if mask.contains(.time) { fix.time = newData.time }
+        // Within a cycle the status only goes up: one sentence may know of corrections another does not.
+        if mask.contains(.status) && status < newData.status { status = newData.status }
         if mask.contains(.latLon) {
             fix.latitude = newData.latitude
             fix.longitude = newData.longitude
@@ -282,12 +319,21 @@ struct NMEACycleAssembler {
             fix.epy = newData.epy
         }
         if newData.epv.isFinite { fix.epv = newData.epv }
+        if newData.sep.isFinite { fix.sep = newData.sep }
+        if newData.eph.isFinite { fix.eph = newData.eph }
+        if newData.eps.isFinite { fix.eps = newData.eps }
+        if newData.epd.isFinite { fix.epd = newData.epd }
         if newData.geoidSeparation.isFinite { fix.geoidSeparation = newData.geoidSeparation }
+        if newData.dgpsAge.isFinite && newData.dgpsStation >= 0 {
+            fix.dgpsAge = newData.dgpsAge
+            fix.dgpsStation = newData.dgpsStation
+        }
     }
 
-    /// The part of gpsd's error model that needs no satellite geometry or magnetic/geoid tables:
-    /// derived altitudes, a speed from the last two positions when no sentence gave one, climb,
-    /// magnetic track, and DOP-based error estimates.
+    /// gpsd's error model (`gpsd_error_model()`): derived altitudes, the geoid separation and
+    /// magnetic variation from gpsd's 5° models where no sentence gave them, a speed from the
+    /// last two positions when no sentence gave one, climb, magnetic track, the DOP × UERE
+    /// error estimates, and the speed, track and climb errors from this fix and the previous one.
     private mutating func errorModel() {
         var deltaTime = -1.0
         if fix.time > 0 {
@@ -304,6 +350,15 @@ struct NMEACycleAssembler {
         }
         if abs(fix.speed) > Self.speedLimit { fix.speed = .nan }
         if abs(fix.climb) > Self.speedLimit { fix.climb = .nan }
+        // Some receivers send a variation of 0.0 for none: gpsd takes its model's then.
+        if fix.latitude.isFinite && fix.longitude.isFinite
+            && (!fix.geoidSeparation.isFinite || !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09) {
+            let model = models.values(latitude: fix.latitude, longitude: fix.longitude)
+            if !fix.geoidSeparation.isFinite { fix.geoidSeparation = model.separation }
+            if !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09 {
+                fix.magneticVariation = model.declination
+            }
+        }
         if fix.magneticVariation.isFinite {
             if !fix.magneticTrack.isFinite && fix.track.isFinite {
                 fix.magneticTrack = fix.track + fix.magneticVariation
@@ -332,13 +387,62 @@ struct NMEACycleAssembler {
             }
         }
         if fix.time > 0 && !fix.ept.isFinite { fix.ept = 0.005 }
-        if fix.mode >= 2 {
-            if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * 23.0 }
-            if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * 19.0 }
-            if !fix.sep.isFinite && pdop.isFinite { fix.sep = pdop * 19.0 }
-        }
+        if fix.mode >= 2 { estimateErrors(deltaTime: deltaTime) }
         if fix.time > 0 { lastFix = PreviousFix(fix) }
     }
+
+    /// The error estimates of gpsd's error model, for a fix of 2D or better: position errors
+    /// from the DOPs times gpsd's user equivalent range errors (smaller with DGPS), then speed,
+    /// track and climb errors from this fix's and the previous fix's.
+    private mutating func estimateErrors(deltaTime: Double) {
+        // gpsd's UERE constants, metres at 95%: horizontal, vertical and spherical.
+        let dgps = status == 2
+        let horizontalUERE = dgps ? 3.75 : 15.0
+        let verticalUERE = dgps ? 5.75 : 23.0
+        let sphericalUERE = dgps ? 4.75 : 19.0
+        // A sentence's own errors (GBS) are kept; gpsd looks at the sentence, not the merged fix.
+        if !newData.epx.isFinite && xdop.isFinite { fix.epx = xdop * horizontalUERE }
+        if !newData.epy.isFinite && ydop.isFinite { fix.epy = ydop * horizontalUERE }
+        if fix.mode >= 3 && !fix.epv.isFinite && vdop.isFinite { fix.epv = vdop * verticalUERE }
+        if !fix.eph.isFinite && hdop.isFinite { fix.eph = hdop * sphericalUERE }
+        if !fix.sep.isFinite && pdop.isFinite { fix.sep = pdop * sphericalUERE }
+        guard deltaTime > 0 && oldFix.mode >= 2 else { return }
+        if !newData.eps.isFinite && oldFix.epx.isFinite && oldFix.epy.isFinite {
+            fix.eps = (Self.larger(oldFix.epx, oldFix.epy) + Self.larger(fix.epx, fix.epy)) / deltaTime
+        }
+        // The track error is half the angle the new position's error subtends seen from the
+        // old position; none when the move is shorter than that error, or the error unknown
+        // (then the distance, which gpsd computes anyway, is not needed).
+        let opposite = Self.larger(fix.epx, fix.epy)
+        if !fix.epd.isFinite && !opposite.isNaN
+            && Self.mayBeFarther(than: opposite, oldFix.latitude, oldFix.longitude, fix.latitude, fix.longitude) {
+            let adjacent = distances.distance(latitude1: oldFix.latitude, longitude1: oldFix.longitude,
+                                              latitude2: fix.latitude, longitude2: fix.longitude)
+            if adjacent.isFinite && adjacent > opposite {
+                let hypotenuse = (adjacent * adjacent + opposite * opposite).squareRoot()
+                fix.epd = 180 / Double.pi * 2 * asin(opposite / hypotenuse)
+            }
+        }
+        if fix.epv.isFinite && oldFix.epv.isFinite {
+            fix.epc = (oldFix.epv + fix.epv) / deltaTime
+        }
+    }
+
+    /// Whether two points in degrees may be more than `metres` apart: `false` only when a path
+    /// between them along a meridian and then a parallel is no longer, so the geodesic is not
+    /// either. A receiver at rest moves less than its error, and this spares the geodesic then.
+    private static func mayBeFarther(than metres: Double, _ latitude1: Double, _ longitude1: Double,
+                                     _ latitude2: Double, _ longitude2: Double) -> Bool {
+        // No meridian or parallel of WGS 84 curves with a radius above 6 400 km; the factor and
+        // the millimetre leave room for the geodesic formula's own rounding.
+        let degrees = abs(latitude2 - latitude1) + abs(longitude2 - longitude1)
+        let pathLength = degrees * (Double.pi / 180) * 6_400_000 * 1.001 + 0.001
+        return !(pathLength <= metres)
+    }
+
+    /// C's `x > y ? x : y`, as gpsd's EMAX: the second value whenever either is NaN.
+    @inline(__always)
+    private static func larger(_ x: Double, _ y: Double) -> Double { x > y ? x : y }
 
     private static func normalizedDegrees(_ value: Double) -> Double {
         var v = value
@@ -348,6 +452,8 @@ struct NMEACycleAssembler {
 
     /// Seconds since 1970 from the receiver's date and time of day (gpsd's utc_resolve).
     mutating func resolvedTime() -> Double {
+        // A forgotten date (``forgetDate()``) is no time at all.
+        if year == 0 && day == 0 { return 0 }
         if monthStart.year != year || monthStart.month != month {
             monthStart = (year, month, CivilDate(year: year, month: month, day: 1).daysSince1970)
         }

@@ -70,8 +70,8 @@ struct NMEAFields {
         return negative ? -value : value
     }
 
-    /// ``atoi(_:)`` for a field that is nearly always empty or two digits (satellite numbers):
-    /// those two cases read directly, anything else by ``atoi(_:)``.
+    /// ``atoi(_:)`` for a field that is nearly always empty or two or three digits (satellite
+    /// numbers, elevations, azimuths): those cases read directly, anything else by ``atoi(_:)``.
     @inline(__always) func shortAtoi(_ i: Int) -> Int {
         guard i < stored else { return 0 }
         let start = Int(starts[i])
@@ -81,6 +81,10 @@ struct NMEAFields {
         case 2:
             let high = base[start] &- 0x30, low = base[start + 1] &- 0x30
             if high < 10 && low < 10 { return Int(high) &* 10 &+ Int(low) }
+            return atoi(i)
+        case 3:
+            let high = base[start] &- 0x30, middle = base[start + 1] &- 0x30, low = base[start + 2] &- 0x30
+            if high < 10 && middle < 10 && low < 10 { return Int(high) &* 100 &+ Int(middle) &* 10 &+ Int(low) }
             return atoi(i)
         default:
             return atoi(i)

@@ -1,9 +1,21 @@
-/// The sentence types the decoder understands, by the three letters after the talker ID.
+/// The sentence types the decoder understands, by the three letters after the talker ID, and
+/// the proprietary sentences gpsd's NMEA driver reads into a fix (Garmin's PGRME and PGRMZ,
+/// SiRF's PSRFEPE).
 ///
 /// The raw values double as gpsd's sentence tags in its end-of-cycle bit mask, so each is
 /// small, distinct and non-zero.
 enum NMEASentenceType: UInt8, CaseIterable {
     case rmc = 1, gga, gll, gsa, gsv, vtg, gns, zda, gst, hdt, hdg, ths, gbs
+    /// Garmin's estimated position errors, found by its whole tag (``lookup(_:_:_:)`` does not).
+    case pgrme
+    /// Garmin's altitude in feet and fix mode, found by its whole tag.
+    case pgrmz
+
+    /// SiRF's estimated errors, with a time, found by its whole tag.
+    case psrfepe
+
+    /// Whether the type is a proprietary sentence, named by its whole tag rather than three letters.
+    var isProprietary: Bool { self == .pgrme || self == .pgrmz || self == .psrfepe }
 
     /// The type named by three upper-case letters, if known.
     @inline(__always)
@@ -33,10 +45,11 @@ enum NMEASentenceType: UInt8, CaseIterable {
         switch self {
         case .rmc: 8
         case .gga, .gns: 13
-        case .gll, .gbs: 7
+        case .gll, .gbs, .pgrme, .psrfepe: 7
         case .gsa: 18
         case .gsv, .hdg, .ths: 0
         case .vtg: 5
+        case .pgrmz: 4
         case .zda: 4
         case .gst: 8
         case .hdt: 1

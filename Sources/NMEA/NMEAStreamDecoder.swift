@@ -203,26 +203,24 @@ struct NMEAStreamDecoder: ~Copyable {
             statistics.oversized += 1
             return
         }
-        if proprietary || base[s] == Self.bang {
+        let end = star >= 0 ? star : e
+        // The tag is field 0: five characters, then a comma or the end.
+        let tagged = end - s >= 6 && (end == s + 6 || base[s + 6] == Self.comma)
+        // Of the proprietary sentences, gpsd's NMEA driver reads Garmin's error estimates and
+        // altitude, and SiRF's error estimates, into a fix.
+        let known = proprietary ? Self.proprietaryType(base, start: s, end: end) : nil
+        if (proprietary && known == nil) || base[s] == Self.bang {
             if proprietary { statistics.proprietary += 1 } else { statistics.unknown += 1 }
             assembler.noteOtherSentence()
             return
         }
-        let end = star >= 0 ? star : e
-        // The type comes from the tag (field 0: five characters, then a comma or the end) before
-        // the sentence is split: a sentence of no known type needs no fields, nor does a GSV
-        // when no sky view is wanted. GSVs are two in five sentences of a typical log.
-        guard end - s >= 6, end == s + 6 || base[s + 6] == Self.comma,
-              base[s + 1] != Self.comma, base[s + 2] != Self.comma,
-              let type = NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
+        // The type comes from the tag before the sentence is split: a sentence of no known type
+        // needs no fields.
+        guard tagged || known != nil, base[s + 1] != Self.comma, base[s + 2] != Self.comma,
+              let type = known ?? NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
         else {
             statistics.unknown += 1
             assembler.noteOtherSentence()
-            return
-        }
-        if type == .gsv && !assembler.wantsSky {
-            assembler.noteUnbuiltSkyView()
-            statistics.decoded += 1
             return
         }
         // A sentence here is at most 100 bytes, so its commas are fewer than NMEAFields.capacity
@@ -262,6 +260,21 @@ struct NMEAStreamDecoder: ~Copyable {
         case .tooShort, .invalid: statistics.invalidValues += 1
         }
         statistics.reports += reports.count - before
+    }
+
+    /// The proprietary sentence the tag from `start` (the `$`) names, if the decoder reads it:
+    /// `PGRME` and `PGRMZ` (a comma or the end after them), or `PSRFEPE`.
+    private static func proprietaryType(_ base: UnsafePointer<UInt8>, start s: Int, end: Int) -> NMEASentenceType? {
+        func tag(_ letters: StaticString) -> Bool {
+            let n = letters.utf8CodeUnitCount
+            guard end - s > n, end == s + 1 + n || base[s + 1 + n] == comma else { return false }
+            for k in 0..<n where base[s + 1 + k] != letters.utf8Start[k] { return false }
+            return true
+        }
+        if tag("PGRME") { return .pgrme }
+        if tag("PGRMZ") { return .pgrmz }
+        if tag("PSRFEPE") { return .psrfepe }
+        return nil
     }
 
     /// `# Date: YYYY-MM-DD` in a log's header gives the date to logs whose sentences carry none.

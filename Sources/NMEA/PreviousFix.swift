@@ -1,5 +1,5 @@
 /// What gpsd's cycle rules and error model read of an earlier fix (its `lastfix` and `oldfix`):
-/// the time, mode, position and altitudes, and nothing else.
+/// the time, mode, position, altitudes and position errors, and nothing else.
 ///
 /// Kept apart from ``GPSDFix`` because it is copied at every timed sentence: a whole fix was
 /// three times the bytes, and a `memmove` of them was a few percent of replay's time.
@@ -11,6 +11,9 @@ struct PreviousFix {
     var longitude = Double.nan
     var altHAE = Double.nan
     var altMSL = Double.nan
+    var epx = Double.nan
+    var epy = Double.nan
+    var epv = Double.nan
 
     init() {}
 
@@ -21,5 +24,8 @@ struct PreviousFix {
         longitude = fix.longitude
         altHAE = fix.altHAE
         altMSL = fix.altMSL
+        epx = fix.epx
+        epy = fix.epy
+        epv = fix.epv
     }
 }

@@ -160,7 +160,7 @@ struct SentenceTests {
 
     @Test("proprietary, AIS and unknown sentences are skipped and counted")
     func skipped() throws {
-        let text = log(rmc("113258"), "$PGRME,7.6,M,41.7,M,42.4,M", "$GPRMB,A,0.66,L,003,004", "!AIVDM,1,1,,B,13njCt031t0DA=lN2:jKmad60l1p,0",
+        let text = log(rmc("113258"), "$PGRMV,-2.5,-1.1,0.3", "$GPRMB,A,0.66,L,003,004", "!AIVDM,1,1,,B,13njCt031t0DA=lN2:jKmad60l1p,0",
                        rmc("113259"))
         let result = try replay(text)
         #expect(result.statistics.proprietary == 1)

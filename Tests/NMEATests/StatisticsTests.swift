@@ -21,7 +21,7 @@ struct StatisticsTests {
 
     @Test("a replay counts what it read and skipped")
     func counts() throws {
-        var bytes = Array(log(rmc("113258"), "$PGRME,7.6,M,41.7,M,42.4,M", "$GPRMB,A,0.66,L,003,004", rmc("113259")).utf8)
+        var bytes = Array(log(rmc("113258"), "$PGRMV,-2.5,-1.1,0.3", "$GPRMB,A,0.66,L,003,004", rmc("113259")).utf8)
         bytes += [0xB5, 0x62, 0x01, 0x02, 0x0A]
         bytes += Array((rmc("113300") + "*00\r\n").utf8)
         let result = try replay(bytes)

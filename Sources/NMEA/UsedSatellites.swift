@@ -1,0 +1,35 @@
+/// The PRNs of the satellites a receiver's GSA sentences list as used in its fix, in their
+/// order, with a bit set for asking quickly whether one is among them.
+///
+/// Each satellite of every GSV asks that, so the answer is one bit for the PRNs gpsd's
+/// numbering gives (below 1024), and a search of the list for any other.
+struct UsedSatellites: Sendable, Equatable {
+    /// The PRNs in the order they were listed.
+    private(set) var prns: [Int] = []
+    // Inline, not an array: a set bit is then a store, with no check that the storage is unshared.
+    private var bits = InlineArray<16, UInt64>(repeating: 0)
+
+    init() {
+        prns.reserveCapacity(NMEACycleAssembler.maximumChannels)
+    }
+
+    var count: Int { prns.count }
+
+    mutating func append(_ prn: Int) {
+        prns.append(prn)
+        if prn >= 0 && prn < 1024 { bits[prn >> 6] |= 1 << UInt64(prn & 63) }
+    }
+
+    mutating func removeAll() {
+        prns.removeAll(keepingCapacity: true)
+        bits = InlineArray(repeating: 0)
+    }
+
+    func contains(_ prn: Int) -> Bool {
+        if prn >= 0 && prn < 1024 { return bits[prn >> 6] & (1 << UInt64(prn & 63)) != 0 }
+        return prns.contains(prn)
+    }
+
+    /// The same PRNs in the same order (the bits follow from them).
+    static func == (a: Self, b: Self) -> Bool { a.prns == b.prns }
+}
