@@ -54,44 +54,19 @@ struct PublishingMonitorTests {
         #expect(monitor.status == PublishingStatus(queued: 10, problem: "broker refused the login"))
     }
 
-    /// A display on a pipe, 80 columns, with a clock the test moves.
-    final class Screen: Sendable {
-        let read: Int32
-        let write: Int32
-        let seconds = Mutex(100.0)
-
-        init() {
-            var fds: [Int32] = [0, 0]
-            _ = pipe(&fds)
-            read = fds[0]
-            write = fds[1]
-        }
-
-        func display(_ mode: StatusDisplay.Mode) -> StatusDisplay {
-            StatusDisplay(mode: mode, options: RenderOptions(), descriptor: write, width: { 80 },
-                          now: { self.seconds.withLock { $0 } }, minimumRedrawInterval: 0.15)
-        }
-
-        func output() -> String {
-            close(write)
-            var data = [UInt8]()
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let count = Foundation.read(read, &buffer, buffer.count)
-                if count <= 0 { break }
-                data += buffer[0..<count]
-            }
-            close(read)
-            return String(decoding: data, as: UTF8.self)
-        }
+    /// A display on a pipe, 80 columns, with a clock the test moves: the status display's own harness.
+    static func screen() -> StatusDisplayTests.Harness {
+        let harness = StatusDisplayTests.Harness()
+        harness.columns.withLock { $0 = 80 }
+        return harness
     }
 
     static let refused = TrackingStatus.unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: nil)
 
     @Test("on a terminal, beside a gpsd problem at 80 columns, the reason and hint keep their room")
     func terminal() {
-        let screen = Screen()
-        let display = screen.display(.terminal)
+        let screen = Self.screen()
+        let display = screen.display(.terminal, interval: 0.15)
         display.show(Self.refused)
         screen.seconds.withLock { $0 += 1 }
         display.showPublishing(PublishingStatus(queued: 55, problem: "broker unreachable"))
@@ -108,8 +83,8 @@ struct PublishingMonitorTests {
 
     @Test("beside a fix, the backlog shows at 80 columns; a growing count is coalesced like fixes")
     func besideFix() {
-        let screen = Screen()
-        let display = screen.display(.terminal)
+        let screen = Self.screen()
+        let display = screen.display(.terminal, interval: 0.15)
         display.show(StatusDisplayTests.fix(0))
         screen.seconds.withLock { $0 += 1 }
         display.showPublishing(PublishingStatus(queued: 1, problem: "broker unreachable"))
@@ -124,8 +99,8 @@ struct PublishingMonitorTests {
 
     @Test("as plain lines, the broker's problem is a line; a count that grows waits for the next state")
     func lines() {
-        let screen = Screen()
-        let display = screen.display(.lines)
+        let screen = Self.screen()
+        let display = screen.display(.lines, interval: 0.15)
         display.show(StatusDisplayTests.fix(0))
         display.showPublishing(PublishingStatus(queued: 1, problem: "broker unreachable"))
         display.showPublishing(PublishingStatus(queued: 2, problem: "broker unreachable"))
