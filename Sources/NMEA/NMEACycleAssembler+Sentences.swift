@@ -12,6 +12,14 @@ extension NMEACycleAssembler {
     }
 
     /// Parses a non-empty time field; `nil` when malformed or out of range.
+    /// The time of day in field `i` when it holds one, `.some(nil)` when it is empty, and nil
+    /// when it holds something else (the sentence is then refused).
+    static func optionalTimeOfDay(_ f: NMEAFields, _ i: Int) -> TimeOfDay?? {
+        if f.isEmpty(i) { return .some(nil) }
+        guard let time = timeOfDay(f, i) else { return nil }
+        return .some(time)
+    }
+
     static func timeOfDay(_ f: NMEAFields, _ i: Int) -> TimeOfDay? {
         let n = f.length(i)
         guard n >= 6, n <= 16 else { return nil }
@@ -223,11 +231,7 @@ extension NMEACycleAssembler {
     // MARK: GLL
 
     mutating func decodeGLL(_ f: NMEAFields) -> Mask? {
-        var time: TimeOfDay?
-        if !f.isEmpty(5) {
-            guard let t = Self.timeOfDay(f, 5) else { return nil }
-            time = t
-        }
+        guard let time = Self.optionalTimeOfDay(f, 5) else { return nil }
         let position = Self.latLon(f, 1)
         if case .invalid = position { return nil }
 
@@ -273,11 +277,7 @@ extension NMEACycleAssembler {
     // MARK: GNS
 
     mutating func decodeGNS(_ f: NMEAFields) -> Mask? {
-        var time: TimeOfDay?
-        if !f.isEmpty(1) {
-            guard let t = Self.timeOfDay(f, 1) else { return nil }
-            time = t
-        }
+        guard let time = Self.optionalTimeOfDay(f, 1) else { return nil }
         let position = Self.latLon(f, 2)
         if case .invalid = position { return nil }
         guard let hdopValue = f.number(8), let altitude = f.number(9), let separation = f.number(10),
@@ -338,11 +338,7 @@ extension NMEACycleAssembler {
     // MARK: GGA
 
     mutating func decodeGGA(_ f: NMEAFields) -> Mask? {
-        var time: TimeOfDay?
-        if !f.isEmpty(1) {
-            guard let t = Self.timeOfDay(f, 1) else { return nil }
-            time = t
-        }
+        guard let time = Self.optionalTimeOfDay(f, 1) else { return nil }
         let position = Self.latLon(f, 2)
         if case .invalid = position { return nil }
         guard let hdopValue = f.number(8), let altitude = f.number(9), let separation = f.number(11),
@@ -765,11 +761,7 @@ extension NMEACycleAssembler {
     /// SiRF's estimated errors (metres, m/s, degrees) with HDOP, and a time that counts in the
     /// end-of-cycle detection; gpsd reads the values only when the sentence says they are valid.
     mutating func decodePSRFEPE(_ f: NMEAFields) -> Mask? {
-        var time: TimeOfDay?
-        if !f.isEmpty(1) {
-            guard let t = Self.timeOfDay(f, 1) else { return nil }
-            time = t
-        }
+        guard let time = Self.optionalTimeOfDay(f, 1) else { return nil }
         guard let h = f.number(3), let horizontal = f.number(4), let vertical = f.number(5),
               let speed = f.number(6), let track = f.number(7)
         else { return nil }
