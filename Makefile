@@ -108,6 +108,8 @@ test: deps
 	$(SWIFT) package dump-package | python3 scripts/check-dependencies.py
 	scripts/cnmea-check.sh native
 	$(SWIFT) build --build-tests
+	@# The man page test runs swift-argument-parser's generate-manual, a product of that package.
+	$(SWIFT) build --product generate-manual
 	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --skip '$(GPSD_SUITES)'
 	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
