@@ -266,7 +266,9 @@ static inline int geotrack_mqtt_connect_async(const geotrack_mosquitto *api, str
  * by libmosquitto's disconnect callback already.
  */
 static inline bool geotrack_mqtt_reportable(int rc) {
-    return rc == MOSQ_ERR_TLS || rc == MOSQ_ERR_TLS_HANDSHAKE || rc == MOSQ_ERR_LOOKUP;
+    /* 2.0.11 says MOSQ_ERR_EAI (getaddrinfo failed) for a name not found; MOSQ_ERR_LOOKUP is
+       what SOCKS and older releases say. Both mean the same to the user. */
+    return rc == MOSQ_ERR_TLS || rc == MOSQ_ERR_TLS_HANDSHAKE || rc == MOSQ_ERR_LOOKUP || rc == MOSQ_ERR_EAI;
 }
 
 static inline void geotrack_mqtt_report_failure(geotrack_mqtt_sink *sink, int rc) {

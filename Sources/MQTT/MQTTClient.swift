@@ -77,13 +77,21 @@ public final class MQTTClient: Sendable {
         self.logger = logger
         let sink = Sink(continuation: continuation)
         self.sink = sink
-        guard let pointer = clientID.withCString({
-            geotrack_mqtt_new(library.api, $0, !keepsSession, sink.cSink, Int32(maximumInFlight))
-        }) else {
+        var failure: Int32 = 0
+        let made = clientID.withCString { name -> OpaquePointer? in
+            errno = 0
+            let pointer = geotrack_mqtt_new(library.api, name, !keepsSession, sink.cSink, Int32(maximumInFlight))
+            failure = errno
+            return pointer
+        }
+        guard let pointer = made else {
             sink.release()
             handle = Handle(pointer: nil)
             state.withLock { $0 = .closed }
-            throw MQTTError(.failure, "cannot create an MQTT client (out of memory?)")
+            // mosquitto_new says EINVAL for a client id MQTT does not take (a control
+            // character, too long), ENOMEM only when memory ran out.
+            if failure == ENOMEM { throw MQTTError(.failure, "cannot create an MQTT client: out of memory") }
+            throw MQTTError(.invalidArgument, "the client id '\(clientID.debugDescription.dropFirst().dropLast())' is not one MQTT takes: use a name without control characters, at most 65 535 bytes")
         }
         handle = Handle(pointer: pointer)
         do throws(MQTTError) {
@@ -193,7 +201,8 @@ public final class MQTTClient: Sendable {
         switch code {
         case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue:
             "the TLS handshake failed: check that the CA file is the one that signed the broker's certificate, and that the URL's host is a name the certificate carries"
-        case MOSQ_ERR_LOOKUP.rawValue:
+        case MOSQ_ERR_LOOKUP.rawValue, MOSQ_ERR_EAI.rawValue:
+            // 2.0.11 says EAI (getaddrinfo failed) where the name does not resolve.
             "the broker's host name was not found: check the URL, and the network"
         default:
             "libmosquitto error \(code)"

@@ -80,6 +80,7 @@ public final class Outbox: Sendable {
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             throw OutboxError(path: path, message: "the outbox \(path) is a symbolic link; remove it (geotrack never writes through one)")
         }
+        try Self.restrictMode(path)
         let connection: SQLiteConnection
         do throws(SQLiteFailure) {
             // NOFOLLOW: a link put in place between the check above and the open is refused too.
@@ -100,6 +101,30 @@ public final class Outbox: Sendable {
 
     deinit {
         close()
+    }
+
+    /// Makes the outbox file readable and writable by its owner only (0600), creating it so
+    /// when missing: it holds where the user was. SQLite creates a file 0644 (less the umask),
+    /// and makes its log and shared-memory files with the database's mode, so the mode set here
+    /// is theirs too. A file an older geotrack made 0644 is narrowed, with its log files.
+    private static func restrictMode(_ path: String) throws(OutboxError) {
+        for (file, create) in [(path, true), (path + "-wal", false), (path + "-shm", false)] {
+            let descriptor = Glibc.open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0o600)
+            guard descriptor >= 0 else {
+                let error = errno
+                if !create, error == ENOENT { continue }
+                throw OutboxError(path: path, message: "cannot open the outbox \(file): \(String(cString: strerror(error))); check the folder is writable, and that it is no symbolic link")
+            }
+            defer { Glibc.close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                throw OutboxError(path: path, message: "the outbox \(file) is not a regular file; remove it")
+            }
+            if info.st_mode & 0o077 != 0, fchmod(descriptor, 0o600) != 0 {
+                let error = errno
+                throw OutboxError(path: path, message: "cannot make the outbox \(file) private (mode 0600): \(String(cString: strerror(error))); fix its owner or mode")
+            }
+        }
     }
 
     private static func setUp(_ connection: SQLiteConnection) throws(SQLiteFailure) {
@@ -212,7 +237,7 @@ public final class Outbox: Sendable {
                 while try waiting.step() {
                     let destination = waiting.text(at: 0)
                     summaries[destination] = OutboxSummary(destination: destination, count: Int(waiting.integer(at: 1)),
-                                                           oldest: waiting.real(at: 2).map(Date.init(timeIntervalSince1970:)),
+                                                           oldest: waiting.real(at: 2).flatMap(Self.plausibleDate),
                                                            dropped: 0)
                 }
                 let dropped = try connection.prepare("SELECT destination, count FROM dropped")
@@ -224,6 +249,14 @@ public final class Outbox: Sendable {
                 return summaries.values.sorted { $0.destination < $1.destination }
             }
         }
+    }
+
+    /// A `created` time as a date, or nil when it is no time a clock gave (not finite, before
+    /// 1970 or past the year 9999): the file is the user's and may be edited or damaged, and such
+    /// a number makes the calendar arithmetic that prints it trap.
+    static func plausibleDate(_ seconds: Double) -> Date? {
+        guard seconds.isFinite, (0...253_402_300_799).contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// How many messages wait for `destination`, and when the oldest was queued.

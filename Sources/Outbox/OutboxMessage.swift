@@ -32,7 +32,8 @@ public struct OutboxSummary: Sendable, Hashable {
     public var destination: String
     /// How many messages wait.
     public var count: Int
-    /// When the oldest of them was queued, if any wait.
+    /// When the oldest of them was queued, if any wait and the file holds a time a clock could
+    /// give (nil for a damaged one).
     public var oldest: Date?
     /// How many were dropped, oldest first, because the outbox was full.
     public var dropped: Int

@@ -149,6 +149,43 @@ struct MQTTClientTests {
         }
     }
 
+    @Test("a client id libmosquitto refuses (a C1 control) is an invalid argument, not 'out of memory'")
+    func refusedClientID() throws {
+        let error = #expect(throws: MQTTError.self) {
+            try MQTTClient(clientID: "geotrack/ann/d" + String(Character(Unicode.Scalar(UInt8(0x85)))),
+                           endpoint: MQTTEndpoint(host: "127.0.0.1", port: 1))
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("out of memory") == false)
+        #expect(error?.message.contains("is not one MQTT takes") == true)
+    }
+
+    @Test("a broker host that does not resolve (.invalid) is reported as a name not found, not as a bare code")
+    func hostNotFound() async throws {
+        let client = try MQTTClient(clientID: "geotrack-test-nxdomain", endpoint: MQTTEndpoint(host: "no-such-broker.invalid", port: 1883))
+        client.start()
+        // The first event, within a generous ceiling (a slow resolver), not a timing claim.
+        let first = await withTaskGroup(of: MQTTEvent?.self) { group in
+            group.addTask {
+                for await event in client.events { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(60))
+                return nil
+            }
+            let result = await group.next() ?? nil
+            group.cancelAll()
+            return result
+        }
+        await client.close()
+        if case .failed(let code)? = first {
+            #expect(MQTTClient.failureReason(code) == "the broker's host name was not found: check the URL, and the network")
+        } else {
+            Issue.record("expected the name lookup's failure to be reported, got \(String(describing: first))")
+        }
+    }
+
     @Test("messages to subscribed topics arrive as events, with their topic")
     func subscribes() async throws {
         let broker = try await Mosquitto()

@@ -281,3 +281,48 @@ private enum RawSQLite {
         Failure(description: sqlite.errmsg(database).map { String(cString: $0) } ?? "unknown SQLite error")
     }
 }
+
+/// The outbox file holds where the user was: only its owner reads it, and a damaged time in it
+/// is shown as unknown rather than trapping the command that prints it.
+struct OutboxFileTests {
+    private static func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+    }
+
+    @Test("a new outbox, and its write-ahead log, are 0600 whatever the umask lets through")
+    func createdPrivate() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        let outbox = try Outbox(path: path)
+        try outbox.enqueue(OutboxMessage(destination: "mqtt://b:1883", topic: "owntracks/a/b", payload: [1], retain: false,
+                                         created: Date(timeIntervalSince1970: 1_700_000_000)))
+        #expect(Self.mode(path) == 0o600)
+        #expect(Self.mode(path + "-wal") == 0o600)
+        outbox.close()
+    }
+
+    @Test("an outbox an older geotrack left 0644 is narrowed to 0600 when opened")
+    func narrowed() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]))
+        #expect(Self.mode(path) == 0o644)
+        let outbox = try Outbox(path: path)
+        #expect(Self.mode(path) == 0o600)
+        outbox.close()
+    }
+
+    @Test("a created time no clock gives (1e300, before 1970) leaves the oldest unknown, the count intact",
+          arguments: [1e300, -1e300, -1.0])
+    func implausibleCreated(seconds: Double) throws {
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        try outbox.enqueue(OutboxMessage(destination: "mqtt://b:1883", topic: "owntracks/a/b", payload: [1], retain: false,
+                                         created: Date(timeIntervalSince1970: seconds)))
+        let summary = try outbox.summary(for: "mqtt://b:1883")
+        #expect(summary.count == 1)
+        #expect(summary.oldest == nil)
+        outbox.close()
+    }
+}

@@ -126,8 +126,10 @@ package struct FleetView: Sendable {
             if dirty {
                 due = lastDraw.advanced(by: .milliseconds(250))
             } else if let seconds = FleetScreen.secondsUntilChange(roster, now: Date(), staleAfter: staleAfter) {
-                // A millisecond past the change, so that the redraw reads the new text.
-                due = now.advanced(by: .seconds(seconds + 0.001))
+                // A millisecond past the change, so that the redraw reads the new text. Capped at
+                // a day: a far-off change (a huge --stale, a tst from the past) is checked again
+                // then, and no number from a device or the command line makes the duration trap.
+                due = now.advanced(by: .seconds(min(max(seconds, 0), 86_400) + 0.001))
             } else {
                 due = nil
             }

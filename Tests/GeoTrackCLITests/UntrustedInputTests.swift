@@ -1,0 +1,68 @@
+import Foundation
+import GeoTrackTesting
+import Outbox
+import Testing
+
+/// Numbers and names from the command line or from files are untrusted: each bad one is a
+/// one-line error with its own exit status, never a trap or a misleading reason.
+@Suite("untrusted numbers and names")
+struct UntrustedInputTests {
+    @Test("fleet --stale past a year (1e30 trapped in a multiplication), or not above 0, is a usage error, one line",
+          arguments: ["1e30", "inf", "nan", "0", "-5", "31622401"])
+    func hugeStale(value: String) throws {
+        // `--stale=-5`: a separate "-5" would be read as an option.
+        let run = try TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--stale=" + value], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(value): \(run.stderr)")
+        #expect(run.stderr.contains("--stale must be more than 0 and at most 31622400 seconds (got "), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test("a name with a C1 control (U+0085) or a noncharacter is refused as the option it came in, not as 'out of memory'",
+          arguments: [0x85, 0x9F, 0xFFFF, 0xFDD0, 0x1FFFE] as [UInt32])
+    func controlInName(scalar: UInt32) throws {
+        let name = "d" + String(Character(try #require(Unicode.Scalar(scalar))))
+        let home = try TestSupport.temporaryDirectory()
+        let publish = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                                "--publish-device", name, "--publish-wait", "0"], home: home)
+        #expect(publish.status == 64, "\(publish.stderr)")
+        #expect(publish.stderr.contains("--publish-device must be a non-empty name without /, +, # or control characters"))
+        #expect(!publish.stderr.contains("out of memory"))
+        let fleet = try TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--client-id", name], home: home)
+        #expect(fleet.status == 64, "\(fleet.stderr)")
+        #expect(fleet.stderr.contains("--client-id must be a non-empty name without control characters"))
+    }
+
+    @Test("outbox and outbox --json list an outbox whose created times are damaged: the count, no oldest, no trap")
+    func damagedCreatedTime() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        try outbox.enqueue(contentsOf: [1e300, -1e300].map {
+            OutboxMessage(destination: "mqtt://b:1883/owntracks/a/b", topic: "owntracks/a/b", payload: [1], retain: false,
+                          created: Date(timeIntervalSince1970: $0))
+        })
+        outbox.close()
+        let json = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["messages"] as? Int == 2)
+        #expect(object["oldest"] == nil)
+        let text = try TestSupport.geotrack(["outbox"], home: home)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("mqtt://b:1883/owntracks/a/b  2 messages\n"), "\(text.stdout)")
+    }
+
+    @Test("GEOTRACK_PUBLISH_PASSWORD is geotrack's own: no 'unknown environment variable' warning; the outbox is 0600")
+    func passwordVariable() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://ann@127.0.0.1:1",
+                                            "--publish-device", "van", "--publish-wait", "0"], home: home,
+                                           environment: ["GEOTRACK_PUBLISH_PASSWORD": "secret"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("unknown environment variable"), "\(run.stderr)")
+        var info = stat()
+        #expect(lstat(home.appendingPathComponent("state/geotrack/outbox.sqlite").path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+    }
+}
