@@ -140,6 +140,35 @@ struct OutboxTests {
         #expect(try RawSQLite.rows(new, "SELECT identifier FROM grdb_migrations") == ["v1"])
     }
 
+    @Test("the counts an outbox keeps follow what another connection did: its clear loses nothing, its inserts count")
+    func keptCountsAcrossConnections() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        let first = try Outbox(path: path, capacity: 5)
+        let second = try Outbox(path: path, capacity: 5)
+        let destination = "mqtt://127.0.0.1:1883"
+        for index in 0..<5 { try first.enqueue(message(index)) }
+        // Another process clears: the first must not trim as if 5 still waited.
+        #expect(try second.clear(destination: destination) == 5)
+        for index in 5..<8 { try first.enqueue(message(index)) }
+        #expect(try first.summary(for: destination).count == 3)
+        #expect(try first.summary(for: destination).dropped == 0)
+        // Another process queues: the first's next insert counts those too, and keeps the bound.
+        for index in 8..<10 { try second.enqueue(message(index)) }
+        try first.enqueue(message(10))
+        let kept = try await first.messages(for: destination, limit: 100)
+        #expect(kept.map { String(decoding: $0.payload, as: UTF8.self) } == ["6", "7", "8", "9", "10"])
+        // Its own removals count down: two gone, two more fit before anything is dropped.
+        try await first.remove(Array(kept.prefix(2).map(\.id)))
+        for index in 11..<13 { try first.enqueue(message(index)) }
+        #expect(try first.summary(for: destination).dropped == 1)
+        try first.enqueue(message(13))
+        #expect(try first.summary(for: destination).count == 5)
+        #expect(try first.summary(for: destination).dropped == 2)
+        first.close()
+        second.close()
+    }
+
     @Test("two outboxes on one file, queueing at once from two threads: nothing lost, the bound kept")
     func twoWriters() async throws {
         let folder = try TemporaryDirectory()
