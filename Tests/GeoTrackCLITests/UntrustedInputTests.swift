@@ -65,4 +65,18 @@ struct UntrustedInputTests {
         #expect(lstat(home.appendingPathComponent("state/geotrack/outbox.sqlite").path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
     }
+
+    @Test("an outbox folder others may write to is refused with the reason, exit 73, and nothing is written there")
+    func outboxFolderWritableByOthers() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(chmod(folder, 0o777) == 0)
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                            "--publish-device", "van", "--publish-wait", "0"], home: home)
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("refusing the outbox in \(folder): others may write to the folder \(folder) (mode 777); run `chmod 700 \(folder)`"),
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/outbox.sqlite"))
+    }
 }

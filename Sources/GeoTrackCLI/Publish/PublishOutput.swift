@@ -216,6 +216,10 @@ package enum OutboxLocation {
         } catch {
             throw CLIError(.cannotCreate, "cannot create \(folder) for the outbox; check XDG_STATE_HOME and its permissions")
         }
+        // Where others can write, the outbox could be swapped or read: refused (fail closed).
+        if let problem = StateDirectory.problem(folder) {
+            throw CLIError(.cannotCreate, "refusing the outbox in \(folder): \(problem)")
+        }
         do {
             return try Outbox(path: path)
         } catch {
