@@ -239,6 +239,51 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// Where messages that can never be delivered go, made when the first one is set aside: a
+    /// file without one keeps exactly the GRDB version's tables.
+    private static let deadLetterSchema = """
+        CREATE TABLE IF NOT EXISTS dead_letter (
+            id INTEGER PRIMARY KEY,
+            destination TEXT NOT NULL,
+            topic TEXT,
+            payload BLOB,
+            retain BOOLEAN,
+            created DOUBLE,
+            reason TEXT NOT NULL
+        )
+        """
+
+    /// Moves the message `id` out of the queue into the dead letters, with why it cannot be
+    /// delivered (a topic MQTT refuses, a payload past its size): it then never holds up the
+    /// messages behind it, and `geotrack outbox` lists it. Nothing happens when it is gone.
+    public func setAside(_ id: Int64, reason: String) async throws(OutboxError) {
+        let result = await onWorker { connection throws(SQLiteFailure) in
+            try self.keepingCounts(connection) { counts throws(SQLiteFailure) in
+                try connection.execute(Self.deadLetterSchema)
+                let move = try connection.prepare("""
+                    INSERT OR REPLACE INTO dead_letter (id, destination, topic, payload, retain, created, reason)
+                        SELECT id, destination, topic, payload, retain, created, ? FROM message WHERE id = ?
+                    """)
+                try move.bind([.text(reason), .integer(id)])
+                try move.run()
+                let destination = try connection.prepare("SELECT destination FROM message WHERE id = ?")
+                try destination.bind([.integer(id)])
+                if try destination.step(), let known = counts[destination.text(at: 0)] {
+                    counts[destination.text(at: 0)] = max(0, known - 1)
+                }
+                destination.reset()
+                let delete = try connection.prepare("DELETE FROM message WHERE id = ?")
+                try delete.bind([.integer(id)])
+                try delete.run()
+            }
+        }
+        do {
+            try result.get()
+        } catch {
+            throw OutboxError(path: path, message: "cannot set a message aside in \(path): \(error.reason)")
+        }
+    }
+
     /// What waits, per destination (destinations that only dropped messages included).
     public func summaries() throws(OutboxError) -> [OutboxSummary] {
         try perform("reading the outbox") { connection throws(SQLiteFailure) in
@@ -260,6 +305,21 @@ public final class Outbox: Sendable {
                     summaries[destination, default: OutboxSummary(destination: destination, count: 0, oldest: nil, dropped: 0)]
                         .dropped = Int(dropped.integer(at: 1))
                 }
+                if try Self.hasDeadLetters(connection) {
+                    // The newest reason per destination: the one to act on.
+                    let dead = try connection.prepare("""
+                        SELECT destination, COUNT(*), (SELECT reason FROM dead_letter AS d WHERE d.destination = dead_letter.destination
+                                                       ORDER BY id DESC LIMIT 1)
+                        FROM dead_letter GROUP BY destination
+                        """)
+                    while try dead.step() {
+                        let destination = dead.text(at: 0)
+                        var summary = summaries[destination] ?? OutboxSummary(destination: destination, count: 0, oldest: nil, dropped: 0)
+                        summary.deadLetters = Int(dead.integer(at: 1))
+                        summary.deadLetterReason = dead.text(at: 2)
+                        summaries[destination] = summary
+                    }
+                }
                 return summaries.values.sorted { $0.destination < $1.destination }
             }
         }
@@ -271,6 +331,10 @@ public final class Outbox: Sendable {
     static func plausibleDate(_ seconds: Double) -> Date? {
         guard seconds.isFinite, (0...253_402_300_799).contains(seconds) else { return nil }
         return Date(timeIntervalSince1970: seconds)
+    }
+
+    private static func hasDeadLetters(_ connection: SQLiteConnection) throws(SQLiteFailure) -> Bool {
+        try (connection.integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'dead_letter'") ?? 0) > 0
     }
 
     /// How many messages wait for `destination`, and when the oldest was queued.
@@ -295,6 +359,11 @@ public final class Outbox: Sendable {
                 let dropped = try connection.prepare("DELETE FROM dropped" + filter)
                 try dropped.bind(arguments)
                 try dropped.run()
+                if try Self.hasDeadLetters(connection) {
+                    let dead = try connection.prepare("DELETE FROM dead_letter" + filter)
+                    try dead.bind(arguments)
+                    try dead.run()
+                }
                 return deleted
             }
         }

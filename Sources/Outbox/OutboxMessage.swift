@@ -38,6 +38,12 @@ public struct OutboxSummary: Sendable, Hashable {
     /// How many were dropped, oldest first, because the outbox was full.
     public var dropped: Int
 
+    /// How many were set aside as dead letters: no broker can ever take them (a topic MQTT
+    /// refuses, a payload past its size).
+    public var deadLetters: Int = 0
+    /// Why the newest dead letter could not be delivered, when there is one.
+    public var deadLetterReason: String?
+
     /// Creates a summary.
     public init(destination: String, count: Int, oldest: Date?, dropped: Int) {
         self.destination = destination

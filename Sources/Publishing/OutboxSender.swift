@@ -196,16 +196,28 @@ public actor OutboxSender {
                     return
                 }
                 var published: [(messageID: Int32, id: Int64)] = []
+                var setAside = 0
                 for message in messages {
                     do {
                         let messageID = try client.publish(topic: message.topic, payload: message.payload, retain: message.retain)
                         published.append((messageID, message.id))
+                    } catch where error.code == .invalidArgument {
+                        // No retry delivers it (a topic `#`, none, a payload past MQTT's
+                        // 256 MB): it moves aside as a dead letter, and the rest go on.
+                        do {
+                            try await outbox.setAside(message.id, reason: error.message)
+                            setAside += 1
+                            logger?.error("MQTT: message \(message.id) cannot be delivered (\(error.message)); set aside, see 'geotrack outbox'")
+                        } catch {
+                            logger?.error("\(error.message)")
+                            break
+                        }
                     } catch {
                         logger?.error("MQTT: \(error.message)")
                         break
                     }
                 }
-                pending += state.published(published, requested: limit)
+                pending += state.published(published, requested: limit, setAside: setAside)
             }
         }
     }

@@ -79,4 +79,30 @@ struct UntrustedInputTests {
                 "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder + "/outbox.sqlite"))
     }
+
+    @Test("outbox lists dead letters with their reason, in text and JSON; clear deletes them")
+    func listsDeadLetters() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        let destination = "mqtt://b:1883/owntracks/a/b"
+        let ids = try outbox.enqueue(contentsOf: ["#", "owntracks/a/b"].map {
+            OutboxMessage(destination: destination, topic: $0, payload: [1], retain: false, created: Date(timeIntervalSince1970: 1_700_000_000))
+        })
+        try await outbox.setAside(ids[0], reason: "publishing to #: Invalid input.")
+        outbox.close()
+        let text = try TestSupport.geotrack(["outbox"], home: home)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("\(destination)  1 message, the oldest "), "\(text.stdout)")
+        #expect(text.stdout.contains(", 1 set aside as undeliverable (publishing to #: Invalid input.; 'geotrack outbox clear' deletes them)\n"),
+                "\(text.stdout)")
+        let json = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["dead_letters"] as? Int == 1)
+        #expect(object["dead_letter_reason"] as? String == "publishing to #: Invalid input.")
+        let clear = try TestSupport.geotrack(["outbox", "clear", destination], home: home)
+        #expect(clear.status == 0, "\(clear.stderr)")
+        #expect(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.isEmpty)
+    }
 }

@@ -160,6 +160,16 @@ struct MQTTClientTests {
         #expect(error?.message.contains("is not one MQTT takes") == true)
     }
 
+    @Test("a payload past MQTT's 256 MB is an invalid argument (never deliverable), not a failure worth retrying")
+    func oversizedPayload() async throws {
+        let client = try MQTTClient(clientID: "geotrack-test-oversize", endpoint: MQTTEndpoint(host: "127.0.0.1", port: 1))
+        let error = #expect(throws: MQTTError.self) {
+            try client.publish(topic: "fleet/test", payload: [UInt8](repeating: 0, count: 268_435_456))
+        }
+        #expect(error?.code == .invalidArgument)
+        await client.close()
+    }
+
     @Test("a broker host that does not resolve (.invalid) is reported as a name not found, not as a bare code")
     func hostNotFound() async throws {
         let client = try MQTTClient(clientID: "geotrack-test-nxdomain", endpoint: MQTTEndpoint(host: "no-such-broker.invalid", port: 1883))

@@ -36,6 +36,35 @@ struct OutboxSenderTests {
         await running.value
     }
 
+    @Test("messages no broker can take (topic #, +, none) move aside as dead letters; the rest arrive, in order, and the wait ends")
+    func deadLetters() async throws {
+        let broker = try await Mosquitto()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["fleet/test"])
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        let destination = "mqtt://127.0.0.1:\(broker.port)/fleet/test"
+        // Whole batches of dead letters too: a window of 2 reads two at a time.
+        let topics = ["fleet/test", "#", "fleet/test", "", "+", "#", "fleet/test"]
+        try outbox.enqueue(contentsOf: topics.enumerated().map { index, topic in
+            OutboxMessage(destination: destination, topic: topic, payload: Array(String(index).utf8), retain: false, created: Date())
+        })
+        let client = try MQTTClient(clientID: "geotrack-test-dead", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port))
+        let sender = OutboxSender(outbox: outbox, destination: destination, client: client, window: 2)
+        let running = Task { await sender.run() }
+        #expect(await sender.waitUntilDelivered() == .delivered)
+        #expect(await subscriber.waitForMessages(3))
+        #expect(subscriber.messages().map(\.payload) == ["0", "2", "6"])
+        let summary = try outbox.summary(for: destination)
+        #expect(summary.count == 0)
+        #expect(summary.deadLetters == 4)
+        #expect(summary.deadLetterReason?.contains("publishing to #") == true, "\(String(describing: summary.deadLetterReason))")
+        // Clearing the destination deletes its dead letters too.
+        #expect(try outbox.clear(destination: destination) == 0)
+        #expect(try outbox.summary(for: destination).deadLetters == 0)
+        await client.close()
+        await running.value
+    }
+
     @Test("a broker killed and restarted mid-run: every message arrives, in order, none lost")
     func brokerRestart() async throws {
         let broker = try await Mosquitto()
