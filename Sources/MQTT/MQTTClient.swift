@@ -167,10 +167,13 @@ public final class MQTTClient: Sendable {
     /// ``MQTTEvent/acknowledged(messageID:)`` carries for QoS 1. Works while disconnected too:
     /// libmosquitto sends it once connected.
     public func publish(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
-        guard isOpen else { throw MQTTError(.notConnected, "publishing to \(endpoint): the client is closed") }
         var messageID: Int32 = 0
-        let result = payload.withUnsafeBytes { bytes in
-            geotrack_mqtt_publish(library.api, handle.pointer, &messageID, topic, bytes.baseAddress, Int32(bytes.count), qos, retain)
+        // More than Int32 can say is more than MQTT's 256 MB: libmosquitto refuses it by size.
+        let length = Int32(clamping: payload.count)
+        let result = try whileOpen("publishing to \(endpoint)") { pointer in
+            payload.withUnsafeBytes { bytes in
+                geotrack_mqtt_publish(library.api, pointer, &messageID, topic, bytes.baseAddress, length, qos, retain)
+            }
         }
         guard result == MOSQ_ERR_SUCCESS.rawValue || result == MOSQ_ERR_NO_CONN.rawValue else {
             throw .library(result, "publishing to \(topic)", library)
@@ -182,17 +185,23 @@ public final class MQTTClient: Sendable {
     /// Subscriptions do not survive a reconnection: subscribe again on each ``MQTTEvent/connected``.
     @discardableResult
     public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) -> Int32 {
-        guard isOpen else { throw MQTTError(.notConnected, "subscribing to \(filter): the client is closed") }
         var messageID: Int32 = 0
-        let result = geotrack_mqtt_subscribe(library.api, handle.pointer, &messageID, filter, qos)
+        let result = try whileOpen("subscribing to \(filter)") { pointer in
+            geotrack_mqtt_subscribe(library.api, pointer, &messageID, filter, qos)
+        }
         guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "subscribing to \(filter)", library) }
         return messageID
     }
 
-    private var isOpen: Bool {
-        state.withLock { state in
-            if case .closed = state { return false }
-            return true
+    /// Runs `body` with the libmosquitto handle while the client is open, holding the state's
+    /// lock: ``close()`` marks the client closed under the same lock before it destroys the
+    /// handle, so a publish that checked "open" can no longer use a handle being freed. The
+    /// calls made this way only queue (they never block on the network), so the lock is brief.
+    private func whileOpen(_ action: String, _ body: (OpaquePointer?) -> Int32) throws(MQTTError) -> Int32 {
+        let pointer = handle.pointer
+        return try state.withLock { state throws(MQTTError) -> Int32 in
+            if case .closed = state { throw MQTTError(.notConnected, "\(action): the client is closed") }
+            return body(pointer)
         }
     }
 
