@@ -37,7 +37,10 @@ public actor OutboxSender {
     private let client: MQTTClient
     private let logger: Logger?
     private var state: SenderState
+    /// Waiters whose question has been through the inputs, after every `queued()` before it.
     private var waiters: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
+    /// Waiters whose question is still in the inputs, behind what was queued before they asked.
+    private var asking: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
     private var nextWaiter = 0
     private var refusal: Int32?
     /// The last connection failure reported, so that a retry failing the same way is not told again.
@@ -49,6 +52,8 @@ public actor OutboxSender {
     enum Input: Sendable {
         case queued
         case mqtt(MQTTEvent)
+        /// A ``waitUntilDelivered()`` caller, answered once what was queued before it is read.
+        case waiting(Int)
     }
 
     /// Creates a sender; ``run()`` does the work.
@@ -69,6 +74,12 @@ public actor OutboxSender {
     /// Says that messages were queued for this destination. Callable from any thread.
     public nonisolated func queued() {
         input.yield(.queued)
+    }
+
+    /// Ends ``run()`` once the inputs already given are handled, without closing the client:
+    /// close it after `run()` returned, so that nothing publishes on a client being freed.
+    public nonisolated func stop() {
+        input.finish()
     }
 
     /// Whether the broker is connected now.
@@ -108,7 +119,7 @@ public actor OutboxSender {
                 refusal = code
                 logger?.warning("MQTT: \(client.endpoint) refused the connection (\(Self.refusalReason(code)))")
                 observer?(.refused(code: code))
-                resumeWaiters(.refused(code: code))
+                resumeWaiters(.refused(code: code), asking: true)
             case .mqtt(.disconnected(let code)):
                 logger?.debug("MQTT: disconnected from \(client.endpoint) (\(code)); reconnecting")
                 observer?(.unreachable)
@@ -125,28 +136,47 @@ public actor OutboxSender {
                 let before = state.acknowledgedCount
                 await perform(state.acknowledged(messageID: messageID))
                 if state.acknowledgedCount > before { observer?(.delivered(state.acknowledgedCount - before)) }
+            case .waiting(let id):
+                // Every queued() before this question has been read by now: the state knows
+                // of all the caller queued.
+                if let waiter = asking.removeValue(forKey: id) { waiters[id] = waiter }
             case .mqtt:
                 break
             }
             if state.isIdle { resumeWaiters(.delivered) }
         }
-        resumeWaiters(refusal.map { .refused(code: $0) } ?? .delivered)
+        // Ended (closed or stopped): what is still queued stays in the outbox; the caller
+        // counts it there, so the answer is only whether the broker refused.
+        resumeWaiters(refusal.map { .refused(code: $0) } ?? .delivered, asking: true)
+        ended = true
     }
+
+    /// Whether ``run()`` has returned: a waiter is then answered at once.
+    private var ended = false
 
     /// Waits until everything queued so far was delivered and deleted, or the broker refused
     /// the connection; nil when the waiting task was cancelled. The caller bounds the wait (a
     /// task group with a timer).
+    ///
+    /// The question goes through the same inputs as ``queued()``: the state it is answered
+    /// from has read every message queued before it was asked. Answered from the state as it
+    /// was (a queued() still in the inputs unread), a run ended with its last messages unsent
+    /// while the broker was up, or said they waited though the broker had acknowledged them.
     public func waitUntilDelivered() async -> DrainOutcome? {
         if let refusal { return .refused(code: refusal) }
-        if state.isIdle { return .delivered }
+        if ended { return .delivered }
         let id = nextWaiter
         nextWaiter += 1
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {
                     continuation.resume(returning: nil)
-                } else {
-                    waiters[id] = continuation
+                    return
+                }
+                asking[id] = continuation
+                if case .terminated = input.yield(.waiting(id)) {
+                    // The inputs ended: run() answers what it holds as it returns, or did.
+                    if ended { asking.removeValue(forKey: id)?.resume(returning: refusal.map { .refused(code: $0) } ?? .delivered) }
                 }
             }
         } onCancel: {
@@ -156,6 +186,7 @@ public actor OutboxSender {
 
     private func cancelWaiter(_ id: Int) {
         waiters.removeValue(forKey: id)?.resume(returning: nil)
+        asking.removeValue(forKey: id)?.resume(returning: nil)
     }
 
     /// What a refusal code means, for a person.
@@ -170,9 +201,14 @@ public actor OutboxSender {
         }
     }
 
-    private func resumeWaiters(_ outcome: DrainOutcome) {
-        let resumed = waiters.values
+    /// Answers the waiters whose question was read; with `asking`, those still in the inputs too.
+    private func resumeWaiters(_ outcome: DrainOutcome, asking all: Bool = false) {
+        var resumed = Array(waiters.values)
         waiters = [:]
+        if all {
+            resumed += asking.values
+            asking = [:]
+        }
         for waiter in resumed { waiter.resume(returning: outcome) }
     }
 

@@ -170,8 +170,10 @@ extension GeoTrack {
                 }
                 let delivered = await sender.acknowledgedCount
                 let failed = await sender.failureCode
-                await client.close()
+                // The sender ends before its client closes: it never publishes on a freed client.
+                sender.stop()
                 await running.value
+                await client.close()
                 let left = (try? outbox.summary(for: summary.destination).count) ?? summary.count
                 let name = Terminal.safe(summary.destination)
                 StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting")

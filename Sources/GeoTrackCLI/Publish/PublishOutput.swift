@@ -179,10 +179,13 @@ package final class PublishOutput: Sendable {
         return notes
     }
 
-    /// Disconnects from every broker; what was not acknowledged stays in the outbox.
+    /// Disconnects from every broker; what was not acknowledged stays in the outbox. The
+    /// senders stop first and are awaited, then the clients close: a sender that is publishing
+    /// never does so on a client being freed.
     package func close() async {
-        for route in routes { await route.client.close() }
+        for route in routes { route.sender.stop() }
         for task in tasks.withLock({ $0 }) { await task.value }
+        for route in routes { await route.client.close() }
     }
 }
 
