@@ -183,10 +183,23 @@ static inline void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, i
     geotrack_mqtt_emit(obj, event);
 }
 
+/*
+ * A connection that failed in the system (MOSQ_ERR_ERRNO) says why only in errno, read here
+ * first thing, on the thread that failed. Those that name something to check are told as a
+ * GEOTRACK_MQTT_FAILED whose code is GEOTRACK_MQTT_ERRNO_BASE + errno, apart from libmosquitto's
+ * own codes: refused (nothing listens on the port), no route to the host, no answer.
+ */
+#define GEOTRACK_MQTT_ERRNO_BASE 10000
+
 static inline void geotrack_mqtt_on_disconnect(struct mosquitto *mosq, void *obj, int rc) {
     (void)mosq;
+    int error = errno;
     geotrack_mqtt_event event = { GEOTRACK_MQTT_DISCONNECTED, rc, 0, NULL, NULL, 0, false };
     geotrack_mqtt_emit(obj, event);
+    if (rc == MOSQ_ERR_ERRNO && (error == ECONNREFUSED || error == EHOSTUNREACH || error == ENETUNREACH || error == ETIMEDOUT)) {
+        geotrack_mqtt_event failed = { GEOTRACK_MQTT_FAILED, GEOTRACK_MQTT_ERRNO_BASE + error, 0, NULL, NULL, 0, false };
+        geotrack_mqtt_emit(obj, failed);
+    }
 }
 
 static inline void geotrack_mqtt_on_publish(struct mosquitto *mosq, void *obj, int mid) {

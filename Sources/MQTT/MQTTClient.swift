@@ -213,9 +213,22 @@ public final class MQTTClient: Sendable {
         case MOSQ_ERR_LOOKUP.rawValue, MOSQ_ERR_EAI.rawValue:
             // 2.0.11 says EAI (getaddrinfo failed) where the name does not resolve.
             "the broker's host name was not found: check the URL, and the network"
+        case GEOTRACK_MQTT_ERRNO_BASE + ECONNREFUSED:
+            "the broker's host refused the connection: check the URL's port, and that the broker runs"
+        case GEOTRACK_MQTT_ERRNO_BASE + EHOSTUNREACH, GEOTRACK_MQTT_ERRNO_BASE + ENETUNREACH:
+            "the broker's host cannot be reached: check the network, and the URL's host"
+        case GEOTRACK_MQTT_ERRNO_BASE + ETIMEDOUT:
+            "the broker's host did not answer: check the URL, and any firewall between"
         default:
             "libmosquitto error \(code)"
         }
+    }
+
+    /// The first part of ``failureReason(_:)``, what happened without what to check: the
+    /// status line's words, the same as the note's and the fleet header's.
+    public static func failureSummary(_ code: Int32) -> String {
+        let reason = failureReason(code)
+        return reason.firstRange(of: ": ").map { String(reason[..<$0.lowerBound]) } ?? reason
     }
 
     /// How long close() waits for the network thread to send DISCONNECT and end, in milliseconds.

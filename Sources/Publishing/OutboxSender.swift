@@ -27,6 +27,9 @@ public actor OutboxSender {
         case unreachable
         /// The broker refused the connection with this CONNACK code.
         case refused(code: Int32)
+        /// No connection could be made, for a reason ``MQTTClient/failureReason(_:)`` names
+        /// (a host not found, a connection refused, TLS); told after ``unreachable``.
+        case failed(code: Int32)
         /// The broker acknowledged this many more messages.
         case delivered(Int)
     }
@@ -125,7 +128,7 @@ public actor OutboxSender {
                 observer?(.unreachable)
                 await perform(state.disconnected())
             case .mqtt(.failed(let code)):
-                observer?(.unreachable)
+                observer?(.failed(code: code))
                 // Said once until it changes or a connection succeeds: the client retries with
                 // its backoff, and the same line every 30 s would bury the status line.
                 if failure != code {

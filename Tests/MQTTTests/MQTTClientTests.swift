@@ -93,11 +93,18 @@ struct MQTTClientTests {
         // After the close the stream ends. Before its end it may still hold reports of retries the
         // network thread made before the close, if this task got its first event late: CI once
         // saw one more event here, on two loaded cores (the test then took 3.7 s instead of 1).
-        // Nothing but refused retries may come, and the messages say what came.
+        // Nothing but refused retries may come (each a loss, then its reason named), and the
+        // messages say what came.
         var rest: [MQTTEvent] = []
-        while rest.count <= 5, let event = await events.next() { rest.append(event) }
-        #expect(rest.count <= 5, "the events did not end after close: \(rest)")
-        #expect(rest.allSatisfy { if case .disconnected = $0 { true } else { false } }, "after close: \(rest)")
+        while rest.count <= 10, let event = await events.next() { rest.append(event) }
+        #expect(rest.count <= 10, "the events did not end after close: \(rest)")
+        #expect(rest.allSatisfy { event in
+            switch event {
+            case .disconnected: true
+            case .failed(let code): MQTTClient.failureSummary(code) == "the broker's host refused the connection"
+            default: false
+            }
+        }, "after close: \(rest)")
     }
 
     @Test("close says goodbye: the broker does not publish the last will, which it keeps for a lost client")
@@ -147,6 +154,22 @@ struct MQTTClientTests {
         } else {
             Issue.record("expected the failed handshake to be reported, got \(String(describing: first))")
         }
+    }
+
+    @Test("a port nothing listens on is named as a refused connection, after the loss it follows")
+    func connectionRefused() async throws {
+        let port = try GPSFake.freePort()
+        let client = try MQTTClient(clientID: "geotrack-test-refused", endpoint: MQTTEndpoint(host: "127.0.0.1", port: port))
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        let first = await events.next()
+        let second = await events.next()
+        await client.close()
+        guard case .disconnected? = first, case .failed(let code)? = second else {
+            Issue.record("expected a loss then its reason, got \(String(describing: first)), \(String(describing: second))")
+            return
+        }
+        #expect(MQTTClient.failureReason(code) == "the broker's host refused the connection: check the URL's port, and that the broker runs")
     }
 
     @Test("a client id libmosquitto refuses (a C1 control) is an invalid argument, not 'out of memory'")
