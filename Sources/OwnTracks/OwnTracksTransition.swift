@@ -23,10 +23,13 @@ public struct OwnTracksTransition: Sendable, Hashable {
     public var accuracy: Int?
     /// The tracker id (`tid`).
     public var trackerID: String?
+    /// When the region (OwnTracks' waypoint) was made, in whole seconds since 1970 (`wtst`,
+    /// which the booklet requires); nil only for a message read without one.
+    public var waypointTimestamp: Int?
 
     /// Creates a transition.
     public init(event: Event, region: String, timestamp: Int, latitude: Double? = nil, longitude: Double? = nil,
-                accuracy: Int? = nil, trackerID: String? = nil) {
+                accuracy: Int? = nil, trackerID: String? = nil, waypointTimestamp: Int? = nil) {
         self.event = event
         self.region = region
         self.timestamp = timestamp
@@ -34,13 +37,14 @@ public struct OwnTracksTransition: Sendable, Hashable {
         self.longitude = longitude
         self.accuracy = accuracy
         self.trackerID = trackerID
+        self.waypointTimestamp = waypointTimestamp
     }
 }
 
 extension OwnTracksTransition: Codable {
     enum CodingKeys: String, CodingKey {
         case type = "_type", event, region = "desc", timestamp = "tst", latitude = "lat", longitude = "lon"
-        case accuracy = "acc", trackerID = "tid", trigger = "t"
+        case accuracy = "acc", trackerID = "tid", trigger = "t", waypointTimestamp = "wtst"
     }
 
     /// Reads a transition message.
@@ -60,6 +64,8 @@ extension OwnTracksTransition: Codable {
         accuracy = (try? container.decodeIfPresent(Double.self, forKey: .accuracy)).flatMap { $0 }
             .flatMap { OwnTracksNumber.whole($0) }
         trackerID = try? container.decodeIfPresent(String.self, forKey: .trackerID)
+        waypointTimestamp = (try? container.decodeIfPresent(Double.self, forKey: .waypointTimestamp)).flatMap { $0 }
+            .flatMap { OwnTracksNumber.whole($0, rounding: .towardZero) }
     }
 
     /// Writes the message with `_type` `transition` and trigger `c` (a circular region).
@@ -69,6 +75,7 @@ extension OwnTracksTransition: Codable {
         try container.encode(event, forKey: .event)
         try container.encode(region, forKey: .region)
         try container.encode(timestamp, forKey: .timestamp)
+        try container.encodeIfPresent(waypointTimestamp, forKey: .waypointTimestamp)
         try container.encodeIfPresent(latitude, forKey: .latitude)
         try container.encodeIfPresent(longitude, forKey: .longitude)
         try container.encodeIfPresent(accuracy, forKey: .accuracy)

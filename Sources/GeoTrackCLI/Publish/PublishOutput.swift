@@ -39,8 +39,13 @@ package final class PublishOutput: Sendable {
 
     private struct State {
         var regions: Set<String> = []
-        var last: Location?
+        /// The `tst` of the last location queued: OwnTracks' time is whole seconds, and the
+        /// Recorder skips its `last` update for a location whose `tst` repeats the previous one.
+        var lastTimestamp: Int?
     }
+    /// `wtst`, when the regions (OwnTracks' waypoints) were made: geotrack's regions come from
+    /// the configuration, which says no time, so it is when this run began monitoring them.
+    private let regionsSince: Int
 
     /// Opens the outbox and makes a client per destination; nothing connects before ``start()``.
     package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
@@ -51,6 +56,7 @@ package final class PublishOutput: Sendable {
         self.trackerID = trackerID ?? topic.defaultTrackerID
         self.wait = wait
         self.now = now
+        regionsSince = OwnTracksLocation.seconds(now())
         var routes: [Route] = []
         for destination in destinations {
             let endpoint = destination.endpoint(credentials: credentials)
@@ -90,12 +96,17 @@ package final class PublishOutput: Sendable {
     package func handle(_ update: TrackingUpdate) throws(CLIError) {
         switch update {
         case .location(let location):
-            let regions = state.withLock { state in
-                state.last = location
+            // At most one location per second of `tst` (the first): a 2 or 10 Hz receiver
+            // repeated the previous tst in 328 of 1 067 messages.
+            let timestamp = OwnTracksLocation.seconds(location.timestamp)
+            let regions = state.withLock { state -> [String]? in
+                guard state.lastTimestamp != timestamp else { return nil }
+                state.lastTimestamp = timestamp
                 return Array(state.regions)
             }
+            guard let regions else { return }
             let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
-                                            createdAt: Int(now().timeIntervalSince1970))
+                                            createdAt: OwnTracksLocation.seconds(now()))
             try enqueue(topic: topic.description, payload: OwnTracksJSON.encode(message), retain: true)
         case .event(let event):
             let change: (OwnTracksTransition.Event, String)
@@ -104,15 +115,18 @@ package final class PublishOutput: Sendable {
             case .regionExited(let name): change = (.leave, name)
             default: return
             }
-            let last = state.withLock { state in
+            state.withLock { state in
                 if change.0 == .enter { state.regions.insert(change.1) } else { state.regions.remove(change.1) }
-                return state.last
             }
+            // Where and when the crossing fix was, rounded as locations are: not the last
+            // location published, which a filter or the rate may have left seconds behind.
+            let crossing = event.location
             let transition = OwnTracksTransition(event: change.0, region: change.1,
-                                                 timestamp: Int(event.time.timeIntervalSince1970.rounded(.down)),
-                                                 latitude: last?.coordinate.latitude, longitude: last?.coordinate.longitude,
-                                                 accuracy: last?.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
-                                                 trackerID: trackerID)
+                                                 timestamp: OwnTracksLocation.seconds(crossing?.timestamp ?? event.time),
+                                                 latitude: crossing.map { OwnTracksLocation.nanodegrees($0.coordinate.latitude) },
+                                                 longitude: crossing.map { OwnTracksLocation.nanodegrees($0.coordinate.longitude) },
+                                                 accuracy: crossing?.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
+                                                 trackerID: trackerID, waypointTimestamp: regionsSince)
             try enqueue(topic: topic.events, payload: OwnTracksJSON.encode(transition), retain: false)
         case .status, .report:
             return
