@@ -15,17 +15,34 @@ public enum OwnTracksMessage: Sendable, Hashable {
     case other(type: String)
 
     private struct Envelope: Decodable {
-        var _type: String
+        var type: String
         var tst: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case type = "_type", tst
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try container.decode(String.self, forKey: .type)
+            // An lwt's tst may be a string too (the Recorder's own lwt handling reads both).
+            tst = OwnTracksNumber.decode(container, .tst)
+        }
     }
 
+    /// Where a decoder finds the time of receipt (whole seconds since 1970, an `Int`), which
+    /// stands for a location's or transition's `tst` when the message has none.
+    public static let receivedAtKey = CodingUserInfoKey(rawValue: "geotrack.owntracks.receivedAt")!
+
     /// Reads a message; nil for a payload that is not an OwnTracks JSON object or whose
-    /// location or transition is malformed (off the globe, no time).
-    public init?(payload: [UInt8]) {
+    /// location or transition is malformed (off the globe). `receivedAt`, when given, is the
+    /// time of a message that says none.
+    public init?(payload: [UInt8], receivedAt: Int? = nil) {
         let data = Data(payload)
         let decoder = JSONDecoder()
+        if let receivedAt { decoder.userInfo[Self.receivedAtKey] = receivedAt }
         guard let envelope = try? decoder.decode(Envelope.self, from: data) else { return nil }
-        switch envelope._type {
+        switch envelope.type {
         case "location":
             guard let location = try? decoder.decode(OwnTracksLocation.self, from: data) else { return nil }
             self = .location(location)
@@ -35,7 +52,7 @@ public enum OwnTracksMessage: Sendable, Hashable {
         case "lwt":
             self = .lastWill(timestamp: envelope.tst.flatMap { OwnTracksNumber.whole($0, rounding: .towardZero) })
         default:
-            self = .other(type: envelope._type)
+            self = .other(type: envelope.type)
         }
     }
 }

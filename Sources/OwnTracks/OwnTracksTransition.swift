@@ -55,16 +55,17 @@ extension OwnTracksTransition: Codable {
         }
         event = try container.decode(Event.self, forKey: .event)
         region = try container.decodeIfPresent(String.self, forKey: .region) ?? ""
-        guard let time = OwnTracksNumber.whole(try container.decode(Double.self, forKey: .timestamp), rounding: .towardZero) else {
+        // A string tst is read too; none at all is the time of receipt, as for locations.
+        guard let time = OwnTracksNumber.decode(container, .timestamp).flatMap({ OwnTracksNumber.whole($0, rounding: .towardZero) })
+                ?? decoder.userInfo[OwnTracksMessage.receivedAtKey] as? Int else {
             throw DecodingError.dataCorruptedError(forKey: .timestamp, in: container, debugDescription: "bad tst")
         }
         timestamp = time
-        latitude = try? container.decodeIfPresent(Double.self, forKey: .latitude)
-        longitude = try? container.decodeIfPresent(Double.self, forKey: .longitude)
-        accuracy = (try? container.decodeIfPresent(Double.self, forKey: .accuracy)).flatMap { $0 }
-            .flatMap { OwnTracksNumber.whole($0) }
+        latitude = OwnTracksNumber.decode(container, .latitude)
+        longitude = OwnTracksNumber.decode(container, .longitude)
+        accuracy = OwnTracksNumber.decode(container, .accuracy).flatMap { OwnTracksNumber.whole($0) }.flatMap { $0 < 0 ? nil : $0 }
         trackerID = try? container.decodeIfPresent(String.self, forKey: .trackerID)
-        waypointTimestamp = (try? container.decodeIfPresent(Double.self, forKey: .waypointTimestamp)).flatMap { $0 }
+        waypointTimestamp = OwnTracksNumber.decode(container, .waypointTimestamp)
             .flatMap { OwnTracksNumber.whole($0, rounding: .towardZero) }
     }
 
