@@ -236,6 +236,7 @@ public actor OutboxSender {
                 }
                 var published: [(messageID: Int32, id: Int64)] = []
                 var setAside = 0
+                var interrupted = false
                 for message in messages {
                     do {
                         let messageID = try client.publish(topic: message.topic, payload: message.payload, retain: message.retain)
@@ -249,14 +250,16 @@ public actor OutboxSender {
                             logger?.error("MQTT: message \(message.id) cannot be delivered (\(error.message)); set aside, see 'geotrack outbox'")
                         } catch {
                             logger?.error("\(error.message)")
+                            interrupted = true
                             break
                         }
                     } catch {
                         logger?.error("MQTT: \(error.message)")
+                        interrupted = true
                         break
                     }
                 }
-                pending += state.published(published, requested: limit, setAside: setAside)
+                pending += state.published(published, requested: limit, setAside: setAside, interrupted: interrupted)
             }
         }
     }
