@@ -12,12 +12,12 @@ import Testing
 /// specifies them.
 @Suite("published messages")
 struct PublishMessageTests {
-    private static func output(_ folder: TemporaryDirectory, now: Date) throws -> (PublishOutput, Outbox, String) {
+    private static func output(_ folder: TemporaryDirectory, now: Date, interval: Int = 1) throws -> (PublishOutput, Outbox, String) {
         let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
         let destination = try PublishDestination(url: "mqtt://127.0.0.1:1")
         let topic = try #require(OwnTracksTopic(user: "ann", device: "van"))
         let output = try PublishOutput(destinations: [destination], credentials: BrokerCredentials(), topic: topic, trackerID: "vn",
-                                       outbox: outbox, wait: .zero, now: { now }, logger: nil)
+                                       outbox: outbox, wait: .zero, interval: interval, now: { now }, logger: nil)
         return (output, outbox, destination.outboxKey(topic: topic))
     }
 
@@ -38,6 +38,19 @@ struct PublishMessageTests {
         let sent = try await Self.objects(outbox, key)
         #expect(sent.map { $0["tst"] as? Int } == [1_000, 1_001, 1_002])
         #expect(sent.map { $0["lat"] as? Double } == [48, 48.0001, 48.0002])
+        await output.close()
+    }
+
+    @Test("--publish-interval 5: one location per 5 s of tst; a clock that went back starts over")
+    func interval() async throws {
+        let folder = try TemporaryDirectory()
+        let (output, outbox, key) = try Self.output(folder, now: Date(timeIntervalSince1970: 2_000), interval: 5)
+        let coordinate = try #require(Coordinate(latitude: 48, longitude: 11.5))
+        for second in [1_000, 1_001, 1_004, 1_005, 1_009, 1_010, 500, 501] {
+            try output.handle(.location(Location(coordinate: coordinate, timestamp: Date(timeIntervalSince1970: Double(second)))))
+        }
+        let sent = try await Self.objects(outbox, key)
+        #expect(sent.map { $0["tst"] as? Int } == [1_000, 1_005, 1_010, 500])
         await output.close()
     }
 

@@ -105,4 +105,12 @@ struct UntrustedInputTests {
         #expect(clear.status == 0, "\(clear.stderr)")
         #expect(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.isEmpty)
     }
+
+    @Test("--publish-interval outside 1 s to a year is a usage error", arguments: ["0", "-1", "31622401", "1.5"])
+    func badInterval(value: String) throws {
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                            "--publish-interval=" + value], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(value): \(run.stderr)")
+        #expect(run.stderr.contains("--publish-interval"), "\(run.stderr)")
+    }
 }

@@ -31,6 +31,8 @@ package final class PublishOutput: Sendable {
     private let topic: OwnTracksTopic
     private let trackerID: String
     private let wait: Duration
+    /// At most one location per this many seconds of `tst`.
+    private let interval: Int
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
     /// What the status line says of the brokers and the messages waiting for them.
@@ -49,8 +51,9 @@ package final class PublishOutput: Sendable {
 
     /// Opens the outbox and makes a client per destination; nothing connects before ``start()``.
     package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
-                 trackerID: String?, outbox: Outbox, wait: Duration, now: @escaping @Sendable () -> Date = Date.init,
-                 logger: Logger?) throws(CLIError) {
+                 trackerID: String?, outbox: Outbox, wait: Duration, interval: Int = 1,
+                 now: @escaping @Sendable () -> Date = Date.init, logger: Logger?) throws(CLIError) {
+        self.interval = max(1, interval)
         self.outbox = outbox
         self.topic = topic
         self.trackerID = trackerID ?? topic.defaultTrackerID
@@ -96,11 +99,13 @@ package final class PublishOutput: Sendable {
     package func handle(_ update: TrackingUpdate) throws(CLIError) {
         switch update {
         case .location(let location):
-            // At most one location per second of `tst` (the first): a 2 or 10 Hz receiver
-            // repeated the previous tst in 328 of 1 067 messages.
+            // At most one location per `interval` seconds of `tst` (the first): a 2 or 10 Hz
+            // receiver repeated the previous tst in 328 of 1 067 messages. A clock that went
+            // back (another log replayed) starts over rather than silencing the device.
             let timestamp = OwnTracksLocation.seconds(location.timestamp)
+            let interval = interval
             let regions = state.withLock { state -> [String]? in
-                guard state.lastTimestamp != timestamp else { return nil }
+                if let last = state.lastTimestamp, timestamp >= last, timestamp - last < interval { return nil }
                 state.lastTimestamp = timestamp
                 return Array(state.regions)
             }
@@ -212,7 +217,7 @@ extension PublishOutput {
         let outbox = try OutboxLocation.open(environment: environment)
         return try PublishOutput(destinations: destinations, credentials: options.broker.credentials(environment: environment),
                                  topic: options.topic(), trackerID: options.trackerID, outbox: outbox,
-                                 wait: .milliseconds(Int(options.wait * 1000)), logger: logger)
+                                 wait: .milliseconds(Int(options.wait * 1000)), interval: options.interval, logger: logger)
     }
 }
 
