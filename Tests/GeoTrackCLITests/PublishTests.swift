@@ -77,6 +77,31 @@ struct PublishTests {
         #expect(outbox.stdout.isEmpty, "nothing waits once the broker acknowledged all: \(outbox.stdout)")
     }
 
+    @Test("40 short runs with the broker up: each delivers all it queued before it ends, and none says messages wait")
+    func shortRuns() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = try Corpus.path("garmin15x.nmea")
+        let expected = try Self.expectedFixes(log, home: home)
+        #expect(!expected.isEmpty)
+        let broker = try await Mosquitto()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        var notes: [String] = []
+        for round in 0..<40 {
+            let run = try TestSupport.geotrack(["replay", log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+                                                "--publish-user", "ann", "--publish-device", "run\(round)"], home: home)
+            #expect(run.status == 0, "\(run.stderr)")
+            if !run.stderr.isEmpty { notes.append(run.stderr) }
+            // Ended: every message it queued was acknowledged, so the outbox holds none of them.
+            let left = try TestSupport.geotrack(["outbox", "--json"], home: home)
+            #expect(left.stdout.isEmpty, "round \(round) ended with messages waiting: \(left.stdout)")
+        }
+        #expect(notes.isEmpty, "\(notes.count) of 40 runs printed a note: \(notes.prefix(3))")
+        #expect(await subscriber.waitForMessages(40 * expected.count))
+        for round in 0..<40 {
+            #expect(try Self.received(subscriber, topic: "owntracks/ann/run\(round)") == expected, "round \(round)")
+        }
+    }
+
     @Test("with the broker down every message is queued; outbox flush delivers them all once it is back")
     func storeAndForward() async throws {
         let home = try TestSupport.temporaryDirectory()
