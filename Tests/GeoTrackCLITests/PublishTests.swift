@@ -159,6 +159,9 @@ struct PublishTests {
         let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home,
                                              environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-guess"])
         #expect(flush.status == 77, "\(flush.stderr)")
+        // The same words in the note at exit and in flush's error.
+        #expect(wrong.stderr.contains("refused the login"), "\(wrong.stderr)")
+        #expect(flush.stderr.contains("refused the login"), "\(flush.stderr)")
         for output in [wrong.stderr, wrong.stdout, flush.stderr, flush.stdout] {
             #expect(!output.contains("wrong-guess"))
             #expect(!output.contains("tide-table"))

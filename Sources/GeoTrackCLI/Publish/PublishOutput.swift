@@ -187,7 +187,7 @@ package final class PublishOutput: Sendable {
             guard waiting > 0 else { continue }
             var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
             if let code = await route.sender.refusalCode {
-                note += " (the broker refused: \(OutboxSender.refusalReason(code)))"
+                note += " (the broker refused the login: \(OutboxSender.refusalReason(code)))"
             } else if let code = await route.sender.failureCode {
                 note += " (cannot connect: \(MQTTClient.failureReason(code)))"
             } else if await !route.sender.isConnected {
