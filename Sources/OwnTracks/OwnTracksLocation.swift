@@ -79,7 +79,7 @@ extension OwnTracksLocation: Codable {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
             throw DecodingError.dataCorruptedError(forKey: .latitude, in: container, debugDescription: "position off the globe")
         }
-        guard let timestamp = try Self.integer(container, .timestamp) ?? decoder.userInfo[OwnTracksMessage.receivedAtKey] as? Int else {
+        guard let timestamp = try Self.integer(container, .timestamp) ?? OwnTracksMessage.receivedAt(decoder) else {
             throw DecodingError.keyNotFound(CodingKeys.timestamp, .init(codingPath: [], debugDescription: "no tst"))
         }
         self.timestamp = timestamp

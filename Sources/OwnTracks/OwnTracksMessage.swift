@@ -32,7 +32,13 @@ public enum OwnTracksMessage: Sendable, Hashable {
 
     /// Where a decoder finds the time of receipt (whole seconds since 1970, an `Int`), which
     /// stands for a location's or transition's `tst` when the message has none.
-    public static let receivedAtKey = CodingUserInfoKey(rawValue: "geotrack.owntracks.receivedAt")!
+    /// (The initialiser is failable in Foundation's API though it never fails for this name.)
+    public static let receivedAtKey = CodingUserInfoKey(rawValue: "geotrack.owntracks.receivedAt")
+
+    /// The time of receipt a decoder was given, if any.
+    static func receivedAt(_ decoder: any Decoder) -> Int? {
+        receivedAtKey.flatMap { decoder.userInfo[$0] as? Int }
+    }
 
     /// Reads a message; nil for a payload that is not an OwnTracks JSON object or whose
     /// location or transition is malformed (off the globe). `receivedAt`, when given, is the
@@ -40,7 +46,7 @@ public enum OwnTracksMessage: Sendable, Hashable {
     public init?(payload: [UInt8], receivedAt: Int? = nil) {
         let data = Data(payload)
         let decoder = JSONDecoder()
-        if let receivedAt { decoder.userInfo[Self.receivedAtKey] = receivedAt }
+        if let receivedAt, let key = Self.receivedAtKey { decoder.userInfo[key] = receivedAt }
         guard let envelope = try? decoder.decode(Envelope.self, from: data) else { return nil }
         switch envelope.type {
         case "location":

@@ -57,7 +57,7 @@ extension OwnTracksTransition: Codable {
         region = try container.decodeIfPresent(String.self, forKey: .region) ?? ""
         // A string tst is read too; none at all is the time of receipt, as for locations.
         guard let time = OwnTracksNumber.decode(container, .timestamp).flatMap({ OwnTracksNumber.whole($0, rounding: .towardZero) })
-                ?? decoder.userInfo[OwnTracksMessage.receivedAtKey] as? Int else {
+                ?? OwnTracksMessage.receivedAt(decoder) else {
             throw DecodingError.dataCorruptedError(forKey: .timestamp, in: container, debugDescription: "bad tst")
         }
         timestamp = time
