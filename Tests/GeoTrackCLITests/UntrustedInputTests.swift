@@ -113,4 +113,21 @@ struct UntrustedInputTests {
         #expect(run.status == 64, "\(value): \(run.stderr)")
         #expect(run.stderr.contains("--publish-interval"), "\(run.stderr)")
     }
+
+    @Test("an outbox folder another user owns is refused, exit 73, naming the owner; outbox lists refuse it too")
+    func outboxFolderOwnedByAnother() throws {
+        try #require(geteuid() == 0, "giving a folder to another user needs root")
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        try outbox.enqueue(OutboxMessage(destination: "mqtt://b:1883/owntracks/a/b", topic: "owntracks/a/b", payload: [1], retain: false,
+                                         created: Date(timeIntervalSince1970: 1_700_000_000)))
+        outbox.close()
+        #expect(chown(folder, 65_534, 65_534) == 0)
+        let listed = try TestSupport.geotrack(["outbox"], home: home)
+        #expect(listed.status == 73, "\(listed.stderr)")
+        #expect(listed.stderr == "geotrack: refusing the outbox in \(folder): the folder \(folder) belongs to user 65534, not to you (0); use a folder of your own (XDG_STATE_HOME)\n")
+        #expect(listed.stdout.isEmpty)
+    }
 }
