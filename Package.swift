@@ -193,7 +193,7 @@ let package = Package(
             name: "GeoTrackCLITests",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "OwnTracks",
-                "Publishing",
+                "Publishing", "Outbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -183,10 +183,23 @@ static inline void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, i
     geotrack_mqtt_emit(obj, event);
 }
 
+/*
+ * A connection that failed in the system (MOSQ_ERR_ERRNO) says why only in errno, read here
+ * first thing, on the thread that failed. Those that name something to check are told as a
+ * GEOTRACK_MQTT_FAILED whose code is GEOTRACK_MQTT_ERRNO_BASE + errno, apart from libmosquitto's
+ * own codes: refused (nothing listens on the port), no route to the host, no answer.
+ */
+#define GEOTRACK_MQTT_ERRNO_BASE 10000
+
 static inline void geotrack_mqtt_on_disconnect(struct mosquitto *mosq, void *obj, int rc) {
     (void)mosq;
+    int error = errno;
     geotrack_mqtt_event event = { GEOTRACK_MQTT_DISCONNECTED, rc, 0, NULL, NULL, 0, false };
     geotrack_mqtt_emit(obj, event);
+    if (rc == MOSQ_ERR_ERRNO && (error == ECONNREFUSED || error == EHOSTUNREACH || error == ENETUNREACH || error == ETIMEDOUT)) {
+        geotrack_mqtt_event failed = { GEOTRACK_MQTT_FAILED, GEOTRACK_MQTT_ERRNO_BASE + error, 0, NULL, NULL, 0, false };
+        geotrack_mqtt_emit(obj, failed);
+    }
 }
 
 static inline void geotrack_mqtt_on_publish(struct mosquitto *mosq, void *obj, int mid) {
@@ -266,7 +279,9 @@ static inline int geotrack_mqtt_connect_async(const geotrack_mosquitto *api, str
  * by libmosquitto's disconnect callback already.
  */
 static inline bool geotrack_mqtt_reportable(int rc) {
-    return rc == MOSQ_ERR_TLS || rc == MOSQ_ERR_TLS_HANDSHAKE || rc == MOSQ_ERR_LOOKUP;
+    /* 2.0.11 says MOSQ_ERR_EAI (getaddrinfo failed) for a name not found; MOSQ_ERR_LOOKUP is
+       what SOCKS and older releases say. Both mean the same to the user. */
+    return rc == MOSQ_ERR_TLS || rc == MOSQ_ERR_TLS_HANDSHAKE || rc == MOSQ_ERR_LOOKUP || rc == MOSQ_ERR_EAI;
 }
 
 static inline void geotrack_mqtt_report_failure(geotrack_mqtt_sink *sink, int rc) {

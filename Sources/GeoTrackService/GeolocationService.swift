@@ -106,11 +106,11 @@ public final class GeolocationService {
             },
             proxy.observe(.didEnterRegion) { [weak self] region in
                 guard let self else { return }
-                send(.regionEntered(region.identifier), at: fixTime)
+                send(.regionEntered(region.identifier), at: fixTime, location: crossingFix)
             },
             proxy.observe(.didExitRegion) { [weak self] region in
                 guard let self else { return }
-                send(.regionExited(region.identifier), at: fixTime)
+                send(.regionExited(region.identifier), at: fixTime, location: crossingFix)
             },
             proxy.observe(.didVisit) { [weak self] visit in
                 guard let self else { return }
@@ -196,6 +196,13 @@ public final class GeolocationService {
         return location.withVelocity(of: measured)
     }
 
+    /// The fix that caused a region event, as outputs may see it: the manager keeps it as the
+    /// receiver gave it, so under approximate access it is snapped here.
+    private var crossingFix: Location? {
+        guard let fix = manager.latestReceivedLocation else { return nil }
+        return manager.accuracyAuthorization == .reducedAccuracy ? ApproximateLocation.reduce(fix) : fix
+    }
+
     /// The time of the fix that caused a region event: the manager decides regions on it.
     private var fixTime: Date { manager.latestReceivedLocation?.timestamp ?? now() }
 
@@ -225,8 +232,8 @@ public final class GeolocationService {
         outlet.send(.status(status))
     }
 
-    private func send(_ kind: TrackingEvent.Kind, at time: Date) {
-        outlet.send(.event(TrackingEvent(kind, at: time)))
+    private func send(_ kind: TrackingEvent.Kind, at time: Date, location: Location? = nil) {
+        outlet.send(.event(TrackingEvent(kind, at: time, location: location)))
     }
 
     isolated deinit {

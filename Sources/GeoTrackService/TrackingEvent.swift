@@ -32,10 +32,14 @@ public struct TrackingEvent: Sendable, Hashable {
     /// clock's time when no fix did (connections, access). The same log gives the same times
     /// whether it is watched through gpsd or replayed.
     public var time: Date
+    /// For a region entered or left, the fix that crossed its boundary, as the service shows
+    /// it (snapped under approximate access): where and when the crossing was seen.
+    public var location: Location?
 
     /// Creates an event.
-    public init(_ kind: Kind, at time: Date) {
+    public init(_ kind: Kind, at time: Date, location: Location? = nil) {
         self.kind = kind
         self.time = time
+        self.location = location
     }
 }

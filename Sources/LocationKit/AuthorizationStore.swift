@@ -76,6 +76,8 @@ public final class AuthorizationStore: Sendable {
     public func readAuthorization() throws(LocationError) -> StoredAuthorization {
         if let memory { return memory.status }
         if isRestrictedByPolicy() { return StoredAuthorization(.restricted) }
+        // A decision in a folder others can write to, or another user's, is no one's to trust.
+        if let problem = StateDirectory.problem(directory) { throw .authorizationStore(path: path, reason: problem) }
         let text: String
         switch Self.readSmallFile(path) {
         case .missing:
@@ -112,6 +114,7 @@ public final class AuthorizationStore: Sendable {
             let stored = StoredAuthorization(status, accuracy: accuracy)
             if let memory { return memory.set(stored) }
             try ensureDirectory()
+            if let problem = StateDirectory.problem(directory) { throw .authorizationStore(path: path, reason: problem) }
             try writeAtomically(stored.fileText)
         }
     }
@@ -229,7 +232,7 @@ final class MemoryDecision: Sendable {
 ///
 /// Its format: one word, `allow` or `deny`, in any case; `#` starts a comment that runs to the
 /// end of the line; blank lines are ignored. Anything else counts as `deny`: another word or
-/// more than one, a file that cannot be read, is not a regular file, is larger than 4 KiB, is
+/// more than one, a file that cannot be read (a dangling symbolic link included), is not a regular file, is larger than 4 KiB, is
 /// not owned by root, or may be written by its group or by others (anyone could then lift it).
 /// Only a missing file leaves the decision to each user.
 enum PolicyFile: Equatable {
@@ -239,7 +242,10 @@ enum PolicyFile: Equatable {
     static func read(_ path: String) -> PolicyFile {
         switch AuthorizationStore.readSmallFile(path) {
         case .missing:
-            return .allow
+            // Only nothing at all there allows: a symbolic link whose target is gone (open
+            // says ENOENT through it) is a policy that cannot be read, which denies.
+            var info = stat()
+            return lstat(path, &info) == 0 ? .deny : .allow
         case .unreadable:
             return .deny
         case .text(let text, let info):

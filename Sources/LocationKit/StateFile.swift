@@ -48,3 +48,29 @@ enum StateFile {
         String(cString: strerror(errno))
     }
 }
+
+/// Whether a folder may hold private state (the authorization decision, the outbox): it must
+/// be the user's own, and no one else may write to it. Anyone who can write there can replace
+/// a decision with a grant, or swap the outbox for a link; such a folder is refused, not used
+/// (fail closed).
+public enum StateDirectory {
+    /// Why `path` may not hold private state, in words that say what to do; nil when it may, or
+    /// when it does not exist yet (it is then made 0700). The folder itself is checked as it
+    /// resolves: a state folder that is a link the user made is theirs to make.
+    public static func problem(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            return errno == ENOENT ? nil : "it cannot be examined (\(String(cString: strerror(errno))))"
+        }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { return "\(path) is not a folder; move it away" }
+        let user = geteuid()
+        guard info.st_uid == user else {
+            return "the folder \(path) belongs to user \(info.st_uid), not to you (\(user)); use a folder of your own (XDG_STATE_HOME)"
+        }
+        guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
+            let mode = String(info.st_mode & 0o7777, radix: 8)
+            return "others may write to the folder \(path) (mode \(mode)); run `chmod 700 \(path)`"
+        }
+        return nil
+    }
+}

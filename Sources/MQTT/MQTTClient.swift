@@ -77,13 +77,21 @@ public final class MQTTClient: Sendable {
         self.logger = logger
         let sink = Sink(continuation: continuation)
         self.sink = sink
-        guard let pointer = clientID.withCString({
-            geotrack_mqtt_new(library.api, $0, !keepsSession, sink.cSink, Int32(maximumInFlight))
-        }) else {
+        var failure: Int32 = 0
+        let made = clientID.withCString { name -> OpaquePointer? in
+            errno = 0
+            let pointer = geotrack_mqtt_new(library.api, name, !keepsSession, sink.cSink, Int32(maximumInFlight))
+            failure = errno
+            return pointer
+        }
+        guard let pointer = made else {
             sink.release()
             handle = Handle(pointer: nil)
             state.withLock { $0 = .closed }
-            throw MQTTError(.failure, "cannot create an MQTT client (out of memory?)")
+            // mosquitto_new says EINVAL for a client id MQTT does not take (a control
+            // character, too long), ENOMEM only when memory ran out.
+            if failure == ENOMEM { throw MQTTError(.failure, "cannot create an MQTT client: out of memory") }
+            throw MQTTError(.invalidArgument, "the client id '\(clientID.debugDescription.dropFirst().dropLast())' is not one MQTT takes: use a name without control characters, at most 65 535 bytes")
         }
         handle = Handle(pointer: pointer)
         do throws(MQTTError) {
@@ -159,10 +167,13 @@ public final class MQTTClient: Sendable {
     /// ``MQTTEvent/acknowledged(messageID:)`` carries for QoS 1. Works while disconnected too:
     /// libmosquitto sends it once connected.
     public func publish(topic: String, payload: [UInt8], qos: Int32 = 1, retain: Bool = false) throws(MQTTError) -> Int32 {
-        guard isOpen else { throw MQTTError(.notConnected, "publishing to \(endpoint): the client is closed") }
         var messageID: Int32 = 0
-        let result = payload.withUnsafeBytes { bytes in
-            geotrack_mqtt_publish(library.api, handle.pointer, &messageID, topic, bytes.baseAddress, Int32(bytes.count), qos, retain)
+        // More than Int32 can say is more than MQTT's 256 MB: libmosquitto refuses it by size.
+        let length = Int32(clamping: payload.count)
+        let result = try whileOpen("publishing to \(endpoint)") { pointer in
+            payload.withUnsafeBytes { bytes in
+                geotrack_mqtt_publish(library.api, pointer, &messageID, topic, bytes.baseAddress, length, qos, retain)
+            }
         }
         guard result == MOSQ_ERR_SUCCESS.rawValue || result == MOSQ_ERR_NO_CONN.rawValue else {
             throw .library(result, "publishing to \(topic)", library)
@@ -174,17 +185,23 @@ public final class MQTTClient: Sendable {
     /// Subscriptions do not survive a reconnection: subscribe again on each ``MQTTEvent/connected``.
     @discardableResult
     public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) -> Int32 {
-        guard isOpen else { throw MQTTError(.notConnected, "subscribing to \(filter): the client is closed") }
         var messageID: Int32 = 0
-        let result = geotrack_mqtt_subscribe(library.api, handle.pointer, &messageID, filter, qos)
+        let result = try whileOpen("subscribing to \(filter)") { pointer in
+            geotrack_mqtt_subscribe(library.api, pointer, &messageID, filter, qos)
+        }
         guard result == MOSQ_ERR_SUCCESS.rawValue else { throw .library(result, "subscribing to \(filter)", library) }
         return messageID
     }
 
-    private var isOpen: Bool {
-        state.withLock { state in
-            if case .closed = state { return false }
-            return true
+    /// Runs `body` with the libmosquitto handle while the client is open, holding the state's
+    /// lock: ``close()`` marks the client closed under the same lock before it destroys the
+    /// handle, so a publish that checked "open" can no longer use a handle being freed. The
+    /// calls made this way only queue (they never block on the network), so the lock is brief.
+    private func whileOpen(_ action: String, _ body: (OpaquePointer?) -> Int32) throws(MQTTError) -> Int32 {
+        let pointer = handle.pointer
+        return try state.withLock { state throws(MQTTError) -> Int32 in
+            if case .closed = state { throw MQTTError(.notConnected, "\(action): the client is closed") }
+            return body(pointer)
         }
     }
 
@@ -193,11 +210,25 @@ public final class MQTTClient: Sendable {
         switch code {
         case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue:
             "the TLS handshake failed: check that the CA file is the one that signed the broker's certificate, and that the URL's host is a name the certificate carries"
-        case MOSQ_ERR_LOOKUP.rawValue:
+        case MOSQ_ERR_LOOKUP.rawValue, MOSQ_ERR_EAI.rawValue:
+            // 2.0.11 says EAI (getaddrinfo failed) where the name does not resolve.
             "the broker's host name was not found: check the URL, and the network"
+        case GEOTRACK_MQTT_ERRNO_BASE + ECONNREFUSED:
+            "the broker's host refused the connection: check the URL's port, and that the broker runs"
+        case GEOTRACK_MQTT_ERRNO_BASE + EHOSTUNREACH, GEOTRACK_MQTT_ERRNO_BASE + ENETUNREACH:
+            "the broker's host cannot be reached: check the network, and the URL's host"
+        case GEOTRACK_MQTT_ERRNO_BASE + ETIMEDOUT:
+            "the broker's host did not answer: check the URL, and any firewall between"
         default:
             "libmosquitto error \(code)"
         }
+    }
+
+    /// The first part of ``failureReason(_:)``, what happened without what to check: the
+    /// status line's words, the same as the note's and the fleet header's.
+    public static func failureSummary(_ code: Int32) -> String {
+        let reason = failureReason(code)
+        return reason.firstRange(of: ": ").map { String(reason[..<$0.lowerBound]) } ?? reason
     }
 
     /// How long close() waits for the network thread to send DISCONNECT and end, in milliseconds.

@@ -4,7 +4,8 @@ import CMosquitto
 public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public enum Code: Sendable, Hashable {
-        /// An option is not valid (a topic with wildcards to publish to, a bad TLS file).
+        /// An option is not valid (a topic with wildcards to publish to, a bad TLS file), or a
+        /// message can never be sent (a payload too large for MQTT).
         case invalidArgument
         /// The client is closed, or not connected where that is needed.
         case notConnected
@@ -33,7 +34,10 @@ public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     static func library(_ result: Int32, _ action: String, _ library: LibMosquitto) -> MQTTError {
         let text = library.describe(result)
         switch Int(result) {
-        case Int(MOSQ_ERR_INVAL.rawValue), Int(MOSQ_ERR_MALFORMED_UTF8.rawValue):
+        // What no retry can change: a bad topic, text MQTT refuses, a payload over MQTT's
+        // 256 MB or over the broker's packet size.
+        case Int(MOSQ_ERR_INVAL.rawValue), Int(MOSQ_ERR_MALFORMED_UTF8.rawValue), Int(MOSQ_ERR_PAYLOAD_SIZE.rawValue),
+             Int(MOSQ_ERR_OVERSIZE_PACKET.rawValue):
             return MQTTError(.invalidArgument, "\(action): \(text)")
         case Int(MOSQ_ERR_NO_CONN.rawValue):
             return MQTTError(.notConnected, "\(action): not connected to the broker")

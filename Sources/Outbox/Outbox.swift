@@ -28,6 +28,9 @@ public final class Outbox: Sendable {
     /// The most messages kept per destination.
     public let capacity: Int
     private let connection: Mutex<SQLiteConnection>
+    /// How many messages wait per destination, as far as this connection knows; used only under
+    /// the connection's lock.
+    private let kept = Mutex(KeptCounts())
     /// Runs the `async` calls (internal for the tests).
     let worker: OutboxWorker
     private let logger: Logger?
@@ -80,6 +83,7 @@ public final class Outbox: Sendable {
         if lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK {
             throw OutboxError(path: path, message: "the outbox \(path) is a symbolic link; remove it (geotrack never writes through one)")
         }
+        try Self.restrictMode(path)
         let connection: SQLiteConnection
         do throws(SQLiteFailure) {
             // NOFOLLOW: a link put in place between the check above and the open is refused too.
@@ -100,6 +104,30 @@ public final class Outbox: Sendable {
 
     deinit {
         close()
+    }
+
+    /// Makes the outbox file readable and writable by its owner only (0600), creating it so
+    /// when missing: it holds where the user was. SQLite creates a file 0644 (less the umask),
+    /// and makes its log and shared-memory files with the database's mode, so the mode set here
+    /// is theirs too. A file an older geotrack made 0644 is narrowed, with its log files.
+    private static func restrictMode(_ path: String) throws(OutboxError) {
+        for (file, create) in [(path, true), (path + "-wal", false), (path + "-shm", false)] {
+            let descriptor = Glibc.open(file, O_RDWR | O_NOFOLLOW | O_CLOEXEC | (create ? O_CREAT : 0), 0o600)
+            guard descriptor >= 0 else {
+                let error = errno
+                if !create, error == ENOENT { continue }
+                throw OutboxError(path: path, message: "cannot open the outbox \(file): \(String(cString: strerror(error))); check the folder is writable, and that it is no symbolic link")
+            }
+            defer { Glibc.close(descriptor) }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                throw OutboxError(path: path, message: "the outbox \(file) is not a regular file; remove it")
+            }
+            if info.st_mode & 0o077 != 0, fchmod(descriptor, 0o600) != 0 {
+                let error = errno
+                throw OutboxError(path: path, message: "cannot make the outbox \(file) private (mode 0600): \(String(cString: strerror(error))); fix its owner or mode")
+            }
+        }
     }
 
     private static func setUp(_ connection: SQLiteConnection) throws(SQLiteFailure) {
@@ -144,11 +172,13 @@ public final class Outbox: Sendable {
     private func insert(_ messages: [OutboxMessage], _ action: String) throws(OutboxError) -> [Int64] {
         let capacity = capacity
         return try perform(action) { connection throws(SQLiteFailure) in
-            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
+            try keepingCounts(connection) { counts throws(SQLiteFailure) in
                 let statements = try InsertStatements(connection)
                 var ids: [Int64] = []
                 ids.reserveCapacity(messages.count)
-                for message in messages { ids.append(try statements.insert(message, capacity: capacity, connection)) }
+                for message in messages {
+                    ids.append(try statements.insert(message, capacity: capacity, counts: &counts, connection))
+                }
                 return ids
             }
         }
@@ -182,11 +212,20 @@ public final class Outbox: Sendable {
     public func remove(_ ids: [Int64]) async throws(OutboxError) {
         guard !ids.isEmpty else { return }
         let result = await onWorker { connection throws(SQLiteFailure) in
-            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
+            try self.keepingCounts(connection) { counts throws(SQLiteFailure) in
                 // In chunks: SQLite limits the number of parameters in one statement.
                 for start in stride(from: 0, to: ids.count, by: 500) {
                     let chunk = ids[start..<min(start + 500, ids.count)]
                     let marks = Array(repeating: "?", count: chunk.count).joined(separator: ",")
+                    // What leaves, per destination, read by id (the primary key): the kept
+                    // counts go down by as much, and no destination is counted again.
+                    let leaving = try connection.prepare(
+                        "SELECT destination, COUNT(*) FROM message WHERE id IN (\(marks)) GROUP BY destination")
+                    try leaving.bind(chunk.map(SQLiteValue.integer))
+                    while try leaving.step() {
+                        let destination = leaving.text(at: 0)
+                        if let known = counts[destination] { counts[destination] = max(0, known - Int(leaving.integer(at: 1))) }
+                    }
                     let delete = try connection.prepare("DELETE FROM message WHERE id IN (\(marks))")
                     try delete.bind(chunk.map(SQLiteValue.integer))
                     try delete.run()
@@ -197,6 +236,51 @@ public final class Outbox: Sendable {
             try result.get()
         } catch {
             throw OutboxError(path: path, message: "cannot update the outbox \(path): \(error.reason)")
+        }
+    }
+
+    /// Where messages that can never be delivered go, made when the first one is set aside: a
+    /// file without one keeps exactly the GRDB version's tables.
+    private static let deadLetterSchema = """
+        CREATE TABLE IF NOT EXISTS dead_letter (
+            id INTEGER PRIMARY KEY,
+            destination TEXT NOT NULL,
+            topic TEXT,
+            payload BLOB,
+            retain BOOLEAN,
+            created DOUBLE,
+            reason TEXT NOT NULL
+        )
+        """
+
+    /// Moves the message `id` out of the queue into the dead letters, with why it cannot be
+    /// delivered (a topic MQTT refuses, a payload past its size): it then never holds up the
+    /// messages behind it, and `geotrack outbox` lists it. Nothing happens when it is gone.
+    public func setAside(_ id: Int64, reason: String) async throws(OutboxError) {
+        let result = await onWorker { connection throws(SQLiteFailure) in
+            try self.keepingCounts(connection) { counts throws(SQLiteFailure) in
+                try connection.execute(Self.deadLetterSchema)
+                let move = try connection.prepare("""
+                    INSERT OR REPLACE INTO dead_letter (id, destination, topic, payload, retain, created, reason)
+                        SELECT id, destination, topic, payload, retain, created, ? FROM message WHERE id = ?
+                    """)
+                try move.bind([.text(reason), .integer(id)])
+                try move.run()
+                let destination = try connection.prepare("SELECT destination FROM message WHERE id = ?")
+                try destination.bind([.integer(id)])
+                if try destination.step(), let known = counts[destination.text(at: 0)] {
+                    counts[destination.text(at: 0)] = max(0, known - 1)
+                }
+                destination.reset()
+                let delete = try connection.prepare("DELETE FROM message WHERE id = ?")
+                try delete.bind([.integer(id)])
+                try delete.run()
+            }
+        }
+        do {
+            try result.get()
+        } catch {
+            throw OutboxError(path: path, message: "cannot set a message aside in \(path): \(error.reason)")
         }
     }
 
@@ -212,7 +296,7 @@ public final class Outbox: Sendable {
                 while try waiting.step() {
                     let destination = waiting.text(at: 0)
                     summaries[destination] = OutboxSummary(destination: destination, count: Int(waiting.integer(at: 1)),
-                                                           oldest: waiting.real(at: 2).map(Date.init(timeIntervalSince1970:)),
+                                                           oldest: waiting.real(at: 2).flatMap(Self.plausibleDate),
                                                            dropped: 0)
                 }
                 let dropped = try connection.prepare("SELECT destination, count FROM dropped")
@@ -221,9 +305,36 @@ public final class Outbox: Sendable {
                     summaries[destination, default: OutboxSummary(destination: destination, count: 0, oldest: nil, dropped: 0)]
                         .dropped = Int(dropped.integer(at: 1))
                 }
+                if try Self.hasDeadLetters(connection) {
+                    // The newest reason per destination: the one to act on.
+                    let dead = try connection.prepare("""
+                        SELECT destination, COUNT(*), (SELECT reason FROM dead_letter AS d WHERE d.destination = dead_letter.destination
+                                                       ORDER BY id DESC LIMIT 1)
+                        FROM dead_letter GROUP BY destination
+                        """)
+                    while try dead.step() {
+                        let destination = dead.text(at: 0)
+                        var summary = summaries[destination] ?? OutboxSummary(destination: destination, count: 0, oldest: nil, dropped: 0)
+                        summary.deadLetters = Int(dead.integer(at: 1))
+                        summary.deadLetterReason = dead.text(at: 2)
+                        summaries[destination] = summary
+                    }
+                }
                 return summaries.values.sorted { $0.destination < $1.destination }
             }
         }
+    }
+
+    /// A `created` time as a date, or nil when it is no time a clock gave (not finite, before
+    /// 1970 or past the year 9999): the file is the user's and may be edited or damaged, and such
+    /// a number makes the calendar arithmetic that prints it trap.
+    static func plausibleDate(_ seconds: Double) -> Date? {
+        guard seconds.isFinite, (0...253_402_300_799).contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
+    private static func hasDeadLetters(_ connection: SQLiteConnection) throws(SQLiteFailure) -> Bool {
+        try (connection.integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'dead_letter'") ?? 0) > 0
     }
 
     /// How many messages wait for `destination`, and when the oldest was queued.
@@ -237,7 +348,8 @@ public final class Outbox: Sendable {
     @discardableResult
     public func clear(destination: String? = nil) throws(OutboxError) -> Int {
         try perform("clearing the outbox") { connection throws(SQLiteFailure) in
-            try connection.transaction(immediate: true) { () throws(SQLiteFailure) in
+            try keepingCounts(connection) { counts throws(SQLiteFailure) in
+                if let destination { counts[destination] = 0 } else { counts.removeAll() }
                 let filter = destination == nil ? "" : " WHERE destination = ?"
                 let arguments: [SQLiteValue] = destination.map { [.text($0)] } ?? []
                 let messages = try connection.prepare("DELETE FROM message" + filter)
@@ -247,6 +359,11 @@ public final class Outbox: Sendable {
                 let dropped = try connection.prepare("DELETE FROM dropped" + filter)
                 try dropped.bind(arguments)
                 try dropped.run()
+                if try Self.hasDeadLetters(connection) {
+                    let dead = try connection.prepare("DELETE FROM dead_letter" + filter)
+                    try dead.bind(arguments)
+                    try dead.run()
+                }
                 return deleted
             }
         }
@@ -258,6 +375,30 @@ public final class Outbox: Sendable {
             var info = stat()
             return total + (stat(file, &info) == 0 ? Int(info.st_size) : 0)
         }
+    }
+
+    /// Runs `body` in a write transaction with the counts this connection keeps, which it
+    /// updates as it changes rows. They are forgotten when another connection (a second
+    /// geotrack, `geotrack outbox`) wrote since (SQLite's `data_version`), and when the
+    /// transaction fails: a count is then read again, once, when next needed.
+    private func keepingCounts<T>(
+        _ connection: SQLiteConnection, _ body: (inout [String: Int]) throws(SQLiteFailure) -> T
+    ) throws(SQLiteFailure) -> T {
+        // Forgotten while the transaction runs, kept again only once it committed.
+        let previous = kept.withLock { kept in
+            defer { kept = KeptCounts() }
+            return kept
+        }
+        var version: Int64?
+        var counts: [String: Int] = [:]
+        let result = try connection.transaction(immediate: true) { () throws(SQLiteFailure) -> T in
+            // Read under the write lock: no other connection commits until this one ends.
+            version = try connection.integer("PRAGMA data_version")
+            if version == previous.version { counts = previous.counts }
+            return try body(&counts)
+        }
+        kept.withLock { $0 = KeptCounts(version: version, counts: counts) }
+        return result
     }
 
     /// Runs `body` on the caller's thread, with the connection to itself.
@@ -292,6 +433,18 @@ public final class Outbox: Sendable {
     }
 }
 
+/// The counts of waiting messages one connection keeps, with the `data_version` they are true
+/// at: queueing compared the count with the capacity by `SELECT COUNT(*)` every time, which
+/// reads the destination's whole index (217 s to queue 61 166 messages); kept, an insert costs
+/// the same in a long queue. Kept in memory, not in the file, so that the file keeps exactly the
+/// tables the GRDB version made (either reads the other's files).
+private struct KeptCounts {
+    /// `PRAGMA data_version` when the counts were last true; nil, none kept.
+    var version: Int64?
+    /// Messages waiting per destination; a destination not here is counted when needed.
+    var counts: [String: Int] = [:]
+}
+
 /// The statements that queue one message, compiled once per transaction for all its messages.
 private struct InsertStatements: ~Copyable {
     let insert: SQLiteStatement
@@ -319,22 +472,32 @@ private struct InsertStatements: ~Copyable {
     }
 
     /// Inserts `message`, then drops its destination's oldest past `capacity`; returns its id.
-    func insert(_ message: OutboxMessage, capacity: Int, _ connection: SQLiteConnection) throws(SQLiteFailure) -> Int64 {
+    /// `counts` holds what waits per destination: read once when missing, then kept.
+    func insert(_ message: OutboxMessage, capacity: Int, counts: inout [String: Int],
+                _ connection: SQLiteConnection) throws(SQLiteFailure) -> Int64 {
+        let waiting: Int
+        if let known = counts[message.destination] {
+            waiting = known
+        } else {
+            try count.bind([.text(message.destination)])
+            waiting = try count.step() ? Int(count.integer(at: 0)) : 0
+            // Done with its one row: a statement left mid-rows would stop the COMMIT.
+            count.reset()
+        }
         try insert.bind([.text(message.destination), .text(message.topic), .blob(message.payload),
                          .integer(message.retain ? 1 : 0), .real(message.created.timeIntervalSince1970)])
         try insert.run()
         let id = connection.lastInsertedRowID
-        try count.bind([.text(message.destination)])
-        let waiting = try count.step() ? Int(count.integer(at: 0)) : 0
-        // Done with its one row: a statement left mid-rows would stop the COMMIT.
-        count.reset()
-        if waiting > capacity {
-            let excess = Int64(waiting - capacity)
+        var now = waiting + 1
+        if now > capacity {
+            let excess = Int64(now - capacity)
             try trim.bind([.text(message.destination), .integer(excess)])
             try trim.run()
             try drop.bind([.text(message.destination), .integer(excess)])
             try drop.run()
+            now = capacity
         }
+        counts[message.destination] = now
         return id
     }
 }

@@ -32,10 +32,17 @@ public struct OutboxSummary: Sendable, Hashable {
     public var destination: String
     /// How many messages wait.
     public var count: Int
-    /// When the oldest of them was queued, if any wait.
+    /// When the oldest of them was queued, if any wait and the file holds a time a clock could
+    /// give (nil for a damaged one).
     public var oldest: Date?
     /// How many were dropped, oldest first, because the outbox was full.
     public var dropped: Int
+
+    /// How many were set aside as dead letters: no broker can ever take them (a topic MQTT
+    /// refuses, a payload past its size).
+    public var deadLetters: Int = 0
+    /// Why the newest dead letter could not be delivered, when there is one.
+    public var deadLetterReason: String?
 
     /// Creates a summary.
     public init(destination: String, count: Int, oldest: Date?, dropped: Int) {

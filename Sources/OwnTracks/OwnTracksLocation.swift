@@ -61,27 +61,34 @@ extension OwnTracksLocation: Codable {
     }
 
     /// Reads a location, accepting numbers with fractions where OwnTracks has integers (some
-    /// clients send them); refuses a position off the globe.
+    /// clients send them), and numbers sent as strings (`"tst":"1700000000"`); refuses a
+    /// position off the globe. Without a `tst`, the time of receipt in the decoder's
+    /// ``OwnTracksMessage/receivedAtKey`` stands for it (the Recorder does the same); iOS's
+    /// -1 for a speed, course or accuracy it does not know is read as unknown.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let type = try container.decode(String.self, forKey: .type)
         guard type == "location" else {
             throw DecodingError.dataCorruptedError(forKey: .type, in: container, debugDescription: "not a location: \(type)")
         }
-        latitude = try container.decode(Double.self, forKey: .latitude)
-        longitude = try container.decode(Double.self, forKey: .longitude)
+        guard let latitude = OwnTracksNumber.decode(container, .latitude), let longitude = OwnTracksNumber.decode(container, .longitude) else {
+            throw DecodingError.keyNotFound(CodingKeys.latitude, .init(codingPath: [], debugDescription: "no lat or lon"))
+        }
+        self.latitude = latitude
+        self.longitude = longitude
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else {
             throw DecodingError.dataCorruptedError(forKey: .latitude, in: container, debugDescription: "position off the globe")
         }
-        guard let timestamp = try Self.integer(container, .timestamp) else {
+        guard let timestamp = try Self.integer(container, .timestamp) ?? OwnTracksMessage.receivedAt(decoder) else {
             throw DecodingError.keyNotFound(CodingKeys.timestamp, .init(codingPath: [], debugDescription: "no tst"))
         }
         self.timestamp = timestamp
-        accuracy = try Self.integer(container, .accuracy)
+        // Negative: iOS's "invalid" (-1), never a value.
+        accuracy = try Self.integer(container, .accuracy).flatMap { $0 < 0 ? nil : $0 }
         altitude = try Self.integer(container, .altitude)
-        verticalAccuracy = try Self.integer(container, .verticalAccuracy)
-        velocity = try Self.integer(container, .velocity)
-        course = try Self.integer(container, .course)
+        verticalAccuracy = try Self.integer(container, .verticalAccuracy).flatMap { $0 < 0 ? nil : $0 }
+        velocity = try Self.integer(container, .velocity).flatMap { $0 < 0 ? nil : $0 }
+        course = try Self.integer(container, .course).flatMap { $0 < 0 ? nil : $0 }
         trackerID = try? container.decodeIfPresent(String.self, forKey: .trackerID)
         trigger = try? container.decodeIfPresent(String.self, forKey: .trigger)
         regions = try? container.decodeIfPresent([String].self, forKey: .regions)
@@ -89,8 +96,7 @@ extension OwnTracksLocation: Codable {
     }
 
     private static func integer(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Int? {
-        guard let value = try? container.decodeIfPresent(Double.self, forKey: key) else { return nil }
-        return OwnTracksNumber.whole(value)
+        OwnTracksNumber.decode(container, key).flatMap { OwnTracksNumber.whole($0) }
     }
 
     /// Writes the message with `_type` `location`, leaving out what is unknown.

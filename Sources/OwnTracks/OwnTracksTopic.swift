@@ -25,8 +25,20 @@ public struct OwnTracksTopic: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether a user or device name can be part of a topic.
     public static func isValidPart(_ part: String) -> Bool {
-        !part.isEmpty && part.utf8.count <= 256
-            && !part.unicodeScalars.contains { "/+#".unicodeScalars.contains($0) || $0.value < 0x20 || $0.value == 0x7F }
+        !part.isEmpty && part.utf8.count <= 256 && isMQTTText(part)
+            && !part.unicodeScalars.contains { "/+#".unicodeScalars.contains($0) }
+    }
+
+    /// Whether MQTT takes `text` in a topic or client id: libmosquitto refuses control
+    /// characters, C1's (U+0080 to U+009F, such as U+0085) included, and Unicode's
+    /// noncharacters (mosquitto_validate_utf8). A name it would refuse is told apart here, where
+    /// the command line can say which option is wrong, not as a client that cannot be made.
+    public static func isMQTTText(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { scalar in
+            let value = scalar.value
+            return value < 0x20 || (0x7F...0x9F).contains(value) || (0xFDD0...0xFDEF).contains(value)
+                || value & 0xFFFE == 0xFFFE
+        }
     }
 
     /// `owntracks/USER/DEVICE`, where locations and the last will go.

@@ -23,10 +23,13 @@ public struct OwnTracksTransition: Sendable, Hashable {
     public var accuracy: Int?
     /// The tracker id (`tid`).
     public var trackerID: String?
+    /// When the region (OwnTracks' waypoint) was made, in whole seconds since 1970 (`wtst`,
+    /// which the booklet requires); nil only for a message read without one.
+    public var waypointTimestamp: Int?
 
     /// Creates a transition.
     public init(event: Event, region: String, timestamp: Int, latitude: Double? = nil, longitude: Double? = nil,
-                accuracy: Int? = nil, trackerID: String? = nil) {
+                accuracy: Int? = nil, trackerID: String? = nil, waypointTimestamp: Int? = nil) {
         self.event = event
         self.region = region
         self.timestamp = timestamp
@@ -34,13 +37,14 @@ public struct OwnTracksTransition: Sendable, Hashable {
         self.longitude = longitude
         self.accuracy = accuracy
         self.trackerID = trackerID
+        self.waypointTimestamp = waypointTimestamp
     }
 }
 
 extension OwnTracksTransition: Codable {
     enum CodingKeys: String, CodingKey {
         case type = "_type", event, region = "desc", timestamp = "tst", latitude = "lat", longitude = "lon"
-        case accuracy = "acc", trackerID = "tid", trigger = "t"
+        case accuracy = "acc", trackerID = "tid", trigger = "t", waypointTimestamp = "wtst"
     }
 
     /// Reads a transition message.
@@ -51,15 +55,18 @@ extension OwnTracksTransition: Codable {
         }
         event = try container.decode(Event.self, forKey: .event)
         region = try container.decodeIfPresent(String.self, forKey: .region) ?? ""
-        guard let time = OwnTracksNumber.whole(try container.decode(Double.self, forKey: .timestamp), rounding: .towardZero) else {
+        // A string tst is read too; none at all is the time of receipt, as for locations.
+        guard let time = OwnTracksNumber.decode(container, .timestamp).flatMap({ OwnTracksNumber.whole($0, rounding: .towardZero) })
+                ?? OwnTracksMessage.receivedAt(decoder) else {
             throw DecodingError.dataCorruptedError(forKey: .timestamp, in: container, debugDescription: "bad tst")
         }
         timestamp = time
-        latitude = try? container.decodeIfPresent(Double.self, forKey: .latitude)
-        longitude = try? container.decodeIfPresent(Double.self, forKey: .longitude)
-        accuracy = (try? container.decodeIfPresent(Double.self, forKey: .accuracy)).flatMap { $0 }
-            .flatMap { OwnTracksNumber.whole($0) }
+        latitude = OwnTracksNumber.decode(container, .latitude)
+        longitude = OwnTracksNumber.decode(container, .longitude)
+        accuracy = OwnTracksNumber.decode(container, .accuracy).flatMap { OwnTracksNumber.whole($0) }.flatMap { $0 < 0 ? nil : $0 }
         trackerID = try? container.decodeIfPresent(String.self, forKey: .trackerID)
+        waypointTimestamp = OwnTracksNumber.decode(container, .waypointTimestamp)
+            .flatMap { OwnTracksNumber.whole($0, rounding: .towardZero) }
     }
 
     /// Writes the message with `_type` `transition` and trigger `c` (a circular region).
@@ -69,6 +76,7 @@ extension OwnTracksTransition: Codable {
         try container.encode(event, forKey: .event)
         try container.encode(region, forKey: .region)
         try container.encode(timestamp, forKey: .timestamp)
+        try container.encodeIfPresent(waypointTimestamp, forKey: .waypointTimestamp)
         try container.encodeIfPresent(latitude, forKey: .latitude)
         try container.encodeIfPresent(longitude, forKey: .longitude)
         try container.encodeIfPresent(accuracy, forKey: .accuracy)

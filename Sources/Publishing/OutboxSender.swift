@@ -27,6 +27,9 @@ public actor OutboxSender {
         case unreachable
         /// The broker refused the connection with this CONNACK code.
         case refused(code: Int32)
+        /// No connection could be made, for a reason ``MQTTClient/failureReason(_:)`` names
+        /// (a host not found, a connection refused, TLS); told after ``unreachable``.
+        case failed(code: Int32)
         /// The broker acknowledged this many more messages.
         case delivered(Int)
     }
@@ -37,7 +40,10 @@ public actor OutboxSender {
     private let client: MQTTClient
     private let logger: Logger?
     private var state: SenderState
+    /// Waiters whose question has been through the inputs, after every `queued()` before it.
     private var waiters: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
+    /// Waiters whose question is still in the inputs, behind what was queued before they asked.
+    private var asking: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
     private var nextWaiter = 0
     private var refusal: Int32?
     /// The last connection failure reported, so that a retry failing the same way is not told again.
@@ -49,6 +55,8 @@ public actor OutboxSender {
     enum Input: Sendable {
         case queued
         case mqtt(MQTTEvent)
+        /// A ``waitUntilDelivered()`` caller, answered once what was queued before it is read.
+        case waiting(Int)
     }
 
     /// Creates a sender; ``run()`` does the work.
@@ -69,6 +77,12 @@ public actor OutboxSender {
     /// Says that messages were queued for this destination. Callable from any thread.
     public nonisolated func queued() {
         input.yield(.queued)
+    }
+
+    /// Ends ``run()`` once the inputs already given are handled, without closing the client:
+    /// close it after `run()` returned, so that nothing publishes on a client being freed.
+    public nonisolated func stop() {
+        input.finish()
     }
 
     /// Whether the broker is connected now.
@@ -108,13 +122,13 @@ public actor OutboxSender {
                 refusal = code
                 logger?.warning("MQTT: \(client.endpoint) refused the connection (\(Self.refusalReason(code)))")
                 observer?(.refused(code: code))
-                resumeWaiters(.refused(code: code))
+                resumeWaiters(.refused(code: code), asking: true)
             case .mqtt(.disconnected(let code)):
                 logger?.debug("MQTT: disconnected from \(client.endpoint) (\(code)); reconnecting")
                 observer?(.unreachable)
                 await perform(state.disconnected())
             case .mqtt(.failed(let code)):
-                observer?(.unreachable)
+                observer?(.failed(code: code))
                 // Said once until it changes or a connection succeeds: the client retries with
                 // its backoff, and the same line every 30 s would bury the status line.
                 if failure != code {
@@ -125,28 +139,47 @@ public actor OutboxSender {
                 let before = state.acknowledgedCount
                 await perform(state.acknowledged(messageID: messageID))
                 if state.acknowledgedCount > before { observer?(.delivered(state.acknowledgedCount - before)) }
+            case .waiting(let id):
+                // Every queued() before this question has been read by now: the state knows
+                // of all the caller queued.
+                if let waiter = asking.removeValue(forKey: id) { waiters[id] = waiter }
             case .mqtt:
                 break
             }
             if state.isIdle { resumeWaiters(.delivered) }
         }
-        resumeWaiters(refusal.map { .refused(code: $0) } ?? .delivered)
+        // Ended (closed or stopped): what is still queued stays in the outbox; the caller
+        // counts it there, so the answer is only whether the broker refused.
+        resumeWaiters(refusal.map { .refused(code: $0) } ?? .delivered, asking: true)
+        ended = true
     }
+
+    /// Whether ``run()`` has returned: a waiter is then answered at once.
+    private var ended = false
 
     /// Waits until everything queued so far was delivered and deleted, or the broker refused
     /// the connection; nil when the waiting task was cancelled. The caller bounds the wait (a
     /// task group with a timer).
+    ///
+    /// The question goes through the same inputs as ``queued()``: the state it is answered
+    /// from has read every message queued before it was asked. Answered from the state as it
+    /// was (a queued() still in the inputs unread), a run ended with its last messages unsent
+    /// while the broker was up, or said they waited though the broker had acknowledged them.
     public func waitUntilDelivered() async -> DrainOutcome? {
         if let refusal { return .refused(code: refusal) }
-        if state.isIdle { return .delivered }
+        if ended { return .delivered }
         let id = nextWaiter
         nextWaiter += 1
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 if Task.isCancelled {
                     continuation.resume(returning: nil)
-                } else {
-                    waiters[id] = continuation
+                    return
+                }
+                asking[id] = continuation
+                if case .terminated = input.yield(.waiting(id)) {
+                    // The inputs ended: run() answers what it holds as it returns, or did.
+                    if ended { asking.removeValue(forKey: id)?.resume(returning: refusal.map { .refused(code: $0) } ?? .delivered) }
                 }
             }
         } onCancel: {
@@ -156,6 +189,7 @@ public actor OutboxSender {
 
     private func cancelWaiter(_ id: Int) {
         waiters.removeValue(forKey: id)?.resume(returning: nil)
+        asking.removeValue(forKey: id)?.resume(returning: nil)
     }
 
     /// What a refusal code means, for a person.
@@ -170,9 +204,14 @@ public actor OutboxSender {
         }
     }
 
-    private func resumeWaiters(_ outcome: DrainOutcome) {
-        let resumed = waiters.values
+    /// Answers the waiters whose question was read; with `asking`, those still in the inputs too.
+    private func resumeWaiters(_ outcome: DrainOutcome, asking all: Bool = false) {
+        var resumed = Array(waiters.values)
         waiters = [:]
+        if all {
+            resumed += asking.values
+            asking = [:]
+        }
         for waiter in resumed { waiter.resume(returning: outcome) }
     }
 
@@ -196,16 +235,31 @@ public actor OutboxSender {
                     return
                 }
                 var published: [(messageID: Int32, id: Int64)] = []
+                var setAside = 0
+                var interrupted = false
                 for message in messages {
                     do {
                         let messageID = try client.publish(topic: message.topic, payload: message.payload, retain: message.retain)
                         published.append((messageID, message.id))
+                    } catch where error.code == .invalidArgument {
+                        // No retry delivers it (a topic `#`, none, a payload past MQTT's
+                        // 256 MB): it moves aside as a dead letter, and the rest go on.
+                        do {
+                            try await outbox.setAside(message.id, reason: error.message)
+                            setAside += 1
+                            logger?.error("MQTT: message \(message.id) cannot be delivered (\(error.message)); set aside, see 'geotrack outbox'")
+                        } catch {
+                            logger?.error("\(error.message)")
+                            interrupted = true
+                            break
+                        }
                     } catch {
                         logger?.error("MQTT: \(error.message)")
+                        interrupted = true
                         break
                     }
                 }
-                pending += state.published(published, requested: limit)
+                pending += state.published(published, requested: limit, setAside: setAside, interrupted: interrupted)
             }
         }
     }

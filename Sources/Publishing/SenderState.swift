@@ -55,14 +55,21 @@ struct SenderState {
         return fill()
     }
 
-    /// After a fetch: the messages that were handed to the client, with the ids it gave them.
-    mutating func published(_ messages: [(messageID: Int32, id: Int64)], requested: Int) -> [Action] {
+    /// After a fetch: the messages that were handed to the client, with the ids it gave them,
+    /// and how many others were set aside as dead letters (gone from the outbox, never to be
+    /// sent): they count as read, so a batch of them does not end the reading. `interrupted`:
+    /// the client refused one (closed, out of memory), so what was read after it is still to
+    /// send, and the outbox is not known to be exhausted (a wait for delivery goes on).
+    mutating func published(_ messages: [(messageID: Int32, id: Int64)], requested: Int, setAside: Int = 0,
+                            interrupted: Bool = false) -> [Action] {
         for message in messages {
             inFlight[message.messageID] = message.id
             cursor = max(cursor, message.id)
         }
-        if messages.count < requested { exhausted = true }
-        return messages.isEmpty ? flushDelivered() : []
+        if !interrupted, messages.count + setAside < requested { exhausted = true }
+        guard messages.isEmpty else { return [] }
+        // Nothing in flight to refill on its acknowledgement: read on now past what was set aside.
+        return flushDelivered() + (setAside > 0 ? fill() : [])
     }
 
     mutating func acknowledged(messageID: Int32) -> [Action] {

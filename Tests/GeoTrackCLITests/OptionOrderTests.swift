@@ -17,7 +17,7 @@ struct OptionOrderTests {
             lines.firstIndex { $0.hasPrefix("  \(option) ") || $0 == "  \(option)" }
         }
         let publishing = lines.indices.filter { lines[$0].hasPrefix("  --publish") }
-        #expect(publishing.count == 9, "\(help.stdout)")
+        #expect(publishing.count == 10, "\(help.stdout)")
         let firstPublishing = try #require(publishing.first)
         for option in basic {
             let at = try #require(index(option), "\(option) is not in 'help \(command)'")
@@ -39,6 +39,6 @@ struct OptionOrderTests {
         let names = arguments.compactMap { ($0["preferredName"] as? [String: Any])?["name"] as? String }
         let publish = names.indices.filter { names[$0].hasPrefix("publish") }
         let others = names.indices.filter { !names[$0].hasPrefix("publish") && !["config", "help", "version"].contains(names[$0]) }
-        #expect(publish.count == 9 && others.allSatisfy { $0 < (publish.first ?? 0) }, "\(names)")
+        #expect(publish.count == 10 && others.allSatisfy { $0 < (publish.first ?? 0) }, "\(names)")
     }
 }

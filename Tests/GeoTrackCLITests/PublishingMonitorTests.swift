@@ -16,6 +16,22 @@ struct PublishingMonitorTests {
         var all: [PublishingStatus?] { statuses.withLock { $0 } }
     }
 
+    @Test("a named reason (a host not found) is what the line says, kept across the retries' losses until connected")
+    func namedReason() {
+        let monitor = PublishingMonitor()
+        monitor.start("a", waiting: 2)
+        monitor.sender("a", reported: .unreachable)
+        // libmosquitto 2.0.11's code for a name getaddrinfo did not find (MOSQ_ERR_EAI).
+        monitor.sender("a", reported: .failed(code: 15))
+        #expect(monitor.status?.text == "2 queued, the broker's host name was not found")
+        monitor.sender("a", reported: .unreachable)
+        #expect(monitor.status?.text == "2 queued, the broker's host name was not found")
+        monitor.sender("a", reported: .connected)
+        #expect(monitor.status == nil)
+        monitor.sender("a", reported: .unreachable)
+        #expect(monitor.status?.text == "2 queued, broker unreachable")
+    }
+
     @Test("nothing while the broker connects the first time or is connected; the backlog once it cannot be reached")
     func rule() {
         let monitor = PublishingMonitor()

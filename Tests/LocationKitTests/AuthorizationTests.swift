@@ -155,3 +155,44 @@ import Testing
         #expect(ProcessEnvironment.values(of: ["GEOTRACK_SURELY_UNSET_\(UInt32.random(in: 0...UInt32.max))"]).isEmpty)
     }
 }
+
+/// The decision and the policy fail closed: a folder others can write to, or another user's,
+/// is refused for reading and writing; a policy path that is a dangling link denies.
+@Suite struct AuthorizationFailsClosedTests {
+    @Test("a decision in a folder others may write to is refused, for reading and writing, with the reason and the fix")
+    func writableByOthers() throws {
+        let directory = try TemporaryDirectory()
+        let store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/none")
+        try store.write(.authorizedAlways)
+        #expect(chmod(directory.path, 0o777) == 0)
+        let read = #expect(throws: LocationError.self) { try store.read() }
+        #expect(read?.description.contains("others may write to the folder \(directory.path) (mode 777); run `chmod 700 \(directory.path)`") == true,
+                "\(String(describing: read))")
+        #expect(throws: LocationError.self) { try store.write(.denied) }
+        #expect(chmod(directory.path, 0o700) == 0)
+        #expect(try store.read() == .authorizedAlways)
+    }
+
+    @Test("a decision in a folder another user owns is refused, naming the owner")
+    func ownedByAnother() throws {
+        let directory = try TemporaryDirectory()
+        let store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/none")
+        try store.write(.authorizedAlways)
+        // Only root can give a folder away; as anyone else the case cannot be made here.
+        try #require(geteuid() == 0, "giving a folder to another user needs root")
+        #expect(chown(directory.path, 65_534, 65_534) == 0)
+        defer { _ = chown(directory.path, 0, 0) }
+        let read = #expect(throws: LocationError.self) { try store.read() }
+        #expect(read?.description.contains("belongs to user 65534, not to you (0)") == true, "\(String(describing: read))")
+    }
+
+    @Test("a policy path that is a dangling symbolic link denies; nothing there allows")
+    func danglingPolicyLink() throws {
+        let directory = try TemporaryDirectory()
+        let policy = directory.path + "/policy"
+        let store = AuthorizationStore(directory: directory.path + "/state", policyPath: policy)
+        #expect(try store.read() == .notDetermined)
+        #expect(symlink(directory.path + "/gone", policy) == 0)
+        #expect(try store.read() == .restricted)
+    }
+}

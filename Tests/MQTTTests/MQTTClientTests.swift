@@ -93,11 +93,18 @@ struct MQTTClientTests {
         // After the close the stream ends. Before its end it may still hold reports of retries the
         // network thread made before the close, if this task got its first event late: CI once
         // saw one more event here, on two loaded cores (the test then took 3.7 s instead of 1).
-        // Nothing but refused retries may come, and the messages say what came.
+        // Nothing but refused retries may come (each a loss, then its reason named), and the
+        // messages say what came.
         var rest: [MQTTEvent] = []
-        while rest.count <= 5, let event = await events.next() { rest.append(event) }
-        #expect(rest.count <= 5, "the events did not end after close: \(rest)")
-        #expect(rest.allSatisfy { if case .disconnected = $0 { true } else { false } }, "after close: \(rest)")
+        while rest.count <= 10, let event = await events.next() { rest.append(event) }
+        #expect(rest.count <= 10, "the events did not end after close: \(rest)")
+        #expect(rest.allSatisfy { event in
+            switch event {
+            case .disconnected: true
+            case .failed(let code): MQTTClient.failureSummary(code) == "the broker's host refused the connection"
+            default: false
+            }
+        }, "after close: \(rest)")
     }
 
     @Test("close says goodbye: the broker does not publish the last will, which it keeps for a lost client")
@@ -146,6 +153,69 @@ struct MQTTClientTests {
             #expect(MQTTClient.failureReason(code).hasPrefix("the TLS handshake failed"))
         } else {
             Issue.record("expected the failed handshake to be reported, got \(String(describing: first))")
+        }
+    }
+
+    @Test("a port nothing listens on is named as a refused connection, after the loss it follows")
+    func connectionRefused() async throws {
+        let port = try GPSFake.freePort()
+        let client = try MQTTClient(clientID: "geotrack-test-refused", endpoint: MQTTEndpoint(host: "127.0.0.1", port: port))
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        let first = await events.next()
+        let second = await events.next()
+        await client.close()
+        guard case .disconnected? = first, case .failed(let code)? = second else {
+            Issue.record("expected a loss then its reason, got \(String(describing: first)), \(String(describing: second))")
+            return
+        }
+        #expect(MQTTClient.failureReason(code) == "the broker's host refused the connection: check the URL's port, and that the broker runs")
+    }
+
+    @Test("a client id libmosquitto refuses (a C1 control) is an invalid argument, not 'out of memory'")
+    func refusedClientID() throws {
+        let error = #expect(throws: MQTTError.self) {
+            try MQTTClient(clientID: "geotrack/ann/d" + String(Character(Unicode.Scalar(UInt8(0x85)))),
+                           endpoint: MQTTEndpoint(host: "127.0.0.1", port: 1))
+        }
+        #expect(error?.code == .invalidArgument)
+        #expect(error?.message.contains("out of memory") == false)
+        #expect(error?.message.contains("is not one MQTT takes") == true)
+    }
+
+    @Test("a payload past MQTT's 256 MB is an invalid argument (never deliverable), not a failure worth retrying")
+    func oversizedPayload() async throws {
+        let client = try MQTTClient(clientID: "geotrack-test-oversize", endpoint: MQTTEndpoint(host: "127.0.0.1", port: 1))
+        let error = #expect(throws: MQTTError.self) {
+            try client.publish(topic: "fleet/test", payload: [UInt8](repeating: 0, count: 268_435_456))
+        }
+        #expect(error?.code == .invalidArgument)
+        await client.close()
+    }
+
+    @Test("a broker host that does not resolve (.invalid) is reported as a name not found, not as a bare code")
+    func hostNotFound() async throws {
+        let client = try MQTTClient(clientID: "geotrack-test-nxdomain", endpoint: MQTTEndpoint(host: "no-such-broker.invalid", port: 1883))
+        client.start()
+        // The first event, within a generous ceiling (a slow resolver), not a timing claim.
+        let first = await withTaskGroup(of: MQTTEvent?.self) { group in
+            group.addTask {
+                for await event in client.events { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(60))
+                return nil
+            }
+            let result = await group.next() ?? nil
+            group.cancelAll()
+            return result
+        }
+        await client.close()
+        if case .failed(let code)? = first {
+            #expect(MQTTClient.failureReason(code) == "the broker's host name was not found: check the URL, and the network")
+        } else {
+            Issue.record("expected the name lookup's failure to be reported, got \(String(describing: first))")
         }
     }
 

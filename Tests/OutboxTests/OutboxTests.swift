@@ -140,6 +140,35 @@ struct OutboxTests {
         #expect(try RawSQLite.rows(new, "SELECT identifier FROM grdb_migrations") == ["v1"])
     }
 
+    @Test("the counts an outbox keeps follow what another connection did: its clear loses nothing, its inserts count")
+    func keptCountsAcrossConnections() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        let first = try Outbox(path: path, capacity: 5)
+        let second = try Outbox(path: path, capacity: 5)
+        let destination = "mqtt://127.0.0.1:1883"
+        for index in 0..<5 { try first.enqueue(message(index)) }
+        // Another process clears: the first must not trim as if 5 still waited.
+        #expect(try second.clear(destination: destination) == 5)
+        for index in 5..<8 { try first.enqueue(message(index)) }
+        #expect(try first.summary(for: destination).count == 3)
+        #expect(try first.summary(for: destination).dropped == 0)
+        // Another process queues: the first's next insert counts those too, and keeps the bound.
+        for index in 8..<10 { try second.enqueue(message(index)) }
+        try first.enqueue(message(10))
+        let kept = try await first.messages(for: destination, limit: 100)
+        #expect(kept.map { String(decoding: $0.payload, as: UTF8.self) } == ["6", "7", "8", "9", "10"])
+        // Its own removals count down: two gone, two more fit before anything is dropped.
+        try await first.remove(Array(kept.prefix(2).map(\.id)))
+        for index in 11..<13 { try first.enqueue(message(index)) }
+        #expect(try first.summary(for: destination).dropped == 1)
+        try first.enqueue(message(13))
+        #expect(try first.summary(for: destination).count == 5)
+        #expect(try first.summary(for: destination).dropped == 2)
+        first.close()
+        second.close()
+    }
+
     @Test("two outboxes on one file, queueing at once from two threads: nothing lost, the bound kept")
     func twoWriters() async throws {
         let folder = try TemporaryDirectory()
@@ -279,5 +308,50 @@ private enum RawSQLite {
 
     private static func failure(_ sqlite: geotrack_sqlite, _ database: OpaquePointer) -> Failure {
         Failure(description: sqlite.errmsg(database).map { String(cString: $0) } ?? "unknown SQLite error")
+    }
+}
+
+/// The outbox file holds where the user was: only its owner reads it, and a damaged time in it
+/// is shown as unknown rather than trapping the command that prints it.
+struct OutboxFileTests {
+    private static func mode(_ path: String) -> mode_t {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+    }
+
+    @Test("a new outbox, and its write-ahead log, are 0600 whatever the umask lets through")
+    func createdPrivate() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        let outbox = try Outbox(path: path)
+        try outbox.enqueue(OutboxMessage(destination: "mqtt://b:1883", topic: "owntracks/a/b", payload: [1], retain: false,
+                                         created: Date(timeIntervalSince1970: 1_700_000_000)))
+        #expect(Self.mode(path) == 0o600)
+        #expect(Self.mode(path + "-wal") == 0o600)
+        outbox.close()
+    }
+
+    @Test("an outbox an older geotrack left 0644 is narrowed to 0600 when opened")
+    func narrowed() throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644]))
+        #expect(Self.mode(path) == 0o644)
+        let outbox = try Outbox(path: path)
+        #expect(Self.mode(path) == 0o600)
+        outbox.close()
+    }
+
+    @Test("a created time no clock gives (1e300, before 1970) leaves the oldest unknown, the count intact",
+          arguments: [1e300, -1e300, -1.0])
+    func implausibleCreated(seconds: Double) throws {
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        try outbox.enqueue(OutboxMessage(destination: "mqtt://b:1883", topic: "owntracks/a/b", payload: [1], retain: false,
+                                         created: Date(timeIntervalSince1970: seconds)))
+        let summary = try outbox.summary(for: "mqtt://b:1883")
+        #expect(summary.count == 1)
+        #expect(summary.oldest == nil)
+        outbox.close()
     }
 }

@@ -25,7 +25,8 @@ struct OwnTracksTests {
         #expect(object["alt"] as? Int == 545)
         #expect(object["vac"] as? Int == 10)
         #expect(object["vel"] as? Int == 42)  // 11.57 m/s = 41.65 km/h
-        #expect(object["cog"] as? Int == 0)   // 359.7 rounds to 360, which is north
+        // 359.7 rounds to 360, which is north: 0, and the booklet adds cog only when it is not zero.
+        #expect(object["cog"] == nil)
         #expect(object["tid"] as? String == "pi")
         #expect(object["t"] as? String == "t")
         #expect(object["inregions"] as? [String] == ["home", "work"])
@@ -38,6 +39,34 @@ struct OwnTracksTests {
         let location = Location(coordinate: coordinate, speed: .nan, timestamp: Date(timeIntervalSince1970: 1_000))
         let bytes = OwnTracksJSON.encode(OwnTracksLocation(location, trackerID: nil))
         #expect(String(decoding: bytes, as: UTF8.self) == #"{"_type":"location","lat":-33.5,"lon":151.25,"t":"t","tst":1000}"#)
+    }
+
+    @Test("acc, alt, vac, vel and cog only when not zero, as the booklet says; cog only while moving, vac only with alt")
+    func zerosLeftOut() throws {
+        let coordinate = try #require(Coordinate(latitude: 48.1, longitude: 11.5))
+        let still = Location(coordinate: coordinate, altitude: 0.3, horizontalAccuracy: 0.4, verticalAccuracy: 3, speed: 0.1,
+                             course: 123, timestamp: Date(timeIntervalSince1970: 1_000))
+        let quiet = try json(OwnTracksJSON.encode(OwnTracksLocation(still, trackerID: nil)))
+        for key in ["acc", "alt", "vac", "vel", "cog"] { #expect(quiet[key] == nil, "\(key): \(quiet)") }
+        let moving = Location(coordinate: coordinate, altitude: 520, horizontalAccuracy: 3, verticalAccuracy: 0.2, speed: 10,
+                              course: 123, timestamp: Date(timeIntervalSince1970: 1_000))
+        let object = try json(OwnTracksJSON.encode(OwnTracksLocation(moving, trackerID: nil)))
+        #expect(object["vel"] as? Int == 36)
+        #expect(object["cog"] as? Int == 123)
+        #expect(object["alt"] as? Int == 520)
+        #expect(object["vac"] == nil, "a vertical accuracy that rounds to 0")
+    }
+
+    @Test("a transition carries wtst, and the crossing fix's place to gpsd's 9 decimals")
+    func transitionFields() throws {
+        let transition = OwnTracksTransition(event: .leave, region: "home", timestamp: 1_700_000_100, latitude: 48.1, longitude: 11.5,
+                                             accuracy: 4, trackerID: "pi", waypointTimestamp: 1_700_000_000)
+        let bytes = OwnTracksJSON.encode(transition)
+        let object = try json(bytes)
+        #expect(object["wtst"] as? Int == 1_700_000_000)
+        #expect(object["tst"] as? Int == 1_700_000_100)
+        #expect(object["event"] as? String == "leave")
+        #expect(OwnTracksMessage(payload: bytes) == .transition(transition))
     }
 
     @Test("messages from phones are read: fractions where integers belong, unknown types, garbage")

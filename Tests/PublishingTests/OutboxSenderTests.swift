@@ -36,6 +36,81 @@ struct OutboxSenderTests {
         await running.value
     }
 
+    @Test("messages no broker can take (topic #, +, none) move aside as dead letters; the rest arrive, in order, and the wait ends")
+    func deadLetters() async throws {
+        let broker = try await Mosquitto()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["fleet/test"])
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        let destination = "mqtt://127.0.0.1:\(broker.port)/fleet/test"
+        // Whole batches of dead letters too: a window of 2 reads two at a time.
+        let topics = ["fleet/test", "#", "fleet/test", "", "+", "#", "fleet/test"]
+        try outbox.enqueue(contentsOf: topics.enumerated().map { index, topic in
+            OutboxMessage(destination: destination, topic: topic, payload: Array(String(index).utf8), retain: false, created: Date())
+        })
+        let client = try MQTTClient(clientID: "geotrack-test-dead", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port))
+        let sender = OutboxSender(outbox: outbox, destination: destination, client: client, window: 2)
+        let running = Task { await sender.run() }
+        #expect(await sender.waitUntilDelivered() == .delivered)
+        #expect(await subscriber.waitForMessages(3))
+        #expect(subscriber.messages().map(\.payload) == ["0", "2", "6"])
+        let summary = try outbox.summary(for: destination)
+        #expect(summary.count == 0)
+        #expect(summary.deadLetters == 4)
+        #expect(summary.deadLetterReason?.contains("publishing to #") == true, "\(String(describing: summary.deadLetterReason))")
+        // Clearing the destination deletes its dead letters too.
+        #expect(try outbox.clear(destination: destination) == 0)
+        #expect(try outbox.summary(for: destination).deadLetters == 0)
+        await client.close()
+        await running.value
+    }
+
+    @Test("a wait asked right after queueing ends only once those messages left the outbox (300 times, while idle)")
+    func waitSeesWhatWasQueued() async throws {
+        let broker = try await Mosquitto()
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        let destination = "mqtt://127.0.0.1:\(broker.port)/fleet/test"
+        let client = try MQTTClient(clientID: "geotrack-test-wait", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port))
+        let sender = OutboxSender(outbox: outbox, destination: destination, client: client)
+        let running = Task { await sender.run() }
+        #expect(await sender.waitUntilDelivered() == .delivered)
+        var early = 0
+        for round in 0..<300 {
+            // Idle, its last read found nothing: the queued() below is still in its inputs
+            // when the wait is asked.
+            try fill(outbox, destination: destination, count: 1, from: round)
+            sender.queued()
+            #expect(await sender.waitUntilDelivered() == .delivered)
+            if try outbox.summary(for: destination).count != 0 { early += 1 }
+        }
+        #expect(early == 0, "\(early) of 300 waits ended with the message still in the outbox")
+        #expect(await sender.acknowledgedCount == 300)
+        sender.stop()
+        await running.value
+        await client.close()
+    }
+
+    @Test("stop ends run without closing the client; a wait asked after that is answered at once")
+    func stops() async throws {
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        let destination = "mqtt://127.0.0.1:1/fleet/test"
+        try fill(outbox, destination: destination, count: 3)
+        let client = try MQTTClient(clientID: "geotrack-test-stop", endpoint: MQTTEndpoint(host: "127.0.0.1", port: 1))
+        let sender = OutboxSender(outbox: outbox, destination: destination, client: client)
+        let running = Task { await sender.run() }
+        sender.stop()
+        await running.value
+        // The broker was never reached: the messages stay, and the caller counts them there.
+        #expect(await sender.waitUntilDelivered() == .delivered)
+        #expect(try outbox.summary(for: destination).count == 3)
+        await client.close()
+        // A closed client refuses to publish rather than use a freed handle.
+        let error = #expect(throws: MQTTError.self) { try client.publish(topic: "fleet/test", payload: [1]) }
+        #expect(error?.code == .notConnected)
+    }
+
     @Test("a broker killed and restarted mid-run: every message arrives, in order, none lost")
     func brokerRestart() async throws {
         let broker = try await Mosquitto()

@@ -25,6 +25,24 @@ struct SenderStateTests {
         #expect(state.queued() == [.fetch(after: 6, limit: 10)])
     }
 
+    @Test("a read cut short by the client (closed) is not exhaustion: a wait for delivery goes on, and the rest is read again")
+    func interrupted() {
+        var state = SenderState(window: 10)
+        _ = state.connected()
+        #expect(state.published([(1, 5)], requested: 10, interrupted: true).isEmpty)
+        #expect(state.acknowledged(messageID: 1) == [.remove([5]), .fetch(after: 5, limit: 10)])
+        #expect(!state.isIdle, "messages read after the refused one still wait")
+    }
+
+    @Test("dead letters count as read: a batch of only them reads on, and a short one ends the reading")
+    func setAside() {
+        var state = SenderState(window: 2)
+        _ = state.connected()
+        #expect(state.published([], requested: 2, setAside: 2) == [.fetch(after: 0, limit: 2)])
+        #expect(state.published([], requested: 2, setAside: 1).isEmpty)
+        #expect(state.isIdle)
+    }
+
     @Test("acknowledgements refill at half the window, and deletions come in batches")
     func refill() {
         var state = SenderState(window: 4)

@@ -46,11 +46,13 @@ extension GeoTrack {
                 throw ValidationError(error.message)
             }
             if let clientID, clientID.isEmpty || clientID.utf8.count > 65_535
-                || clientID.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+                || !OwnTracksTopic.isMQTTText(clientID) {
                 throw ValidationError("--client-id must be a non-empty name without control characters.")
             }
-            guard stale > 0, stale.isFinite else {
-                throw ValidationError("--stale must be more than 0 seconds (got \(stale)).")
+            // Past a year a device is stale for any purpose, and the redraw timer's duration
+            // would overflow (1e30 trapped in a multiplication).
+            guard stale > 0, stale <= OutputOptions.maximumTimeout else {
+                throw ValidationError("--stale must be more than 0 and at most \(Int(OutputOptions.maximumTimeout)) seconds (got \(stale)).")
             }
         }
 

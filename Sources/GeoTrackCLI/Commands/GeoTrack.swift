@@ -33,6 +33,8 @@ package struct GeoTrack: AsyncParsableCommand {
             GEOTRACK_<KEY>     a configuration key, dots as underscores
                                (\(ConfigKeys.all.prefix(2).map(ConfigKeys.environmentName).joined(separator: ", ")), ...)
             GEOTRACK_DEBUG     log debug messages on stderr
+            GEOTRACK_PUBLISH_PASSWORD
+                               the broker's password (--publish, fleet, outbox flush)
             XDG_CONFIG_HOME    where the configuration lives (default ~/.config)
             XDG_STATE_HOME     the authorization decision and monitors
                                (default ~/.local/state)

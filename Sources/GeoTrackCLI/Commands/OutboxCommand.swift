@@ -40,6 +40,13 @@ extension GeoTrack {
                 let messages: Int
                 let dropped: Int
                 let oldest: String?
+                let deadLetters: Int
+                let deadLetterReason: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case destination, messages, dropped, oldest
+                    case deadLetters = "dead_letters", deadLetterReason = "dead_letter_reason"
+                }
             }
 
             package func run() throws {
@@ -62,7 +69,8 @@ extension GeoTrack {
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                     for summary in summaries {
                         let line = Line(destination: summary.destination, messages: summary.count, dropped: summary.dropped,
-                                        oldest: summary.oldest.map(GPXFormat.timestamp))
+                                        oldest: summary.oldest.map(GPXFormat.timestamp), deadLetters: summary.deadLetters,
+                                        deadLetterReason: summary.deadLetterReason)
                         if let data = try? encoder.encode(line) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
                     }
                     return
@@ -77,6 +85,11 @@ extension GeoTrack {
                         line += ", the oldest \(AgeText.text(now.timeIntervalSince(oldest))) old"
                     }
                     if summary.dropped > 0 { line += ", \(summary.dropped) dropped (outbox full)" }
+                    if summary.deadLetters > 0 {
+                        // Never sent, never retried: say why, and how to be rid of them.
+                        line += ", \(summary.deadLetters) set aside as undeliverable ("
+                            + Terminal.safe(summary.deadLetterReason ?? "unknown") + "; 'geotrack outbox clear' deletes them)"
+                    }
                     StandardOutput.line(line)
                 }
                 StandardOutput.line("\(outbox.sizeOnDisk() / 1024) KiB in \(path)")
@@ -157,8 +170,10 @@ extension GeoTrack {
                 }
                 let delivered = await sender.acknowledgedCount
                 let failed = await sender.failureCode
-                await client.close()
+                // The sender ends before its client closes: it never publishes on a freed client.
+                sender.stop()
                 await running.value
+                await client.close()
                 let left = (try? outbox.summary(for: summary.destination).count) ?? summary.count
                 let name = Terminal.safe(summary.destination)
                 StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting")

@@ -40,6 +40,7 @@ package enum ConfigKeys {
         return "GEOTRACK_" + String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Environment variables that are not configuration keys but are still geotrack's.
-    package static let otherEnvironment = ["GEOTRACK_CONFIG", "GEOTRACK_DEBUG"]
+    /// Environment variables that are not configuration keys but are still geotrack's: the
+    /// broker's password is one (read by `--publish` and `fleet`), so setting it draws no warning.
+    package static let otherEnvironment = ["GEOTRACK_CONFIG", "GEOTRACK_DEBUG", BrokerOptions.passwordVariable]
 }

@@ -42,7 +42,20 @@ package enum FleetScreen {
     package static func line(_ device: FleetRoster.Device, now: Date, staleAfter: Double, options: RenderOptions) -> String {
         var parts = [Terminal.safe(device.name)]
         guard let location = device.location else {
-            parts.append(device.gone ? "offline, no position yet" : "no position yet")
+            // A device that sends only transitions (OwnTracks' region-only setups) is shown by
+            // its regions and its last crossing, not as if nothing were known.
+            guard let transition = device.lastTransition else {
+                parts.append(device.gone ? "offline, no position yet" : "no position yet")
+                return parts.joined(separator: "  ")
+            }
+            if let tid = transition.trackerID { parts.append(Terminal.safe(String(tid.prefix(2)))) }
+            if !device.regions.isEmpty {
+                parts.append("[" + device.regions.sorted().map(Terminal.safe).joined(separator: ", ") + "]")
+            }
+            var text = (transition.event == .enter ? "entered " : "left ") + Terminal.safe(transition.region) + " "
+                + AgeText.text(now.timeIntervalSince1970 - Double(transition.timestamp)) + " ago"
+            if device.gone { text += ", offline" }
+            parts.append(text)
             return parts.joined(separator: "  ")
         }
         if let tid = location.trackerID { parts.append(Terminal.safe(String(tid.prefix(2)))) }
@@ -107,6 +120,8 @@ package enum FleetScreen {
     }
 
     /// Cuts a line to `width` visible columns (escape sequences do not count), ending with `…`.
+    /// Columns as a terminal draws them: a double-width name (CJK, most emoji) takes two, so a
+    /// line never wraps and the in-place redraw stays where it was.
     static func fit(_ line: String, width: Int) -> String {
         let width = max(1, width)
         guard visibleLength(line) > width else { return line }
@@ -120,9 +135,10 @@ package enum FleetScreen {
                 if character.isLetter { inEscape = false }
                 continue
             }
-            if visible == width - 1 { break }
+            let columns = Self.columns(character)
+            if visible + columns > width - 1 { break }
             result.append(character)
-            visible += 1
+            visible += columns
         }
         return result + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
     }
@@ -137,8 +153,25 @@ package enum FleetScreen {
                 if character.isLetter { inEscape = false }
                 continue
             }
-            count += 1
+            count += columns(character)
         }
         return count
+    }
+
+    /// The columns a terminal gives a character: 2 for East Asian wide and fullwidth ones and
+    /// for emoji shown as pictures, 0 for a lone combining mark or control, else 1.
+    static func columns(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let value = first.value
+        if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark { return 0 }
+        if first.properties.isEmojiPresentation || character.unicodeScalars.contains("\u{FE0F}") && first.properties.isEmoji {
+            return 2
+        }
+        let wide: [ClosedRange<UInt32>] = [
+            0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD,
+        ]
+        return wide.contains { $0.contains(value) } ? 2 : 1
     }
 }

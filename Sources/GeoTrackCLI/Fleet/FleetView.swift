@@ -97,10 +97,12 @@ package struct FleetView: Sendable {
                 // Without a terminal the header is not drawn: say it once on stderr.
                 if display == nil { Terminal.standardError("geotrack: cannot connect to \(Terminal.safe(broker)): \(reason); retrying") }
             case .mqtt(.message(let topic, let payload, _)):
-                guard let message = OwnTracksMessage(payload: payload), OwnTracksTopic(topic: topic) != nil else { continue }
-                if roster.receive(topic: topic, message: message) { dirty = true }
+                let received = Date()
+                guard let message = OwnTracksMessage(payload: payload, receivedAt: OwnTracksLocation.seconds(received)),
+                      OwnTracksTopic(topic: topic) != nil else { continue }
+                if roster.receive(topic: topic, message: message, receivedAt: received) { dirty = true }
                 // Every location received is printed, even one that changes nothing shown.
-                if case .location(let location) = message { write(location, topic: topic, roster: roster) }
+                if case .location(let location) = message { write(location, payload: payload, topic: topic, roster: roster) }
                 // Lines that stdout does not take are lost: stop, and the command exits 74 saying why.
                 if display == nil, StandardOutput.failure != nil { break loop }
             case .mqtt:
@@ -126,8 +128,10 @@ package struct FleetView: Sendable {
             if dirty {
                 due = lastDraw.advanced(by: .milliseconds(250))
             } else if let seconds = FleetScreen.secondsUntilChange(roster, now: Date(), staleAfter: staleAfter) {
-                // A millisecond past the change, so that the redraw reads the new text.
-                due = now.advanced(by: .seconds(seconds + 0.001))
+                // A millisecond past the change, so that the redraw reads the new text. Capped at
+                // a day: a far-off change (a huge --stale, a tst from the past) is checked again
+                // then, and no number from a device or the command line makes the duration trap.
+                due = now.advanced(by: .seconds(min(max(seconds, 0), 86_400) + 0.001))
             } else {
                 due = nil
             }
@@ -148,12 +152,12 @@ package struct FleetView: Sendable {
         if let failure { throw failure }
     }
 
-    private func write(_ location: OwnTracksLocation, topic: String, roster: FleetRoster) {
+    private func write(_ location: OwnTracksLocation, payload: [UInt8], topic: String, roster: FleetRoster) {
         switch mode {
         case .terminal:
             return
         case .json:
-            Terminal.write(FleetJSON.line(location, topic: topic, receivedAt: Date()) + "\n", to: STDOUT_FILENO)
+            Terminal.write(FleetJSON.line(location, payload: payload, topic: topic, receivedAt: Date()) + "\n", to: STDOUT_FILENO)
         case .lines:
             guard let parsed = OwnTracksTopic(topic: topic), let device = roster.devices[parsed.name] else { return }
             Terminal.write(FleetScreen.line(device, now: Date(), staleAfter: staleAfter, options: options) + "\n", to: STDOUT_FILENO)
@@ -161,28 +165,69 @@ package struct FleetView: Sendable {
     }
 }
 
-/// `fleet --json`: a received location as one line, OwnTracks' fields plus where and when it came.
+/// `fleet --json`: a received location as one line: every field the device sent (`batt`,
+/// `SSID`, `conn`, `inrids`… all the booklet documents, and any other), with those geotrack reads
+/// normalised (a string `tst` as a number, iOS's -1 placeholders left out, a missing `tst` the
+/// time of receipt), plus `topic` and `received_at`.
 package enum FleetJSON {
-    private struct Line: Encodable {
-        let location: OwnTracksLocation
-        let topic: String
-        let receivedAt: Double
+    /// Any JSON value, kept as it came.
+    private enum Value: Codable, Equatable {
+        case null
+        case bool(Bool)
+        case number(Double)
+        case string(String)
+        case array([Value])
+        case object([String: Value])
 
-        enum Keys: String, CodingKey {
-            case topic, receivedAt = "received_at"
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let bool = try? container.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else if let string = try? container.decode(String.self) {
+                self = .string(string)
+            } else if let array = try? container.decode([Value].self) {
+                self = .array(array)
+            } else {
+                self = .object(try container.decode([String: Value].self))
+            }
         }
 
         func encode(to encoder: any Encoder) throws {
-            try location.encode(to: encoder)
-            var container = encoder.container(keyedBy: Keys.self)
-            try container.encode(topic, forKey: .topic)
-            try container.encode((receivedAt * 1000).rounded() / 1000, forKey: .receivedAt)
+            var container = encoder.singleValueContainer()
+            switch self {
+            case .null: try container.encodeNil()
+            case .bool(let bool): try container.encode(bool)
+            // Whole numbers as integers (80, not 80.0), as the devices send them.
+            case .number(let number):
+                if let whole = OwnTracksNumber.whole(number), Double(whole) == number { try container.encode(whole) } else { try container.encode(number) }
+            case .string(let string): try container.encode(string)
+            case .array(let array): try container.encode(array)
+            case .object(let object): try container.encode(object)
+            }
         }
     }
 
-    /// The JSON line; `received_at` in seconds since 1970, to the millisecond.
-    package static func line(_ location: OwnTracksLocation, topic: String, receivedAt: Date) -> String {
-        String(decoding: OwnTracksJSON.encode(Line(location: location, topic: topic,
-                                                   receivedAt: receivedAt.timeIntervalSince1970)), as: UTF8.self)
+    /// The JSON line; `received_at` in seconds since 1970, to the millisecond. `payload` is
+    /// what the device sent, whose other fields are kept.
+    package static func line(_ location: OwnTracksLocation, payload: [UInt8] = [], topic: String, receivedAt: Date) -> String {
+        var object: [String: Value] = [:]
+        if case .object(let sent)? = try? JSONDecoder().decode(Value.self, from: Data(payload)) { object = sent }
+        // What geotrack read replaces what was sent for those fields: a placeholder it read as
+        // unknown is left out rather than passed on.
+        for key in ["lat", "lon", "tst", "acc", "alt", "vac", "vel", "cog", "tid", "t", "inregions", "created_at"] {
+            object.removeValue(forKey: key)
+        }
+        if let normalised = try? JSONDecoder().decode([String: Value].self, from: Data(OwnTracksJSON.encode(location))) {
+            object.merge(normalised) { _, new in new }
+        }
+        object["topic"] = .string(topic)
+        object["received_at"] = .number((receivedAt.timeIntervalSince1970 * 1000).rounded() / 1000)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(object), as: UTF8.self)) ?? "{}"
     }
 }

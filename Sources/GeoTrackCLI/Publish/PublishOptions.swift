@@ -30,6 +30,11 @@ package struct PublishOptions: ParsableArguments {
         valueName: "seconds"))
     package var wait: Double = 10
 
+    @Option(name: .customLong("publish-interval"), help: ArgumentHelp(
+        "Publish at most one location per this many whole seconds (default 1: a device's tst, in whole seconds, never repeats).",
+        valueName: "seconds"))
+    package var interval: Int = 1
+
     @OptionGroup package var broker: BrokerOptions
 
     package init() {}
@@ -50,6 +55,9 @@ package struct PublishOptions: ParsableArguments {
         }
         if let trackerID, !(1...2).contains(trackerID.count) || trackerID.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw ValidationError("--publish-tid must be 1 or 2 printable characters.")
+        }
+        guard (1...Int(OutputOptions.maximumTimeout)).contains(interval) else {
+            throw ValidationError("--publish-interval must be 1 to \(Int(OutputOptions.maximumTimeout)) whole seconds (got \(interval)).")
         }
         guard wait >= 0, wait.isFinite, wait <= OutputOptions.maximumTimeout else {
             throw ValidationError("--publish-wait must be 0 or more seconds (got \(wait)).")

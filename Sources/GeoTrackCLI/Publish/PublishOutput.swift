@@ -31,6 +31,8 @@ package final class PublishOutput: Sendable {
     private let topic: OwnTracksTopic
     private let trackerID: String
     private let wait: Duration
+    /// At most one location per this many seconds of `tst`.
+    private let interval: Int
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
     /// What the status line says of the brokers and the messages waiting for them.
@@ -39,18 +41,25 @@ package final class PublishOutput: Sendable {
 
     private struct State {
         var regions: Set<String> = []
-        var last: Location?
+        /// The `tst` of the last location queued: OwnTracks' time is whole seconds, and the
+        /// Recorder skips its `last` update for a location whose `tst` repeats the previous one.
+        var lastTimestamp: Int?
     }
+    /// `wtst`, when the regions (OwnTracks' waypoints) were made: geotrack's regions come from
+    /// the configuration, which says no time, so it is when this run began monitoring them.
+    private let regionsSince: Int
 
     /// Opens the outbox and makes a client per destination; nothing connects before ``start()``.
     package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
-                 trackerID: String?, outbox: Outbox, wait: Duration, now: @escaping @Sendable () -> Date = Date.init,
-                 logger: Logger?) throws(CLIError) {
+                 trackerID: String?, outbox: Outbox, wait: Duration, interval: Int = 1,
+                 now: @escaping @Sendable () -> Date = Date.init, logger: Logger?) throws(CLIError) {
+        self.interval = max(1, interval)
         self.outbox = outbox
         self.topic = topic
         self.trackerID = trackerID ?? topic.defaultTrackerID
         self.wait = wait
         self.now = now
+        regionsSince = OwnTracksLocation.seconds(now())
         var routes: [Route] = []
         for destination in destinations {
             let endpoint = destination.endpoint(credentials: credentials)
@@ -90,12 +99,19 @@ package final class PublishOutput: Sendable {
     package func handle(_ update: TrackingUpdate) throws(CLIError) {
         switch update {
         case .location(let location):
-            let regions = state.withLock { state in
-                state.last = location
+            // At most one location per `interval` seconds of `tst` (the first): a 2 or 10 Hz
+            // receiver repeated the previous tst in 328 of 1 067 messages. A clock that went
+            // back (another log replayed) starts over rather than silencing the device.
+            let timestamp = OwnTracksLocation.seconds(location.timestamp)
+            let interval = interval
+            let regions = state.withLock { state -> [String]? in
+                if let last = state.lastTimestamp, timestamp >= last, timestamp - last < interval { return nil }
+                state.lastTimestamp = timestamp
                 return Array(state.regions)
             }
+            guard let regions else { return }
             let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
-                                            createdAt: Int(now().timeIntervalSince1970))
+                                            createdAt: OwnTracksLocation.seconds(now()))
             try enqueue(topic: topic.description, payload: OwnTracksJSON.encode(message), retain: true)
         case .event(let event):
             let change: (OwnTracksTransition.Event, String)
@@ -104,15 +120,18 @@ package final class PublishOutput: Sendable {
             case .regionExited(let name): change = (.leave, name)
             default: return
             }
-            let last = state.withLock { state in
+            state.withLock { state in
                 if change.0 == .enter { state.regions.insert(change.1) } else { state.regions.remove(change.1) }
-                return state.last
             }
+            // Where and when the crossing fix was, rounded as locations are: not the last
+            // location published, which a filter or the rate may have left seconds behind.
+            let crossing = event.location
             let transition = OwnTracksTransition(event: change.0, region: change.1,
-                                                 timestamp: Int(event.time.timeIntervalSince1970.rounded(.down)),
-                                                 latitude: last?.coordinate.latitude, longitude: last?.coordinate.longitude,
-                                                 accuracy: last?.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
-                                                 trackerID: trackerID)
+                                                 timestamp: OwnTracksLocation.seconds(crossing?.timestamp ?? event.time),
+                                                 latitude: crossing.map { OwnTracksLocation.nanodegrees($0.coordinate.latitude) },
+                                                 longitude: crossing.map { OwnTracksLocation.nanodegrees($0.coordinate.longitude) },
+                                                 accuracy: crossing?.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
+                                                 trackerID: trackerID, waypointTimestamp: regionsSince)
             try enqueue(topic: topic.events, payload: OwnTracksJSON.encode(transition), retain: false)
         case .status, .report:
             return
@@ -168,7 +187,7 @@ package final class PublishOutput: Sendable {
             guard waiting > 0 else { continue }
             var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
             if let code = await route.sender.refusalCode {
-                note += " (the broker refused: \(OutboxSender.refusalReason(code)))"
+                note += " (the broker refused the login: \(OutboxSender.refusalReason(code)))"
             } else if let code = await route.sender.failureCode {
                 note += " (cannot connect: \(MQTTClient.failureReason(code)))"
             } else if await !route.sender.isConnected {
@@ -179,10 +198,13 @@ package final class PublishOutput: Sendable {
         return notes
     }
 
-    /// Disconnects from every broker; what was not acknowledged stays in the outbox.
+    /// Disconnects from every broker; what was not acknowledged stays in the outbox. The
+    /// senders stop first and are awaited, then the clients close: a sender that is publishing
+    /// never does so on a client being freed.
     package func close() async {
-        for route in routes { await route.client.close() }
+        for route in routes { route.sender.stop() }
         for task in tasks.withLock({ $0 }) { await task.value }
+        for route in routes { await route.client.close() }
     }
 }
 
@@ -195,7 +217,7 @@ extension PublishOutput {
         let outbox = try OutboxLocation.open(environment: environment)
         return try PublishOutput(destinations: destinations, credentials: options.broker.credentials(environment: environment),
                                  topic: options.topic(), trackerID: options.trackerID, outbox: outbox,
-                                 wait: .milliseconds(Int(options.wait * 1000)), logger: logger)
+                                 wait: .milliseconds(Int(options.wait * 1000)), interval: options.interval, logger: logger)
     }
 }
 
@@ -215,6 +237,10 @@ package enum OutboxLocation {
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
             throw CLIError(.cannotCreate, "cannot create \(folder) for the outbox; check XDG_STATE_HOME and its permissions")
+        }
+        // Where others can write, the outbox could be swapped or read: refused (fail closed).
+        if let problem = StateDirectory.problem(folder) {
+            throw CLIError(.cannotCreate, "refusing the outbox in \(folder): \(problem)")
         }
         do {
             return try Outbox(path: path)

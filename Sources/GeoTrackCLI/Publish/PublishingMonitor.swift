@@ -1,3 +1,4 @@
+import MQTT
 import Publishing
 import Synchronization
 
@@ -11,6 +12,8 @@ package final class PublishingMonitor: Sendable {
     enum Link: Sendable, Equatable {
         case connecting, connected, unreachable
         case refused
+        /// Not connected, for the reason the client named (``MQTTClient/failureSummary(_:)``).
+        case failed(String)
     }
 
     private struct Route {
@@ -56,7 +59,12 @@ package final class PublishingMonitor: Sendable {
         update { state in
             switch progress {
             case .connected: state.routes[key]?.link = .connected
-            case .unreachable: state.routes[key]?.link = .unreachable
+            case .unreachable:
+                // A named reason stays until a connection succeeds: each retry is lost again
+                // before it fails the same way, and the line would flicker between the two.
+                if case .failed? = state.routes[key]?.link { break }
+                state.routes[key]?.link = .unreachable
+            case .failed(let code): state.routes[key]?.link = .failed(MQTTClient.failureSummary(code))
             case .refused: state.routes[key]?.link = .refused
             case .delivered(let count):
                 if let waiting = state.routes[key]?.waiting { state.routes[key]?.waiting = max(0, waiting - count) }
@@ -78,9 +86,18 @@ package final class PublishingMonitor: Sendable {
     /// The rule: messages waiting for brokers that failed to connect or refused, summed; a
     /// refusal named before unreachability, as waiting cannot cure it.
     private static func status(_ routes: some Collection<Route>) -> PublishingStatus? {
-        let stuck = routes.filter { $0.waiting > 0 && ($0.link == .unreachable || $0.link == .refused) }
+        let stuck = routes.filter { route in
+            guard route.waiting > 0 else { return false }
+            switch route.link {
+            case .unreachable, .refused, .failed: return true
+            case .connecting, .connected: return false
+            }
+        }
         guard !stuck.isEmpty else { return nil }
-        let problem = stuck.contains { $0.link == .refused } ? "broker refused the login" : "broker unreachable"
+        let named = stuck.lazy.compactMap { route -> String? in
+            if case .failed(let summary) = route.link { summary } else { nil }
+        }.first
+        let problem = stuck.contains { $0.link == .refused } ? "broker refused the login" : named ?? "broker unreachable"
         return PublishingStatus(queued: stuck.reduce(0) { $0 + $1.waiting }, problem: problem)
     }
 }

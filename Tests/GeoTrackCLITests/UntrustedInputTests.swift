@@ -1,0 +1,133 @@
+import Foundation
+import GeoTrackTesting
+import Outbox
+import Testing
+
+/// Numbers and names from the command line or from files are untrusted: each bad one is a
+/// one-line error with its own exit status, never a trap or a misleading reason.
+@Suite("untrusted numbers and names")
+struct UntrustedInputTests {
+    @Test("fleet --stale past a year (1e30 trapped in a multiplication), or not above 0, is a usage error, one line",
+          arguments: ["1e30", "inf", "nan", "0", "-5", "31622401"])
+    func hugeStale(value: String) throws {
+        // `--stale=-5`: a separate "-5" would be read as an option.
+        let run = try TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--stale=" + value], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(value): \(run.stderr)")
+        #expect(run.stderr.contains("--stale must be more than 0 and at most 31622400 seconds (got "), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test("a name with a C1 control (U+0085) or a noncharacter is refused as the option it came in, not as 'out of memory'",
+          arguments: [0x85, 0x9F, 0xFFFF, 0xFDD0, 0x1FFFE] as [UInt32])
+    func controlInName(scalar: UInt32) throws {
+        let name = "d" + String(Character(try #require(Unicode.Scalar(scalar))))
+        let home = try TestSupport.temporaryDirectory()
+        let publish = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                                "--publish-device", name, "--publish-wait", "0"], home: home)
+        #expect(publish.status == 64, "\(publish.stderr)")
+        #expect(publish.stderr.contains("--publish-device must be a non-empty name without /, +, # or control characters"))
+        #expect(!publish.stderr.contains("out of memory"))
+        let fleet = try TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--client-id", name], home: home)
+        #expect(fleet.status == 64, "\(fleet.stderr)")
+        #expect(fleet.stderr.contains("--client-id must be a non-empty name without control characters"))
+    }
+
+    @Test("outbox and outbox --json list an outbox whose created times are damaged: the count, no oldest, no trap")
+    func damagedCreatedTime() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        try outbox.enqueue(contentsOf: [1e300, -1e300].map {
+            OutboxMessage(destination: "mqtt://b:1883/owntracks/a/b", topic: "owntracks/a/b", payload: [1], retain: false,
+                          created: Date(timeIntervalSince1970: $0))
+        })
+        outbox.close()
+        let json = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["messages"] as? Int == 2)
+        #expect(object["oldest"] == nil)
+        let text = try TestSupport.geotrack(["outbox"], home: home)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.hasPrefix("mqtt://b:1883/owntracks/a/b  2 messages\n"), "\(text.stdout)")
+    }
+
+    @Test("GEOTRACK_PUBLISH_PASSWORD is geotrack's own: no 'unknown environment variable' warning; the outbox is 0600")
+    func passwordVariable() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://ann@127.0.0.1:1",
+                                            "--publish-device", "van", "--publish-wait", "0"], home: home,
+                                           environment: ["GEOTRACK_PUBLISH_PASSWORD": "secret"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("unknown environment variable"), "\(run.stderr)")
+        var info = stat()
+        #expect(lstat(home.appendingPathComponent("state/geotrack/outbox.sqlite").path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+    }
+
+    @Test("an outbox folder others may write to is refused with the reason, exit 73, and nothing is written there")
+    func outboxFolderWritableByOthers() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        #expect(chmod(folder, 0o777) == 0)
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                            "--publish-device", "van", "--publish-wait", "0"], home: home)
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("refusing the outbox in \(folder): others may write to the folder \(folder) (mode 777); run `chmod 700 \(folder)`"),
+                "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/outbox.sqlite"))
+    }
+
+    @Test("outbox lists dead letters with their reason, in text and JSON; clear deletes them")
+    func listsDeadLetters() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        let destination = "mqtt://b:1883/owntracks/a/b"
+        let ids = try outbox.enqueue(contentsOf: ["#", "owntracks/a/b"].map {
+            OutboxMessage(destination: destination, topic: $0, payload: [1], retain: false, created: Date(timeIntervalSince1970: 1_700_000_000))
+        })
+        try await outbox.setAside(ids[0], reason: "publishing to #: Invalid input.")
+        outbox.close()
+        let text = try TestSupport.geotrack(["outbox"], home: home)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout.contains("\(destination)  1 message, the oldest "), "\(text.stdout)")
+        #expect(text.stdout.contains(", 1 set aside as undeliverable (publishing to #: Invalid input.; 'geotrack outbox clear' deletes them)\n"),
+                "\(text.stdout)")
+        let json = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["dead_letters"] as? Int == 1)
+        #expect(object["dead_letter_reason"] as? String == "publishing to #: Invalid input.")
+        let clear = try TestSupport.geotrack(["outbox", "clear", destination], home: home)
+        #expect(clear.status == 0, "\(clear.stderr)")
+        #expect(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.isEmpty)
+    }
+
+    @Test("--publish-interval outside 1 s to a year is a usage error", arguments: ["0", "-1", "31622401", "1.5"])
+    func badInterval(value: String) throws {
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                            "--publish-interval=" + value], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(value): \(run.stderr)")
+        #expect(run.stderr.contains("--publish-interval"), "\(run.stderr)")
+    }
+
+    @Test("an outbox folder another user owns is refused, exit 73, naming the owner; outbox lists refuse it too")
+    func outboxFolderOwnedByAnother() throws {
+        try #require(geteuid() == 0, "giving a folder to another user needs root")
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        try outbox.enqueue(OutboxMessage(destination: "mqtt://b:1883/owntracks/a/b", topic: "owntracks/a/b", payload: [1], retain: false,
+                                         created: Date(timeIntervalSince1970: 1_700_000_000)))
+        outbox.close()
+        #expect(chown(folder, 65_534, 65_534) == 0)
+        let listed = try TestSupport.geotrack(["outbox"], home: home)
+        #expect(listed.status == 73, "\(listed.stderr)")
+        #expect(listed.stderr == "geotrack: refusing the outbox in \(folder): the folder \(folder) belongs to user 65534, not to you (0); use a folder of your own (XDG_STATE_HOME)\n")
+        #expect(listed.stdout.isEmpty)
+    }
+}
