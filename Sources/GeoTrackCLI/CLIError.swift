@@ -38,7 +38,7 @@ extension ExitStatus {
         case .dataError: "the input is not NMEA or GPX that gpsd would read"
         case .noInput: "no such file to replay, or no such outbox destination"
         case .unavailable: "gpsd, or a broker, cannot be reached"
-        case .cannotCreate: "an output file (--gpx, --svg) or the outbox cannot be created, or its folder is refused"
+        case .cannotCreate: "an output file (--gpx, --svg) or the outbox cannot be created"
         case .ioError: "reading or writing failed, standard output included"
         case .noFix: "no fix within --timeout"
         case .noPermission: "location access denied, or a broker refused the login"
