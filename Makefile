@@ -69,12 +69,16 @@ build:
 # functions that are unnamed anyway go just before the ordered ones (scripts/geotrack-private.ld).
 # The C++ runtime under Swift's is linked in as well (scripts/ld-static-cxx, which clang runs as
 # its linker): loading libstdc++ and libgcc_s cost 0.4 ms and 1.1 MB at every start.
-# So is libgps's JSON parser, the one libgps function geotrack calls, where libgps-dev installed
-# libgps.a: it and the parsers it calls need only libc and libm, whereas libgps.so brought ten
-# libraries (libstdc++, libdbus, libsystemd, libgcrypt...) and 2 MB into `watch`. Elsewhere
-# the CGPS shim opens libgps.so at the first connection, as debug builds and the tests do.
-# It is linked from a copy whose own strlcpy and strlcat are weak (scripts/libgps-archive): the
-# static libdispatch defines strlcpy too, and two strong definitions do not link.
+# So is libgps's JSON parser, gps_unpack() (the one libgps function geotrack calls, declared
+# in gps.h), where libgps-dev installed libgps.a: it and the parsers it calls need only libc
+# and libm, whereas libgps.so brought ten libraries (libstdc++, libdbus, libsystemd,
+# libgcrypt...) and 2 MB into `watch`. Elsewhere the CGPS shim opens libgps.so at the first
+# connection, as debug builds and the tests do.
+# It is linked from a copy of the archive made by scripts/libgps-archive: its own strlcpy and
+# strlcat are weak (the static libdispatch defines strlcpy too, and two strong definitions do
+# not link), and so are its references to its D-Bus client, which gps_unpack()'s member
+# (libgps_sock.o) brings in through gps_open() and gps_mainloop() though geotrack never calls
+# them: otherwise libdbus would be needed at every start.
 LIBGPS_SYSTEM_ARCHIVE := $(wildcard $(shell pkg-config --variable=libdir libgps 2>/dev/null)/libgps.a)
 LIBGPS_ARCHIVE := $(if $(LIBGPS_SYSTEM_ARCHIVE),$(CURDIR)/.build/libgps-geotrack.a)
 ORDER_FILE := $(wildcard $(CURDIR)/scripts/geotrack.order)
@@ -84,13 +88,13 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	-Xlinker -T -Xlinker $(CURDIR)/scripts/geotrack-private.ld \
 	$(if $(ORDER_FILE),-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering) \
-	$(if $(LIBGPS_ARCHIVE),-Xlinker --undefined=libgps_json_unpack -Xlinker $(LIBGPS_ARCHIVE)) \
+	$(if $(LIBGPS_ARCHIVE),-Xlinker --undefined=gps_unpack -Xlinker $(LIBGPS_ARCHIVE)) \
 	$(if $(LINK_MAP),-Xlinker -Map=$(LINK_MAP) -Xlinker --no-demangle)
 
 release: $(LIBGPS_ARCHIVE)
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-$(CURDIR)/.build/libgps-geotrack.a: $(LIBGPS_SYSTEM_ARCHIVE)
+$(CURDIR)/.build/libgps-geotrack.a: $(LIBGPS_SYSTEM_ARCHIVE) scripts/libgps-archive
 	@mkdir -p $(@D)
 	scripts/libgps-archive $< $@
 
