@@ -41,3 +41,4 @@ if ! (cd "$source" && scons -j2 "${options[@]}" && scons -j2 "${options[@]}" ins
     exit 1
 fi
 echo "$name" >"$stamp"
+echo "build-gpsd: installed $(basename "$tarball") into $prefix"
