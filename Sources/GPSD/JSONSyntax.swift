@@ -45,6 +45,48 @@ enum JSONSyntax {
         return scanner.unexpectedShape ? .unexpectedShape : .object
     }
 
+    /// The TPV keys GeoTrack reads into a ``Fix`` and writes back (``Fix/tpvJSON()``); a TPV's
+    /// other keys are kept as gpsd sent them (``unknownMembers(_:)``).
+    static let knownTPVKeys: [StaticString] = [
+        "class", "device", "status", "mode", "time", "ept", "lat", "lon", "altHAE", "altMSL", "alt",
+        "epx", "epy", "epv", "track", "magtrack", "magvar", "speed", "climb", "epd", "eps", "epc",
+        "geoidSep", "eph", "sep",
+    ]
+
+    /// The members of a checked TPV object (``check(_:)`` said `.object`) whose keys GeoTrack does
+    /// not know, as gpsd wrote them (`"velN":-1.1,"velE":-2.3`), or nil when there are none.
+    /// Newer gpsd releases add keys (3.25's velN, velE and velD from a Garmin's PGRMV); they pass
+    /// through to `watch --json` unread. Their values passed the strict check: valid JSON.
+    static func unknownMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return nil }
+        var scanner = Scanner(base: base, count: bytes.count)
+        scanner.skipWhitespace()
+        guard scanner.consume(UInt8(ascii: "{")) else { return nil }
+        var members: [UInt8] = []
+        while true {
+            scanner.skipWhitespace()
+            let keyStart = scanner.index
+            guard scanner.peek == UInt8(ascii: "\""), scanner.string() else { return nil }
+            let keyEnd = scanner.index
+            let key = UnsafeBufferPointer(start: base + keyStart + 1, count: keyEnd - keyStart - 2)
+            scanner.skipWhitespace()
+            guard scanner.consume(UInt8(ascii: ":")) else { return nil }
+            scanner.skipWhitespace()
+            let valueStart = scanner.index
+            guard scanner.value(depth: 0, place: .nested) else { return nil }
+            if !knownTPVKeys.contains(where: { Scanner.equals(key, $0) }) {
+                if !members.isEmpty { members.append(UInt8(ascii: ",")) }
+                members.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]))
+                members.append(UInt8(ascii: ":"))
+                members.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[valueStart..<scanner.index]))
+            }
+            scanner.skipWhitespace()
+            if scanner.consume(UInt8(ascii: "}")) { break }
+            guard scanner.consume(UInt8(ascii: ",")) else { return nil }
+        }
+        return members.isEmpty ? nil : String(decoding: members, as: UTF8.self)
+    }
+
     /// Where a value sits, for the one place a nested `"class"` belongs.
     private enum Place {
         /// The message itself.

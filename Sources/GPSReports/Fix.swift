@@ -58,6 +58,10 @@ public struct Fix: Sendable, Hashable {
     public var epd: Double?
     /// Estimated climb error in metres per second, 95% confidence (gpsd `epc`).
     public var epc: Double?
+    /// The members of gpsd's TPV that GeoTrack does not read (keys a newer gpsd added, such as
+    /// `velN`), as gpsd wrote them: `"velN":-1.1,"velE":-2.3`. ``tpvJSON()`` writes them back,
+    /// so `watch --json` prints every key gpsd printed. Nil when there were none.
+    public var otherTPVMembers: String?
 
     /// Creates a fix; every measurement starts out unknown.
     public init(mode: FixMode = .unknown, time: Date? = nil, device: String? = nil) {

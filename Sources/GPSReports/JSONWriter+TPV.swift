@@ -3,9 +3,10 @@ extension JSONWriter {
     private static let tpvFieldsCapacity = 768
 
     /// Appends one TPV object (no newline) with gpsd's names, order and number formats.
-    package mutating func tpv(_ v: TPVValues, device: String?) {
+    /// `otherMembers` (`"key":value,...`, already JSON) go after the known fields.
+    package mutating func tpv(_ v: TPVValues, device: String?, otherMembers: String? = nil) {
         tpvOpening(device: device)
-        tpvFields(v)
+        tpvFields(v, otherMembers: otherMembers)
     }
 
     /// Appends each of `batch` as a TPV line, ended by a newline, all naming `device`: the bulk
@@ -32,7 +33,7 @@ extension JSONWriter {
     }
 
     /// The fields after the opening, and the closing brace.
-    private mutating func tpvFields(_ v: TPVValues) {
+    private mutating func tpvFields(_ v: TPVValues, otherMembers: String? = nil) {
         reserve(Self.tpvFieldsCapacity)
         if v.status > 0 {
             raw(",\"status\":")
@@ -65,6 +66,10 @@ extension JSONWriter {
         field(16, ",\"geoidSep\":", v.geoidSeparation, 3)
         field(17, ",\"eph\":", v.eph, 3)
         field(19, ",\"sep\":", v.sep, 3)
+        if let otherMembers, !otherMembers.isEmpty {
+            byte(UInt8(ascii: ","))
+            for unit in otherMembers.utf8 { byte(unit) }
+        }
         raw("}")
     }
 
