@@ -131,14 +131,13 @@ release-geotrack: $(LIBGPS_ARCHIVE)
 # moment gpsd starts, whether or not a client is watching, and a client that connects late
 # misses the start. Run beside the CPU-bound property and corpus tests, on a two-core machine,
 # their clients waited seconds for a thread and missed whole logs; so they run on their own.
-# GPSDVersionTests checks watch, sky and devices against the gpsd's own gpspipe.
-GPSD_SUITES = GPSDClientTests|GPSDEndToEndTests|WatchEndToEndTests|GPSDVersionTests
+GPSD_SUITES = GPSDClientTests|GPSDEndToEndTests|WatchEndToEndTests
 
 test: deps
 	$(SWIFT) package dump-package | python3 scripts/check-dependencies.py
 	scripts/cnmea-check.sh native
 	$(SWIFT) build --build-tests $(GPSD_FLAGS)
-	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --skip '$(GPSD_SUITES)|ReleaseFollowsGPSDTests'
+	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --skip '$(GPSD_SUITES)|$(GPSD_VERSION_ONLY_SUITES)'
 	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
 	$(MAKE) check-install
@@ -157,7 +156,13 @@ check-aarch64: aarch64-deps
 # Only CI calls this target: it reads ../shared, beside CI's clone (make test never does).
 SHARED        ?= ../shared
 GPSD_VERSIONS ?= 3.25 3.27.5
-GPSD_VERSION_SUITES = $(GPSD_SUITES)|LibGPSTests|LibGPSAPITests|HostileGPSDTests|JSONSyntaxTests
+# The suites about libgps itself, run first; then the gpsd suites on their own (as in make test:
+# beside other suites their clients miss the start of gpsfake's short logs, and gpsd 3.25 and
+# later send a TPV per sentence, five times 3.22's); then GPSDVersionTests (watch --json --sky
+# and devices --json against that gpsd's gpspipe) and, for the system's gpsd, the release
+# binary against the newer ones. The last two run here only.
+LIBGPS_SUITES = LibGPSTests|LibGPSAPITests|HostileGPSDTests|JSONSyntaxTests
+GPSD_VERSION_ONLY_SUITES = GPSDVersionTests|ReleaseFollowsGPSDTests
 test-gpsd-versions: gpsd-versions-deps
 	@for v in $(GPSD_VERSIONS); do \
 	  [ -f "$(SHARED)/gpsd/gpsd-$$v.tar.xz" ] || { echo "test-gpsd-versions: $(SHARED)/gpsd/gpsd-$$v.tar.xz is missing (SHARED=$(SHARED): the folder of gpsd's source tarballs, ../shared in CI)" >&2; exit 1; }; \
@@ -166,8 +171,10 @@ test-gpsd-versions: gpsd-versions-deps
 	@echo "test-gpsd-versions: the system's gpsd ($$(pkg-config --modversion libgps 2>/dev/null)), and the release binary built on it with gpsd $(GPSD_VERSIONS)"
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory release-geotrack GPSD_PREFIX=
+	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --filter '$(LIBGPS_SUITES)'
+	SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build --filter '$(GPSD_SUITES)'
 	GEOTRACK_TEST_GPSD_VERSIONS='$(GPSD_VERSIONS)' SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build \
-	  --filter '$(GPSD_VERSION_SUITES)|ReleaseFollowsGPSDTests'
+	  --filter '$(GPSD_VERSION_ONLY_SUITES)'
 	@for v in $(GPSD_VERSIONS); do \
 	  echo "test-gpsd-versions: gpsd $$v"; \
 	  $(MAKE) --no-print-directory gpsd-version-suites GPSD_PREFIX=.build/gpsd/$$v || exit 1; \
@@ -176,7 +183,9 @@ test-gpsd-versions: gpsd-versions-deps
 # One gpsd's suites (GPSD_PREFIX): built against it, run with its gpsd and tools.
 gpsd-version-suites:
 	$(SWIFT) build --build-tests $(GPSD_FLAGS)
-	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(GPSD_VERSION_SUITES)'
+	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(LIBGPS_SUITES)'
+	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(GPSD_SUITES)'
+	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter 'GPSDVersionTests'
 
 # LocationKit's catalog (the porting article among it) must build without a warning; its code
 # blocks are compiled by DocumentationSnippetTests.
