@@ -21,7 +21,9 @@ for expected in "geotrack" "NAME" "watch" "replay" "auth" "devices" "--approxima
     fi
 done
 version=$("$prefix/bin/geotrack" --version)
-if [ "$version" != "$(.build/release/geotrack --version)" ]; then
+# make check-install GPSD_PREFIX=DIR builds in a scratch path of its own (Makefile: SCRATCH).
+scratch=${GEOTRACK_SCRATCH:-.build}
+if [ "$version" != "$("$scratch/release/geotrack" --version)" ]; then
     echo "check-install: the installed geotrack says '$version'" >&2
     exit 1
 fi
@@ -66,11 +68,15 @@ if [ -f "$(gcc -print-file-name=libstdc++.a 2>/dev/null)" ]; then
         fi
     done
 fi
-# Where libgps.a is installed the release link takes libgps's parser from it (Makefile:
-# LIBGPS_ARCHIVE): the installed geotrack lists gpsfake's receiver, parsing gpsd's DEVICES
-# message, without opening libgps.so and the ten libraries behind it.
+# Where libgps.a is installed the release link takes libgps's parser, gps_unpack(), from it
+# (Makefile: LIBGPS_ARCHIVE): the installed geotrack lists gpsfake's receiver, parsing gpsd's
+# DEVICES message, without opening libgps.so and the ten libraries behind it. (Built against
+# GPSD_PREFIX, the archive is looked for there: gpsd's own install has none, and then
+# libgps.so is opened from there.)
 parser="libgps.so, opened at the first connection"
-if [ -f "$(pkg-config --variable=libdir libgps 2>/dev/null)/libgps.a" ]; then
+libdir=$(pkg-config --variable=libdir libgps 2>/dev/null)
+[ -n "${GEOTRACK_TEST_GPSD_PREFIX:-}" ] && libdir=$GEOTRACK_TEST_GPSD_PREFIX/lib
+if [ -f "$libdir/libgps.a" ]; then
     # gpsd is asked for its receiver only once gpsfake has added it (scripts/gpsfake-up): a
     # watch sent earlier may go unanswered, and CI saw exactly that fail this check.
     read -r port gpsfake_group < <(scripts/gpsfake-up Tests/GPSDTests/Logs/garmin15x.nmea "$prefix/gpsfake.log" -c 0.1) || true

@@ -208,7 +208,7 @@ static inline geotrack_kind geotrack_kind_of_message(const char *message) {
  * interrupt (a peer that never answers holds it for the kernel's two minutes of SYN retries),
  * and gps_read() frames lines in a buffer GeoTrack cannot bound or inspect. So the shim
  * connects without blocking, every wait also watches a wake-up descriptor, GeoTrack frames
- * and checks each line, and libgps parses it with libgps_json_unpack(), which needs no
+ * and checks each line, and libgps parses it with gps_unpack(), which needs no
  * connection. */
 
 /* Connection failures that are not errno values. */
@@ -351,21 +351,28 @@ static inline void geotrack_close_socket(int fd) {
 
 /* MARK: parsing */
 
-/* libgps's parser for one JSON message. Exported by every libgps since 2.90 but declared only
- * in its private libgps.h. gps_unpack() calls it in a loop until the text is used up, and in
- * 3.22 that loop never ends when a DEVICES list fails to parse (a wrong type, an unknown
- * class in it): a hostile gpsd hung the reader at full CPU. One call per line has no loop. */
-extern int libgps_json_unpack(const char *, struct gps_data_t *, const char **);
+/* libgps's parser, gps_unpack(), as gps.h declares it on every API this file supports: GeoTrack
+ * calls nothing from libgps that gps.h does not declare (LibGPSTests checks this file for it).
+ * gps_unpack() parses every JSON object in the text it is given, one after another, until the
+ * text is used up. In 3.22 that loop never ends when an entry of a DEVICES list fails to parse
+ * (a value of the wrong type, a string longer than its field, one device too many): its parser
+ * reports the failure without moving on. GeoTrack's strict JSON check (JSONSyntax) refuses
+ * such lines before libgps sees them, with the limits geotrack_device_field_capacity() and
+ * geotrack_devices_capacity() give. */
 /* Weak: NULL unless the link took it from libgps.a, and then no library is opened. */
-#pragma weak libgps_json_unpack
+#pragma weak gps_unpack
 
-/* That parser, as loaded at run time: its type is checked against the declaration above. */
-typedef __typeof__(&libgps_json_unpack) geotrack_json_unpack;
+/* That parser, as loaded at run time: its type is checked against gps.h's declaration. */
+typedef __typeof__(&gps_unpack) geotrack_json_unpack;
 
-/* The soname of the libgps whose gps.h this file was compiled with (distributions' libgps26,
- * libgps28, libgps30 packages; only 28 is tested). Another API falls back to "libgps.so", the
- * development link, which is the same library as the headers. */
-#if GPSD_API_MAJOR_VERSION == 9
+/* The libgps to open. A build against another gpsd (make build GPSD_PREFIX=DIR) names its
+ * libgps.so by path (-DGEOTRACK_LIBGPS_PATH), so the program runs with the libgps whose gps.h
+ * it was compiled with. Otherwise the soname of the libgps whose gps.h this file was compiled
+ * with (distributions' libgps26, libgps28, libgps30 packages); another API falls back to
+ * "libgps.so", the development link, which is the same library as the headers. */
+#if defined(GEOTRACK_LIBGPS_PATH)
+#define GEOTRACK_LIBGPS_SONAME GEOTRACK_LIBGPS_PATH
+#elif GPSD_API_MAJOR_VERSION == 9
 #define GEOTRACK_LIBGPS_SONAME "libgps.so.26"
 #elif GPSD_API_MAJOR_VERSION == 11
 #define GEOTRACK_LIBGPS_SONAME "libgps.so.28"
@@ -376,11 +383,20 @@ typedef __typeof__(&libgps_json_unpack) geotrack_json_unpack;
 #endif
 
 /* The development link, tried when the soname is not there. */
+#if defined(GEOTRACK_LIBGPS_PATH)
+#define GEOTRACK_LIBGPS_FALLBACK GEOTRACK_LIBGPS_PATH
+#else
 #define GEOTRACK_LIBGPS_FALLBACK "libgps.so"
+#endif
+
+/* The libgps API (GPSD_API_MAJOR_VERSION) of the gps.h this file was compiled with. */
+static inline int geotrack_libgps_api(void) {
+    return GPSD_API_MAJOR_VERSION;
+}
 
 /* Whether the parser was linked in from libgps.a. */
 static inline bool geotrack_libgps_linked(void) {
-    return &libgps_json_unpack != NULL;
+    return &gps_unpack != NULL;
 }
 
 /* The parser linked in from libgps.a if it was, else opens `soname`, else `fallback` (when
@@ -388,19 +404,42 @@ static inline bool geotrack_libgps_linked(void) {
  * Call it once per process; a library it opens stays loaded. */
 static inline const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack) {
     if (geotrack_libgps_linked()) {
-        *unpack = &libgps_json_unpack;
+        *unpack = &gps_unpack;
         return NULL;
     }
     void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     const char *problem = library ? NULL : dlerror();
     if (!library && fallback && strcmp(soname, fallback) != 0) library = dlopen(fallback, RTLD_NOW | RTLD_LOCAL);
     if (!library) return problem;
-    *(void **)unpack = dlsym(library, "libgps_json_unpack");
+    *(void **)unpack = dlsym(library, "gps_unpack");
     if (!*unpack) {
         dlclose(library);
-        return "libgps_json_unpack is missing from it";
+        return "gps_unpack is missing from it";
     }
     return NULL;
+}
+
+/* How many entries a DEVICES list may have: libgps fails to parse (and 3.22 loops on) more. */
+static inline int geotrack_devices_capacity(void) {
+    struct gps_data_t *none = NULL;
+    return (int)(sizeof(none->devices.list) / sizeof(none->devices.list[0]));
+}
+
+/* The size of the string field that a DEVICE key of `length` bytes at `key` fills, terminator
+ * included; 0 for a key that is not a string field. */
+static inline int geotrack_device_field_capacity(const char *key, size_t length) {
+    struct devconfig_t *none = NULL;
+#define GEOTRACK_FIELD(name) \
+    if (length == sizeof(#name) - 1 && strncmp(key, #name, length) == 0) return (int)sizeof(none->name);
+    GEOTRACK_FIELD(path)
+    GEOTRACK_FIELD(driver)
+    GEOTRACK_FIELD(subtype)
+#if GPSD_API_MAJOR_VERSION >= 9
+    GEOTRACK_FIELD(subtype1)
+#endif
+    GEOTRACK_FIELD(hexdata)
+#undef GEOTRACK_FIELD
+    return 0;
 }
 
 /* Whether the JSON line has the key `"name"` (followed by a colon). libgps stores a time it
@@ -439,8 +478,10 @@ static inline geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct 
     geotrack_kind kind = geotrack_kind_of_message(line);
     bool sent_time = (kind == GEOTRACK_KIND_TPV || kind == GEOTRACK_KIND_SKY || kind == GEOTRACK_KIND_ATT)
         && geotrack_line_has_key(line, "time");
-    const char *end = NULL;
-    (void)unpack(line, data, &end);
+    /* gps_unpack() parses only text that starts with the object's brace. */
+    const char *text = line;
+    while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n') text++;
+    (void)unpack(text, data);
     out->kind = kind;
 
     const double nan = NAN;

@@ -49,13 +49,22 @@ struct GPSDMessageDecoder: ~Copyable {
             return .rejected(reason: "a message not shaped as gpsd's are (its class first, no messages nested in it)")
         }
         // The line is NUL-terminated right after its last byte (``GPSDLineBuffer``).
+        let kind = base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) { geotrack_kind_of_message($0) }
+        // A TPV's keys GeoTrack does not read pass through as gpsd sent them (read before libgps,
+        // which may write into the line).
+        let unknownMembers = kind == GEOTRACK_KIND_TPV ? JSONSyntax.unknownMembers(UnsafeBufferPointer(line)) : nil
         var raw = geotrack_report()
-        let kind = base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) {
+        _ = base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) {
             geotrack_unpack(library.unpack, data, $0, &raw)
         }
-        if kind == GEOTRACK_KIND_ERROR {
+        if raw.kind == GEOTRACK_KIND_ERROR {
             return .gpsdError(String(cString: geotrack_error_message(data)))
         }
-        return Self.makeReport(from: raw, data: data)
+        let outcome = Self.makeReport(from: raw, data: data)
+        if let unknownMembers, case .report(.fix(var fix)) = outcome {
+            fix.otherTPVMembers = unknownMembers
+            return .report(.fix(fix))
+        }
+        return outcome
     }
 }

@@ -1,3 +1,5 @@
+import CGPS
+
 /// A strict check of one line of JSON (RFC 8259), before libgps parses it.
 ///
 /// libgps's parser is lenient where GeoTrack must not be: it reads `"lat":0x33` as 0 and
@@ -18,6 +20,12 @@ enum JSONSyntax {
         /// `devices` list. libgps finds a message's class by searching for the first
         /// `"class":`, and its 3.22 parser loops forever on some such lines
         /// (`{"class":"TPV","x":[{"class":"DEVICE"}]}`).
+        ///
+        /// An entry of a DEVICES list must also be what libgps reads into its device table: a
+        /// DEVICE whose known keys have the types gpsd gives them (strings that fit their
+        /// fields), other keys plain values, and no more entries than the table holds. libgps's
+        /// `gps_unpack()` in 3.22 loops forever on an entry it fails to parse (found by fuzzing:
+        /// `{"class":"DEVICES","devices":[{"class":"DEVICE","bps":"x"}]}`).
         case unexpectedShape
     }
 
@@ -35,6 +43,48 @@ enum JSONSyntax {
         scanner.skipWhitespace()
         guard scanner.isAtEnd else { return .invalid }
         return scanner.unexpectedShape ? .unexpectedShape : .object
+    }
+
+    /// The TPV keys GeoTrack reads into a ``Fix`` and writes back (``Fix/tpvJSON()``); a TPV's
+    /// other keys are kept as gpsd sent them (``unknownMembers(_:)``).
+    static let knownTPVKeys: [StaticString] = [
+        "class", "device", "status", "mode", "time", "ept", "lat", "lon", "altHAE", "altMSL", "alt",
+        "epx", "epy", "epv", "track", "magtrack", "magvar", "speed", "climb", "epd", "eps", "epc",
+        "geoidSep", "eph", "sep",
+    ]
+
+    /// The members of a checked TPV object (``check(_:)`` said `.object`) whose keys GeoTrack does
+    /// not know, as gpsd wrote them (`"velN":-1.1,"velE":-2.3`), or nil when there are none.
+    /// Newer gpsd releases add keys (3.25's velN, velE and velD from a Garmin's PGRMV); they pass
+    /// through to `watch --json` unread. Their values passed the strict check: valid JSON.
+    static func unknownMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let base = bytes.baseAddress else { return nil }
+        var scanner = Scanner(base: base, count: bytes.count)
+        scanner.skipWhitespace()
+        guard scanner.consume(UInt8(ascii: "{")) else { return nil }
+        var members: [UInt8] = []
+        while true {
+            scanner.skipWhitespace()
+            let keyStart = scanner.index
+            guard scanner.peek == UInt8(ascii: "\""), scanner.string() else { return nil }
+            let keyEnd = scanner.index
+            let key = UnsafeBufferPointer(start: base + keyStart + 1, count: keyEnd - keyStart - 2)
+            scanner.skipWhitespace()
+            guard scanner.consume(UInt8(ascii: ":")) else { return nil }
+            scanner.skipWhitespace()
+            let valueStart = scanner.index
+            guard scanner.value(depth: 0, place: .nested) else { return nil }
+            if !knownTPVKeys.contains(where: { Scanner.equals(key, $0) }) {
+                if !members.isEmpty { members.append(UInt8(ascii: ",")) }
+                members.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]))
+                members.append(UInt8(ascii: ":"))
+                members.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[valueStart..<scanner.index]))
+            }
+            scanner.skipWhitespace()
+            if scanner.consume(UInt8(ascii: "}")) { break }
+            guard scanner.consume(UInt8(ascii: ",")) else { return nil }
+        }
+        return members.isEmpty ? nil : String(decoding: members, as: UTF8.self)
     }
 
     /// Where a value sits, for the one place a nested `"class"` belongs.
@@ -118,6 +168,11 @@ enum JSONSyntax {
                 skipWhitespace()
                 let valueStart = index + 1
                 guard value(depth: depth, place: inner) else { return false }
+                if place == .deviceEntry,
+                   !Self.isDeviceValue(key: key, value: UnsafeBufferPointer(start: base + valueStart - 1,
+                                                                            count: index - (valueStart - 1))) {
+                    unexpectedShape = true
+                }
                 if place == .top, isFirst, isClass {
                     // The class names the message: a string, and DEVICES lets its list hold DEVICEs.
                     if base[valueStart - 1] != UInt8(ascii: "\"") { unexpectedShape = true }
@@ -136,9 +191,13 @@ enum JSONSyntax {
             skipWhitespace()
             if consume(UInt8(ascii: "]")) { return true }
             let entries: Place = place == .devicesList ? .deviceEntry : .nested
+            var count = 0
             while true {
                 skipWhitespace()
                 guard value(depth: depth, place: entries) else { return false }
+                count += 1
+                // libgps's device table holds so many; it fails to parse (and 3.22 loops on) more.
+                if place == .devicesList, count > Int(geotrack_devices_capacity()) { unexpectedShape = true }
                 skipWhitespace()
                 if consume(UInt8(ascii: "]")) { return true }
                 guard consume(UInt8(ascii: ",")) else { return false }
@@ -218,6 +277,34 @@ enum JSONSyntax {
             guard key.count == word.utf8CodeUnitCount else { return false }
             for offset in 0..<key.count where key[offset] != word.utf8Start[offset] { return false }
             return true
+        }
+
+        /// Whether `value` (valid JSON) is what libgps reads for `key` in an entry of a DEVICES
+        /// list without failing: the types of its device table (json_attrs_subdevices in gpsd's
+        /// libgps_json.c, the same in 3.22 to 3.27), strings shorter than the field they fill
+        /// (their raw bytes, which are never fewer than the bytes they decode to).
+        static func isDeviceValue(key: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let first = value.first else { return false }
+            let isString = first == UInt8(ascii: "\"")
+            let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
+            let stringLength = value.count - 2
+            if equals(key, "class") {
+                return isString && equals(UnsafeBufferPointer(rebasing: value.dropFirst().dropLast()), "DEVICE")
+            }
+            if let keyBase = key.baseAddress {
+                let capacity = keyBase.withMemoryRebound(to: CChar.self, capacity: key.count) {
+                    Int(geotrack_device_field_capacity($0, key.count))
+                }
+                if capacity > 0 { return isString && stringLength < capacity }
+            }
+            if equals(key, "parity") { return isString && stringLength <= 1 }
+            if equals(key, "flags") || equals(key, "native") || equals(key, "bps") || equals(key, "stopbits")
+                || equals(key, "cycle") || equals(key, "mincycle") {
+                return isNumber
+            }
+            if equals(key, "activated") { return isString || isNumber }
+            // Any other key: libgps skips it, if it is a plain value rather than an array or object.
+            return first != UInt8(ascii: "[") && first != UInt8(ascii: "{")
         }
 
         /// Four hex digits, as the code unit they spell.

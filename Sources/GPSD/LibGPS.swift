@@ -1,8 +1,9 @@
 import CGPS
 import GPSReports
 
-/// libgps's JSON parser, opened when the first connection to gpsd is made rather than at every
-/// start of the program: only the commands that talk to gpsd need it.
+/// libgps's JSON parser, `gps_unpack()`, opened when the first connection to gpsd is made rather
+/// than at every start of the program: only the commands that talk to gpsd need it. Where the
+/// release link took it from libgps.a, nothing is opened.
 struct LibGPS: Sendable {
     /// The parser GeoTrack calls for every line.
     let unpack: geotrack_json_unpack
@@ -21,7 +22,7 @@ struct LibGPS: Sendable {
                 "cannot load \(soname) (\(String(cString: problem))): install gpsd's client library (Debian: apt install \(package))"))
         }
         guard let unpack else {
-            return .failure(SourceError(.io, message: "cannot load \(soname): it has no libgps_json_unpack"))
+            return .failure(SourceError(.io, message: "cannot load \(soname): it has no gps_unpack"))
         }
         return .success(LibGPS(unpack: unpack))
     }

@@ -6,7 +6,8 @@ import Glibc
 extension Fix {
     /// The fix as one line of gpsd TPV JSON, with gpsd's names, units and number formats.
     ///
-    /// Fields that are `nil` are left out. `time` has millisecond precision, `lat`/`lon`
+    /// Fields that are `nil` are left out; the members GeoTrack does not read
+    /// (``otherTPVMembers``) follow the others, as gpsd wrote them. `time` has millisecond precision, `lat`/`lon`
     /// nine decimals, as gpsd prints them:
     /// `{"class":"TPV","device":"/dev/ttyACM0","mode":3,"time":"2017-01-10T00:09:42.000Z","lat":44.068900000,...}`
     public func tpvJSON() -> String {
@@ -17,7 +18,7 @@ extension Fix {
 
     /// Appends the TPV JSON object (no newline) to `writer`: the allocation-free path for bulk output.
     package func appendTPVJSON(to writer: inout JSONWriter) {
-        writer.tpv(tpvValues, device: device)
+        writer.tpv(tpvValues, device: device, otherMembers: otherTPVMembers)
     }
 
     /// The fix's numbers, NaN where unknown.

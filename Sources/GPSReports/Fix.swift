@@ -62,6 +62,10 @@ public struct Fix: Sendable, Hashable {
     public var dgpsAge: Double?
     /// The differential reference station's id (gpsd `dgpsSta`), known with ``dgpsAge``.
     public var dgpsStation: Int?
+    /// The members of gpsd's TPV that GeoTrack does not read (keys a newer gpsd added, such as
+    /// `velN`), as gpsd wrote them: `"velN":-1.1,"velE":-2.3`. ``tpvJSON()`` writes them back,
+    /// so `watch --json` prints every key gpsd printed. Nil when there were none.
+    public var otherTPVMembers: String?
 
     /// Creates a fix; every measurement starts out unknown.
     public init(mode: FixMode = .unknown, time: Date? = nil, device: String? = nil) {

@@ -3,9 +3,10 @@ extension JSONWriter {
     private static let tpvFieldsCapacity = 768
 
     /// Appends one TPV object (no newline) with gpsd's names, order and number formats.
-    package mutating func tpv(_ v: TPVValues, device: String?) {
+    /// `otherMembers` (`"key":value,...`, already JSON) go after the known fields.
+    package mutating func tpv(_ v: TPVValues, device: String?, otherMembers: String? = nil) {
         tpvOpening(device: device)
-        tpvFields(v)
+        tpvFields(v, otherMembers: otherMembers)
     }
 
     /// Appends each of `batch` as a TPV line, ended by a newline, all naming `device`: the bulk
@@ -32,7 +33,7 @@ extension JSONWriter {
     }
 
     /// The fields after the opening, and the closing brace.
-    private mutating func tpvFields(_ v: TPVValues) {
+    private mutating func tpvFields(_ v: TPVValues, otherMembers: String? = nil) {
         reserve(Self.tpvFieldsCapacity)
         // gpsd 3.22 prints status from 2 (DGPS) up: "to save rebuilding all the regressions".
         if v.status >= 2 {
@@ -70,6 +71,10 @@ extension JSONWriter {
             field(20, ",\"dgpsAge\":", v.dgpsAge, 1)
             raw(",\"dgpsSta\":")
             integer(v.dgpsStation)
+        }
+        if let otherMembers, !otherMembers.isEmpty {
+            byte(UInt8(ascii: ","))
+            for unit in otherMembers.utf8 { byte(unit) }
         }
         raw("}")
     }

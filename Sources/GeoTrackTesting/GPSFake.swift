@@ -3,17 +3,79 @@ import Foundation
 import Glibc
 #endif
 
+/// The gpsd whose programs (gpsd, gpsfake, gpspipe, gpsdecode) the tests run: the system's
+/// (Debian's, in /usr), or the one installed under `GEOTRACK_TEST_GPSD_PREFIX` (make
+/// test-gpsd-versions builds gpsd 3.25 and 3.27.5 into .build/gpsd/VERSION and sets it).
+public struct GPSDInstallation: Sendable, Equatable {
+    /// Where it is installed: its programs are in `prefix/bin` and `prefix/sbin`; nil for the
+    /// system's, in /usr/bin and /usr/sbin.
+    public let prefix: String?
+
+    /// The system's gpsd.
+    public static let system = GPSDInstallation(prefix: nil)
+
+    /// The one the tests use: `GEOTRACK_TEST_GPSD_PREFIX` when set and not empty, else the system's.
+    public static let current: GPSDInstallation = {
+        guard let prefix = ProcessInfo.processInfo.environment["GEOTRACK_TEST_GPSD_PREFIX"], !prefix.isEmpty else {
+            return .system
+        }
+        return GPSDInstallation(prefix: prefix)
+    }()
+
+    public init(prefix: String?) {
+        self.prefix = prefix
+    }
+
+    /// The path of one of its programs (`gpsfake`, `gpspipe`, `gpsdecode`; `gpsd` is in sbin).
+    public func path(of program: String) -> String {
+        let folder = program == "gpsd" ? "sbin" : "bin"
+        return "\(prefix ?? "/usr")/\(folder)/\(program)"
+    }
+
+    /// What its programs need in their environment: gpsfake's Python module, and the gpsd it
+    /// starts (gpsfake runs the first gpsd on GPSD_HOME, else on PATH, which finds the
+    /// system's). Empty for the system's.
+    public var environment: [String: String] {
+        guard let prefix else { return [:] }
+        return ["PYTHONPATH": "\(prefix)/lib/python", "GPSD_HOME": "\(prefix)/sbin",
+                "LD_LIBRARY_PATH": "\(prefix)/lib"]
+    }
+
+    /// How to start `program` with `arguments` and this installation's environment: through
+    /// /usr/bin/env, which sets it and then runs the program in its own place (same process,
+    /// so signals sent to it reach the program).
+    public func command(_ program: String, _ arguments: [String]) -> (executable: String, arguments: [String]) {
+        let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if settings.isEmpty { return (path(of: program), arguments) }
+        return ("/usr/bin/env", settings + [path(of: program)] + arguments)
+    }
+
+    /// Why it cannot be used, or nil when its gpsd and gpsfake are installed: one line, saying
+    /// how to install them.
+    public var problem: String? {
+        let fileManager = FileManager.default
+        for program in ["gpsd", "gpsfake", "gpspipe"] where !fileManager.isExecutableFile(atPath: path(of: program)) {
+            if let prefix {
+                return "\(path(of: program)) is missing: GEOTRACK_TEST_GPSD_PREFIX=\(prefix) names no gpsd installation (make test-gpsd-versions builds them into .build/gpsd/VERSION; or scripts/build-gpsd.sh TARBALL \(prefix))"
+            }
+            return "\(program) is not installed at \(path(of: program)): make deps installs what the tests need (or sudo apt-get install gpsd gpsd-clients)"
+        }
+        return nil
+    }
+}
+
 /// A real gpsd fed from a log by gpsfake, on a free loopback port.
 ///
 /// `gpsfake -1 -q -P PORT -c CYCLE LOG`: the log is read once, one sentence per
 /// cycle; when it ends gpsd reports the device gone and stays up, quiet. Use it to
-/// test your own location code against a real gpsd (package gpsd-clients).
+/// test your own location code against a real gpsd (package gpsd-clients); the tests'
+/// gpsd is ``GPSDInstallation/current``.
 public final class GPSFake {
-    /// Where Debian installs gpsfake.
-    public static let path = "/usr/bin/gpsfake"
+    /// Where the tests' gpsfake is: Debian's, or the one under `GEOTRACK_TEST_GPSD_PREFIX`.
+    public static var path: String { GPSDInstallation.current.path(of: "gpsfake") }
 
     /// Whether gpsfake is installed.
-    public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
+    public static var isInstalled: Bool { GPSDInstallation.current.problem == nil }
 
     /// The loopback port gpsd listens on.
     public let port: Int
@@ -28,15 +90,16 @@ public final class GPSFake {
     /// harness then tries another one, up to three times. A port the caller gave is never
     /// changed: gpsfake is started on it again, up to three times, since now and then a gpsd
     /// listens and never lists gpsfake's receiver (seen in a restart test, on its given port).
-    public init(log: String, port: Int? = nil, cycle: String = "0.1") async throws {
-        guard Self.isInstalled else {
-            throw HarnessError("gpsfake is not installed at \(Self.path): make deps installs what the tests need (or sudo apt-get install gpsd gpsd-clients)")
+    public init(log: String, port: Int? = nil, cycle: String = "0.1",
+                gpsd installation: GPSDInstallation = .current) async throws {
+        if let problem = installation.problem {
+            throw HarnessError(problem)
         }
         var attempt = 1
         while true {
             let chosen = try port ?? Self.freePort()
             do {
-                process = try await Self.start(log: log, port: chosen, cycle: cycle)
+                process = try await Self.start(log: log, port: chosen, cycle: cycle, installation: installation)
                 self.port = chosen
                 return
             } catch let error as PortTaken where attempt < 3 {
@@ -53,8 +116,9 @@ public final class GPSFake {
         let message: String
     }
 
-    private static func start(log: String, port: Int, cycle: String) async throws -> ChildProcess {
-        let process = try ChildProcess(path: Self.path, arguments: ["-1", "-q", "-P", String(port), "-c", cycle, log])
+    private static func start(log: String, port: Int, cycle: String, installation: GPSDInstallation) async throws -> ChildProcess {
+        let command = installation.command("gpsfake", ["-1", "-q", "-P", String(port), "-c", cycle, log])
+        let process = try ChildProcess(path: command.executable, arguments: command.arguments)
         let listening = await waitUntil(timeout: .seconds(30)) { [process] in
             process.hasExited || Self.accepts(port: port)
         }

@@ -60,7 +60,8 @@ struct GPSDClientTests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         // gpspipe connects first, so it sees at least every message this client sees.
-        let gpspipe = try ChildProcess(path: "/usr/bin/gpspipe", arguments: ["-w", "-o", output, "127.0.0.1:\(fake.port)"])
+        let command = GPSDInstallation.current.command("gpspipe", ["-w", "-o", output, "127.0.0.1:\(fake.port)"])
+        let gpspipe = try ChildProcess(path: command.executable, arguments: command.arguments)
         let watching = await waitUntil(timeout: .seconds(20)) {
             (try? String(contentsOfFile: output, encoding: .utf8))?.contains("\"class\":\"WATCH\"") == true
         }

@@ -114,12 +114,20 @@ struct HostileGPSDTests {
     @Test("lines on which libgps 3.22's parser loops forever are refused before libgps sees them")
     func libgpsEndlessLoop() async throws {
         // Found by scripts/fuzz-nmea.sh: these keep gps_unpack() busy forever, and the reader
-        // thread with it; so does any DEVICES list libgps fails to parse.
+        // thread with it; so does any DEVICES list libgps fails to parse. On 3.25 and 3.27 they
+        // are refused the same (make test-gpsd-versions runs this suite against each).
         let reports = try await reports(for: [
             .line(#"{"class":"DEVICES","devmagtrackices":[{"class":"DEVICE","path":"/dev/ttyACM0"}]}"#),
             .line(#"{"classh":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0"}]}"#),
             .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM1","bps":"x"}]}"#),
             .line(#"{"class":"DEVICES","devices":[{"class":"TPV"}]}"#),
+            // The same with gps_unpack(), which GeoTrack calls: any entry libgps fails to read.
+            .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":1}]}"#),
+            .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","cycle":"x"}]}"#),
+            .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","parity":"NN"}]}"#),
+            .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","x":[1]}]}"#),
+            .line(#"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/"# + String(repeating: "x", count: 200) + #""}]}"#),
+            .line(#"{"class":"DEVICES","devices":["# + Array(repeating: #"{"class":"DEVICE","path":"/dev/ttyACM9"}"#, count: 33).joined(separator: ",") + "]}"),
             .line(Self.tpv(#""time":"2024-05-01T10:00:01.000Z","lat":51.1,"lon":-0.1,"x":[{"class":"DEVICE"}]"#)),
             .line(Self.tpv(#""time":"2024-05-01T10:00:07.000Z","lat":51.4,"lon":-0.1"#)),
         ])

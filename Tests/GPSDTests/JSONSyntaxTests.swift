@@ -45,4 +45,34 @@ import Testing
     func unexpectedShape(line: String) {
         #expect(Self.verdict(line) == .unexpectedShape)
     }
+
+    /// A path as long as libgps's field holds, terminator included.
+    static let longPath = "/dev/" + String(repeating: "x", count: 200)
+
+    @Test("a DEVICES entry libgps would fail to parse is refused: gps_unpack() in 3.22 loops forever on one", arguments: [
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM1","bps":"x"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"TPV"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":1}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","driver":true}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","flags":"x"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","cycle":"x"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","parity":"NN"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","x":[1]}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","x":{"a":1}}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":""# + longPath + #""}]}"#,
+        #"{"class":"DEVICES","devices":["# + Array(repeating: #"{"class":"DEVICE"}"#, count: 33).joined(separator: ",") + "]}",
+    ])
+    func unparsableDeviceEntry(line: String) {
+        #expect(Self.verdict(line) == .unexpectedShape)
+    }
+
+    @Test("DEVICES entries as gpsd sends them pass, with the keys of newer gpsd", arguments: [
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2024-05-01T10:00:00.000Z","flags":1,"driver":"NMEA0183","subtype":"x","subtype1":"y","hexdata":"00","native":0,"bps":9600,"parity":"N","stopbits":1,"cycle":1.00,"mincycle":0.25}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/pts/3","driver":"NMEA0183","activated":1714557600.5,"sernum":"1234","x":null,"y":true}],"remote":"tcp://x"}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0"},{"class":"DEVICE","path":"/dev/ttyACM1"},{"class":"DEVICE","path":"/dev/ttyACM2"},{"class":"DEVICE","path":"/dev/ttyACM3"}]}"#,
+        #"{"class":"DEVICES","devices":[]}"#,
+    ])
+    func deviceEntries(line: String) {
+        #expect(Self.verdict(line) == .object)
+    }
 }

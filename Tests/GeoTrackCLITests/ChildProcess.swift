@@ -120,12 +120,14 @@ final class GPSFake {
     /// connections and lists the receiver. A free port may be taken by a test running beside
     /// this one before gpsd binds it; when gpsfake then exits, or gpsd never lists the receiver,
     /// another port is tried (three in all).
-    init(log: String, delay: Double = 0.1, once: Bool = false) throws {
+    /// gpsd, gpsfake and gpspipe are `installation`'s: the tests' gpsd unless a test names another.
+    init(log: String, delay: Double = 0.1, once: Bool = false, installation: GPSDInstallation = .current) throws {
         var attempt = 1
         while true {
             let port = try GeoTrackTesting.GPSFake.freePort()
-            let process = try ChildProcess("/usr/bin/gpsfake", (once ? ["-1"] : []) + ["-q", "-P", "\(port)", "-c", "\(delay)", log],
-                                           newGroup: true)
+            if let problem = installation.problem { throw HarnessError(problem) }
+            let command = installation.command("gpsfake", (once ? ["-1"] : []) + ["-q", "-P", "\(port)", "-c", "\(delay)", log])
+            let process = try ChildProcess(command.executable, command.arguments, newGroup: true)
             if try Self.serves(port: port, process: process) {
                 self.port = port
                 self.process = process

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 
 /// Who may see the location while `watch` runs.
@@ -17,7 +18,8 @@ extension WatchEndToEndTests {
         try session.waitFor("the denial on the status line") { $0.contains { $0.contains("location access denied") } }
         let recorded = try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
         // gpsd goes on sending fixes (gpsfake loops the log): let another client see three more.
-        let pipe = try ChildProcess("/usr/bin/gpspipe", ["-w", gpsd.address])
+        let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", gpsd.address])
+        let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         try Self.waitForOutput(pipe, "three more fixes from gpsd") { output in
             output.split(whereSeparator: \.isNewline).filter { $0.contains("\"class\":\"TPV\"") && $0.contains("\"lat\"") }.count >= 3
         }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import LocationKit
 import Testing
 
@@ -52,7 +53,8 @@ extension WatchEndToEndTests {
         #expect(points.allSatisfy(ApproximateLocation.isOnGrid), "\(track)")
         #expect(!track.contains("<ele>") && !track.contains("<speed>") && !track.contains("<course>"), "\(track)")
         // The same gpsd, read by gpspipe, has precise positions: the grid is geotrack's doing.
-        let precise = try TestSupport.run("/usr/bin/gpspipe", ["-w", "-n", "12", gpsd.address])
+        let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", "-n", "12", gpsd.address])
+        let precise = try TestSupport.run(gpspipe.executable, gpspipe.arguments)
         let raw = Self.numbers(after: "\"lat\":", in: precise.stdout)
         #expect(!raw.isEmpty && !raw.allSatisfy(ApproximateLocation.isOnGrid))
     }

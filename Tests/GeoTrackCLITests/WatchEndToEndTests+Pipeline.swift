@@ -39,7 +39,8 @@ extension WatchEndToEndTests {
         let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try Self.objects(replay.stdout, class: "TPV").compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
         let gpsd = try GPSFake(log: log, delay: delay, once: true)
-        let pipe = try ChildProcess("/usr/bin/gpspipe", ["-w", gpsd.address])
+        let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", gpsd.address])
+        let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json"], environment: Self.environment(home))
         try Self.waitForOutput(pipe, "gpspipe's last fix") { $0.contains(lastTime) }
         try Self.waitForOutput(watch, "watch's last fix") { $0.contains(lastTime) }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 
 /// `geotrack watch` against a real gpsd (gpsfake), as a person would use it: in a terminal, stopped
@@ -120,7 +121,8 @@ struct WatchEndToEndTests {
         var listed: [[String: Any]]?
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
-            let pipe = try TestSupport.run("/usr/bin/gpspipe", ["-w", "-n", "3", gpsd.address])
+            let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", "-n", "3", gpsd.address])
+            let pipe = try TestSupport.run(gpspipe.executable, gpspipe.arguments)
             listed = pipe.stdout.split(whereSeparator: \.isNewline).compactMap { line -> [[String: Any]]? in
                 let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
                 return object?["class"] as? String == "DEVICES" ? object?["devices"] as? [[String: Any]] : nil

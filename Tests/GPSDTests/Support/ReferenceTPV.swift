@@ -29,7 +29,10 @@ struct ReferenceTPV: Equatable, CustomStringConvertible {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gpsdecode-\(UUID().uuidString).jsonl")
         defer { try? FileManager.default.removeItem(at: output) }
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/gpsdecode")
+        // The tests' gpsd's own gpsdecode: the system's, or GEOTRACK_TEST_GPSD_PREFIX's.
+        let gpsdecode = GPSDInstallation.current
+        process.executableURL = URL(fileURLWithPath: gpsdecode.path(of: "gpsdecode"))
+        process.environment = ProcessInfo.processInfo.environment.merging(gpsdecode.environment) { $1 }
         process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: log))
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
