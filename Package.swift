@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(name: "ExecutorsTests", dependencies: ["Executors"], swiftSettings: strict),
         .testTarget(
             name: "GPSDTests",
-            dependencies: ["GPSD", "GPSReports", "GeoTrackTesting", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["GPSD", "CGPS", "GPSReports", "GeoTrackTesting", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Logs")],
             swiftSettings: strict
         ),
