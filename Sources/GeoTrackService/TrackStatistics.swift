@@ -52,12 +52,11 @@ public struct TrackStatistics: Sendable {
     /// Altitude changes smaller than this (metres) are noise.
     public static let climbThreshold = 5.0
 
-    /// Whether the interval from `previous` to `location` is a gap in the track: its time steps
-    /// back or stands still, or it is longer than ``gapLimit``. Neither moving nor still, and
-    /// never drawn as a line.
-    public static func isGap(from previous: Date, to location: Date) -> Bool {
-        let seconds = location.timeIntervalSince(previous)
-        return !(seconds > 0 && seconds <= gapLimit)
+    /// Whether an interval of `seconds` between consecutive locations is a gap in the track: its
+    /// time steps back or stands still, or it is longer than ``gapLimit``. Neither moving nor
+    /// still, and never drawn as a line.
+    public static func isGap(seconds: Double) -> Bool {
+        !(seconds > 0 && seconds <= gapLimit)
     }
 
     /// How many locations the track has.
@@ -120,7 +119,7 @@ public struct TrackStatistics: Sendable {
             let seconds = location.timestamp.timeIntervalSince(previous.timestamp)
             if seconds > 0 { elapsed += seconds }
             // Within a stop only the receiver's own speed says it moves: positions there wander.
-            if !Self.isGap(from: previous.timestamp, to: location.timestamp),
+            if !Self.isGap(seconds: seconds),
                let moved = Self.movement(from: previous, to: location, seconds: seconds), !(stopped && moved.derived) {
                 movingTime += seconds
                 distance += moved.metres

@@ -57,13 +57,13 @@ package struct TrackPicture: Sendable {
     /// breaks the line rather than drawing a jump nobody travelled.
     package mutating func add(_ location: Location) {
         let coordinate = location.coordinate
-        var speed = location.reportedSpeed ?? 0
+        let reported = location.reportedSpeed
+        var speed = reported ?? 0
         var gap = false
         if let previous {
-            gap = TrackStatistics.isGap(from: previous.time, to: location.timestamp)
-            if location.reportedSpeed == nil, !gap {
-                speed = previous.coordinate.distance(to: coordinate) / location.timestamp.timeIntervalSince(previous.time)
-            }
+            let seconds = location.timestamp.timeIntervalSince(previous.time)
+            gap = TrackStatistics.isGap(seconds: seconds)
+            if reported == nil, !gap { speed = previous.coordinate.distance(to: coordinate) / seconds }
         }
         previous = (coordinate, location.timestamp)
         let point = Point(latitude: coordinate.latitude, longitude: coordinate.longitude, speed: Float(speed),
