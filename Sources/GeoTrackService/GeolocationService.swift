@@ -220,12 +220,16 @@ public final class GeolocationService {
         outlet.send(.status(status))
     }
 
-    /// Snaps the position and the status's location to the grid of approximate locations.
+    /// Snaps the position and the status's location to the grid of approximate locations, and
+    /// forgets the precise velocities the next reports would otherwise be completed from.
     private func reduceAccuracy(of coordinates: DriverRelay<Coordinate>) {
         if let coordinate = coordinates.value, !ApproximateLocation.isOnGrid(coordinate) {
             coordinates.accept(ApproximateLocation.snap(coordinate))
         }
         reducer.reduceAccuracy()
+        // A precise report's speed and course must not complete or steady an approximate one.
+        lastSent = nil
+        lastMeasured = nil
         let status = reducer.status
         guard status != statusRelay.value else { return }
         statusRelay.accept(status)

@@ -341,4 +341,40 @@ struct KeptPromisesTests {
         let location = try await answer.value
         #expect(Self.onGrid(location.coordinate))
     }
+
+    @Test("after a downgrade, a report of the same fix time is not completed with the precise report's speed and course")
+    @MainActor
+    func downgradeBetweenTwoReportsOfOneCycle() async throws {
+        let clock = ManualClock()
+        let store = AuthorizationStore.inMemory(.authorizedWhenInUse)
+        let precise = Fix.synthetic(at: Self.precise, second: 0, accuracy: 5, speed: 3, course: 90)
+        let second = Fix.synthetic(at: Self.precise, second: 0, accuracy: 4)
+        let steps: [ScriptedLocationSource.Step] = [.state(.receiverPresent), .fix(precise), .wait(.seconds(1)), .fix(second)]
+        let manager = LocationManager(source: ScriptedLocationSource(steps, clock: clock), clock: clock, authorizationStore: store)
+        let service = GeolocationService(manager: manager)
+        let sent = Mutex<[Location]>([])
+        let shown = Mutex<[(Location, Heading?)]>([])
+        let observation = service.observe { update in
+            switch update {
+            case .location(let location): sent.withLock { $0.append(location) }
+            case .status(.fix(let location, let heading)): shown.withLock { $0.append((location, heading)) }
+            default: break
+            }
+        }
+        defer { observation.cancel() }
+        try await Self.waitUntil { sent.withLock { $0.count } == 1 }
+        #expect(sent.withLock { $0.first?.speed } == 3)
+        try store.write(.authorizedWhenInUse, accuracy: .reducedAccuracy)
+        try await Self.waitUntil { manager.accuracyAuthorization == .reducedAccuracy }
+        await clock.sleepers(atLeast: 1)
+        clock.advance(by: .seconds(1))
+        try await Self.waitUntil { sent.withLock { $0.count } == 2 }
+        let last = try #require(sent.withLock { $0.last })
+        #expect(Self.onGrid(last.coordinate))
+        #expect(last.speed == nil && last.course == nil, "\(String(describing: last.speed)) \(String(describing: last.course))")
+        // And the status line shows it so.
+        let (location, heading) = try #require(shown.withLock { $0.last })
+        #expect(Self.onGrid(location.coordinate))
+        #expect(location.speed == nil && location.course == nil && heading == nil)
+    }
 }
