@@ -144,7 +144,7 @@ extension NMEACycleAssembler {
     // MARK: RMC
 
     mutating func decodeRMC(_ f: NMEAFields) -> Mask? {
-        sawDateSentence = true
+        noteDateSentence()
         var mask: Mask = []
         let valid = f.first(2) == UInt8(ascii: "A") || f.first(2) == UInt8(ascii: "D")
         guard valid else {
@@ -684,7 +684,7 @@ extension NMEACycleAssembler {
         guard let time = Self.timeOfDay(f, 1), let dd = f.integer(2), let mm = f.integer(3), let yyyy = f.integer(4),
               (1900...2200).contains(yyyy), (1...12).contains(mm), (1...31).contains(dd)
         else { return nil }
-        sawDateSentence = true
+        noteDateSentence()
         // Like gpsd, ZDA stays out of end-of-cycle detection: some receivers send it only with a fix.
         mergeTime(time)
         century = yyyy - yyyy % 100

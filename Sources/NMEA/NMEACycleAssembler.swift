@@ -16,7 +16,8 @@ import Glibc
 ///   sentences that cannot tell 2D from 3D.
 /// - The date comes from RMC (two-digit year, century 2000) or ZDA and is carried to the
 ///   time-only sentences (GGA, GLL, GNS); without any date they give no time. A log's
-///   `# Date:` header can supply the date. Unlike gpsd, no 1024-week shift is applied.
+///   `# Date:` header supplies the date only to a log with no RMC or ZDA at all (gpsd would
+///   take the computer's date there). Unlike gpsd, no 1024-week shift is applied.
 /// - altHAE = altMSL + geoid separation, the separation from gpsd's geoid grid
 ///   (``GeoidModel``) when no sentence gives it, and the magnetic variation from its magnetic
 ///   grid (``MagneticModel``); speed in m/s from knots; eph = HDOP × 19 m, epv = VDOP × 23 m,
@@ -173,6 +174,26 @@ struct NMEACycleAssembler {
         month = headerDate.month
         day = headerDate.day
         century = year - year % 100
+    }
+
+    /// Notes that the log has a sentence that can carry a date (RMC, ZDA), valid or not.
+    ///
+    /// Such a log does not need its header's date, and gpsd gives no time until one of these
+    /// sentences gives a date: a date the header lent to the sentences before it (the first
+    /// cycle's GGA, or every cycle while RMC says "no fix") is taken back, with the time it gave
+    /// the working fix and the previous fixes a speed would be derived from.
+    mutating func noteDateSentence() {
+        guard !sawDateSentence else { return }
+        sawDateSentence = true
+        guard year != 0 else { return }
+        year = 0
+        month = 1
+        day = 1
+        century = 2000
+        fix.time = 0
+        fix.ept = .nan
+        lastFix = PreviousFix()
+        oldFix = PreviousFix()
     }
 
     /// Notes a valid sentence the decoder skips (unknown, proprietary, AIS): like gpsd, any

@@ -40,6 +40,25 @@ struct CycleAssemblyTests {
         #expect(positions(try replay(body).reports).isEmpty)
     }
 
+    @Test("a log with RMC takes no date from its header: no time until RMC gives a valid date, as gpsd")
+    func headerDateNotLentToRMCLogs() throws {
+        // mtk-3301's start: GGA first in each cycle, RMC invalid (with a date gpsd ignores),
+        // then valid. gpsd gives the first cycles no time; the header must not give them one.
+        let cycle = { (t: String, quality: String, status: String, date: String) in [
+            "$GPGGA,\(t),5212.9790,N,00653.0979,E,\(quality),05,1.0,102.9,M,47.1,M,,",
+            "$GPRMC,\(t),\(status),5212.9790,N,00653.0979,E,0.0,0.0,\(date),,,A",
+        ] }
+        let body = text(cycle("235958", "1", "V", "050180") + cycle("235959", "1", "V", "050180")
+            + cycle("081436", "1", "A", "230808") + cycle("081437", "1", "A", "230808")
+            + cycle("081438", "1", "A", "230808"))
+        let fixes = positions(try replay("# Date: 2008-08-23\n" + body).reports)
+        let times = fixes.compactMap(\.time)
+        #expect(!times.isEmpty)
+        // Every time comes from RMC's own date: 2008-08-23 08:14, never the header's day at 23:59.
+        #expect(times.allSatisfy { $0 >= Date(timeIntervalSince1970: 1_219_479_276) && $0 < Date(timeIntervalSince1970: 1_219_479_300) },
+                "\(times)")
+    }
+
     @Test("the receiver's own date wins over the header, and no 1024-week shift is applied")
     func receiverDate() throws {
         let body = text(garminCycle("113258", alt: "1577.4") + garminCycle("113259", alt: "1577.9"))
