@@ -9,6 +9,13 @@ struct SkyCommandTests {
     static let log = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/quectelLC79D.nmea").path
 
     /// gpsd's last SKY for `log`, as gpsdecode prints it: PRN → used.
+    /// gpsd's last TPV for a log, as gpsdecode prints it.
+    static func gpsdLastFix(_ log: String) throws -> [String: Any] {
+        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+        let tpv = try #require(decoded.stdout.split(whereSeparator: \.isNewline).last { $0.contains("\"class\":\"TPV\"") })
+        return try #require(try JSONSerialization.jsonObject(with: Data(tpv.utf8)) as? [String: Any])
+    }
+
     static func gpsdSatellites(_ log: String) throws -> [Int: Bool] {
         let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
         let sky = try #require(decoded.stdout.split(whereSeparator: \.isNewline).last { $0.contains("\"class\":\"SKY\"") })
@@ -60,8 +67,16 @@ struct SkyCommandTests {
         #expect(expected.count >= 15)
         #expect(Self.tableSatellites(lines) == expected)
         #expect(SkyScreenTests.value("Position", in: lines) == "50.04095°N 19.98048°E")
-        // gpsd adds HAE from its own geoid model where GGA gives no separation; GeoTrack does not (yet).
-        #expect(SkyScreenTests.value("Altitude", in: lines)?.hasPrefix("245 m MSL") == true)
+        // HAE from gpsd's geoid model (GGA gives no separation here) and the x/y errors from the
+        // used satellites' geometry, as gpsd decodes the same log and as the live view shows them.
+        let fix = try Self.gpsdLastFix(Self.log)
+        let metres = { (key: String) -> String in
+            guard let value = fix[key] as? Double else { return "missing \(key)" }
+            return String(Int(value.rounded()))
+        }
+        #expect(SkyScreenTests.value("Altitude", in: lines) == "\(metres("altMSL")) m MSL  \(metres("altHAE")) m HAE")
+        #expect(SkyScreenTests.value("Error", in: lines)?.hasPrefix("x ±\(metres("epx")) m  y ±\(metres("epy")) m") == true,
+                "\(lines)")
         #expect(SkyScreenTests.value("Status", in: lines) == "ended")
         #expect(SkyScreenTests.value("Receiver", in: lines) == "quectelLC79D.nmea (replay)")
         // Three systems in the log, each named.
