@@ -84,14 +84,14 @@ struct GPXTests {
         #expect(lint.status == 0, "\(lint.stderr)")
     }
 
-    @Test("a repeated time is skipped; a time that steps back starts a new segment, so no time is lost")
+    @Test("a repeated time replaces its point; a time that steps back starts a new segment, so no time is lost")
     func timesOnlyMoveForwardWithinASegment() {
         var filter = GPXTrackFilter(options: GPXOptions())
         #expect(filter.action(for: Self.fix(0)) == .newSegment)
-        #expect(filter.action(for: Self.fix(0, latitude: 51.6)) == .skip)
+        #expect(filter.action(for: Self.fix(0, latitude: 51.6)) == .replaceLast)
         #expect(filter.action(for: Self.fix(1)) == .point)
         #expect(filter.action(for: Self.fix(0.5)) == .newSegment)
-        #expect(filter.action(for: Self.fix(0.5)) == .skip)
+        #expect(filter.action(for: Self.fix(0.5)) == .replaceLast)
         #expect(filter.action(for: Self.fix(1)) == .point)
         #expect(filter.action(for: Self.fix(2)) == .point)
         // A day back, as a week-rollover or a log joined to an older one does.
@@ -174,6 +174,54 @@ struct GPXTests {
         #expect(try writer.append(Self.fix(40)) == false)
         let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", path])
         #expect(lint.status == 0, "\(lint.stderr)")
+    }
+
+    @Test("a later report of the same time is written over its point, longer or shorter, and the file stays valid")
+    func laterReportReplacesPoint() throws {
+        let path = try TestSupport.temporaryDirectory().appendingPathComponent("track.gpx").path
+        let writer = try GPXWriter(path: path, options: GPXOptions(), created: Date(timeIntervalSince1970: 1_700_000_000))
+        var first = Fix(mode: .twoD, time: Date(timeIntervalSince1970: 1_700_000_000))
+        first.latitude = 51.5
+        first.longitude = -0.12
+        try writer.append(first)
+        // The cycle's later report: altitude, speed and course came with later sentences.
+        let fuller = Self.fix(0)
+        try writer.append(fuller)
+        try writer.append(Self.fix(1, latitude: 51.5001))
+        // And a shorter one for that second time: the old point's tail must not survive.
+        var shorter = Fix(mode: .twoD, time: Date(timeIntervalSince1970: 1_700_000_001))
+        shorter.latitude = 51.5002
+        shorter.longitude = -0.12
+        try writer.append(shorter)
+        #expect(writer.pointCount == 2)
+        let unfinished = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(unfinished.hasSuffix("</trkpt>\n"))
+        try writer.close()
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let points = text.components(separatedBy: "<trkpt ").dropFirst()
+        #expect(points.count == 2)
+        #expect(points.first?.contains("<ele>12.50</ele>") == true && points.first?.contains("<gpxtpx:course>90.00</gpxtpx:course>") == true,
+                "\(text)")
+        #expect(points.last?.hasPrefix(#"lat="51.50020000""#) == true && points.last?.contains("<ele>") == false, "\(text)")
+        #expect(text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", path])
+        #expect(lint.status == 0, "\(lint.stderr)")
+    }
+
+    @Test("replay --gpx gives each time gpsd's last report of it: mtk-3301's first 3D point has the course RMC gave")
+    func pointIsTheLastReportOfItsTime() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("mtk.gpx").path
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("mtk-3301.nmea"), "--gpx", gpx], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        // gpsd's own decoding reports 08:14:37 twice; only the second has the course and RMC's speed.
+        let gpsd = try String(contentsOfFile: try Corpus.path("mtk-3301.tpv.jsonl"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).filter { $0.contains(":14:37.000Z") }
+        #expect(gpsd.count == 2 && gpsd.last?.contains(#""track":0.0000"#) == true && gpsd.last?.contains(#""speed":0.020"#) == true)
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        let point = try #require(text.components(separatedBy: "<trkpt ").first { $0.contains("<time>2008-08-23T08:14:37Z</time>") })
+        #expect(point.contains("<gpxtpx:speed>0.020</gpxtpx:speed><gpxtpx:course>0.00</gpxtpx:course>"), "\(point)")
+        #expect(text.components(separatedBy: "<time>2008-08-23T08:14:37Z</time>").count == 2)
     }
 
     @Test("an fsync is due sync_interval after the last one, and nothing is due once synced or closed")

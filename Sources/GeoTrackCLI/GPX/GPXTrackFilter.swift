@@ -7,8 +7,9 @@ import Glibc
 /// Decides, fix by fix, what a GPX track records: the pure part of ``GPXWriter``.
 ///
 /// Times are the receiver's, so a replay and a live run of the same data make the same track.
-/// A fix at the last point's time (a second report of the same cycle) adds nothing and is
-/// skipped. A fix earlier than the last point (a receiver's clock stepping back, logs joined out
+/// A fix at the last point's time (a later report of the same cycle: gpsd reports a cycle again
+/// as more of its sentences arrive) replaces that point, so the point holds what gpsd finally
+/// said of that time (a course that came after the first report, say). A fix earlier than the last point (a receiver's clock stepping back, logs joined out
 /// of order) is kept: it starts a new segment, so every time the receiver gave is in the file,
 /// in the order received, and within a segment time only moves forward.
 package struct GPXTrackFilter: Sendable {
@@ -20,6 +21,8 @@ package struct GPXTrackFilter: Sendable {
         case point
         /// Close the current segment (if any), open a new one, then write the point.
         case newSegment
+        /// Write the point in place of the last one written: the same time, reported again.
+        case replaceLast
     }
 
     package let options: GPXOptions
@@ -40,7 +43,10 @@ package struct GPXTrackFilter: Sendable {
             lastWritten = (coordinate, time)
             return .newSegment
         }
-        guard time != last.time else { return .skip }
+        if time == last.time {
+            lastWritten = (coordinate, time)
+            return .replaceLast
+        }
         if time < last.time {
             lastWritten = (coordinate, time)
             return .newSegment

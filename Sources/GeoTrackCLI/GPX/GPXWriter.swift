@@ -11,7 +11,8 @@ import Glibc
 ///
 /// Each point is one `write(2)`: once `append` returns, the point is in the kernel, and a kill -9
 /// loses nothing already appended (the file then merely lacks its closing tags, which the replay
-/// reader tolerates). `fsync` runs at most once per ``GPXOptions/syncInterval``, so a power cut
+/// reader tolerates). A later report of the last point's time is written over that point
+/// (``GPXTrackFilter/Action/replaceLast``): the file's end is rewritten, never anything before it. `fsync` runs at most once per ``GPXOptions/syncInterval``, so a power cut
 /// loses at most that much. ``close()`` writes the closing tags: after it the file is valid XML.
 package final class GPXWriter: Sendable {
     private struct State {
@@ -22,6 +23,9 @@ package final class GPXWriter: Sendable {
         var unsynced = false
         var points = 0
         var closed = false
+        /// Where the file ends, and where the last point written starts (nil until a point is written).
+        var end: Int64 = 0
+        var lastPointStart: Int64?
     }
 
     /// The file being written.
@@ -63,7 +67,9 @@ package final class GPXWriter: Sendable {
         self.state = Mutex(State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now()))
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         try state.withLock { state throws(CLIError) in
-            try Self.write(GPXFormat.header(creator: "geotrack", name: name, created: created), to: state.descriptor, path: path)
+            let header = GPXFormat.header(creator: "geotrack", name: name, created: created)
+            try Self.write(header, to: state.descriptor, path: path)
+            state.end = Int64(header.utf8.count)
         }
     }
 
@@ -80,15 +86,22 @@ package final class GPXWriter: Sendable {
             guard !state.closed else { return false }
             let action = state.filter.action(for: fix)
             guard action != .skip, let line = GPXFormat.point(fix, gnss: gnss) else { return false }
-            var text = ""
-            if action == .newSegment {
-                if state.inSegment { text += GPXFormat.segmentEnd }
-                text += GPXFormat.segmentStart
-                state.inSegment = true
+            if action == .replaceLast, let start = state.lastPointStart {
+                try Self.replaceTail(from: start, oldEnd: state.end, with: line, descriptor: state.descriptor, path: path)
+                state.end = start + Int64(line.utf8.count)
+            } else {
+                var text = ""
+                if action == .newSegment {
+                    if state.inSegment { text += GPXFormat.segmentEnd }
+                    text += GPXFormat.segmentStart
+                    state.inSegment = true
+                }
+                state.lastPointStart = state.end + Int64(text.utf8.count)
+                text += line
+                try Self.write(text, to: state.descriptor, path: path)
+                state.end += Int64(text.utf8.count)
+                state.points += 1
             }
-            text += line
-            try Self.write(text, to: state.descriptor, path: path)
-            state.points += 1
             state.unsynced = true
             if now - state.lastSync >= syncInterval {
                 fsync(state.descriptor)
@@ -147,6 +160,25 @@ package final class GPXWriter: Sendable {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// Writes `text` at `start`, over the file's tail, and cuts the file after it: a single
+    /// positioned write, so a kill -9 leaves either point whole (and at worst, when the new one is
+    /// shorter, a few bytes of the old after it until the cut, which the replay reader skips).
+    private static func replaceTail(from start: Int64, oldEnd: Int64, with text: String, descriptor: Int32,
+                                    path: String) throws(CLIError) {
+        do {
+            let file = FileDescriptor(rawValue: descriptor)
+            _ = try file.writeAll(toAbsoluteOffset: start, text.utf8)
+            let end = start + Int64(text.utf8.count)
+            if end < oldEnd {
+                try file.resize(to: end)
+            }
+            // The next append goes at the end: move there, past whatever was rewritten.
+            _ = try file.seek(offset: end, from: .start)
+        } catch {
+            throw CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+        }
     }
 
     private static func write(_ text: String, to descriptor: Int32, path: String) throws(CLIError) {
