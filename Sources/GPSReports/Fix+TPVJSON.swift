@@ -46,6 +46,15 @@ extension Fix {
         v.geoidSeparation = geoidSeparation ?? .nan
         v.eph = eph ?? .nan
         v.sep = sep ?? .nan
+        v.depth = depth ?? .nan
+        if let wind {
+            v.hasWind = true
+            v.windAngleMagnetic = wind.magneticAngle ?? .nan
+            v.windAngleRelative = wind.relativeAngle ?? .nan
+            v.windAngleTrue = wind.trueAngle ?? .nan
+            v.windSpeedRelative = wind.relativeSpeed ?? .nan
+            v.windSpeedTrue = wind.trueSpeed ?? .nan
+        }
         if let dgpsAge, let dgpsStation {
             v.dgpsAge = dgpsAge
             v.dgpsStation = dgpsStation

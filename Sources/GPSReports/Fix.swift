@@ -58,6 +58,12 @@ public struct Fix: Sendable, Hashable {
     public var epd: Double?
     /// Estimated climb error in metres per second, 95% confidence (gpsd `epc`).
     public var epc: Double?
+    /// Depth of water below the sounder in metres (gpsd `depth`, from an echo sounder's DBT).
+    ///
+    /// Read from NMEA logs; from gpsd it reaches ``tpvJSON()`` through ``otherTPVMembers``.
+    public var depth: Double?
+    /// The wind, on a fix reported at a wind sentence (as gpsd prints it there only); else nil.
+    public var wind: Wind?
     /// Age of the differential corrections in seconds (gpsd `dgpsAge`), known with ``dgpsStation``.
     public var dgpsAge: Double?
     /// The differential reference station's id (gpsd `dgpsSta`), known with ``dgpsAge``.

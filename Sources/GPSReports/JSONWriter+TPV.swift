@@ -67,16 +67,31 @@ extension JSONWriter {
         field(16, ",\"geoidSep\":", v.geoidSeparation, 3)
         field(17, ",\"eph\":", v.eph, 3)
         field(19, ",\"sep\":", v.sep, 3)
+        field(21, ",\"depth\":", v.depth, 3)
         if v.dgpsAge.isFinite && v.dgpsStation >= 0 {
             field(20, ",\"dgpsAge\":", v.dgpsAge, 1)
             raw(",\"dgpsSta\":")
             integer(v.dgpsStation)
+        }
+        if v.hasWind {
+            // Rare (marine logs), so not worth a cached slot each.
+            plainField(",\"wanglem\":", v.windAngleMagnetic, 1)
+            plainField(",\"wangler\":", v.windAngleRelative, 1)
+            plainField(",\"wanglet\":", v.windAngleTrue, 1)
+            plainField(",\"wspeedr\":", v.windSpeedRelative, 1)
+            plainField(",\"wspeedt\":", v.windSpeedTrue, 1)
         }
         if let otherMembers, !otherMembers.isEmpty {
             byte(UInt8(ascii: ","))
             for unit in otherMembers.utf8 { byte(unit) }
         }
         raw("}")
+    }
+
+    private mutating func plainField(_ name: StaticString, _ value: Double, _ decimals: Int) {
+        guard value.isFinite else { return }
+        raw(name)
+        fixed(value, decimals: decimals)
     }
 
     @inline(__always)

@@ -27,6 +27,16 @@ package struct TPVValues {
     package var geoidSeparation = Double.nan
     package var eph = Double.nan
     package var sep = Double.nan
+    /// gpsd `depth`: metres of water below the sounder (DBT).
+    package var depth = Double.nan
+    /// Whether the wind values are printed: on a TPV reported at a wind sentence only.
+    package var hasWind = false
+    /// gpsd `wanglem`, `wangler`, `wanglet`, `wspeedr`, `wspeedt`, printed when finite and ``hasWind``.
+    package var windAngleMagnetic = Double.nan
+    package var windAngleRelative = Double.nan
+    package var windAngleTrue = Double.nan
+    package var windSpeedRelative = Double.nan
+    package var windSpeedTrue = Double.nan
     /// gpsd `dgpsAge`, printed with ``dgpsStation`` when both are known.
     package var dgpsAge = Double.nan
     /// gpsd `dgpsSta`; below 0 is unknown.

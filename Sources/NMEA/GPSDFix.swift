@@ -32,18 +32,32 @@ struct GPSDFix {
     var eps = Double.nan
     var epd = Double.nan
     var epc = Double.nan
+    /// Metres of water below the sounder (DBT); NaN when unknown.
+    var depth = Double.nan
+    /// Wind (MWV, MWD): gpsd's wanglem, wangler, wanglet, wspeedr, wspeedt; NaN when unknown.
+    var windAngleMagnetic = Double.nan
+    var windAngleRelative = Double.nan
+    var windAngleTrue = Double.nan
+    var windSpeedRelative = Double.nan
+    var windSpeedTrue = Double.nan
     /// Seconds since the last differential correction (GGA); NaN when unknown.
     var dgpsAge = Double.nan
     /// The differential reference station (GGA); -1 when unknown, as gpsd keeps it.
     var dgpsStation = -1
 
-    /// The report gpsd's TPV would carry: only time and mode below 2D.
-    func report(status: Int, device: String?) -> Fix {
+    /// The report gpsd's TPV would carry: only time and mode below 2D, and the wind (in any
+    /// mode) when reported at a wind sentence (`wind`).
+    func report(status: Int, device: String?, wind: Bool = false) -> Fix {
         var fix = Fix(mode: FixMode(rawValue: mode) ?? .unknown,
                       time: time > 0 ? Date(timeIntervalSince1970: time) : nil,
                       device: device)
         if status > 0 { fix.status = FixStatus(rawValue: status) }
         if time > 0 { fix.ept = Self.value(ept) }
+        if wind {
+            fix.wind = Wind(magneticAngle: Self.value(windAngleMagnetic), relativeAngle: Self.value(windAngleRelative),
+                            trueAngle: Self.value(windAngleTrue), relativeSpeed: Self.value(windSpeedRelative),
+                            trueSpeed: Self.value(windSpeedTrue))
+        }
         guard mode >= 2 else { return fix }
         if latitude.isFinite && longitude.isFinite {
             fix.latitude = latitude
@@ -65,6 +79,7 @@ struct GPSDFix {
         fix.geoidSeparation = Self.value(geoidSeparation)
         fix.eph = Self.value(eph)
         fix.sep = Self.value(sep)
+        fix.depth = Self.value(depth)
         fix.epd = Self.value(epd)
         fix.eps = Self.value(eps)
         // gpsd 3.22 prints epc and the geoid separation in 3D only.
@@ -80,14 +95,22 @@ struct GPSDFix {
         return fix
     }
 
-    /// The same report as ``report(status:device:)``, as raw TPV numbers for the JSON bulk path.
-    func tpvValues(status: Int) -> TPVValues {
+    /// The same report as ``report(status:device:wind:)``, as raw TPV numbers for the JSON bulk path.
+    func tpvValues(status: Int, wind: Bool = false) -> TPVValues {
         var v = TPVValues()
         v.mode = mode
         v.status = status
         if time > 0 {
             v.time = time
             v.ept = ept
+        }
+        if wind {
+            v.hasWind = true
+            v.windAngleMagnetic = windAngleMagnetic
+            v.windAngleRelative = windAngleRelative
+            v.windAngleTrue = windAngleTrue
+            v.windSpeedRelative = windSpeedRelative
+            v.windSpeedTrue = windSpeedTrue
         }
         guard mode >= 2 else { return v }
         if latitude.isFinite && longitude.isFinite {
@@ -109,6 +132,7 @@ struct GPSDFix {
         v.geoidSeparation = geoidSeparation
         v.eph = eph
         v.sep = sep
+        v.depth = depth
         v.epd = epd
         v.eps = eps
         if mode >= 3 {

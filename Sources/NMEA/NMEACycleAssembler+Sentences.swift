@@ -739,6 +739,48 @@ extension NMEACycleAssembler {
     }
 
     /// Garmin's altitude above mean sea level in whole feet, and its fix mode (1 to 3).
+    // MARK: DBT
+
+    /// An echo sounder's depth: metres, else feet, else fathoms, as gpsd reads them. Like gpsd,
+    /// the first DBT makes every later sentence without a time end a cycle.
+    mutating func decodeDBT(_ f: NMEAFields) -> Mask? {
+        defer { cycleContinues = true }
+        let units: [(field: Int, metres: Double)] = [(3, 1), (1, 0.3048), (5, 1.8288)]
+        for unit in units where !f.isEmpty(unit.field) {
+            guard let value = f.number(unit.field), value.isFinite, abs(value) < 1e6 else { return nil }
+            newData.depth = value * unit.metres
+            return .altitude
+        }
+        return []
+    }
+
+    // MARK: MWV, MWD
+
+    /// Relative wind angle and speed, read (as gpsd 3.22 does) only when relative, in knots and valid.
+    mutating func decodeMWV(_ f: NMEAFields) -> Mask? {
+        guard f.first(2) == UInt8(ascii: "R"), f.first(4) == UInt8(ascii: "N"), f.first(5) == UInt8(ascii: "A")
+        else { return [] }
+        guard let angle = f.number(1), let speed = f.number(3), Self.plausibleWind(angle), Self.plausibleWind(speed)
+        else { return nil }
+        newData.windAngleRelative = angle
+        newData.windSpeedRelative = speed * Self.knotsToMetresPerSecond
+        return .wind
+    }
+
+    /// True and magnetic wind direction and the speed in m/s; an empty field is unknown.
+    mutating func decodeMWD(_ f: NMEAFields) -> Mask? {
+        guard let trueAngle = f.number(1), let magneticAngle = f.number(3), let speed = f.number(7),
+              Self.plausibleWind(trueAngle), Self.plausibleWind(magneticAngle), Self.plausibleWind(speed)
+        else { return nil }
+        newData.windAngleTrue = trueAngle
+        newData.windAngleMagnetic = magneticAngle
+        newData.windSpeedTrue = speed
+        return .wind
+    }
+
+    /// Unknown (NaN), or a number small enough to print: no instrument gives more.
+    private static func plausibleWind(_ value: Double) -> Bool { value.isNaN || abs(value) < 1e6 }
+
     mutating func decodePGRMZ(_ f: NMEAFields) -> Mask? {
         var mask: Mask = []
         if f.first(2) == UInt8(ascii: "f") && !f.isEmpty(1) {

@@ -12,7 +12,7 @@ extension NMEACycleAssembler {
     static let comparedProperties: Set<String> = [
         "device", "wantsSky", "wantsAttitude", "collectsRawFixes",
         "year", "month", "day", "hour", "minute", "second", "subseconds", "century", "headerDate", "sawDateSentence",
-        "thisFractionalTime", "lastFractionalTime", "latchFractionalTime", "lastTag", "cycleEnders",
+        "thisFractionalTime", "lastFractionalTime", "latchFractionalTime", "lastTag", "cycleEnders", "cycleContinues",
         "lastGGATalker", "lastGGATimestamp", "latchMode",
         "lastGSATalker", "lastGSVTalker",
         "seenGLGSA", "seenBDGSA", "seenGAGSA", "seenGNGSA",
@@ -57,7 +57,7 @@ extension NMEACycleAssembler {
             && Self.same(thisFractionalTime, other.thisFractionalTime)
             && Self.same(lastFractionalTime, other.lastFractionalTime)
             && latchFractionalTime == other.latchFractionalTime && lastTag == other.lastTag
-            && cycleEnders == other.cycleEnders
+            && cycleEnders == other.cycleEnders && cycleContinues == other.cycleContinues
             && lastGGATalker == other.lastGGATalker && lastGGATimestamp == other.lastGGATimestamp
             && latchMode == other.latchMode
             && lastGSATalker == other.lastGSATalker && lastGSVTalker == other.lastGSVTalker
@@ -125,7 +125,8 @@ extension GPSDFix {
     static let comparedProperties: Set<String> = [
         "time", "mode", "status", "latitude", "longitude", "altHAE", "altMSL", "geoidSeparation", "speed", "track",
         "magneticTrack", "magneticVariation", "climb", "ept", "epx", "epy", "epv", "eph", "sep",
-        "eps", "epd", "epc", "dgpsAge", "dgpsStation",
+        "eps", "epd", "epc", "depth", "windAngleMagnetic", "windAngleRelative", "windAngleTrue",
+        "windSpeedRelative", "windSpeedTrue", "dgpsAge", "dgpsStation",
     ]
 
     /// Whether every value is the same, bit for bit but for NaNs (see ``NMEACycleAssembler/hasSameState(as:)``).
@@ -140,6 +141,10 @@ extension GPSDFix {
             && A.same(ept, other.ept) && A.same(epx, other.epx) && A.same(epy, other.epy) && A.same(epv, other.epv)
             && A.same(eph, other.eph) && A.same(sep, other.sep)
             && A.same(eps, other.eps) && A.same(epd, other.epd) && A.same(epc, other.epc)
+            && A.same(depth, other.depth)
+            && A.same(windAngleMagnetic, other.windAngleMagnetic) && A.same(windAngleRelative, other.windAngleRelative)
+            && A.same(windAngleTrue, other.windAngleTrue) && A.same(windSpeedRelative, other.windSpeedRelative)
+            && A.same(windSpeedTrue, other.windSpeedTrue)
             && A.same(dgpsAge, other.dgpsAge) && dgpsStation == other.dgpsStation
     }
 }

@@ -51,6 +51,8 @@ struct NMEACycleAssembler {
         static let errors = Mask(rawValue: 1 << 13)
         static let clear = Mask(rawValue: 1 << 14)
         static let report = Mask(rawValue: 1 << 15)
+        /// gpsd's NAVDATA_SET: wind, printed on the TPV reported at this sentence only.
+        static let wind = Mask(rawValue: 1 << 16)
     }
 
     /// What became of one sentence.
@@ -98,6 +100,10 @@ struct NMEACycleAssembler {
     var latchFractionalTime = false
     var lastTag: UInt8 = 0
     var cycleEnders: UInt64 = 0
+    /// Set for good by the first DBT, as gpsd 3.22 sets its `cycle_continue`: from then on every
+    /// sentence without a time is taken as the cycle's end and reported, so a log with an echo
+    /// sounder gets a TPV for nearly every sentence, as gpsd prints them.
+    var cycleContinues = false
 
     // GGA repeated-timestamp latch.
     var lastGGATalker: UInt8 = 0
@@ -198,10 +204,41 @@ struct NMEACycleAssembler {
 
     /// Notes a valid sentence the decoder skips (unknown, proprietary, AIS): like gpsd, any
     /// other sentence ends a run of GSV or GSA sentences, and is followed by the error model.
-    mutating func noteOtherSentence() {
+    ///
+    /// `reachesNMEADriver` is false for what gpsd hands to another driver (AIS): once a DBT has
+    /// been seen, every other sentence gpsd's NMEA driver reads ends a cycle and is reported.
+    mutating func noteOtherSentence(reachesNMEADriver: Bool = true, into reports: inout [Report]) {
         lastGSVTalker = 0
         lastGSATalker = 0
-        rerunErrorModelIfNeeded()
+        if cycleContinues && reachesNMEADriver {
+            latchFractionalTime = false
+            newData = GPSDFix()
+            endUntaggedSentence(into: &reports)
+        } else {
+            rerunErrorModelIfNeeded()
+        }
+    }
+
+    /// A sentence gpsd reads without a decoder of its own, or too short, or with values it
+    /// refuses, once cycles continue: gpsd gives it tag 0, which its end-of-cycle detector then
+    /// marks as the cycle's end, so the fix so far is reported.
+    private mutating func endUntaggedSentence(into reports: inout [Report]) {
+        var mask: Mask = []
+        endOfCycle(tag: 0, mask: &mask)
+        errorModel()
+        appendFix(mask, into: &reports)
+    }
+
+    /// The fix as a report (or raw TPV numbers on the bulk path) when `mask` says to report.
+    @inline(__always)
+    private mutating func appendFix(_ mask: Mask, into reports: inout [Report]) {
+        guard mask.contains(.report) else { return }
+        let wind = mask.contains(.wind)
+        if collectsRawFixes {
+            rawFixes.append(fix.tpvValues(status: status, wind: wind))
+        } else {
+            reports.append(.fix(fix.report(status: status, device: device, wind: wind)))
+        }
     }
 
     /// gpsd runs its error model after every sentence, even one that changed nothing. Run again
@@ -224,7 +261,11 @@ struct NMEACycleAssembler {
         guard fields.count >= type.minimumFields else {
             if type != .gsv { lastGSVTalker = 0 }
             if type != .gsa { lastGSATalker = 0 }
-            rerunErrorModelIfNeeded()
+            if cycleContinues {
+                endUntaggedSentence(into: &reports)
+            } else {
+                rerunErrorModelIfNeeded()
+            }
             return .tooShort
         }
         let decoded: Mask?
@@ -245,11 +286,18 @@ struct NMEACycleAssembler {
         case .pgrme: decoded = decodePGRME(fields)
         case .pgrmz: decoded = decodePGRMZ(fields)
         case .psrfepe: decoded = decodePSRFEPE(fields)
+        case .dbt: decoded = decodeDBT(fields)
+        case .mwv: decoded = decodeMWV(fields)
+        case .mwd: decoded = decodeMWD(fields)
         }
         guard var mask = decoded else {
             latchFractionalTime = false
             newData = GPSDFix()
-            rerunErrorModelIfNeeded()
+            if cycleContinues {
+                endUntaggedSentence(into: &reports)
+            } else {
+                rerunErrorModelIfNeeded()
+            }
             return .invalid
         }
         if type != .gsv { lastGSVTalker = 0 }
@@ -258,7 +306,7 @@ struct NMEACycleAssembler {
         // reads (it has no time, and the DOPs change at the set's end): merging would change
         // nothing, and the error model only what ``rerunErrorModelIfNeeded()`` looks for. GSVs
         // are two in five sentences.
-        if type == .gsv && mask.isEmpty {
+        if type == .gsv && mask.isEmpty && !cycleContinues {
             rerunErrorModelIfNeeded()
             return .decoded
         }
@@ -266,13 +314,7 @@ struct NMEACycleAssembler {
         endOfCycle(tag: type.rawValue, mask: &mask)
         merge(mask)
         errorModel()
-        if mask.contains(.report) {
-            if collectsRawFixes {
-                rawFixes.append(fix.tpvValues(status: status))
-            } else {
-                reports.append(.fix(fix.report(status: status, device: device)))
-            }
-        }
+        appendFix(mask, into: &reports)
         if mask.contains(.satellite) && wantsSky {
             reports.append(.sky(skyView()))
         }
@@ -290,13 +332,22 @@ struct NMEACycleAssembler {
     private mutating func endOfCycle(tag: UInt8, mask: inout Mask) {
         let lastTagBit: UInt64 = lastTag > 0 ? 1 << UInt64(lastTag) : 0
         let thisTagBit: UInt64 = 1 << UInt64(tag)
-        if latchFractionalTime && !(abs(thisFractionalTime - lastFractionalTime) < 0.01) {
-            mask.insert(.clear)
-            if lastTag > 0 && cycleEnders & lastTagBit == 0 {
-                cycleEnders |= lastTagBit
+        if latchFractionalTime {
+            if !(abs(thisFractionalTime - lastFractionalTime) < 0.01) {
+                mask.insert(.clear)
+                if lastTag > 0 && cycleEnders & lastTagBit == 0 && !cycleContinues {
+                    cycleEnders |= lastTagBit
+                }
             }
+        } else if cycleContinues {
+            // gpsd: a sentence without a time extends the cycle, and becomes its end. Bit 0 (the
+            // sentences gpsd has no decoder for, which never carry a time) is read only right
+            // after being set, so it is left alone: what it holds changes nothing, and a chunk
+            // of a log decoded from a seed (whose last tag is 0) would otherwise differ in it.
+            if lastTag > 0 { cycleEnders &= ~lastTagBit }
+            if tag > 0 { cycleEnders |= thisTagBit } else { mask.insert(.report) }
         }
-        if latchFractionalTime && cycleEnders & thisTagBit != 0 {
+        if (latchFractionalTime || cycleContinues) && cycleEnders & thisTagBit != 0 {
             mask.insert(.report)
         }
         if latchFractionalTime { lastTag = tag }
@@ -328,6 +379,14 @@ struct NMEACycleAssembler {
         if mask.contains(.altitude) {
             if newData.altHAE.isFinite { fix.altHAE = newData.altHAE }
             if newData.altMSL.isFinite { fix.altMSL = newData.altMSL }
+            if newData.depth.isFinite { fix.depth = newData.depth }
+        }
+        if mask.contains(.wind) {
+            if newData.windAngleMagnetic.isFinite { fix.windAngleMagnetic = newData.windAngleMagnetic }
+            if newData.windAngleRelative.isFinite { fix.windAngleRelative = newData.windAngleRelative }
+            if newData.windAngleTrue.isFinite { fix.windAngleTrue = newData.windAngleTrue }
+            if newData.windSpeedRelative.isFinite { fix.windSpeedRelative = newData.windSpeedRelative }
+            if newData.windSpeedTrue.isFinite { fix.windSpeedTrue = newData.windSpeedTrue }
         }
         if mask.contains(.track) { fix.track = newData.track }
         if mask.contains(.magneticTrack) {

@@ -6,6 +6,11 @@
 /// small, distinct and non-zero.
 enum NMEASentenceType: UInt8, CaseIterable {
     case rmc = 1, gga, gll, gsa, gsv, vtg, gns, zda, gst, hdt, hdg, ths, gbs
+    /// An echo sounder's depth below the transducer. gpsd marks it as continuing a reporting
+    /// cycle, which changes when fixes are reported from then on (see ``NMEACycleAssembler``).
+    case dbt
+    /// Wind speed and angle (relative), and wind direction and speed (true and magnetic).
+    case mwv, mwd
     /// Garmin's estimated position errors, found by its whole tag (``lookup(_:_:_:)`` does not).
     case pgrme
     /// Garmin's altitude in feet and fix mode, found by its whole tag.
@@ -36,6 +41,9 @@ enum NMEASentenceType: UInt8, CaseIterable {
         case 0x48_4447: .hdg   // HDG
         case 0x54_4853: .ths   // THS
         case 0x47_4253: .gbs   // GBS
+        case 0x44_4254: .dbt   // DBT
+        case 0x4D_5756: .mwv   // MWV
+        case 0x4D_5744: .mwd   // MWD
         default: nil
         }
     }
@@ -45,9 +53,9 @@ enum NMEASentenceType: UInt8, CaseIterable {
         switch self {
         case .rmc: 8
         case .gga, .gns: 13
-        case .gll, .gbs, .pgrme, .psrfepe: 7
+        case .gll, .gbs, .pgrme, .psrfepe, .dbt: 7
         case .gsa: 18
-        case .gsv, .hdg, .ths: 0
+        case .gsv, .hdg, .ths, .mwv, .mwd: 0
         case .vtg: 5
         case .pgrmz: 4
         case .zda: 4

@@ -211,7 +211,8 @@ struct NMEAStreamDecoder: ~Copyable {
         let known = proprietary ? Self.proprietaryType(base, start: s, end: end) : nil
         if (proprietary && known == nil) || base[s] == Self.bang {
             if proprietary { statistics.proprietary += 1 } else { statistics.unknown += 1 }
-            assembler.noteOtherSentence()
+            // AIS goes to gpsd's AIVDM driver, not its NMEA one.
+            assembler.noteOtherSentence(reachesNMEADriver: base[s] != Self.bang, into: &reports)
             return
         }
         // The type comes from the tag before the sentence is split: a sentence of no known type
@@ -220,7 +221,7 @@ struct NMEAStreamDecoder: ~Copyable {
               let type = known ?? NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
         else {
             statistics.unknown += 1
-            assembler.noteOtherSentence()
+            assembler.noteOtherSentence(into: &reports)
             return
         }
         // A sentence here is at most 100 bytes, so its commas are fewer than NMEAFields.capacity
