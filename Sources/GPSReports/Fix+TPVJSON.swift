@@ -62,3 +62,47 @@ extension Fix {
         return v
     }
 }
+
+extension Fix {
+    /// The fix whose TPV numbers are `v` (NaN for unknown, as ``tpvValues`` gives them): the
+    /// inverse of ``tpvValues``, so a decoder keeps gpsd's rules for what a TPV holds in one place.
+    package init(tpvValues v: TPVValues, device: String?) {
+        func known(_ value: Double) -> Double? { value.isFinite ? value : nil }
+        self.init(mode: FixMode(rawValue: v.mode) ?? .unknown,
+                  time: v.time > 0 ? Date(timeIntervalSince1970: v.time) : nil, device: device)
+        status = v.status > 0 ? FixStatus(rawValue: v.status) : nil
+        ept = known(v.ept)
+        if v.latitude.isFinite && v.longitude.isFinite {
+            latitude = v.latitude
+            longitude = v.longitude
+        }
+        altitudeHAE = known(v.altHAE)
+        altitudeMSL = known(v.altMSL)
+        if v.epx.isFinite && v.epy.isFinite {
+            epx = v.epx
+            epy = v.epy
+        }
+        epv = known(v.epv)
+        track = known(v.track)
+        magneticTrack = known(v.magneticTrack)
+        magneticVariation = known(v.magneticVariation)
+        speed = known(v.speed)
+        climb = known(v.climb)
+        epd = known(v.epd)
+        eps = known(v.eps)
+        epc = known(v.epc)
+        geoidSeparation = known(v.geoidSeparation)
+        eph = known(v.eph)
+        sep = known(v.sep)
+        depth = known(v.depth)
+        if v.dgpsAge.isFinite && v.dgpsStation >= 0 {
+            dgpsAge = v.dgpsAge
+            dgpsStation = v.dgpsStation
+        }
+        if v.hasWind {
+            wind = Wind(magneticAngle: known(v.windAngleMagnetic), relativeAngle: known(v.windAngleRelative),
+                        trueAngle: known(v.windAngleTrue), relativeSpeed: known(v.windSpeedRelative),
+                        trueSpeed: known(v.windSpeedTrue))
+        }
+    }
+}

@@ -45,57 +45,15 @@ struct GPSDFix {
     /// The differential reference station (GGA); -1 when unknown, as gpsd keeps it.
     var dgpsStation = -1
 
-    /// The report gpsd's TPV would carry: only time and mode below 2D, and the wind (in any
-    /// mode) when reported at a wind sentence (`wind`).
+    /// The report gpsd's TPV would carry (``tpvValues(status:wind:)``, the one place its rules
+    /// are kept), as a ``Fix``.
     func report(status: Int, device: String?, wind: Bool = false) -> Fix {
-        var fix = Fix(mode: FixMode(rawValue: mode) ?? .unknown,
-                      time: time > 0 ? Date(timeIntervalSince1970: time) : nil,
-                      device: device)
-        if status > 0 { fix.status = FixStatus(rawValue: status) }
-        if time > 0 { fix.ept = Self.value(ept) }
-        if wind {
-            fix.wind = Wind(magneticAngle: Self.value(windAngleMagnetic), relativeAngle: Self.value(windAngleRelative),
-                            trueAngle: Self.value(windAngleTrue), relativeSpeed: Self.value(windSpeedRelative),
-                            trueSpeed: Self.value(windSpeedTrue))
-        }
-        guard mode >= 2 else { return fix }
-        if latitude.isFinite && longitude.isFinite {
-            fix.latitude = latitude
-            fix.longitude = longitude
-        }
-        // gpsd 3.22 prints altitude, epv and climb whenever they are known, in 2D too.
-        fix.altitudeHAE = Self.value(altHAE)
-        fix.altitudeMSL = Self.value(altMSL)
-        fix.epv = Self.value(epv)
-        fix.climb = Self.value(climb)
-        if epx.isFinite && epy.isFinite {
-            fix.epx = epx
-            fix.epy = epy
-        }
-        fix.track = Self.value(track)
-        fix.magneticTrack = Self.value(magneticTrack)
-        fix.magneticVariation = Self.value(magneticVariation)
-        fix.speed = Self.value(speed)
-        fix.geoidSeparation = Self.value(geoidSeparation)
-        fix.eph = Self.value(eph)
-        fix.sep = Self.value(sep)
-        fix.depth = Self.value(depth)
-        fix.epd = Self.value(epd)
-        fix.eps = Self.value(eps)
-        // gpsd 3.22 prints epc and the geoid separation in 3D only.
-        if mode >= 3 {
-            fix.epc = Self.value(epc)
-        } else {
-            fix.geoidSeparation = nil
-        }
-        if dgpsAge.isFinite && dgpsStation >= 0 {
-            fix.dgpsAge = dgpsAge
-            fix.dgpsStation = dgpsStation
-        }
-        return fix
+        Fix(tpvValues: tpvValues(status: status, wind: wind), device: device)
     }
 
-    /// The same report as ``report(status:device:wind:)``, as raw TPV numbers for the JSON bulk path.
+    /// The numbers gpsd's TPV would carry, NaN where it prints nothing: only time and mode below
+    /// 2D, and the wind (in any mode) on a report made at a wind sentence (`wind`). The JSON bulk
+    /// path prints them as they are; ``report(status:device:wind:)`` makes a ``Fix`` of them.
     func tpvValues(status: Int, wind: Bool = false) -> TPVValues {
         var v = TPVValues()
         v.mode = mode
@@ -146,7 +104,4 @@ struct GPSDFix {
         }
         return v
     }
-
-    @inline(__always)
-    private static func value(_ v: Double) -> Double? { v.isFinite ? v : nil }
 }
