@@ -357,10 +357,12 @@ package struct JSONWriter: ~Copyable {
 
     /// Appends an ISO 8601 UTC timestamp with milliseconds, quoted, as gpsd prints `time`:
     /// `"2017-01-10T00:09:42.000Z"`.
+    /// A time beyond year 9999 either way (``UTCTime`` has no text for it) is written as the
+    /// epoch, which no receiver reports: the line stays valid JSON.
     package mutating func isoTime(secondsSince1970 seconds: Double) {
-        let totalMilliseconds = Int64((seconds * 1000).rounded())
-        let days = totalMilliseconds >= 0 ? totalMilliseconds / 86_400_000 : (totalMilliseconds - 86_399_999) / 86_400_000
-        let ms = UInt64(totalMilliseconds - days * 86_400_000)
+        let time = UTCTime(secondsSince1970: seconds) ?? UTCTime.epoch
+        let days = time.days
+        let ms = UInt64(time.millisecondOfDay)
         reserve(32)
         storage[count] = UInt8(ascii: "\"")
         count += 1

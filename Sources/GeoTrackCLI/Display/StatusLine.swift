@@ -271,10 +271,6 @@ package enum StatusLine {
 
     /// `HH:MM:SSZ` in UTC, without a formatter (this runs for every fix).
     package static func utcTime(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        return Decimal.padded(Int(parts.tm_hour), digits: 2) + ":" + Decimal.padded(Int(parts.tm_min), digits: 2) + ":"
-            + Decimal.padded(Int(parts.tm_sec), digits: 2) + "Z"
+        UTCTime(secondsSince1970: date.timeIntervalSince1970)?.timeOfDay() ?? "--:--:--Z"
     }
 }

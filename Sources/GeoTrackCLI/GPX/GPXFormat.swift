@@ -83,21 +83,11 @@ package enum GPXFormat {
         return nil
     }
 
-    /// ISO 8601 UTC with milliseconds when the time has them.
+    /// ISO 8601 UTC with milliseconds when the time has them (``UTCTime``); an impossible time
+    /// (beyond year 9999) as the epoch.
     package static func timestamp(_ date: Date) -> String {
-        let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.rounded(.down))
-        var milliseconds = Int(((interval - Double(seconds)) * 1000).rounded())
-        if milliseconds == 1000 {
-            seconds += 1
-            milliseconds = 0
-        }
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let base = Decimal.padded(Int(parts.tm_year) + 1900, digits: 4) + "-" + Decimal.padded(Int(parts.tm_mon) + 1, digits: 2)
-            + "-" + Decimal.padded(Int(parts.tm_mday), digits: 2) + "T" + Decimal.padded(Int(parts.tm_hour), digits: 2)
-            + ":" + Decimal.padded(Int(parts.tm_min), digits: 2) + ":" + Decimal.padded(Int(parts.tm_sec), digits: 2)
-        return milliseconds == 0 ? base + "Z" : base + "." + Decimal.padded(milliseconds, digits: 3) + "Z"
+        (UTCTime(secondsSince1970: date.timeIntervalSince1970) ?? UTCTime.epoch)
+            .iso8601(milliseconds: .whenNotZero)
     }
 
     /// `text` as XML character data (GPX and SVG alike). Control characters other than tab, newline and carriage
