@@ -82,7 +82,7 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing came from `host:port` within `timeout`: the connect did not complete, or the
     /// peer accepted and said nothing (gpsd greets every client at once).
     public static func noAnswer(host: String, port: Int, within timeout: Duration) -> SourceError {
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        let seconds = timeout.inSeconds
         let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
         return SourceError(.timedOut, message:
             "no answer from gpsd at \(host):\(port) within \(shown) s. Is gpsd listening there? Check the host, the port and any firewall between.",

@@ -100,7 +100,7 @@ package struct DwellDetector: Sendable {
             current.add(location)
             cluster = current
             let stayed = location.timestamp.timeIntervalSince(current.start)
-            if !isStaying && stayed >= Self.seconds(dwell) {
+            if !isStaying && stayed >= dwell.inSeconds {
                 isStaying = true
                 return .arrived(center: current.center, since: current.start)
             }
@@ -123,9 +123,5 @@ package struct DwellDetector: Sendable {
         current.latitudeSum = center.latitude * current.count
         current.longitudeSum = center.longitude * current.count
         cluster = current
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -96,8 +96,8 @@ package enum StatusLine {
         case .unreachable(let error, let retryingIn):
             var parts = unreachableParts(error, options: options)
             if let retryingIn {
-                let seconds = max(0, Int((Double(retryingIn.components.seconds)
-                    + Double(retryingIn.components.attoseconds) / 1e18).rounded(.up)))
+                // Clamped before the conversion, which would trap beyond Int's range.
+                let seconds = Int(min(max(0, retryingIn.inSeconds.rounded(.up)), 86_400 * 365))
                 parts.append(Part(text: "retrying in \(seconds)s", priority: 6, style: .yellow))
             }
             return parts

@@ -55,7 +55,7 @@ package enum TrackerLoop {
     }
 
     static func format(_ duration: Duration) -> String {
-        let seconds = StatusDisplay.seconds(duration)
+        let seconds = duration.inSeconds
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }

@@ -94,7 +94,7 @@ package final class StatusDisplay: Sendable {
             // Only a line redrawn in place counts down: as plain lines, a countdown would print
             // a line a second while gpsd is down.
             if mode == .terminal, case .unreachable(_, let retryingIn?) = status {
-                state.retryDeadline = now + Self.seconds(retryingIn)
+                state.retryDeadline = now + retryingIn.inSeconds
             } else {
                 state.retryDeadline = nil
             }
@@ -295,9 +295,5 @@ package final class StatusDisplay: Sendable {
         case (.fix?, .fix), (.searching?, .searching), (.stale?, .stale): true
         default: false
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
