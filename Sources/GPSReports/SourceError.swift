@@ -1,6 +1,8 @@
-/// Why a location source failed, with a message a user can act on.
+/// Why a location source failed: a code, where, and a message that says what happened.
 ///
-/// Compare errors by ``code``; ``description`` is the sentence to show a user.
+/// Compare errors by ``code``. The message names no command or option: a program adds the
+/// advice its users can follow (GeoTrack's CLI, `SourceError+Advice.swift`, says "is gpsd
+/// running? sudo systemctl start gpsd").
 public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure this is.
     public enum Code: Sendable, Hashable {
@@ -25,45 +27,40 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The kind of failure.
     public var code: Code
-    /// The full message for the user: what happened and what to do.
+    /// What happened, where: "cannot connect to gpsd at localhost:2947: connection refused".
+    /// What to do about it is for the program to say (it knows its own options and commands).
     public var message: String
     /// The cause in a few words ("connection refused"), for a line too narrow for ``message``;
     /// nil when the message has no shorter form.
     public var reason: String?
     /// Where the source was tried ("localhost:2947"), when that is worth showing beside ``reason``.
     public var address: String?
-    /// The first thing to check, in a few words ("is gpsd running?").
-    public var hint: String?
-    /// A command that may help ("sudo systemctl start gpsd").
-    public var remedy: String?
+    /// How long the source was waited for, for ``Code/timedOut`` after a deadline of the client's
+    /// own (``noAnswer(host:port:within:)``); nil when the kernel gave up.
+    public var timeout: Duration?
 
     /// Creates an error with an explicit message and, for narrow lines, its parts.
-    public init(_ code: Code, message: String, reason: String? = nil, address: String? = nil,
-                hint: String? = nil, remedy: String? = nil) {
+    public init(_ code: Code, message: String, reason: String? = nil, address: String? = nil, timeout: Duration? = nil) {
         self.code = code
         self.message = message
         self.reason = reason
         self.address = address
-        self.hint = hint
-        self.remedy = remedy
+        self.timeout = timeout
     }
 
     public var description: String { message }
 
     /// Nothing listens at `host:port`.
     public static func connectionRefused(host: String, port: Int) -> SourceError {
-        SourceError(.connectionRefused, message:
-            "cannot connect to gpsd at \(host):\(port): connection refused. Is gpsd running? (sudo systemctl start gpsd)",
-            reason: "connection refused", address: "\(host):\(port)", hint: "is gpsd running?",
-            remedy: "sudo systemctl start gpsd")
+        SourceError(.connectionRefused, message: "cannot connect to gpsd at \(host):\(port): connection refused",
+                    reason: "connection refused", address: "\(host):\(port)")
     }
 
     /// `host` does not resolve.
     public static func hostNotFound(host: String, port: Int) -> SourceError {
         // The port says nothing about a name that does not resolve: the reason names the host.
-        SourceError(.hostNotFound, message:
-            "cannot connect to gpsd at \(host):\(port): unknown host. Check the host name given with --gpsd.",
-            reason: "host \(host) does not resolve", hint: "check the host name")
+        SourceError(.hostNotFound, message: "cannot connect to gpsd at \(host):\(port): unknown host",
+                    reason: "host \(host) does not resolve")
     }
 
     /// gpsd closed the connection.
@@ -74,27 +71,22 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Connecting to gpsd at `host:port` did not complete: the kernel gave up waiting.
     public static func timedOut(host: String, port: Int) -> SourceError {
-        SourceError(.timedOut, message:
-            "cannot connect to gpsd at \(host):\(port): no answer. Check the host and port, and any firewall between.",
-            reason: "no answer", address: "\(host):\(port)", hint: "check the host, the port and any firewall")
+        SourceError(.timedOut, message: "cannot connect to gpsd at \(host):\(port): no answer",
+                    reason: "no answer", address: "\(host):\(port)")
     }
 
     /// Nothing came from `host:port` within `timeout`: the connect did not complete, or the
     /// peer accepted and said nothing (gpsd greets every client at once).
     public static func noAnswer(host: String, port: Int, within timeout: Duration) -> SourceError {
         let seconds = timeout.inSeconds
-        let shown = seconds == seconds.rounded() ? "\(Int(seconds))" : "\(seconds)"
-        return SourceError(.timedOut, message:
-            "no answer from gpsd at \(host):\(port) within \(shown) s. Is gpsd listening there? Check the host, the port and any firewall between.",
-            reason: "no answer in \(shown) s", address: "\(host):\(port)", hint: "is gpsd listening there?",
-            remedy: "check the host, the port and any firewall")
+        let shown = seconds == seconds.rounded() && abs(seconds) < 1e9 ? "\(Int(seconds))" : "\(seconds)"
+        return SourceError(.timedOut, message: "no answer from gpsd at \(host):\(port) within \(shown) s",
+                           reason: "no answer in \(shown) s", address: "\(host):\(port)", timeout: timeout)
     }
 
     /// gpsd has no receiver attached.
     public static func noReceiver(host: String, port: Int) -> SourceError {
-        SourceError(.noReceiver, message:
-            "no GPS receiver is attached to gpsd at \(host):\(port). Plug one in, or add it with 'gpsdctl add /dev/ttyUSB0'.",
-            reason: "no GPS receiver attached", address: "\(host):\(port)", hint: "plug one in",
-            remedy: "gpsdctl add /dev/ttyUSB0")
+        SourceError(.noReceiver, message: "no GPS receiver is attached to gpsd at \(host):\(port)",
+                     reason: "no GPS receiver attached", address: "\(host):\(port)")
     }
 }

@@ -83,13 +83,13 @@ public final class AuthorizationStore: Sendable {
         case .missing:
             return StoredAuthorization(.notDetermined)
         case .unreadable(let reason):
-            throw .authorizationStore(path: path, reason: "it cannot be read (\(reason)); run `geotrack auth reset`")
+            throw .authorizationStore(path: path, reason: "it cannot be read (\(reason))")
         case .text(let content, _):
             text = content
         }
         // What the file holds is not repeated: it may be anything, of any length.
         let unreadable = LocationError.authorizationStore(
-            path: path, reason: "it does not hold a decision; run `geotrack auth reset`, then decide again")
+            path: path, reason: "it does not hold a decision")
         // One word, the status; a grant may add a second, its accuracy (none means full, as
         // files written before accuracy existed say).
         let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline })

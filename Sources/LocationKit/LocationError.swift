@@ -1,6 +1,7 @@
 import GPSReports
 
-/// Why the location manager could not do what was asked, with a message that says what to do.
+/// Why the location manager could not do what was asked. The description says what failed;
+/// what a user should do about it is the program's to say (it knows how access is decided there).
 public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The user denied location access.
     case denied
@@ -23,19 +24,19 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .denied:
-            "location access is denied. Run `geotrack auth grant` to allow it."
+            "location access is denied"
         case .restricted(let policyPath):
-            "location access is disabled by the administrator policy in \(policyPath); ask your administrator to change it."
+            "location access is disabled by the administrator policy in \(policyPath)"
         case .notDetermined:
-            "location access has not been decided and no prompt is available here. Run `geotrack auth grant` to allow it."
+            "location access has not been decided and no prompt is available"
         case .locationUnknown(let timeout):
-            "no position fix within \(timeout.components.seconds)s. Check that the receiver has a clear view of the sky (try `cgps`)."
+            "no position fix within \(timeout.components.seconds)s"
         case .source(let error):
             error.message
         case .regionMonitoringFailed(let identifier, let reason):
             "cannot monitor region '\(identifier)': \(reason)"
         case .authorizationStore(let path, let reason):
-            "cannot use the authorization file \(path): \(reason). Check its permissions, or run `geotrack auth reset`."
+            "cannot use the authorization file \(path): \(reason)"
         case .monitorFailed(let name, let path, let reason):
             "monitor '\(name)' (\(path)): \(reason)"
         }

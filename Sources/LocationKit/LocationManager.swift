@@ -320,7 +320,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         case .restricted:
             report(.restricted(policyPath: authorizationStore.policyPath))
         case .notDetermined:
-            logger.notice("location access is not decided yet; updates start once it is granted (request it, or run `geotrack auth grant`)")
+            logger.notice("location access is not decided yet; updates start once it is granted")
         case .authorizedWhenInUse, .authorizedAlways:
             break
         }

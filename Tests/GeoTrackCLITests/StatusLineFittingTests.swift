@@ -85,9 +85,13 @@ struct StatusLineFittingTests {
 
     @Test("hostile text in an error's parts is made safe before the terminal")
     func hostileParts() {
-        let error = SourceError(.io, message: "x", reason: "evil\u{1B}]0;pwned\u{07}", address: "h\u{1B}[2J:1", hint: "a\u{9B}b")
-        let line = Self.line(.unreachable(error, retryingIn: nil), width: nil)
-        #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(line.debugDescription)")
+        let error = SourceError(.io, message: "x", reason: "evil\u{1B}]0;pwned\u{07}", address: "h\u{1B}[2J:1")
+        // Without a short reason the whole message is shown: it may carry a host name as given.
+        let bare = SourceError(.io, message: "a\u{9B}b\u{1B}[2J")
+        for status in [TrackingStatus.unreachable(error, retryingIn: nil), .unreachable(bare, retryingIn: nil), .failed(bare)] {
+            let line = Self.line(status, width: nil)
+            #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }, "\(line.debugDescription)")
+        }
     }
 
     @Test("the sky view wraps the reason on lines of its panel and shows no frozen countdown", arguments: [80, 60, 40])

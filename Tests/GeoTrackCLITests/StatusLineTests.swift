@@ -88,7 +88,7 @@ struct StatusLineTests {
         #expect(StatusLine.render(.waitingForAuthorization, width: nil, options: plain).contains("waiting for location authorization"))
         #expect(StatusLine.render(.denied, width: nil, options: plain).contains("geotrack auth grant"))
         #expect(StatusLine.render(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .milliseconds(2_300)),
-                                 width: nil, options: plain) == "gpsd unreachable: refused  retrying in 3s")
+                                 width: nil, options: plain) == "gpsd unreachable: refused. Is gpsd running? (sudo systemctl start gpsd)  retrying in 3s")
         #expect(StatusLine.render(.noReceiver, width: nil, options: plain).hasPrefix("no GPS receiver"))
         #expect(StatusLine.render(.searching(seen: 12, used: 4), width: nil, options: plain) == "searching  satellites: 12 seen, 4 used")
         let stale = StatusLine.render(fixStatus(Self.sampleFix(), stale: true), width: nil, options: plain)

@@ -142,7 +142,7 @@ package struct AuthorizationGate: Sendable {
         do {
             return try store.readAuthorization()
         } catch {
-            throw CLIError(.failure, error.description)
+            throw CLIError(.failure, error.advisedMessage)
         }
     }
 
@@ -151,7 +151,7 @@ package struct AuthorizationGate: Sendable {
         do {
             return try store.read()
         } catch {
-            throw CLIError(.failure, error.description)
+            throw CLIError(.failure, error.advisedMessage)
         }
     }
 
@@ -161,7 +161,7 @@ package struct AuthorizationGate: Sendable {
         do {
             try store.write(status, accuracy: accuracy)
         } catch {
-            throw CLIError(.cannotCreate, error.description)
+            throw CLIError(.cannotCreate, error.advisedMessage)
         }
     }
 }

@@ -16,7 +16,7 @@ package enum EventLine {
         case .visitStarted(let visit): text = "arrived at \(options.format.format(visit.coordinate))"
         case .visitEnded(let visit): text = "left \(options.format.format(visit.coordinate))"
         case .reconnected: text = "reconnected to \(options.sourceName)"
-        case .disconnected(let error): text = "disconnected: \(error.message)"
+        case .disconnected(let error): text = "disconnected: \(error.advisedMessage)"
         case .authorizationChanged(let status): text = "location access: \(status)"
         }
         // Region names come from the configuration, messages from gpsd: never raw to the terminal.

@@ -116,7 +116,7 @@ package enum StatusLine {
         case .finished:
             return [Part(text: "end of " + options.sourceName, priority: 0, style: .dim)]
         case .failed(let error):
-            return [Part(text: error.message, priority: 0, style: .red)]
+            return [Part(text: error.advisedMessage, priority: 0, style: .red)]
         }
     }
 
@@ -130,7 +130,7 @@ package enum StatusLine {
         // Two parts, so that a panel narrower than both puts the reason on a line of its own.
         // An error without a short form: its whole message is the reason.
         var parts = [Part(text: "gpsd unreachable:", priority: 0, style: .red),
-                     Part(text: error.reason ?? error.message, priority: 0, style: .red, joiner: " ")]
+                     Part(text: error.reason ?? error.advisedMessage, priority: 0, style: .red, joiner: " ")]
         guard error.reason != nil else { return parts }
         if let address = error.address {
             parts.append(Part(text: "at " + address, priority: 1, joiner: " "))

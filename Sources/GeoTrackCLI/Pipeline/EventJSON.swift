@@ -43,7 +43,7 @@ package enum EventJSON {
             }
         case .disconnected(let error):
             writer.raw(",\"message\":")
-            writer.string(error.message)
+            writer.string(error.advisedMessage)
         case .reconnected:
             break
         case .authorizationChanged(let status):

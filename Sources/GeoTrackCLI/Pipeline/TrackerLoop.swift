@@ -70,6 +70,6 @@ extension CLIError {
         case .protocolError: .dataError
         case .io: .ioError
         }
-        self.init(status, error.message)
+        self.init(status, error.advisedMessage)
     }
 }

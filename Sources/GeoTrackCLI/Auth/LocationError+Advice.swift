@@ -1,0 +1,23 @@
+import LocationKit
+
+/// What a user of the geotrack command can do about a location error: LocationKit says what
+/// failed; the command knows how access is decided here (`geotrack auth`).
+extension LocationError {
+    /// The error's description followed by what to do, as one line.
+    package var advisedMessage: String {
+        switch self {
+        case .denied, .notDetermined:
+            description + ". Run `geotrack auth grant` to allow it."
+        case .restricted:
+            description + "; ask your administrator to change it."
+        case .locationUnknown:
+            description + ". Check that the receiver has a clear view of the sky (try `cgps`)."
+        case .authorizationStore:
+            description + ". Check its permissions, or run `geotrack auth reset` and decide again."
+        case .source(let error):
+            error.advisedMessage
+        case .regionMonitoringFailed, .monitorFailed:
+            description
+        }
+    }
+}
