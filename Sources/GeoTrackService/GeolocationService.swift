@@ -42,7 +42,7 @@ public final class GeolocationService {
     private var lastSent: Location?
     /// The last location handed to the outputs with a velocity the receiver measured.
     private var lastMeasured: Location?
-    private var observations: [Observation] = []
+    private var observations: [ObservationToken] = []
 
     /// Creates the service over `manager`.
     ///
@@ -142,8 +142,8 @@ public final class GeolocationService {
     }
 
     /// Calls `observer` synchronously on the main actor with the current status, then with every
-    /// update as it happens, until the returned ``Observation`` is cancelled or released.
-    public func observe(_ observer: @escaping @MainActor (TrackingUpdate) -> Void) -> Observation {
+    /// update as it happens, until the returned ``ObservationToken`` is cancelled or released.
+    public func observe(_ observer: @escaping @MainActor (TrackingUpdate) -> Void) -> ObservationToken {
         observer(.status(currentStatus))
         return outlet.observe { update in
             // The service sends only on the main actor.

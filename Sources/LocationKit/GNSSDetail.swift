@@ -26,9 +26,9 @@ public struct GNSSDetail: Sendable, Hashable {
         self.status = status
         self.satellitesUsed = satellitesUsed.flatMap { $0 >= 0 ? $0 : nil }
         self.satellitesSeen = satellitesSeen.flatMap { $0 >= 0 ? $0 : nil }
-        self.hdop = Measurement.nonNegative(hdop)
-        self.vdop = Measurement.nonNegative(vdop)
-        self.pdop = Measurement.nonNegative(pdop)
+        self.hdop = MeasuredValue.nonNegative(hdop)
+        self.vdop = MeasuredValue.nonNegative(vdop)
+        self.pdop = MeasuredValue.nonNegative(pdop)
         self.device = device
     }
 }

@@ -32,12 +32,12 @@ public struct Heading: Sendable, Hashable, CustomStringConvertible {
     /// Creates a heading, or returns `nil` when neither a true nor a magnetic heading is valid.
     public init?(trueHeading: Double?, magneticHeading: Double? = nil, headingAccuracy: Double? = nil,
                  timestamp: Date, source: Source) {
-        let trueValue = Measurement.angle(trueHeading)
-        let magnetic = Measurement.angle(magneticHeading)
+        let trueValue = MeasuredValue.angle(trueHeading)
+        let magnetic = MeasuredValue.angle(magneticHeading)
         guard trueValue != nil || magnetic != nil else { return nil }
         self.trueHeading = trueValue
         self.magneticHeading = magnetic
-        self.headingAccuracy = Measurement.nonNegative(headingAccuracy)
+        self.headingAccuracy = MeasuredValue.nonNegative(headingAccuracy)
         self.timestamp = timestamp
         self.source = source
     }

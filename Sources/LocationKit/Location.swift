@@ -51,14 +51,14 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
                 course: Double? = nil, courseAccuracy: Double? = nil,
                 timestamp: Date, gnss: GNSSDetail = GNSSDetail(), isStale: Bool = false) {
         self.coordinate = coordinate
-        self.altitude = Measurement.finite(altitude)
-        self.ellipsoidalAltitude = Measurement.finite(ellipsoidalAltitude)
-        self.horizontalAccuracy = Measurement.nonNegative(horizontalAccuracy)
-        self.verticalAccuracy = Measurement.nonNegative(verticalAccuracy)
-        self.speed = Measurement.nonNegative(speed)
-        self.speedAccuracy = Measurement.nonNegative(speedAccuracy)
-        self.course = Measurement.angle(course)
-        self.courseAccuracy = Measurement.nonNegative(courseAccuracy)
+        self.altitude = MeasuredValue.finite(altitude)
+        self.ellipsoidalAltitude = MeasuredValue.finite(ellipsoidalAltitude)
+        self.horizontalAccuracy = MeasuredValue.nonNegative(horizontalAccuracy)
+        self.verticalAccuracy = MeasuredValue.nonNegative(verticalAccuracy)
+        self.speed = MeasuredValue.nonNegative(speed)
+        self.speedAccuracy = MeasuredValue.nonNegative(speedAccuracy)
+        self.course = MeasuredValue.angle(course)
+        self.courseAccuracy = MeasuredValue.nonNegative(courseAccuracy)
         self.timestamp = timestamp
         self.gnss = gnss
         self.isStale = isStale
@@ -81,14 +81,14 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     init(coordinate: Coordinate, fix: Fix, timestamp: Date, sourceInformation: SourceInformation, gnss: GNSSDetail) {
         self.coordinate = coordinate
         self.sourceInformation = sourceInformation
-        self.altitude = fix.mode == .threeD ? Measurement.finite(fix.altitudeMSL) : nil
-        self.ellipsoidalAltitude = fix.mode == .threeD ? Measurement.finite(fix.altitudeHAE) : nil
-        self.horizontalAccuracy = Measurement.nonNegative(fix.eph ?? Self.combined(fix.epx, fix.epy))
-        self.verticalAccuracy = fix.mode == .threeD ? Measurement.nonNegative(fix.epv) : nil
-        self.speed = Measurement.nonNegative(fix.speed)
-        self.speedAccuracy = Measurement.nonNegative(fix.eps)
-        self.course = Measurement.angle(fix.track)
-        self.courseAccuracy = Measurement.nonNegative(fix.epd)
+        self.altitude = fix.mode == .threeD ? MeasuredValue.finite(fix.altitudeMSL) : nil
+        self.ellipsoidalAltitude = fix.mode == .threeD ? MeasuredValue.finite(fix.altitudeHAE) : nil
+        self.horizontalAccuracy = MeasuredValue.nonNegative(fix.eph ?? Self.combined(fix.epx, fix.epy))
+        self.verticalAccuracy = fix.mode == .threeD ? MeasuredValue.nonNegative(fix.epv) : nil
+        self.speed = MeasuredValue.nonNegative(fix.speed)
+        self.speedAccuracy = MeasuredValue.nonNegative(fix.eps)
+        self.course = MeasuredValue.angle(fix.track)
+        self.courseAccuracy = MeasuredValue.nonNegative(fix.epd)
         self.timestamp = timestamp
         self.gnss = gnss
         self.isStale = false
@@ -131,7 +131,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
 
     /// A horizontal error from the latitude and longitude errors, when gpsd gives no `eph`.
     private static func combined(_ epx: Double?, _ epy: Double?) -> Double? {
-        guard let x = Measurement.nonNegative(epx), let y = Measurement.nonNegative(epy) else { return nil }
+        guard let x = MeasuredValue.nonNegative(epx), let y = MeasuredValue.nonNegative(epy) else { return nil }
         return (x * x + y * y).squareRoot()
     }
 

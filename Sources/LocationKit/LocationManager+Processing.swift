@@ -180,7 +180,7 @@ extension LocationManager {
 
     func deliver(_ heading: Heading) {
         if headingFilter > 0, let previous = self.heading, previous.source == heading.source,
-           Measurement.angularDistance(previous.bestHeading, heading.bestHeading) < headingFilter {
+           MeasuredValue.angularDistance(previous.bestHeading, heading.bestHeading) < headingFilter {
             return
         }
         self.heading = heading

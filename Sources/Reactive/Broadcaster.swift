@@ -69,8 +69,8 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     /// Unlike a stream, an observer costs no task and no thread wake-up per element; in return it
     /// runs inside ``send(_:)``, so it should be quick. No lock is held while it runs: it may
     /// observe or subscribe (to this broadcaster or another), cancel, or send.
-    /// Observing stops when the returned ``Observation`` is cancelled or deallocated.
-    public func observe(_ observer: @escaping @Sendable (Element) -> Void) -> Observation {
+    /// Observing stops when the returned ``ObservationToken`` is cancelled or deallocated.
+    public func observe(_ observer: @escaping @Sendable (Element) -> Void) -> ObservationToken {
         let action = state.withLock { $0.subscribe(.observer(observer), initial: nil) }
         let id: UInt64
         switch action {
@@ -81,9 +81,9 @@ public final class Broadcaster<Element: Sendable>: Sendable {
             observer(replay)
             catchUp(id, deliver: observer)
         case .finished:
-            return Observation {}
+            return ObservationToken {}
         }
-        return Observation { [weak self] in
+        return ObservationToken { [weak self] in
             self?.state.withLock { $0.unsubscribe(id) }
         }
     }

@@ -65,13 +65,13 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
     }
 
     /// Calls `observer` synchronously on the main actor each time `event` is emitted, right after
-    /// the forward delegate, until the returned ``Observation`` is cancelled or deallocated.
+    /// the forward delegate, until the returned ``ObservationToken`` is cancelled or deallocated.
     ///
     /// The synchronous counterpart of ``events(_:startingWith:)``, for code that derives state
     /// from the callbacks (as RxSwift's `subscribe(onNext:)` does): no task, no buffer and no
     /// thread wake-up per event. The observer must be quick.
     public func observe<Element: Sendable>(_ event: DelegateEvent<Element>,
-                                           _ observer: @escaping @MainActor (Element) -> Void) -> Observation {
+                                           _ observer: @escaping @MainActor (Element) -> Void) -> ObservationToken {
         registry.broadcaster(for: event).observe { value in
             // The proxy emits only on the main actor (it is main-actor isolated).
             MainActor.assumeIsolated { observer(value) }

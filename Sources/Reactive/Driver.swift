@@ -77,13 +77,13 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
     }
 
     /// Calls `observer` synchronously, where each value is produced, with the latest value and
-    /// each new one, until the returned ``Observation`` is cancelled or deallocated.
+    /// each new one, until the returned ``ObservationToken`` is cancelled or deallocated.
     ///
     /// For a consumer that does its own synchronisation and wants no task and no thread wake-up
     /// per value. A driver from a ``DriverRelay`` produces where ``DriverRelay/accept(_:)`` is
     /// called (for a proxy-fed driver, on the main actor); one with an upstream produces on the
     /// global pool. The observer must be quick. Use ``drive(_:)`` to be called on the main actor.
-    public func observe(_ observer: @escaping @Sendable (Element) -> Void) -> Observation {
+    public func observe(_ observer: @escaping @Sendable (Element) -> Void) -> ObservationToken {
         storage.observe(observer)
     }
 

@@ -47,7 +47,7 @@ final class DriverStorage<Element: Sendable>: Sendable {
         return stream
     }
 
-    func observe(_ observer: @escaping @Sendable (Element) -> Void) -> Observation {
+    func observe(_ observer: @escaping @Sendable (Element) -> Void) -> ObservationToken {
         let observation = broadcaster.observe(observer)
         connectIfIdle()
         return observation

@@ -78,7 +78,7 @@ import Testing
     @Test func droppingTheObservationStopsIt() {
         let broadcaster = Broadcaster<Int>()
         let count = Mutex(0)
-        var observation: Observation? = broadcaster.observe { _ in count.withLock { $0 += 1 } }
+        var observation: ObservationToken? = broadcaster.observe { _ in count.withLock { $0 += 1 } }
         broadcaster.send(1)
         observation = nil
         broadcaster.send(2)

@@ -12,7 +12,7 @@ import Testing
         let outer = DriverRelay(1)
         let inner = DriverRelay("a")
         let seen = Mutex<[String]>([])
-        let nested = Mutex<[Observation]>([])
+        let nested = Mutex<[ObservationToken]>([])
         let observation = outer.driver.observe { value in
             // Observing a replaying driver calls this closure's caller back with its latest value at once.
             let child = inner.driver.observe { text in seen.withLock { $0.append("\(value)\(text)") } }
@@ -36,7 +36,7 @@ import Testing
     func cancelSubscribeAndSendInside() async {
         let broadcaster = Broadcaster<Int>(replaysLatest: true)
         let received = Mutex<[Int]>([])
-        let selfObservation = Mutex<Observation?>(nil)
+        let selfObservation = Mutex<ObservationToken?>(nil)
         let stream = Mutex<EventStream<Int>?>(nil)
         let observation = broadcaster.observe { value in
             received.withLock { $0.append(value) }

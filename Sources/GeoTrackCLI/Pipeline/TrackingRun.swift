@@ -17,7 +17,7 @@ package final class TrackingRun {
     /// What ends the run; the first element decides.
     package let verdicts: AsyncStream<Result<TrackerOutput.Verdict, CLIError>>
     private let continuation: AsyncStream<Result<TrackerOutput.Verdict, CLIError>>.Continuation
-    private var observation: Observation?
+    private var observation: ObservationToken?
     private var ended = false
 
     /// Starts `manager` under a service whose updates go to `output`.

@@ -3,7 +3,7 @@ import Synchronization
 /// Keeps a synchronous observer registered (``Broadcaster/observe(_:)``,
 /// ``Driver/observe(_:)``, ``DelegateProxy/observe(_:_:)``) until it is cancelled or
 /// deallocated, like RxSwift's `Disposable`.
-public final class Observation: Sendable {
+public final class ObservationToken: Sendable {
     private let onCancel: Mutex<(@Sendable () -> Void)?>
 
     init(_ onCancel: @escaping @Sendable () -> Void) {

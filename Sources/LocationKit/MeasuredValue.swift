@@ -1,5 +1,5 @@
 /// Sanitizing of measured values, so that NaN, infinities and impossible values never surface.
-enum Measurement {
+enum MeasuredValue {
     /// `value` when finite.
     static func finite(_ value: Double?) -> Double? {
         guard let value, value.isFinite else { return nil }
