@@ -97,7 +97,8 @@ let package = Package(
         .target(name: "OwnTracks", dependencies: ["LocationKit"], swiftSettings: strict),
         // SQLite for the outbox. Only <sqlite3.h> (libsqlite3-dev) at build time: the library is
         // opened when the first outbox is opened, so starts that do not publish never load it.
-        .systemLibrary(name: "CSQLite"),
+        // Compiled C (csqlite.c), so that SwiftPM rebuilds what changes.
+        .target(name: "CSQLite", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "Outbox",
             dependencies: [
