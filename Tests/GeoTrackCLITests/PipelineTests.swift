@@ -19,7 +19,7 @@ struct PipelineTests {
     }
 
     static func output(stopAfter: Int?) -> TrackerOutput {
-        TrackerOutput(display: StatusDisplay(mode: .silent, options: RenderOptions()), json: nil, gpx: nil, stopAfter: stopAfter)
+        TrackerOutput(display: StatusDisplay(mode: .silent, options: RenderOptions()), stopAfter: stopAfter)
     }
 
     static func run(_ steps: [ScriptedLocationSource.Step], clock: ManualClock = ManualClock(),
@@ -60,7 +60,7 @@ struct PipelineTests {
         let refused = SourceError.connectionRefused(host: "localhost", port: 1)
         let second = Self.output(stopAfter: nil)
         let noRetry = Self.run([.state(.connecting), .state(.disconnected(refused)), .state(.finished)], output: second)
-        await #expect(throws: CLIError(.unavailable, refused.message)) {
+        await #expect(throws: CLIError(.unavailable, refused.advisedMessage)) {
             _ = try await TrackerLoop.run(noRetry.verdicts, output: second, timeout: nil, clock: ContinuousClock())
         }
         noRetry.stop()

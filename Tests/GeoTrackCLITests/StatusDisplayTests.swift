@@ -136,13 +136,13 @@ struct StatusDisplayTests {
         #expect(display.nextTick == nil)
         display.show(.noReceiver)
         #expect(display.nextTick == nil)
-        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
+        display.show(.unreachable(SourceError(.io, message: "refused"), retryingIn: .seconds(3)))
         #expect(display.nextTick == 1)
         harness.advance(0.25)
         #expect(abs((display.nextTick ?? -1) - 0.75) < 1e-9)
         harness.advance(2.75)
         #expect(display.nextTick == nil)
-        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(2)))
+        display.show(.unreachable(SourceError(.io, message: "refused"), retryingIn: .seconds(2)))
         display.finish()
         #expect(display.nextTick == nil)
         _ = harness.output()
@@ -154,7 +154,7 @@ struct StatusDisplayTests {
         let display = harness.display(.lines)
         display.show(Self.fix(0))
         display.show(Self.fix(1))
-        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
+        display.show(.unreachable(SourceError(.io, message: "refused"), retryingIn: .seconds(3)))
         #expect(display.nextTick == nil)
         display.finish()
         _ = harness.output()
@@ -166,7 +166,7 @@ struct StatusDisplayTests {
         // Wide enough for the countdown, which is the first thing a narrow line drops.
         harness.columns.withLock { $0 = 80 }
         let display = harness.display(mode)
-        display.show(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3)))
+        display.show(.unreachable(SourceError(.io, message: "refused"), retryingIn: .seconds(3)))
         harness.advance(1.1)
         display.tick()
         harness.advance(1)
@@ -205,7 +205,7 @@ struct StatusDisplayTests {
         let harness = Harness()
         harness.columns.withLock { $0 = 80 }
         let display = harness.display(.terminal)
-        display.show(.unreachable(SourceError(.connectionRefused, message: "cannot connect to gpsd at localhost:2947: connection refused"),
+        display.show(.unreachable(SourceError(.io, message: "cannot connect to gpsd at localhost:2947: connection refused"),
                                   retryingIn: nil))
         harness.columns.withLock { $0 = 20 }
         display.resize()

@@ -86,10 +86,10 @@ struct TrackerOutputTimerTests {
         defer { close(read) }
         let display = StatusDisplay(mode: .terminal, options: RenderOptions(), descriptor: write, width: { 80 },
                                     now: { Self.seconds(clock.now.offset) })
-        let output = TrackerOutput(display: display, json: nil, gpx: nil, stopAfter: nil)
+        let output = TrackerOutput(display: display, stopAfter: nil)
         let timer = Task { await output.runTimer(clock: clock) }
 
-        _ = try? output.handle(.status(.unreachable(SourceError(.connectionRefused, message: "refused"), retryingIn: .seconds(3))))
+        _ = try? output.handle(.status(.unreachable(SourceError(.io, message: "refused"), retryingIn: .seconds(3))))
         await clock.sleepers(atLeast: 1)
         display.suspend()
         #expect(output.nextTick == nil)

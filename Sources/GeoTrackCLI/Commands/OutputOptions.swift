@@ -45,6 +45,12 @@ package struct OutputOptions: ParsableArguments {
     /// `--gpx-segment-after SECONDS`.
     package var gpxSegmentAfter: Double? { basic.gpxSegmentAfter }
 
+    /// The option groups of this struct that make an output of their own (``OutputMaking``),
+    /// in the order declared: a new output's group is found here without being listed.
+    package var outputGroups: [any OutputMaking] {
+        Mirror(reflecting: self).children.compactMap { ($0.value as? any OutputGroupWrapper)?.outputMaker }
+    }
+
     /// The longest `--timeout` taken: a year. Beyond it a duration overflows, and no run needs it.
     package static let maximumTimeout: Double = 366 * 86_400
 

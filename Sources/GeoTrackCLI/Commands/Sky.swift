@@ -77,7 +77,7 @@ extension GeoTrack {
             let screen = SkyDisplay(mode: isTerminal ? .terminal : .snapshot(width: 80),
                                     screen: SkyScreen(options: render, replayedFile: replay.map { _ in FilePath(sourceName).lastComponent?.string ?? sourceName }),
                                     color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)
-            let output = TrackerOutput(display: screen, json: nil, gpx: nil, stopAfter: nil)
+            let output = TrackerOutput(display: screen, stopAfter: nil)
             let run = await MainActor.run {
                 let manager = if let replay {
                     LocationSources.replayManager(path: replay, speed: pace.factor, settings: settings, logger: logger)

@@ -61,8 +61,9 @@ extension GeoTrack {
                     try PictureOutput(path: svgPath, replacing: overwrite, input: file, units: settings.units,
                                       title: FilePath(file).lastComponent?.string ?? file, regions: settings.regions)
                 }
-                let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), json: nil, gpx: nil,
-                                           stopAfter: nil, statistics: statistics, picture: picture)
+                let outputs: [any RunOutput] = [statistics] + (picture.map { [$0] } ?? [])
+                let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), outputs: outputs,
+                                           stopAfter: nil)
                 let run = await MainActor.run {
                     TrackingRun(manager: LocationSources.replayManager(path: file, speed: nil, settings: settings, logger: logger),
                                 output: output)

@@ -1,18 +1,19 @@
 /// The outputs' own moments: what they do between updates, scheduled by ``TickSchedule``.
 extension TrackerOutput {
-    /// Seconds until an output has something due without an update, or `nil` while nothing is:
-    /// the display's held-back line or countdown, the GPX file's next fsync.
+    /// Seconds until the display or an output has something due without an update, or `nil`
+    /// while nothing is: the display's held-back line or countdown, the GPX file's next fsync.
     package var nextTick: Double? {
-        switch (display.nextTick, gpx?.nextSync) {
-        case let (display?, sync?): min(display, sync)
-        case let (display, sync): display ?? sync
+        var due = display.nextTick
+        for output in outputs {
+            if let next = output.nextTick { due = min(due ?? next, next) }
         }
+        return due
     }
 
     /// Does what is due: redraws what was held back or counts down, lets the GPX file reach the disk.
     package func tick() {
         display.tick()
-        gpx?.syncIfDue()
+        for output in outputs { output.tick() }
     }
 
     /// After SIGCONT: the display takes the terminal again, and the timer picks up what the

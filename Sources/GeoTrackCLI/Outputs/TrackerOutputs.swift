@@ -7,6 +7,15 @@ import Glibc
 
 /// Builds a ``TrackerOutput`` from the command line's output options and the settings.
 package enum TrackerOutputs {
+    /// The built-in outputs, in the order they see each update: the GPX point is written before
+    /// the JSON lines it held back are released, and the progress bar moves last.
+    static func builtIn(_ context: OutputContext) throws(CLIError) -> [any RunOutput] {
+        [
+            try GPXOutput.make(context), StatisticsOutput.make(context), try PictureOutput.make(context),
+            try PublishOutput.make(context), JSONLinesOutput.make(context), try ProgressOutput.make(context),
+        ].compactMap { $0 }
+    }
+
     /// The outputs for a run; `live` flushes JSON per line (watch, or a paced replay).
     /// - Parameters:
     ///   - sourceName: how the status line names the source.
@@ -29,35 +38,16 @@ package enum TrackerOutputs {
                                    color: Terminal.colorAllowed(isTerminal: Terminal.isTerminal(displayDescriptor),
                                                                 environment: environment),
                                    sourceName: sourceName, startingMessage: startingMessage)
-        let gpx = try options.gpxPath.map { gpxPath throws(CLIError) in
-            try GPXWriter(path: gpxPath, options: settings.gpx, replacing: options.overwrite, input: path)
-        }
-        let picture = try options.svgPath.map { svgPath throws(CLIError) in
-            try PictureOutput(path: svgPath, replacing: options.overwrite, input: path, units: settings.units,
-                              title: FilePath(sourceName).lastComponent?.string ?? sourceName, regions: settings.regions)
-        }
-        let publisher = try PublishOutput.make(options: options.publish, environment: environment)
-        var progress: ProgressBar?
-        if showsProgress, gpx != nil, let path, Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) {
-            progress = ProgressBar(total: try FastReplay.countFixes(path))
+        let context = OutputContext(options: options, settings: settings, live: live, sourceName: sourceName, input: path,
+                                    showsProgress: showsProgress, descriptor: descriptor, environment: environment)
+        var outputs = try builtIn(context)
+        for group in options.outputGroups {
+            if let output = try group.makeOutput(context) { outputs.append(output) }
         }
         return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: displayDescriptor,
                                                     width: { Terminal.columns(descriptor) },
                                                     terminalMode: isTerminal ? TerminalMode() : nil),
-                             json: options.json ? LineWriter(descriptor: descriptor, flushEachLine: live) : nil,
-                             includesSky: options.sky,
-                             gpx: gpx,
-                             progress: progress,
-                             stopAfter: options.stopAfter,
-                             statistics: options.stats ? StatisticsOutput(descriptor: STDERR_FILENO, json: options.json,
-                                                                          units: settings.units, format: settings.format) : nil,
-                             picture: picture,
-                             publisher: publisher)
-    }
-
-    private static func isRegularFile(_ path: String) -> Bool {
-        var info = stat()
-        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                             outputs: outputs, stopAfter: options.stopAfter)
     }
 }
 

@@ -1,0 +1,35 @@
+import FoundationEssentials
+import GeoTrackService
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The progress bar of an unpaced replay into GPX at a terminal: one step per location.
+package final class ProgressOutput: RunOutput {
+    private let bar: ProgressBar
+
+    /// Advances `bar`.
+    package init(bar: ProgressBar) {
+        self.bar = bar
+    }
+
+    /// The bar, when a replay records GPX from a regular file with stderr at a terminal: it
+    /// counts the file's fixes first, which only a regular file can be read twice for (a pipe
+    /// would be consumed).
+    package static func make(_ context: OutputContext) throws(CLIError) -> (any RunOutput)? {
+        guard context.showsProgress, context.options.gpxPath != nil, let path = context.input,
+              Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) else { return nil }
+        return ProgressOutput(bar: ProgressBar(total: try FastReplay.countFixes(path)))
+    }
+
+    package func handle(_ update: TrackingUpdate) {
+        if case .location = update { bar.advance() }
+    }
+
+    package func finish() { bar.finish() }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+}
