@@ -65,6 +65,9 @@ package final class PublishingMonitor: Sendable {
                 if case .failed? = state.routes[key]?.link { break }
                 state.routes[key]?.link = .unreachable
             case .failed(let code): state.routes[key]?.link = .failed(MQTTClient.failureSummary(code))
+            case .unavailable(let reason):
+                // What happened, without what to check, as MQTT's failureSummary cuts it.
+                state.routes[key]?.link = .failed(reason.firstRange(of: ": ").map { String(reason[..<$0.lowerBound]) } ?? reason)
             case .refused: state.routes[key]?.link = .refused
             case .delivered(let count):
                 if let waiting = state.routes[key]?.waiting { state.routes[key]?.waiting = max(0, waiting - count) }
