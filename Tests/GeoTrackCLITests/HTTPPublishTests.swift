@@ -177,6 +177,35 @@ struct HTTPPublishTests {
         }
     }
 
+    @Test("https:// with --publish-ca delivers over TLS; a CA that did not sign the server's certificate is named as the reason messages wait")
+    func https() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let expected = try Self.expected(Self.shortLog, home: home)
+        let server = try RecordingHTTPServer(answers: [200], tls: true)
+        let url = "https://127.0.0.1:\(server.port)/pub"
+        let good = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", try #require(server.caFile),
+                                             "--publish-user", "ann", "--publish-device", "pi"], home: home)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stderr.isEmpty, "\(good.stderr)")
+        #expect(try server.requests().count == expected.count)
+
+        let stranger = try TestSupport.temporaryDirectory()
+        try RecordingHTTPServer.makeCertificates(directory: stranger.path)
+        let strangerCA = stranger.appendingPathComponent("ca.crt").path
+        let wary = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", strangerCA,
+                                             "--publish-user", "ann", "--publish-device", "wary", "--publish-wait", "2"], home: home)
+        #expect(wary.status == 0, "\(wary.stderr)")
+        let told = wary.stderr.split(separator: "\n").filter { $0.contains("the TLS handshake failed") }
+        #expect(told.count == 1, "\(wary.stderr)")
+        #expect(told.first?.contains("wait in the outbox for \(url)?u=ann&d=wary") == true, "\(wary.stderr)")
+        #expect(try server.requests().count == expected.count, "nothing reached the server past a refused certificate")
+        // Flushed with the server's own CA, they arrive.
+        let flushed = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", try #require(server.caFile)],
+                                               home: home)
+        #expect(flushed.status == 0, "\(flushed.stderr)")
+        #expect(try server.requests().count == 2 * expected.count)
+    }
+
     @Test("a 500 and then 200s: the refused message is sent again, all arrive in order, and the outbox is empty")
     func retriesAfterServerError() async throws {
         let home = try TestSupport.temporaryDirectory()

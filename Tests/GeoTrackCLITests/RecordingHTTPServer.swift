@@ -30,11 +30,14 @@ final class RecordingHTTPServer {
     }
 
     let port: Int
+    /// With `tls`: the CA certificate (PEM) that signed the server's, for 127.0.0.1.
+    let caFile: String?
     private let process: ChildProcess
     private let log: URL
 
-    /// Starts the server on a free loopback port; `answers` is the script of statuses.
-    init(answers: [Int]) throws {
+    /// Starts the server on a free loopback port; `answers` is the script of statuses. With
+    /// `tls` it speaks HTTPS, with a certificate for 127.0.0.1 that a CA of its own signed.
+    init(answers: [Int], tls: Bool = false) throws {
         let directory = try TestSupport.temporaryDirectory()
         let script = directory.appendingPathComponent("server.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -42,7 +45,13 @@ final class RecordingHTTPServer {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
             throw HarnessError("python3 is missing: run make deps")
         }
-        process = try ChildProcess("/usr/bin/python3", [script.path, log.path] + answers.map(String.init))
+        if tls {
+            try Self.makeCertificates(directory: directory.path)
+            caFile = directory.appendingPathComponent("ca.crt").path
+        } else {
+            caFile = nil
+        }
+        process = try ChildProcess("/usr/bin/python3", [script.path, log.path, tls ? directory.path : "-"] + answers.map(String.init))
         let deadline = Date().addingTimeInterval(30)
         var port: Int?
         while port == nil, Date() < deadline {
@@ -58,6 +67,26 @@ final class RecordingHTTPServer {
     deinit {
         process.signal(SIGKILL)
         _ = process.wait(timeout: 5)
+    }
+
+    /// A CA, and a certificate for 127.0.0.1 that it signs (EC keys: quick to make).
+    static func makeCertificates(directory: String) throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
+            throw HarnessError("openssl is missing: run make deps")
+        }
+        let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: directory + "/san.ext", atomically: true, encoding: .utf8)
+        let d = directory + "/"
+        let steps: [[String]] = [
+            ["req", "-x509"] + ec + ["-keyout", d + "ca.key", "-out", d + "ca.crt", "-days", "2", "-subj", "/CN=GeoTrack test CA"],
+            ["req"] + ec + ["-keyout", d + "server.key", "-out", d + "server.csr", "-subj", "/CN=127.0.0.1"],
+            ["x509", "-req", "-in", d + "server.csr", "-CA", d + "ca.crt", "-CAkey", d + "ca.key", "-CAcreateserial",
+             "-out", d + "server.crt", "-days", "2", "-extfile", d + "san.ext"],
+        ]
+        for step in steps {
+            let run = try TestSupport.run("/usr/bin/openssl", step)
+            guard run.status == 0 else { throw HarnessError("openssl \(step[0]) failed: \(run.stderr)") }
+        }
     }
 
     /// The requests recorded so far, in order.
@@ -84,16 +113,23 @@ final class RecordingHTTPServer {
     }
 
     private static let script = #"""
-    import base64, http.server, json, sys, threading, urllib.parse
+    from base64 import b64encode
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    from json import dumps
+    from ssl import PROTOCOL_TLS_SERVER, SSLContext
+    from sys import argv
+    from threading import Lock
+    from urllib.parse import parse_qsl, urlsplit
 
-    log_path = sys.argv[1]
-    answers = [int(a) for a in sys.argv[2:]] or [200]
-    lock = threading.Lock()
+    log_path = argv[1]
+    certificates = argv[2]
+    answers = [int(a) for a in argv[3:]] or [200]
+    lock = Lock()
     count = [0]
     # What OwnTracks' Recorder answers a /pub with: commands and cards, which a client may ignore.
     commands = b'[{"_type":"cmd","action":"reportLocation"},{"_type":"card","name":"x\\u0007"}]'
 
-    class Handler(http.server.BaseHTTPRequestHandler):
+    class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
         def handle_any(self):
@@ -102,17 +138,17 @@ final class RecordingHTTPServer {
             with lock:
                 status = answers[min(count[0], len(answers) - 1)]
                 count[0] += 1
-                parts = urllib.parse.urlsplit(self.path)
+                parts = urlsplit(self.path)
                 record = {
                     "method": self.command,
                     "path": parts.path,
-                    "query": [list(p) for p in urllib.parse.parse_qsl(parts.query, keep_blank_values=True)],
+                    "query": [list(p) for p in parse_qsl(parts.query, keep_blank_values=True)],
                     "headers": {k.lower(): v for k, v in self.headers.items()},
-                    "body": base64.b64encode(body).decode(),
+                    "body": b64encode(body).decode(),
                     "status": status,
                 }
                 with open(log_path, "a") as log:
-                    log.write(json.dumps(record) + "\n")
+                    log.write(dumps(record) + "\n")
             reply = commands if 200 <= status < 300 else b"no"
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -126,7 +162,11 @@ final class RecordingHTTPServer {
         def log_message(self, *arguments):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if certificates != "-":
+        context = SSLContext(PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(certificates + "/server.crt", certificates + "/server.key")
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
     server.serve_forever()
     """#
