@@ -77,7 +77,7 @@ package final class PublishOutput: Sendable {
             let key = destination.outboxKey(topic: topic)
             // What an earlier run left counts as waiting too; an unreadable count is no reason
             // not to publish.
-            monitor.start(key, waiting: (try? outbox.summary(for: key).count) ?? 0)
+            monitor.start(key, waiting: (try? outbox.summary(for: key).count) ?? 0, party: destination.isHTTP ? "server" : "broker")
             let monitor = monitor
             let observer: @Sendable (OutboxSender.Progress) -> Void = { monitor.sender(key, reported: $0) }
             let target = destination.target(credentials: credentials)
