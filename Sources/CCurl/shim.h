@@ -186,6 +186,7 @@ static inline void geotrack_http_perform(const geotrack_curl *api, CURL *handle,
 
 /* The error codes Swift names (an enum's values do not import as constants of a fixed type). */
 static const int GEOTRACK_CURLE_OK = CURLE_OK;
+static const int GEOTRACK_CURLE_URL_MALFORMAT = CURLE_URL_MALFORMAT;
 static const int GEOTRACK_CURLE_COULDNT_RESOLVE_HOST = CURLE_COULDNT_RESOLVE_HOST;
 static const int GEOTRACK_CURLE_COULDNT_RESOLVE_PROXY = CURLE_COULDNT_RESOLVE_PROXY;
 static const int GEOTRACK_CURLE_COULDNT_CONNECT = CURLE_COULDNT_CONNECT;

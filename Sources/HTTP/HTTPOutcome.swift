@@ -28,6 +28,8 @@ public struct HTTPFailure: Sendable, Hashable {
         /// The TLS handshake failed (a CA that did not sign the server's certificate, a name it
         /// does not carry, a client certificate that cannot be used).
         case tls
+        /// The request itself cannot be made (a URL libcurl refuses): no retry changes it.
+        case malformed
         /// Anything else libcurl reports (a connection reset, a malformed answer).
         case other
     }
@@ -61,6 +63,8 @@ public struct HTTPFailure: Sendable, Hashable {
             }
         case GEOTRACK_CURLE_OPERATION_TIMEDOUT:
             kind = .timedOut
+        case GEOTRACK_CURLE_URL_MALFORMAT:
+            kind = .malformed
         case GEOTRACK_CURLE_SSL_CONNECT_ERROR, GEOTRACK_CURLE_PEER_FAILED_VERIFICATION, GEOTRACK_CURLE_SSL_CACERT_BADFILE,
              GEOTRACK_CURLE_SSL_CERTPROBLEM, GEOTRACK_CURLE_SSL_CIPHER, GEOTRACK_CURLE_SSL_ENGINE_NOTFOUND:
             kind = .tls
@@ -84,6 +88,8 @@ public struct HTTPFailure: Sendable, Hashable {
             "the server's host cannot be reached: check the network, and the URL's host"
         case .timedOut:
             "the server's host did not answer: check the URL, and any firewall between"
+        case .malformed:
+            "the request cannot be made: \(detail)"
         case .other:
             "\(detail) (libcurl error \(code))"
         }

@@ -22,6 +22,10 @@ public enum HTTPDelivery: Sendable, Equatable {
         switch outcome {
         case .cancelled:
             self = .stopped
+        case .failed(let failure) where failure.kind == .malformed:
+            // A message whose query libcurl refuses (an outbox written by something else):
+            // retried, it would hold up every message behind it.
+            self = .deadLetter(reason: failure.reason)
         case .failed(let failure):
             self = .retry(reason: failure.reason)
         case .answered(let status):

@@ -1,5 +1,6 @@
 import Foundation
 import GeoTrackTesting
+import Outbox
 import Testing
 
 /// `--publish http://` (OwnTracks' HTTP mode) and `--publish osmand://` (Traccar's OsmAnd
@@ -273,6 +274,29 @@ struct HTTPPublishTests {
         #expect(unresolved.status == 69, "\(unresolved.stderr)")
         #expect(unresolved.stderr.contains("cannot connect to http://nohost.invalid:80/pub: the server's host name was not found"),
                 "\(unresolved.stderr)")
+    }
+
+    @Test("an outbox message that makes no valid request (a query with a space and a line break) is a dead letter, and holds up nothing behind it")
+    func malformedMessage() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try RecordingHTTPServer(answers: [200])
+        let key = "osmand://127.0.0.1:\(server.port)/?id=pi"
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        for payload in ["id=pi&timestamp=1&lat=1 2\r\nX-Evil: 1&lon=2", "id=pi&timestamp=2&lat=1&lon=2"] {
+            try outbox.enqueue(OutboxMessage(destination: key, topic: "owntracks/ann/pi", payload: Array(payload.utf8), retain: false,
+                                             created: Date()))
+        }
+        outbox.close()
+        let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10"], home: home)
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let requests = try server.requests()
+        #expect(requests.count == 1 && requests.first?.parameter("timestamp") == "2", "\(requests.map(\.query))")
+        #expect(requests.allSatisfy { $0.headers["x-evil"] == nil })
+        let listed = try Self.outbox(home: home)
+        #expect(listed.first?["dead_letters"] as? Int == 1, "\(listed)")
+        #expect((listed.first?["dead_letter_reason"] as? String)?.contains("the request cannot be made") == true, "\(listed)")
     }
 
     @Test("bad HTTP URLs are one-line usage errors; fleet takes only MQTT")

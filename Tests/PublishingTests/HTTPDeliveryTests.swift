@@ -33,6 +33,9 @@ struct HTTPDeliveryTests {
         let notFound = HTTPFailure(kind: .hostNotFound, code: 6, detail: "Could not resolve host: nohost.invalid")
         #expect(HTTPDelivery(.failed(notFound)) == .retry(reason: notFound.reason))
         #expect(HTTPDelivery(.cancelled) == .stopped)
+        // A request libcurl cannot make never will be: set aside, so it holds up nothing.
+        let malformed = HTTPFailure(kind: .malformed, code: 3, detail: "URL rejected: Malformed input to a URL function")
+        #expect(HTTPDelivery(.failed(malformed)) == .deadLetter(reason: malformed.reason))
     }
 
     @Test("failures are named in the MQTT client's words, with 'server' for 'broker'")
