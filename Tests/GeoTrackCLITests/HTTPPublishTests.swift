@@ -146,13 +146,13 @@ struct HTTPPublishTests {
         #expect(try Self.outbox(home: home).isEmpty)
     }
 
-    @Test("a user in the URL and --publish-password-file: basic authentication; a 401 is a refused login, said, and flush exits 77")
+    @Test("a user in the URL and --publish-password-file: basic authentication to /pub by default; a 401 is a refused login, said, and flush exits 77")
     func basicAuthentication() async throws {
         let home = try TestSupport.temporaryDirectory()
         let passwordFile = home.appendingPathComponent("password").path
         try "tide-table-42\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let good = try RecordingHTTPServer(answers: [200])
-        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://fleet@127.0.0.1:\(good.port)/pub",
+        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://fleet@127.0.0.1:\(good.port)",
                                             "--publish-password-file", passwordFile,
                                             "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
@@ -160,6 +160,7 @@ struct HTTPPublishTests {
         #expect(!requests.isEmpty)
         let credentials = "Basic " + Data("fleet:tide-table-42".utf8).base64EncodedString()
         #expect(requests.allSatisfy { $0.headers["authorization"] == credentials }, "\(requests.first?.headers ?? [:])")
+        #expect(requests.allSatisfy { $0.path == "/pub" }, "a URL without a path posts to the Recorder's /pub")
 
         let refusing = try RecordingHTTPServer(answers: [401])
         let url = "http://fleet@127.0.0.1:\(refusing.port)/pub"
