@@ -19,5 +19,6 @@ public struct HTTPError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -75,7 +75,7 @@ public struct HTTPFailure: Sendable, Hashable {
     }
 
     /// What happened and what to check, in the words the MQTT client uses for the same failure
-    /// (``MQTT/MQTTClient/failureReason(_:)``), with "server" for "broker".
+    /// (`MQTTClient.failureReason(_:)`), with "server" for "broker".
     public var reason: String {
         switch kind {
         case .tls:

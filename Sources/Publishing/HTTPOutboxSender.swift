@@ -64,10 +64,13 @@ public actor HTTPOutboxSender: PublishingSender {
         (inputs, input) = AsyncStream.makeStream(of: Input.self)
     }
 
+    /// Says that messages were queued for this destination. Callable from any thread.
     public nonisolated func queued() {
         input.yield(.queued)
     }
 
+    /// Ends ``run()`` once the inputs already given are handled; a request in flight is
+    /// abandoned (its message stays in the outbox), a retry's delay cut short.
     public nonisolated func stop() {
         input.finish()
     }
@@ -78,7 +81,10 @@ public actor HTTPOutboxSender: PublishingSender {
     public var acknowledgedCount: Int { delivered }
     /// The status of the server's refusal (401, 403, 407), while it refuses.
     public var refusalStatus: Int? { refusal }
+    /// The server's refusal, in words, while it refuses.
     public var refusalDescription: String? { refusal.map(HTTPDelivery.refusalReason) }
+    /// Why the last request went unanswered or was answered "not now", in words; nil once one
+    /// was delivered.
     public var failureDescription: String? { failure }
 
     /// Sends until stopped (``stop()``) or cancelled; what is not delivered stays in the outbox.
@@ -104,6 +110,9 @@ public actor HTTPOutboxSender: PublishingSender {
         ended = true
     }
 
+    /// Waits until everything queued so far was delivered (or set aside) and deleted, or the
+    /// server refused the login; nil when the waiting task was cancelled. The caller bounds
+    /// the wait. The question goes through the same inputs as ``queued()``, as over MQTT.
     public func waitUntilDelivered() async -> OutboxSender.DrainOutcome? {
         if let refusal { return .refused(code: Int32(refusal)) }
         if ended { return .delivered }

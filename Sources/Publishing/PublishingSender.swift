@@ -1,4 +1,4 @@
-/// What ``PublishOutput``-like callers need of a destination's sender, whatever it speaks:
+/// What the publisher and `outbox flush` need of a destination's sender, whatever it speaks:
 /// ``OutboxSender`` for MQTT, ``HTTPOutboxSender`` for HTTP.
 public protocol PublishingSender: Actor {
     /// The outbox key of the messages this sender sends.
