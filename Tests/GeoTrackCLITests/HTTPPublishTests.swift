@@ -179,7 +179,7 @@ struct HTTPPublishTests {
         }
     }
 
-    @Test("https:// with --publish-ca delivers over TLS; a CA that did not sign the server's certificate is named as the reason messages wait")
+    @Test("https:// and osmand+https:// with --publish-ca deliver over TLS; a CA that did not sign the server's certificate is named as the reason messages wait")
     func https() async throws {
         let home = try TestSupport.temporaryDirectory()
         let expected = try Self.expected(Self.shortLog, home: home)
@@ -206,6 +206,36 @@ struct HTTPPublishTests {
                                                home: home)
         #expect(flushed.status == 0, "\(flushed.stderr)")
         #expect(try server.requests().count == 2 * expected.count)
+
+        // osmand+https:// is OsmAnd over the same TLS.
+        let osmAnd = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "osmand+https://127.0.0.1:\(server.port)",
+                                               "--publish-ca", try #require(server.caFile), "--publish-device", "pi"], home: home)
+        #expect(osmAnd.status == 0 && osmAnd.stderr.isEmpty, "\(osmAnd.stderr)")
+        let queries = try server.requests().dropFirst(2 * expected.count)
+        #expect(queries.count == expected.count)
+        #expect(queries.allSatisfy { $0.path == "/" && $0.parameter("id") == "pi" && $0.body.isEmpty })
+        #expect(zip(queries, expected).allSatisfy { $0.parameter("timestamp") == String($1.tst) })
+    }
+
+    @Test("https:// to a server that asks for a client certificate: --publish-cert and --publish-key present it; without them nothing is taken and the messages wait")
+    func clientCertificate() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try RecordingHTTPServer(answers: [200], tls: true, requireClientCertificate: true)
+        let ca = try #require(server.caFile), client = try #require(server.clientCertificate)
+        let url = "https://127.0.0.1:\(server.port)/pub"
+        let without = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", ca,
+                                                "--publish-device", "pi", "--publish-wait", "2"], home: home)
+        #expect(without.status == 0, "\(without.stderr)")
+        // Under TLS 1.3 the server refuses the missing certificate after the handshake, so
+        // libcurl sees a failed send rather than a failed handshake: a reason, but not "TLS".
+        #expect(without.stderr.contains("wait in the outbox for \(url)?u="), "\(without.stderr)")
+        #expect(without.stderr.contains("(cannot connect: "), "\(without.stderr)")
+        #expect(try server.requests().isEmpty)
+        let with = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", ca,
+                                             "--publish-cert", client.certificate, "--publish-key", client.key], home: home)
+        #expect(with.status == 0, "\(with.stderr)")
+        let expected = try Self.expected(Self.shortLog, home: home)
+        #expect(try server.requests().count == expected.count)
     }
 
     @Test("a 500 and then 200s: the refused message is sent again, all arrive in order, and the outbox is empty")

@@ -32,12 +32,15 @@ final class RecordingHTTPServer {
     let port: Int
     /// With `tls`: the CA certificate (PEM) that signed the server's, for 127.0.0.1.
     let caFile: String?
+    /// With `tls`: a client certificate (PEM) the same CA signed, and its key.
+    let clientCertificate: (certificate: String, key: String)?
     private let process: ChildProcess
     private let log: URL
 
     /// Starts the server on a free loopback port; `answers` is the script of statuses. With
-    /// `tls` it speaks HTTPS, with a certificate for 127.0.0.1 that a CA of its own signed.
-    init(answers: [Int], tls: Bool = false) throws {
+    /// `tls` it speaks HTTPS, with a certificate for 127.0.0.1 that a CA of its own signed; with
+    /// `requireClientCertificate` too, it takes only clients presenting one that CA signed.
+    init(answers: [Int], tls: Bool = false, requireClientCertificate: Bool = false) throws {
         let directory = try TestSupport.temporaryDirectory()
         let script = directory.appendingPathComponent("server.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -48,10 +51,13 @@ final class RecordingHTTPServer {
         if tls {
             try Self.makeCertificates(directory: directory.path)
             caFile = directory.appendingPathComponent("ca.crt").path
+            clientCertificate = (directory.appendingPathComponent("client.crt").path, directory.appendingPathComponent("client.key").path)
         } else {
             caFile = nil
+            clientCertificate = nil
         }
-        process = try ChildProcess("/usr/bin/python3", [script.path, log.path, tls ? directory.path : "-"] + answers.map(String.init))
+        process = try ChildProcess("/usr/bin/python3", [script.path, log.path, tls ? directory.path : "-",
+                                                        requireClientCertificate ? "require" : "-"] + answers.map(String.init))
         let deadline = Date().addingTimeInterval(30)
         var port: Int?
         while port == nil, Date() < deadline {
@@ -69,7 +75,7 @@ final class RecordingHTTPServer {
         _ = process.wait(timeout: 5)
     }
 
-    /// A CA, and a certificate for 127.0.0.1 that it signs (EC keys: quick to make).
+    /// A CA, a certificate for 127.0.0.1 and a client certificate that it signs (EC keys: quick to make).
     static func makeCertificates(directory: String) throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
             throw HarnessError("openssl is missing: run make deps")
@@ -82,6 +88,9 @@ final class RecordingHTTPServer {
             ["req"] + ec + ["-keyout", d + "server.key", "-out", d + "server.csr", "-subj", "/CN=127.0.0.1"],
             ["x509", "-req", "-in", d + "server.csr", "-CA", d + "ca.crt", "-CAkey", d + "ca.key", "-CAcreateserial",
              "-out", d + "server.crt", "-days", "2", "-extfile", d + "san.ext"],
+            ["req"] + ec + ["-keyout", d + "client.key", "-out", d + "client.csr", "-subj", "/CN=geotrack client"],
+            ["x509", "-req", "-in", d + "client.csr", "-CA", d + "ca.crt", "-CAkey", d + "ca.key", "-CAcreateserial",
+             "-out", d + "client.crt", "-days", "2"],
         ]
         for step in steps {
             let run = try TestSupport.run("/usr/bin/openssl", step)
@@ -116,14 +125,15 @@ final class RecordingHTTPServer {
     from base64 import b64encode
     from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
     from json import dumps
-    from ssl import PROTOCOL_TLS_SERVER, SSLContext
+    from ssl import CERT_REQUIRED, PROTOCOL_TLS_SERVER, SSLContext
     from sys import argv
     from threading import Lock
     from urllib.parse import parse_qsl, urlsplit
 
     log_path = argv[1]
     certificates = argv[2]
-    answers = [int(a) for a in argv[3:]] or [200]
+    client_certificates = argv[3] == "require"
+    answers = [int(a) for a in argv[4:]] or [200]
     lock = Lock()
     count = [0]
     # What OwnTracks' Recorder answers a /pub with: commands and cards, which a client may ignore.
@@ -166,6 +176,9 @@ final class RecordingHTTPServer {
     if certificates != "-":
         context = SSLContext(PROTOCOL_TLS_SERVER)
         context.load_cert_chain(certificates + "/server.crt", certificates + "/server.key")
+        if client_certificates:
+            context.verify_mode = CERT_REQUIRED
+            context.load_verify_locations(certificates + "/ca.crt")
         server.socket = context.wrap_socket(server.socket, server_side=True)
     print(server.server_address[1], flush=True)
     server.serve_forever()
