@@ -2,10 +2,10 @@
 SWIFT        ?= swift
 CONFIG       ?= debug
 # What each target installs from Debian, when missing. The demo: a real gpsd and gpsfake, and the
-# C headers geotrack builds against (libgps, libmosquitto, SQLite). The tests: those, and the real
+# C headers geotrack builds against (libgps, libmosquitto, libcurl, SQLite). The tests: those, and the real
 # programs they talk to or check output with (mosquitto, tmux, xmllint, rsvg-convert, man, jq).
 # The AArch64 check of the framing kernel: qemu-user and a cross C library (about 100 MB).
-DEMO_PACKAGES    := gpsd gpsd-clients libgps-dev libmosquitto-dev libsqlite3-dev pkg-config
+DEMO_PACKAGES    := gpsd gpsd-clients libgps-dev libmosquitto-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 TEST_PACKAGES    := $(DEMO_PACKAGES) libxml2-utils tmux man-db groff-base librsvg2-bin \
                     mosquitto mosquitto-clients openssl jq
 AARCH64_PACKAGES := qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross

@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "MQTT", targets: ["MQTT"]),
         .library(name: "OwnTracks", targets: ["OwnTracks"]),
         .library(name: "Outbox", targets: ["Outbox"]),
+        .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Publishing", targets: ["Publishing"]),
         .library(name: "GeoTrackTesting", targets: ["GeoTrackTesting"]),
         .executable(name: "geotrack", targets: ["geotrack"]),
@@ -107,9 +108,14 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // MARK: HTTP destinations (OwnTracks' HTTP mode, Traccar's OsmAnd) over libcurl. Only
+        // <curl/curl.h> (libcurl4-openssl-dev) at build time: the library is opened when the
+        // first HTTP client is made, as libmosquitto is.
+        .systemLibrary(name: "CCurl"),
+        .target(name: "HTTP", dependencies: ["CCurl", "Executors"], swiftSettings: strict),
         .target(
             name: "Publishing",
-            dependencies: ["MQTT", "Outbox", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MQTT", "HTTP", "Outbox", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
 
@@ -141,7 +147,7 @@ let package = Package(
             name: "GeoTrackCLI",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "Reactive", "Executors",
-                "MQTT", "OwnTracks", "Outbox", "Publishing",
+                "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -187,7 +193,7 @@ let package = Package(
         .testTarget(name: "MQTTTests", dependencies: ["MQTT", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "OwnTracksTests", dependencies: ["OwnTracks", "LocationKit", "GPSReports"], swiftSettings: strict),
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "CSQLite", "GeoTrackTesting"], swiftSettings: strict),
-        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Outbox", "MQTT", "GeoTrackTesting"],
+        .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Outbox", "MQTT", "HTTP", "GeoTrackTesting"],
                     swiftSettings: strict),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),
         .testTarget(

@@ -28,14 +28,14 @@ if [ "$version" != "$("$scratch/release/geotrack" --version)" ]; then
     exit 1
 fi
 # The footprint the release link promises (Makefile's RELEASE_FLAGS): at start, only the C
-# library and libm are loaded. libsqlite3, libgps and libmosquitto are opened when first used,
+# library and libm are loaded. libsqlite3, libgps, libmosquitto and libcurl are opened when first used,
 # and the C++ runtime is linked in wherever GCC's static archive is installed.
 # The shared libraries a binary names (readelf's NEEDED entries), on one line.
 needed_by() {
     readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | tr '\n' ' '
 }
 needed=$(needed_by "$prefix/bin/geotrack")
-for library in libsqlite3 libgps libmosquitto libswiftCore libFoundation; do
+for library in libsqlite3 libgps libmosquitto libcurl libswiftCore libFoundation; do
     if [[ " $needed" == *" $library"* ]]; then
         echo "check-install: the installed geotrack loads $library at every start (NEEDED: $needed)" >&2
         exit 1

@@ -30,6 +30,9 @@ public actor OutboxSender {
         /// No connection could be made, for a reason ``MQTTClient/failureReason(_:)`` names
         /// (a host not found, a connection refused, TLS); told after ``unreachable``.
         case failed(code: Int32)
+        /// An HTTP destination could not take messages, for this reason (what happened, and
+        /// what to check: `HTTPFailure.reason`, or the status it answered); it is retried.
+        case unavailable(reason: String)
         /// The broker acknowledged this many more messages.
         case delivered(Int)
     }

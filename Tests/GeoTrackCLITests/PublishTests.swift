@@ -213,7 +213,7 @@ struct PublishTests {
         let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
         for (arguments, fragment) in [
             (["--publish", "ftp://host"], "unknown scheme ftp"),
-            (["--publish", "http://host/owntracks"], "HTTP destinations are not supported yet"),
+            (["--publish", "gopher://host/owntracks"], "unknown scheme gopher"),
             (["--publish", "mqtt://host:99999"], "port must be a number from 1 to 65535"),
             (["--publish", "mqtt://host/owntracks/a/b"], "a broker URL has no path"),
             (["--publish", "mqtt://h", "--publish-device", "a/b"], "--publish-device must be"),

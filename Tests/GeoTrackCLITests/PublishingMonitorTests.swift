@@ -32,6 +32,23 @@ struct PublishingMonitorTests {
         #expect(monitor.status?.text == "2 queued, broker unreachable")
     }
 
+    @Test("an HTTP server: the reason the sender names, cut before what to check; a refused login is the server's")
+    func httpServer() {
+        let monitor = PublishingMonitor()
+        monitor.start("h", waiting: 3, party: "server")
+        monitor.sender("h", reported: .unreachable)
+        #expect(monitor.status?.text == "3 queued, server unreachable")
+        monitor.sender("h", reported: .unavailable(reason: "the server's host refused the connection: check the URL's port, and that the server runs"))
+        #expect(monitor.status?.text == "3 queued, the server's host refused the connection")
+        monitor.sender("h", reported: .unreachable)
+        #expect(monitor.status?.text == "3 queued, the server's host refused the connection")
+        monitor.sender("h", reported: .refused(code: 401))
+        #expect(monitor.status?.text == "3 queued, server refused the login")
+        monitor.sender("h", reported: .connected)
+        monitor.sender("h", reported: .delivered(3))
+        #expect(monitor.status == nil)
+    }
+
     @Test("nothing while the broker connects the first time or is connected; the backlog once it cannot be reached")
     func rule() {
         let monitor = PublishingMonitor()

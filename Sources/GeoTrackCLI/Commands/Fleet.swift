@@ -40,10 +40,14 @@ extension GeoTrack {
         package init() {}
 
         package func validate() throws {
+            let destination: PublishDestination
             do {
-                _ = try PublishDestination(url: url, option: "fleet")
+                destination = try PublishDestination(url: url, option: "fleet")
             } catch {
                 throw ValidationError(error.message)
+            }
+            guard !destination.isHTTP else {
+                throw ValidationError("fleet \(Terminal.safe(url)): the fleet view subscribes to an MQTT broker; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
             }
             if let clientID, clientID.isEmpty || clientID.utf8.count > 65_535
                 || !OwnTracksTopic.isMQTTText(clientID) {
@@ -59,7 +63,9 @@ extension GeoTrack {
         package func run() async throws {
             let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: nil)
             let destination = try PublishDestination(url: url, option: "fleet")
-            let endpoint = destination.endpoint(credentials: try broker.credentials())
+            guard let endpoint = destination.endpoint(credentials: try broker.credentials()) else {
+                throw CLIError(.usage, "fleet \(Terminal.safe(url)): the fleet view subscribes to an MQTT broker; write mqtt://HOST[:PORT]")
+            }
             let client: MQTTClient
             do {
                 client = try MQTTClient(clientID: clientID ?? "geotrack-fleet-\(getpid())", endpoint: endpoint,

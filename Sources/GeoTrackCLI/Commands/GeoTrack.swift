@@ -34,7 +34,8 @@ package struct GeoTrack: AsyncParsableCommand {
                                (\(ConfigKeys.all.prefix(2).map(ConfigKeys.environmentName).joined(separator: ", ")), ...)
             GEOTRACK_DEBUG     log debug messages on stderr
             GEOTRACK_PUBLISH_PASSWORD
-                               the broker's password (--publish, fleet, outbox flush)
+                               the broker's or HTTP server's password (--publish,
+                               fleet, outbox flush)
             XDG_CONFIG_HOME    where the configuration lives (default ~/.config)
             XDG_STATE_HOME     the authorization decision and monitors
                                (default ~/.local/state)

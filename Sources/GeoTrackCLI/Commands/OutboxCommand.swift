@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import HTTP
 import MQTT
 import Outbox
 import Publishing
@@ -137,26 +138,43 @@ extension GeoTrack {
                 }
                 var failure: CLIError?
                 for summary in waiting {
-                    guard let (target, _) = PublishDestination.parse(outboxKey: summary.destination) else {
+                    guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
                         failure = failure ?? CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it")
                         continue
                     }
-                    let result = try await Self.flush(summary, outbox: outbox, endpoint: target.endpoint(credentials: credentials),
+                    let result = try await Self.flush(summary, outbox: outbox, destination: target, credentials: credentials,
                                                         timeout: .milliseconds(Int(timeout * 1000)))
                     if let error = result { failure = failure ?? error }
                 }
                 if let failure { throw failure }
             }
 
-            private static func flush(_ summary: OutboxSummary, outbox: Outbox, endpoint: MQTTEndpoint,
-                                      timeout: Duration) async throws(CLIError) -> CLIError? {
-                let client: MQTTClient
-                do {
-                    client = try MQTTClient(clientID: "geotrack-flush-\(getpid())", endpoint: endpoint)
-                } catch {
-                    throw CLIError(.noInput, error.message)
+            private static func flush(_ summary: OutboxSummary, outbox: Outbox, destination: PublishDestination,
+                                      credentials: BrokerCredentials, timeout: Duration) async throws(CLIError) -> CLIError? {
+                let sender: any PublishingSender
+                let close: @Sendable () async -> Void
+                let target = destination.target(credentials: credentials)
+                switch target {
+                case .mqtt(let endpoint):
+                    let client: MQTTClient
+                    do {
+                        client = try MQTTClient(clientID: "geotrack-flush-\(getpid())", endpoint: endpoint)
+                    } catch {
+                        throw CLIError(.noInput, error.message)
+                    }
+                    sender = OutboxSender(outbox: outbox, destination: summary.destination, client: client)
+                    close = { await client.close() }
+                case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
+                    let client: HTTPClient
+                    do {
+                        client = try HTTPClient(endpoint: endpoint)
+                    } catch {
+                        throw CLIError(.failure, error.message)
+                    }
+                    guard let request = PublishDestination.request(for: target) else { return nil }
+                    sender = HTTPOutboxSender(outbox: outbox, destination: summary.destination, client: client, request: request)
+                    close = { client.close() }
                 }
-                let sender = OutboxSender(outbox: outbox, destination: summary.destination, client: client)
                 let running = Task { await sender.run() }
                 let outcome = await withTaskGroup(of: OutboxSender.DrainOutcome?.self) { group in
                     group.addTask { await sender.waitUntilDelivered() }
@@ -169,24 +187,27 @@ extension GeoTrack {
                     return first
                 }
                 let delivered = await sender.acknowledgedCount
-                let failed = await sender.failureCode
+                let failed = await sender.failureDescription
+                let refusal = await sender.refusalDescription
                 // The sender ends before its client closes: it never publishes on a freed client.
                 sender.stop()
                 await running.value
-                await client.close()
+                await close()
                 let left = (try? outbox.summary(for: summary.destination).count) ?? summary.count
                 let name = Terminal.safe(summary.destination)
+                let party = destination.isHTTP ? "server" : "broker"
+                let url = destination.description
                 StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting")
                 switch outcome {
-                case .refused(let code)?:
-                    return CLIError(.noPermission, "\(endpoint) refused the login (\(OutboxSender.refusalReason(code))); check the user in the destination and --publish-password-file")
+                case .refused?:
+                    return CLIError(.noPermission, "\(url) refused the login (\(refusal ?? "refused")); check the user in the destination and --publish-password-file")
                 case .delivered? where left == 0:
                     return nil
                 default:
                     if let failed {
-                        return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): cannot connect to \(endpoint): \(MQTTClient.failureReason(failed)); then flush again")
+                        return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): cannot connect to \(url): \(failed); then flush again")
                     }
-                    return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): \(endpoint) did not take them in time; check the broker is running, then flush again")
+                    return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): \(url) did not take them in time; check the \(party) is running, then flush again")
                 }
             }
         }

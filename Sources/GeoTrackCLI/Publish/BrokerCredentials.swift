@@ -30,21 +30,21 @@ package struct BrokerCredentials: Sendable, Equatable {
 /// The flags for a broker's password and TLS files, shared by `watch`, `replay` and `outbox flush`.
 package struct BrokerOptions: ParsableArguments {
     @Option(name: .customLong("publish-password-file"), help: ArgumentHelp(
-        "Read the broker's password from this file (or set GEOTRACK_PUBLISH_PASSWORD); the user goes in the URL.",
+        "Read the broker's or server's password from this file (or set GEOTRACK_PUBLISH_PASSWORD); the user goes in the URL.",
         valueName: "file"), completion: .file())
     package var passwordFile: String?
 
     @Option(name: .customLong("publish-ca"), help: ArgumentHelp(
-        "mqtts://: trust the broker's certificate if it chains to these CA certificates (PEM; default: the system's).",
+        "mqtts://, https://: trust the broker's or server's certificate if it chains to these CA certificates (PEM; default: the system's).",
         valueName: "file"), completion: .file())
     package var caFile: String?
 
     @Option(name: .customLong("publish-cert"), help: ArgumentHelp(
-        "mqtts://: present this client certificate (PEM); needs --publish-key.", valueName: "file"), completion: .file())
+        "mqtts://, https://: present this client certificate (PEM); needs --publish-key.", valueName: "file"), completion: .file())
     package var certificateFile: String?
 
     @Option(name: .customLong("publish-key"), help: ArgumentHelp(
-        "mqtts://: the client certificate's key (PEM, unencrypted).", valueName: "file"), completion: .file())
+        "mqtts://, https://: the client certificate's key (PEM, unencrypted).", valueName: "file"), completion: .file())
     package var keyFile: String?
 
     package init() {}

@@ -1,39 +1,76 @@
+import HTTP
 import MQTT
 import OwnTracks
 
-/// Where `--publish` sends: a broker URL, read and checked. Only MQTT for now.
+/// Where `--publish` sends: an MQTT broker, an OwnTracks Recorder over HTTP, or a Traccar
+/// server over its OsmAnd protocol; a URL, read and checked.
 package struct PublishDestination: Sendable, Hashable {
-    /// The broker, without a password (it never comes from a URL) and, for `mqtts://`, with the
-    /// system's CA certificates until ``endpoint(credentials:)`` says otherwise.
-    package var endpoint: MQTTEndpoint
+    /// What the destination speaks, and where it is.
+    package enum Target: Sendable, Hashable {
+        /// `mqtt://`, `mqtts://`: OwnTracks' messages, published with QoS 1.
+        case mqtt(MQTTEndpoint)
+        /// `http://`, `https://`: OwnTracks' HTTP mode, each message POSTed as JSON.
+        case ownTracksHTTP(HTTPEndpoint)
+        /// `osmand://`, `osmand+https://`: Traccar's OsmAnd protocol, each location as a query.
+        case osmAnd(HTTPEndpoint)
+    }
+
+    /// What the destination speaks, and where it is: without a password (it never comes from
+    /// a URL) and with the system's CA certificates until ``target(credentials:)`` says otherwise.
+    package var target: Target
 
     /// The CA certificates `mqtts://` trusts when `--publish-ca` is not given (Debian's bundle).
     package static let systemCertificates = "/etc/ssl/certs/ca-certificates.crt"
 
-    /// Reads `mqtt://[user@]host[:port]` or `mqtts://[user@]host[:port]`, with an optional
-    /// trailing `/`. A password in the URL is refused: it would show in `ps` and shell history.
+    /// The path OwnTracks' Recorder takes messages on, when an `http://` URL names none.
+    package static let recorderPath = "/pub"
+
+    private static let schemes = "mqtt://HOST[:PORT], mqtts://, http://HOST[:PORT]/pub, https://, osmand://HOST[:PORT] or osmand+https://"
+
+    /// Reads `mqtt://[user@]host[:port]` or `mqtts://…` (an optional trailing `/`),
+    /// `http://[user@]host[:port][/path]` or `https://…` (the Recorder's `/pub` by default),
+    /// `osmand://[user@]host[:port][/path]` or `osmand+https://…`. A password in the URL is
+    /// refused: it would show in `ps` and shell history.
     /// - Parameter option: how errors name where the URL came from (`--publish`, or `fleet`).
     package init(url: String, option: String = "--publish") throws(CLIError) {
         let bad = { (why: String) in
             CLIError(.usage, "\(option) \(Terminal.safe(Self.redacted(url))): \(why)")
         }
         guard let schemeEnd = url.firstRange(of: "://") else {
-            throw bad("not a URL; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+            throw bad("not a URL; write \(Self.schemes)")
         }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
-        let tls: Bool
+        let secure: Bool
+        let defaultPort: Int
         switch scheme {
-        case "mqtt": tls = false
-        case "mqtts": tls = true
-        case "http", "https":
-            throw bad("HTTP destinations are not supported yet; publish to an MQTT broker (mqtt:// or mqtts://)")
+        case "mqtt": (secure, defaultPort) = (false, 1883)
+        case "mqtts": (secure, defaultPort) = (true, 8883)
+        case "http": (secure, defaultPort) = (false, 80)
+        case "https", "osmand+https": (secure, defaultPort) = (true, 443)
+        // Traccar's port for the OsmAnd protocol.
+        case "osmand": (secure, defaultPort) = (false, 5055)
         default:
-            throw bad("unknown scheme \(scheme); write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+            throw bad("unknown scheme \(scheme); write \(Self.schemes)")
         }
+        let isMQTT = scheme.hasPrefix("mqtt")
         var rest = url[schemeEnd.upperBound...]
-        if rest.hasSuffix("/") { rest = rest.dropLast() }
-        guard !rest.contains("/"), !rest.contains("?"), !rest.contains("#") else {
-            throw bad("a broker URL has no path; the topic is set with --publish-user and --publish-device")
+        var path = ""
+        if isMQTT {
+            if rest.hasSuffix("/") { rest = rest.dropLast() }
+            guard !rest.contains("/"), !rest.contains("?"), !rest.contains("#") else {
+                throw bad("a broker URL has no path; the topic is set with --publish-user and --publish-device")
+            }
+        } else {
+            guard !rest.contains("?"), !rest.contains("#") else {
+                throw bad("no query in the URL; the user and device are set with --publish-user and --publish-device")
+            }
+            if let slash = rest.firstIndex(of: "/") {
+                path = String(rest[slash...])
+                rest = rest[..<slash]
+            }
+            guard path.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 && $0.value != 0x7F && !"\"<>\\^`{|}".unicodeScalars.contains($0) }) else {
+                throw bad("the path has spaces or characters a URL cannot carry; percent-encode them")
+            }
         }
         var username: String?
         if let at = rest.lastIndex(of: "@") {
@@ -60,15 +97,24 @@ package struct PublishDestination: Sendable, Hashable {
         guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || "-._:".contains($0) }), host.allSatisfy(\.isASCII) else {
             throw bad("the host name is empty or not a host name")
         }
-        var port = tls ? 8883 : 1883
+        var port = defaultPort
         if let portText {
             guard let number = Int(portText), (1...65_535).contains(number) else {
                 throw bad("the port must be a number from 1 to 65535")
             }
             port = number
         }
-        endpoint = MQTTEndpoint(host: String(host), port: port, username: username,
-                                tls: tls ? MQTTEndpoint.TLS(caFile: Self.systemCertificates) : nil)
+        switch scheme {
+        case "mqtt", "mqtts":
+            target = .mqtt(MQTTEndpoint(host: String(host), port: port, username: username,
+                                        tls: secure ? MQTTEndpoint.TLS(caFile: Self.systemCertificates) : nil))
+        case "http", "https":
+            target = .ownTracksHTTP(HTTPEndpoint(secure: secure, host: String(host), port: port,
+                                                 path: path.isEmpty || path == "/" ? Self.recorderPath : path, username: username))
+        default:
+            target = .osmAnd(HTTPEndpoint(secure: secure, host: String(host), port: port, path: path.isEmpty ? "/" : path,
+                                          username: username))
+        }
     }
 
     /// The URL with any password in it replaced by `***`, for messages.
@@ -78,28 +124,78 @@ package struct PublishDestination: Sendable, Hashable {
         return String(url[..<url.index(after: colon)]) + "***" + String(url[at...])
     }
 
-    /// The endpoint with the password and TLS files the options give.
-    package func endpoint(credentials: BrokerCredentials) -> MQTTEndpoint {
+    /// The target with the password and TLS files the options give.
+    package func target(credentials: BrokerCredentials) -> Target {
+        switch target {
+        case .mqtt(var endpoint):
+            endpoint.password = credentials.password
+            if endpoint.tls != nil {
+                endpoint.tls = MQTTEndpoint.TLS(caFile: credentials.caFile ?? Self.systemCertificates,
+                                                certificateFile: credentials.certificateFile, keyFile: credentials.keyFile)
+            }
+            return .mqtt(endpoint)
+        case .ownTracksHTTP(let endpoint):
+            return .ownTracksHTTP(Self.http(endpoint, credentials))
+        case .osmAnd(let endpoint):
+            return .osmAnd(Self.http(endpoint, credentials))
+        }
+    }
+
+    private static func http(_ endpoint: HTTPEndpoint, _ credentials: BrokerCredentials) -> HTTPEndpoint {
         var endpoint = endpoint
         endpoint.password = credentials.password
-        if endpoint.tls != nil {
-            endpoint.tls = MQTTEndpoint.TLS(caFile: credentials.caFile ?? Self.systemCertificates,
-                                            certificateFile: credentials.certificateFile, keyFile: credentials.keyFile)
+        if endpoint.secure {
+            endpoint.caFile = credentials.caFile
+            endpoint.certificateFile = credentials.certificateFile
+            endpoint.keyFile = credentials.keyFile
         }
         return endpoint
     }
 
-    /// The outbox key for messages on `topic`: the broker's URL and the topic, no secrets.
-    package func outboxKey(topic: OwnTracksTopic) -> String {
-        "\(endpoint)/\(topic)"
+    /// The broker with the password and TLS files the options give; nil for an HTTP destination.
+    package func endpoint(credentials: BrokerCredentials) -> MQTTEndpoint? {
+        if case .mqtt(let endpoint) = target(credentials: credentials) { endpoint } else { nil }
     }
 
-    /// Reads an outbox key back: the destination and the topic it was made for.
-    package static func parse(outboxKey: String) -> (PublishDestination, OwnTracksTopic)? {
-        guard let schemeEnd = outboxKey.firstRange(of: "://"),
-              let slash = outboxKey[schemeEnd.upperBound...].firstIndex(of: "/"),
-              let destination = try? PublishDestination(url: String(outboxKey[..<slash])),
-              let topic = OwnTracksTopic(topic: String(outboxKey[outboxKey.index(after: slash)...])) else { return nil }
-        return (destination, topic)
+    /// The URL, without a password: `mqtt://host:1883`, `http://host:8083/pub`, `osmand://host:5055/`.
+    package var description: String {
+        switch target {
+        case .mqtt(let endpoint): endpoint.description
+        case .ownTracksHTTP(let endpoint): endpoint.description
+        case .osmAnd(let endpoint): (endpoint.secure ? "osmand+https" : "osmand") + endpoint.description.drop { $0 != ":" }
+        }
+    }
+
+    /// Whether messages go over HTTP.
+    package var isHTTP: Bool {
+        if case .mqtt = target { false } else { true }
+    }
+
+    /// The outbox key for messages on `topic`, no secrets: the broker's URL and the topic for
+    /// MQTT (`mqtt://host:1883/owntracks/ann/boat`), the URL with the query that names the
+    /// device for HTTP (`http://host:8083/pub?u=ann&d=boat`, `osmand://host:5055/?id=boat`).
+    package func outboxKey(topic: OwnTracksTopic) -> String {
+        switch target {
+        case .mqtt:
+            "\(description)/\(topic)"
+        case .ownTracksHTTP:
+            "\(description)?u=\(HTTPEndpoint.percentEncoded(topic.user))&d=\(HTTPEndpoint.percentEncoded(topic.device))"
+        case .osmAnd:
+            "\(description)?id=\(HTTPEndpoint.percentEncoded(topic.device))"
+        }
+    }
+
+    /// Reads an outbox key back: the destination it was made for.
+    package static func parse(outboxKey: String) -> PublishDestination? {
+        guard let schemeEnd = outboxKey.firstRange(of: "://") else { return nil }
+        let end: String.Index?
+        if outboxKey[..<schemeEnd.lowerBound].lowercased().hasPrefix("mqtt") {
+            end = outboxKey[schemeEnd.upperBound...].firstIndex(of: "/")
+            guard let end, OwnTracksTopic(topic: String(outboxKey[outboxKey.index(after: end)...])) != nil else { return nil }
+        } else {
+            end = outboxKey[schemeEnd.upperBound...].firstIndex(of: "?")
+        }
+        guard let end else { return nil }
+        return try? PublishDestination(url: String(outboxKey[..<end]))
     }
 }

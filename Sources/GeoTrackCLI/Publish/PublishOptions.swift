@@ -8,16 +8,16 @@ import Glibc
 /// `--publish` and its companions, shared by `watch` and `replay`.
 package struct PublishOptions: ParsableArguments {
     @Option(name: .customLong("publish"), help: ArgumentHelp(
-        "Publish every location to this MQTT broker in OwnTracks' format (mqtt://[user@]host[:port], or mqtts:// for TLS); repeatable. Messages wait in the outbox until the broker acknowledges them; while a broker cannot be reached, the status line counts them ('55 queued, broker unreachable'), and at exit, however the run ends, a line says how many wait ('geotrack outbox flush' sends them).",
+        "Publish every location to this MQTT broker in OwnTracks' format (mqtt://[user@]host[:port], or mqtts:// for TLS), to OwnTracks' Recorder over HTTP (http://[user@]host[:port][/pub], or https://), or to Traccar in its OsmAnd protocol (osmand://[user@]host[:port], or osmand+https://); repeatable. Messages wait in the outbox until the destination takes them; while one cannot be reached, the status line counts them ('55 queued, broker unreachable'), and at exit, however the run ends, a line says how many wait ('geotrack outbox flush' sends them).",
         valueName: "url"))
     package var urls: [String] = []
 
     @Option(name: .customLong("publish-user"), help: ArgumentHelp(
-        "The USER in owntracks/USER/DEVICE (default: your login name).", valueName: "name"))
+        "The USER in owntracks/USER/DEVICE, and the Recorder's u over HTTP (default: your login name).", valueName: "name"))
     package var user: String?
 
     @Option(name: .customLong("publish-device"), help: ArgumentHelp(
-        "The DEVICE in owntracks/USER/DEVICE (default: the host name).", valueName: "name"))
+        "The DEVICE in owntracks/USER/DEVICE, the Recorder's d over HTTP, and the id Traccar knows the device by (default: the host name).", valueName: "name"))
     package var device: String?
 
     @Option(name: .customLong("publish-tid"), help: ArgumentHelp(
@@ -26,7 +26,7 @@ package struct PublishOptions: ParsableArguments {
     package var trackerID: String?
 
     @Option(name: .customLong("publish-wait"), help: ArgumentHelp(
-        "When the run ends by itself, wait this long for the broker to acknowledge what is queued (a signal never waits); the rest stays in the outbox.",
+        "When the run ends by itself, wait this long for the destinations to take what is queued (a signal never waits); the rest stays in the outbox.",
         valueName: "seconds"))
     package var wait: Double = 10
 

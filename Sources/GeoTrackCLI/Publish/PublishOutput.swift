@@ -1,5 +1,6 @@
 import FoundationEssentials
 import GeoTrackService
+import HTTP
 import LocationKit
 import Logging
 import MQTT
@@ -19,11 +20,22 @@ import Glibc
 /// It converts what the service delivered and decides nothing: the location (already snapped
 /// under approximate access) and the region events are the service's.
 package final class PublishOutput: Sendable {
-    /// One broker.
+    /// One destination.
     struct Route: Sendable {
         let key: String
-        let client: MQTTClient
-        let sender: OutboxSender
+        /// What the destination takes: OsmAnd takes locations only, as its query.
+        let format: Format
+        let sender: any PublishingSender
+        /// Closes the client, once the sender has stopped.
+        let close: @Sendable () async -> Void
+    }
+
+    /// How a route's messages are written.
+    enum Format: Sendable {
+        /// OwnTracks' JSON (MQTT, and OwnTracks' HTTP mode).
+        case ownTracks
+        /// Traccar's OsmAnd query, for the device id.
+        case osmAnd(id: String)
     }
 
     private let outbox: Outbox
@@ -62,25 +74,48 @@ package final class PublishOutput: Sendable {
         regionsSince = OwnTracksLocation.seconds(now())
         var routes: [Route] = []
         for destination in destinations {
-            let endpoint = destination.endpoint(credentials: credentials)
-            let will = MQTTClient.Will(topic: topic.description,
-                                       payload: OwnTracksJSON.lastWill(timestamp: Int(now().timeIntervalSince1970)))
-            let client: MQTTClient
-            do {
-                client = try MQTTClient(clientID: Self.clientID(topic), endpoint: endpoint, will: will, logger: logger)
-            } catch {
-                throw CLIError(error.code == .tls ? .noInput : .failure, "--publish \(destination.endpoint): \(error.message)")
-            }
             let key = destination.outboxKey(topic: topic)
             // What an earlier run left counts as waiting too; an unreadable count is no reason
             // not to publish.
-            monitor.start(key, waiting: (try? outbox.summary(for: key).count) ?? 0)
+            monitor.start(key, waiting: (try? outbox.summary(for: key).count) ?? 0, party: destination.isHTTP ? "server" : "broker")
             let monitor = monitor
-            routes.append(Route(key: key, client: client,
-                                sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
-                                                     observer: { monitor.sender(key, reported: $0) })))
+            let observer: @Sendable (OutboxSender.Progress) -> Void = { monitor.sender(key, reported: $0) }
+            let target = destination.target(credentials: credentials)
+            switch target {
+            case .mqtt(let endpoint):
+                let will = MQTTClient.Will(topic: topic.description,
+                                           payload: OwnTracksJSON.lastWill(timestamp: Int(now().timeIntervalSince1970)))
+                let client: MQTTClient
+                do {
+                    client = try MQTTClient(clientID: Self.clientID(topic), endpoint: endpoint, will: will, logger: logger)
+                } catch {
+                    throw CLIError(error.code == .tls ? .noInput : .failure, "--publish \(destination.description): \(error.message)")
+                }
+                routes.append(Route(key: key, format: .ownTracks,
+                                    sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
+                                                         observer: observer),
+                                    close: { await client.close() }))
+            case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
+                let client = try Self.httpClient(endpoint, destination: destination)
+                guard let request = PublishDestination.request(for: target) else { continue }
+                let format: Format = if case .osmAnd = target { .osmAnd(id: topic.device) } else { .ownTracks }
+                routes.append(Route(key: key, format: format,
+                                    sender: HTTPOutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
+                                                             observer: observer, request: request),
+                                    close: { client.close() }))
+            }
         }
         self.routes = routes
+    }
+
+    /// An HTTP client for `endpoint`: libcurl, loaded now, so that a missing library is said
+    /// before anything is queued.
+    static func httpClient(_ endpoint: HTTPEndpoint, destination: PublishDestination) throws(CLIError) -> HTTPClient {
+        do {
+            return try HTTPClient(endpoint: endpoint)
+        } catch {
+            throw CLIError(.failure, "--publish \(destination.description): \(error.message)")
+        }
     }
 
     /// The client id: the topic's parts, so a second process for the same device replaces the
@@ -112,7 +147,13 @@ package final class PublishOutput: Sendable {
             guard let regions else { return }
             let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
                                             createdAt: OwnTracksLocation.seconds(now()))
-            try enqueue(topic: topic.description, payload: OwnTracksJSON.encode(message), retain: true)
+            let json = OwnTracksJSON.encode(message)
+            try enqueue(topic: topic.description, retain: true) { format in
+                switch format {
+                case .ownTracks: json
+                case .osmAnd(let id): Array(OsmAndQuery.make(location, id: id).utf8)
+                }
+            }
         case .event(let event):
             let change: (OwnTracksTransition.Event, String)
             switch event.kind {
@@ -132,24 +173,34 @@ package final class PublishOutput: Sendable {
                                                  longitude: crossing.map { OwnTracksLocation.nanodegrees($0.coordinate.longitude) },
                                                  accuracy: crossing?.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
                                                  trackerID: trackerID, waypointTimestamp: regionsSince)
-            try enqueue(topic: topic.events, payload: OwnTracksJSON.encode(transition), retain: false)
+            let json = OwnTracksJSON.encode(transition)
+            // OsmAnd has no region events: Traccar computes its own geofences from the positions.
+            try enqueue(topic: topic.events, retain: false) { format in
+                if case .ownTracks = format { json } else { nil }
+            }
         case .status, .report:
             return
         }
     }
 
-    private func enqueue(topic: String, payload: [UInt8], retain: Bool) throws(CLIError) {
+    /// Queues a message for each route `payload` gives one for (nil: none for that format).
+    private func enqueue(topic: String, retain: Bool, payload: (Format) -> [UInt8]?) throws(CLIError) {
         let created = now()
-        let messages = routes.map {
-            OutboxMessage(destination: $0.key, topic: topic, payload: payload, retain: retain, created: created)
+        var messages: [OutboxMessage] = []
+        var queuedRoutes: [Route] = []
+        for route in routes {
+            guard let bytes = payload(route.format) else { continue }
+            messages.append(OutboxMessage(destination: route.key, topic: topic, payload: bytes, retain: retain, created: created))
+            queuedRoutes.append(route)
         }
+        guard !messages.isEmpty else { return }
         do {
             try outbox.enqueue(contentsOf: messages)
         } catch {
             // Nothing may be lost silently: a message that cannot be kept ends the run.
             throw CLIError(.ioError, error.message)
         }
-        for route in routes {
+        for route in queuedRoutes {
             monitor.queued(1, for: route.key)
             route.sender.queued()
         }
@@ -186,12 +237,13 @@ package final class PublishOutput: Sendable {
             let waiting = (try? outbox.summary(for: route.key).count) ?? 0
             guard waiting > 0 else { continue }
             var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
-            if let code = await route.sender.refusalCode {
-                note += " (the broker refused the login: \(OutboxSender.refusalReason(code)))"
-            } else if let code = await route.sender.failureCode {
-                note += " (cannot connect: \(MQTTClient.failureReason(code)))"
+            let party = route.sender is HTTPOutboxSender ? "server" : "broker"
+            if let refusal = await route.sender.refusalDescription {
+                note += " (the \(party) refused the login: \(refusal))"
+            } else if let failure = await route.sender.failureDescription {
+                note += " (cannot connect: \(failure))"
             } else if await !route.sender.isConnected {
-                note += " (the broker was not reachable)"
+                note += " (the \(party) was not reachable)"
             }
             notes.append(note + "; the next run sends \(waiting == 1 ? "it" : "them"), or 'geotrack outbox flush'")
         }
@@ -204,7 +256,7 @@ package final class PublishOutput: Sendable {
     package func close() async {
         for route in routes { route.sender.stop() }
         for task in tasks.withLock({ $0 }) { await task.value }
-        for route in routes { await route.client.close() }
+        for route in routes { await route.close() }
     }
 }
 

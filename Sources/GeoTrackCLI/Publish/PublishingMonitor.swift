@@ -19,6 +19,8 @@ package final class PublishingMonitor: Sendable {
     private struct Route {
         var waiting = 0
         var link = Link.connecting
+        /// What the status line calls the destination: "broker" (MQTT) or "server" (HTTP).
+        var party = "broker"
     }
 
     private struct State {
@@ -32,9 +34,10 @@ package final class PublishingMonitor: Sendable {
     /// A monitor for no broker yet; ``start(_:waiting:)`` adds each.
     package init() {}
 
-    /// Adds a broker with what already waits for it.
-    func start(_ key: String, waiting: Int) {
-        state.withLock { $0.routes[key] = Route(waiting: waiting) }
+    /// Adds a destination with what already waits for it; `party` is what the status line
+    /// calls it ("broker", or "server" over HTTP).
+    func start(_ key: String, waiting: Int, party: String = "broker") {
+        state.withLock { $0.routes[key] = Route(waiting: waiting, party: party) }
     }
 
     /// Calls `observer` with the status each time it changes (at once with the current one).
@@ -65,6 +68,9 @@ package final class PublishingMonitor: Sendable {
                 if case .failed? = state.routes[key]?.link { break }
                 state.routes[key]?.link = .unreachable
             case .failed(let code): state.routes[key]?.link = .failed(MQTTClient.failureSummary(code))
+            case .unavailable(let reason):
+                // What happened, without what to check, as MQTT's failureSummary cuts it.
+                state.routes[key]?.link = .failed(reason.firstRange(of: ": ").map { String(reason[..<$0.lowerBound]) } ?? reason)
             case .refused: state.routes[key]?.link = .refused
             case .delivered(let count):
                 if let waiting = state.routes[key]?.waiting { state.routes[key]?.waiting = max(0, waiting - count) }
@@ -97,7 +103,8 @@ package final class PublishingMonitor: Sendable {
         let named = stuck.lazy.compactMap { route -> String? in
             if case .failed(let summary) = route.link { summary } else { nil }
         }.first
-        let problem = stuck.contains { $0.link == .refused } ? "broker refused the login" : named ?? "broker unreachable"
+        let refused = stuck.first { $0.link == .refused }
+        let problem = refused.map { "\($0.party) refused the login" } ?? named ?? "\(stuck[stuck.startIndex].party) unreachable"
         return PublishingStatus(queued: stuck.reduce(0) { $0 + $1.waiting }, problem: problem)
     }
 }
