@@ -213,7 +213,7 @@ public final class MQTTClient: Sendable {
             "the TLS handshake failed: check that the CA file is the one that signed the broker's certificate, and that the URL's host is a name the certificate carries"
         case GEOTRACK_MQTT_ERRNO_BASE + EPROTO:
             // The broker ended the handshake: what it checks of the client is its certificate.
-            "the TLS handshake failed: the broker refused the client; check the client certificate and key it may require (--publish-cert, --publish-key), and the CA file"
+            "the TLS handshake failed: the broker refused the client; check the client certificate and key it may require, and the CA file"
         case MOSQ_ERR_LOOKUP.rawValue, MOSQ_ERR_EAI.rawValue:
             // 2.0.11 says EAI (getaddrinfo failed) where the name does not resolve.
             "the broker's host name was not found: check the URL, and the network"

@@ -255,7 +255,7 @@ struct PublishTests {
         #expect(note.count == 1, "\(anonymous.stderr)")
         #expect(note.first?.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/anonymous") == true,
                 "\(anonymous.stderr)")
-        #expect(note.first?.contains("--publish-cert") == true, "\(anonymous.stderr)")
+        #expect(note.first?.contains("check the client certificate and key") == true, "\(anonymous.stderr)")
         let unsigned = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3", "--publish-ca", ca], home: home)
         #expect(unsigned.status == 69, "\(unsigned.stderr)")
         #expect(unsigned.stderr.contains("cannot connect to \(url): \(refused)"), "\(unsigned.stderr)")
