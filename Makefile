@@ -8,6 +8,9 @@ CONFIG       ?= debug
 DEMO_PACKAGES    := gpsd gpsd-clients libgps-dev libmosquitto-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 TEST_PACKAGES    := $(DEMO_PACKAGES) libxml2-utils tmux man-db groff-base librsvg2-bin \
                     mosquitto mosquitto-clients openssl jq
+# Building the OwnTracks Recorder from source for make test-recorder (CI): its libraries'
+# headers, and lmdb-utils (mdb_stat) to look into its store.
+RECORDER_PACKAGES := libcurl4-openssl-dev liblmdb-dev libconfig-dev uuid-dev lmdb-utils
 AARCH64_PACKAGES := qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
 # Building gpsd releases from source for make test-gpsd-versions: Debian's scons.
 GPSD_VERSIONS_PACKAGES := scons
@@ -17,7 +20,7 @@ BIN           = $(SCRATCH)/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470
 
-.PHONY: help deps demo-deps aarch64-deps gpsd-versions-deps test-gpsd-versions gpsd-version-suites build release release-geotrack test check-aarch64 docs install check-install demo clean
+.PHONY: help deps demo-deps aarch64-deps gpsd-versions-deps recorder-deps recorder test-recorder test-gpsd-versions gpsd-version-suites build release release-geotrack test check-aarch64 docs install check-install demo clean
 
 help:
 	@echo "make demo   - install what the demo needs ($(DEMO_PACKAGES)), build, and track a simulated receiver through a real gpsd"
@@ -27,6 +30,7 @@ help:
 	@echo "make check-aarch64 - the framing kernel checked on AArch64 under qemu-user (installs $(AARCH64_PACKAGES)); CI runs it"
 	@echo "make docs   - build LocationKit's DocC documentation, every warning an error"
 	@echo "make build|release-geotrack|test GPSD_PREFIX=DIR - build (and test) against the gps.h and libgps installed under DIR"
+	@echo "make test-recorder - the suites that check what geotrack publishes against the OwnTracks Recorder, built from SHARED=$(SHARED) (installs $(RECORDER_PACKAGES)); CI runs it"
 	@echo "make test-gpsd-versions - the gpsd suites against gpsd $(GPSD_VERSIONS), each built from SHARED=$(SHARED) (installs $(GPSD_VERSIONS_PACKAGES)); not in CI until it passes"
 
 # Installs Debian packages only when one is missing, so a second run asks nothing.
@@ -52,6 +56,9 @@ aarch64-deps:
 
 gpsd-versions-deps:
 	$(call apt_install,$(GPSD_VERSIONS_PACKAGES))
+
+recorder-deps:
+	$(call apt_install,$(RECORDER_PACKAGES))
 
 # GPSD_PREFIX=DIR builds against another gpsd than the system's: the gps.h under DIR/include,
 # and, when the program runs, DIR/lib/libgps.so (the CGPS shim opens it by that path), or the
@@ -139,10 +146,28 @@ test: deps
 	$(SWIFT) build --build-tests $(GPSD_FLAGS)
 	@# The man page test runs swift-argument-parser's generate-manual, a product of that package.
 	$(SWIFT) build --product generate-manual $(GPSD_FLAGS)
-	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --skip '$(GPSD_SUITES)|$(GPSD_VERSION_ONLY_SUITES)'
+	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --skip '$(GPSD_SUITES)|$(GPSD_VERSION_ONLY_SUITES)|$(RECORDER_SUITES)'
 	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
 	$(MAKE) check-install
+
+# The suites that check what geotrack publishes against the real OwnTracks Recorder (ot-recorder
+# 1.0.1). It is not packaged in Debian: built from its source tarball in SHARED into
+# .build/recorder once (kept between runs), and the suites get the binary in
+# GEOTRACK_TEST_RECORDER; run without it, they fail saying so. make test leaves them out.
+# Only CI calls this target: it reads ../shared, beside CI's clone (make test never does).
+RECORDER_SUITES  = RecorderTests
+RECORDER_TARBALL = $(SHARED)/owntracks-recorder/recorder-ae2fd29.tar.xz
+RECORDER_PREFIX  = .build/recorder
+
+recorder: recorder-deps
+	@[ -f "$(RECORDER_TARBALL)" ] || { echo "make recorder: $(RECORDER_TARBALL) is missing (SHARED=$(SHARED): the folder holding owntracks-recorder/, ../shared in CI)" >&2; exit 1; }
+	scripts/build-recorder.sh "$(RECORDER_TARBALL)" $(RECORDER_PREFIX)
+
+test-recorder: deps recorder
+	$(SWIFT) build --build-tests $(GPSD_FLAGS)
+	GEOTRACK_TEST_RECORDER='$(CURDIR)/$(RECORDER_PREFIX)/sbin/ot-recorder' $(GPSD_TEST_ENV) SWIFT='$(SWIFT)' \
+	  scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(RECORDER_SUITES)'
 
 # The framing kernel's bit masks compile to other instructions on AArch64 (a Raspberry Pi):
 # checked there under qemu-user. Apart from make test, as its packages are large; CI runs both.

@@ -8,10 +8,16 @@ have passed. The corpus logs are short, so a tracker is a chain of processes; wh
 in its outbox the next one sends.
 
 Counted per message (device, tst, lat, lon; duplicates in a log counted as such):
-  sent       TPV lines with a position the trackers printed;
+  sent       TPV lines with a position the trackers printed, the first of each second of a
+             run (as --publish publishes at most one location per second of tst);
   delivered  of those, how many the fleet subscriber received;
   lost       sent - delivered (must be 0);
   repeated   received more than once (QoS 1's at-least-once).
+  notes      what a replay said on stderr about publishing (a status line's "N queued, broker
+             unreachable", the note at exit that messages wait in the outbox): with the broker
+             up the whole time, any is false;
+  left       messages in the trackers' outboxes once every chain ended, before the flush
+             that sends what an outage left: with the broker up, must be 0.
 Latency: from the moment a tracker printed a fix's TPV line (read here from its stdout) to
 the subscriber's received_at, for messages delivered while the broker was up.
 CPU and peak RSS of each part come from wait4(2)'s rusage of every process.
@@ -19,7 +25,14 @@ CPU and peak RSS of each part come from wait4(2)'s rusage of every process.
 With --outage S, the broker is stopped S seconds after DURATION/4 and started again on the
 same port: lost must still be 0.
 
-Usage: fleet.py BIN --logs DIR [--trackers 200] [--duration 120] [--outage 0]
+With --once, each tracker runs one replay (all at once) instead of a chain for DURATION; with
+--fast as well, each replay runs as fast as it can (no --realtime): every tracker queues its
+whole log at once and must have it acknowledged before it exits (latency then means little).
+
+Usage: fleet.py BIN --logs DIR [--trackers 200] [--duration 120] [--outage 0] [--once [--fast]]
+
+Exits 1 when a message was lost, or, without an outage, when a replay printed a note or an
+outbox still held messages.
 """
 import argparse, json, os, selectors, signal, socket, statistics, subprocess, sys, tempfile, threading, time
 
@@ -29,6 +42,8 @@ parser.add_argument("--logs", required=True)
 parser.add_argument("--trackers", type=int, default=200)
 parser.add_argument("--duration", type=float, default=120)
 parser.add_argument("--outage", type=float, default=0)
+parser.add_argument("--once", action="store_true")
+parser.add_argument("--fast", action="store_true")
 args = parser.parse_args()
 
 def free_port():
@@ -112,6 +127,7 @@ sent = {}              # key -> [printed at...]
 sent_lock = threading.Lock()
 tracker_cpu = []
 tracker_rss = []
+notes = []             # (device, line) of every line a replay printed on stderr
 processes_started = [0]
 start = time.time()
 deadline = start + args.duration
@@ -120,22 +136,34 @@ def tracker(index):
     device = f"t{index}"
     log = logs[index % len(logs)]
     env = {**os.environ, "XDG_STATE_HOME": os.path.join(work, device), "XDG_CONFIG_HOME": os.path.join(work, "config")}
-    while time.time() < deadline:
-        process = subprocess.Popen([args.binary, "replay", log, "--realtime", "--json", "--publish", url,
-                                    "--publish-user", "bench", "--publish-device", device, "--publish-wait", "5"],
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    errors = os.path.join(work, f"{device}.stderr")
+    runs = 0
+    while (runs < 1) if args.once else (time.time() < deadline):
+        runs += 1
+        with open(errors, "w") as stderr:
+            pace = [] if args.fast else ["--realtime"]
+            process = subprocess.Popen([args.binary, "replay", log, *pace, "--json", "--publish", url,
+                                        "--publish-user", "bench", "--publish-device", device, "--publish-wait", "5"],
+                                       stdout=subprocess.PIPE, stderr=stderr, text=True, env=env)
         with sent_lock: processes_started[0] += 1
+        published = None
         for line in process.stdout:
             now = time.time()
             if '"lat"' not in line: continue
             o = json.loads(line)
             tst = int(time_seconds(o["time"]))
+            if tst == published: continue
+            published = tst
             key = (device, tst, round(o["lat"], 7), round(o["lon"], 7))
             with sent_lock: sent.setdefault(key, []).append(now)
         cpu, rss = reap(process)
+        with open(errors) as stderr:
+            said = [line.rstrip("\n") for line in stderr
+                    if "queued" in line or "outbox" in line or "broker" in line or "connect" in line]
         with sent_lock:
             tracker_cpu.append(cpu)
             tracker_rss.append(rss)
+            notes.extend((device, line) for line in said)
 
 def time_seconds(iso):
     from datetime import datetime
@@ -160,6 +188,14 @@ breaker = threading.Thread(target=outage) if args.outage > 0 else None
 if breaker: breaker.start()
 for t in threads: t.join()
 if breaker: breaker.join()
+
+# What every chain left in its outbox, before anything flushes it.
+def waiting(index):
+    out = subprocess.run([args.binary, "outbox", "--json"], capture_output=True, text=True,
+                         env={**os.environ, "XDG_STATE_HOME": os.path.join(work, f"t{index}")}).stdout
+    return sum(json.loads(line)["messages"] for line in out.splitlines() if line.strip())
+left_per_tracker = [waiting(i) for i in range(args.trackers)]
+left = sum(left_per_tracker)
 
 # What a tracker's last run left in its outbox (the broker was down, or acks were late).
 leftover_start = time.time()
@@ -202,14 +238,22 @@ def pct(values, p):
 
 mib = lambda kib: kib / 1024
 print(f"logs                  {len(logs)} corpus logs (every fix timed, at most 60 s long), round robin")
-print(f"trackers              {args.trackers} devices, one process chain each ({processes_started[0]} replay processes, "
-      f"separate outboxes), {args.duration:.0f} s at real-time pace")
+if args.once:
+    print(f"trackers              {args.trackers} devices, one replay each, all at once ({processes_started[0]} replay processes, "
+          f"separate outboxes), {'as fast as they can' if args.fast else 'at real-time pace'}")
+else:
+    print(f"trackers              {args.trackers} devices, one process chain each ({processes_started[0]} replay processes, "
+          f"separate outboxes), {args.duration:.0f} s at real-time pace")
 if outage_window:
     print(f"broker outage         {outage_window[1] - outage_window[0]:.0f} s, from t+{outage_window[0] - start:.0f} s")
 print(f"messages sent         {sent_count}")
 print(f"delivered             {delivered}")
 print(f"lost                  {lost}")
 print(f"repeated (QoS 1)      {repeated}")
+print(f"notes at exit         {len(notes)} lines from {len(set(d for d, _ in notes))} trackers"
+      + (f", e.g. {notes[0][0]}: {notes[0][1]}" if notes else ""))
+print(f"left in outboxes      {left} messages in {sum(1 for n in left_per_tracker if n)} of {args.trackers} outboxes "
+      "(before the final flush)")
 print(f"latency fix→fleet     p50 {pct(latencies, 50):.1f} ms, p99 {pct(latencies, 99):.1f} ms "
       f"({len(latencies)} messages{', before the outage' if outage_window else ''})")
 if outage_window:
@@ -221,4 +265,4 @@ print(f"geotrack replay       CPU {sum(tracker_cpu):.1f} s in all ({sum(tracker_
       f"peak RSS median {mib(statistics.median(tracker_rss)):.1f} MiB, max {mib(max(tracker_rss)):.1f} MiB")
 print(f"mosquitto             CPU {broker_usage[0]:.1f} s, peak RSS {mib(broker_usage[1]):.1f} MiB")
 print(f"geotrack fleet --json CPU {fleet_cpu:.1f} s, peak RSS {mib(fleet_rss):.1f} MiB")
-sys.exit(1 if lost else 0)
+sys.exit(1 if lost or (not outage_window and (notes or left)) else 0)

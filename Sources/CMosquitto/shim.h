@@ -187,16 +187,30 @@ static inline void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, i
  * A connection that failed in the system (MOSQ_ERR_ERRNO) says why only in errno, read here
  * first thing, on the thread that failed. Those that name something to check are told as a
  * GEOTRACK_MQTT_FAILED whose code is GEOTRACK_MQTT_ERRNO_BASE + errno, apart from libmosquitto's
- * own codes: refused (nothing listens on the port), no route to the host, no answer.
+ * own codes: refused (nothing listens on the port), no route to the host, no answer; and
+ * EPROTO, libmosquitto's errno for a TLS connection the broker ended with an alert (a broker
+ * that requires a client certificate and got none, or one it does not trust).
  */
 #define GEOTRACK_MQTT_ERRNO_BASE 10000
+
+/* A connect's result, with errno read at once when it says only MOSQ_ERR_ERRNO and errno says
+   the broker ended the TLS handshake: GEOTRACK_MQTT_ERRNO_BASE + EPROTO. */
+static inline int geotrack_mqtt_connect_result(int rc) {
+    if (rc == MOSQ_ERR_ERRNO && errno == EPROTO) return GEOTRACK_MQTT_ERRNO_BASE + EPROTO;
+    return rc;
+}
 
 static inline void geotrack_mqtt_on_disconnect(struct mosquitto *mosq, void *obj, int rc) {
     (void)mosq;
     int error = errno;
     geotrack_mqtt_event event = { GEOTRACK_MQTT_DISCONNECTED, rc, 0, NULL, NULL, 0, false };
     geotrack_mqtt_emit(obj, event);
-    if (rc == MOSQ_ERR_ERRNO && (error == ECONNREFUSED || error == EHOSTUNREACH || error == ENETUNREACH || error == ETIMEDOUT)) {
+    /* Under TLS 1.3 the client's side of the handshake ends before the broker has checked the
+       client's certificate: its refusal arrives as an alert on the first read, which libmosquitto
+       tells as a lost connection (MOSQ_ERR_CONN_LOST) with errno EPROTO. */
+    bool refused_tls = (rc == MOSQ_ERR_ERRNO || rc == MOSQ_ERR_CONN_LOST) && error == EPROTO;
+    if (refused_tls || (rc == MOSQ_ERR_ERRNO && (error == ECONNREFUSED || error == EHOSTUNREACH || error == ENETUNREACH
+                                                 || error == ETIMEDOUT))) {
         geotrack_mqtt_event failed = { GEOTRACK_MQTT_FAILED, GEOTRACK_MQTT_ERRNO_BASE + error, 0, NULL, NULL, 0, false };
         geotrack_mqtt_emit(obj, failed);
     }
@@ -268,9 +282,10 @@ static inline int geotrack_mqtt_will(const geotrack_mosquitto *api, struct mosqu
     return api->will_set(mosq, topic, length, payload, qos, retain);
 }
 
+/* Connects, or says why not (see geotrack_mqtt_connect_result). */
 static inline int geotrack_mqtt_connect_async(const geotrack_mosquitto *api, struct mosquitto *mosq,
                                               const char *host, int port, int keep_alive) {
-    return api->connect_async(mosq, host, port, keep_alive);
+    return geotrack_mqtt_connect_result(api->connect_async(mosq, host, port, keep_alive));
 }
 
 /*
@@ -281,7 +296,8 @@ static inline int geotrack_mqtt_connect_async(const geotrack_mosquitto *api, str
 static inline bool geotrack_mqtt_reportable(int rc) {
     /* 2.0.11 says MOSQ_ERR_EAI (getaddrinfo failed) for a name not found; MOSQ_ERR_LOOKUP is
        what SOCKS and older releases say. Both mean the same to the user. */
-    return rc == MOSQ_ERR_TLS || rc == MOSQ_ERR_TLS_HANDSHAKE || rc == MOSQ_ERR_LOOKUP || rc == MOSQ_ERR_EAI;
+    return rc == MOSQ_ERR_TLS || rc == MOSQ_ERR_TLS_HANDSHAKE || rc == MOSQ_ERR_LOOKUP || rc == MOSQ_ERR_EAI
+        || rc == GEOTRACK_MQTT_ERRNO_BASE + EPROTO;
 }
 
 static inline void geotrack_mqtt_report_failure(geotrack_mqtt_sink *sink, int rc) {
@@ -334,7 +350,7 @@ static inline void *geotrack_mqtt_loop_main(void *context) {
         if (geotrack_mqtt_loop_sleep(sink, sink->delay)) break;
         sink->delay = sink->delay * 2 > GEOTRACK_MQTT_MAXIMUM_DELAY ? GEOTRACK_MQTT_MAXIMUM_DELAY : sink->delay * 2;
         /* Otherwise a failure shows in the next mosquitto_loop(), which then waits the next delay. */
-        geotrack_mqtt_report_failure(sink, sink->api->reconnect_async(sink->mosq));
+        geotrack_mqtt_report_failure(sink, geotrack_mqtt_connect_result(sink->api->reconnect_async(sink->mosq)));
     }
     return NULL;
 }

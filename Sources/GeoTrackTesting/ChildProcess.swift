@@ -18,8 +18,10 @@ public final class ChildProcess {
     public let pid: pid_t
     private var exitStatus: Int32?
 
-    /// Starts `path` with `arguments`; stdout goes to `stdoutPath` (or /dev/null), stderr to /dev/null.
-    public init(path: String, arguments: [String], stdoutPath: String? = nil) throws {
+    /// Starts `path` with `arguments`; stdout goes to `stdoutPath` (or /dev/null), stderr to
+    /// `stderrPath` (or /dev/null). `environment` adds to (or replaces in) the test's own.
+    public init(path: String, arguments: [String], stdoutPath: String? = nil, stderrPath: String? = nil,
+                environment extra: [String: String] = [:]) throws {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -40,10 +42,15 @@ public final class ChildProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdoutPath ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        if let stderrPath {
+            posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        }
 
         let argv = ([path] + arguments).map { strdup($0) }
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
+        let merged = ProcessInfo.processInfo.environment.merging(extra) { _, added in added }
+        let environment = merged.map { strdup("\($0.key)=\($0.value)") }
         defer {
             argv.forEach { free($0) }
             environment.forEach { free($0) }

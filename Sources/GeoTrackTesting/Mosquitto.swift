@@ -24,6 +24,13 @@ public final class Mosquitto {
     public let tlsPort: Int?
     /// With `tls`, the CA (PEM) that signed the broker's certificate.
     public var caFile: String? { tlsPort == nil ? nil : directory + "/ca.crt" }
+    /// With `clientCertificates`, a client certificate (PEM) the same CA signed, which the TLS
+    /// listener accepts.
+    public var clientCertificateFile: String? { requiresClientCertificate ? directory + "/client.crt" : nil }
+    /// With `clientCertificates`, the key of ``clientCertificateFile`` (PEM, unencrypted).
+    public var clientKeyFile: String? { requiresClientCertificate ? directory + "/client.key" : nil }
+    /// Whether the TLS listener refuses clients without a certificate its CA signed.
+    public let requiresClientCertificate: Bool
     /// The folder holding the broker's configuration (and the password file, if any).
     public var directory: String { folder.path }
     private let folder: TemporaryDirectory
@@ -32,20 +39,26 @@ public final class Mosquitto {
     /// Starts a broker on a free port. With `users`, only those may connect (user → password),
     /// through a password file made with `mosquitto_passwd`. With `tls`, it also listens for
     /// MQTT over TLS on ``tlsPort``, with a certificate signed by a CA made for it (``caFile``).
-    public init(users: [String: String] = [:], tls: Bool = false) async throws {
+    /// With `clientCertificates` (which implies `tls`), that listener also requires a client
+    /// certificate the CA signed (`require_certificate true`), and one is made for the test
+    /// (``clientCertificateFile``, ``clientKeyFile``).
+    public init(users: [String: String] = [:], tls: Bool = false, clientCertificates: Bool = false) async throws {
         guard Self.isInstalled else {
             throw HarnessError("mosquitto is not installed: make deps installs what the tests need (or sudo apt-get install mosquitto mosquitto-clients)")
         }
         folder = try TemporaryDirectory()
+        requiresClientCertificate = clientCertificates
+        let tls = tls || clientCertificates
         let directory = folder.path
-        if tls { try Self.makeCertificates(directory: directory) }
+        if tls { try Self.makeCertificates(directory: directory, client: clientCertificates) }
         var lastError: (any Error)?
         // A free port is only free when chosen; another test may take it first: try three.
         for _ in 0..<3 {
             let chosen = try GPSFake.freePort()
             let chosenTLS = tls ? try GPSFake.freePort() : nil
             do {
-                try Self.writeConfiguration(directory: directory, port: chosen, tlsPort: chosenTLS, users: users)
+                try Self.writeConfiguration(directory: directory, port: chosen, tlsPort: chosenTLS, users: users,
+                                            requireCertificate: clientCertificates)
                 process = try await Self.start(directory: directory, ports: [chosen] + (chosenTLS.map { [$0] } ?? []))
                 port = chosen
                 tlsPort = chosenTLS
@@ -61,17 +74,26 @@ public final class Mosquitto {
         process?.signalGroup(SIGKILL)
     }
 
-    /// A CA, and a certificate for 127.0.0.1 and localhost that it signs (EC keys: quick to make).
-    private static func makeCertificates(directory: String) throws {
+    /// A CA, and a certificate for 127.0.0.1 and localhost that it signs (EC keys: quick to make);
+    /// with `client`, a client certificate it signs too.
+    private static func makeCertificates(directory: String, client: Bool) throws {
         let ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
         try "subjectAltName=IP:127.0.0.1,DNS:localhost\n".write(toFile: directory + "/san.ext", atomically: true, encoding: .utf8)
+        try "extendedKeyUsage=clientAuth\n".write(toFile: directory + "/client.ext", atomically: true, encoding: .utf8)
         let d = directory + "/"
-        let steps: [[String]] = [
+        var steps: [[String]] = [
             ["req", "-x509"] + ec + ["-keyout", d + "ca.key", "-out", d + "ca.crt", "-days", "2", "-subj", "/CN=GeoTrack test CA"],
             ["req"] + ec + ["-keyout", d + "server.key", "-out", d + "server.csr", "-subj", "/CN=127.0.0.1"],
             ["x509", "-req", "-in", d + "server.csr", "-CA", d + "ca.crt", "-CAkey", d + "ca.key", "-CAcreateserial",
              "-out", d + "server.crt", "-days", "2", "-extfile", d + "san.ext"],
         ]
+        if client {
+            steps += [
+                ["req"] + ec + ["-keyout", d + "client.key", "-out", d + "client.csr", "-subj", "/CN=geotrack test client"],
+                ["x509", "-req", "-in", d + "client.csr", "-CA", d + "ca.crt", "-CAkey", d + "ca.key", "-CAcreateserial",
+                 "-out", d + "client.crt", "-days", "2", "-extfile", d + "client.ext"],
+            ]
+        }
         for step in steps {
             let tool = try ChildProcess(path: "/usr/bin/openssl", arguments: step)
             guard tool.waitForExitBlocking(), tool.exitCode == 0 else {
@@ -83,11 +105,15 @@ public final class Mosquitto {
         chmod(directory + "/server.key", 0o644)
     }
 
-    private static func writeConfiguration(directory: String, port: Int, tlsPort: Int?, users: [String: String]) throws {
+    private static func writeConfiguration(directory: String, port: Int, tlsPort: Int?, users: [String: String],
+                                           requireCertificate: Bool) throws {
         var lines = ["listener \(port) 127.0.0.1", "persistence false", "log_dest none"]
         if let tlsPort {
+            // These are the TLS listener's own settings: the plain listener above stays open to
+            // the test's subscriber.
             lines += ["listener \(tlsPort) 127.0.0.1", "cafile \(directory)/ca.crt",
                       "certfile \(directory)/server.crt", "keyfile \(directory)/server.key"]
+            if requireCertificate { lines.append("require_certificate true") }
         }
         if users.isEmpty {
             lines.append("allow_anonymous true")

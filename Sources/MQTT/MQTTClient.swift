@@ -146,7 +146,8 @@ public final class MQTTClient: Sendable {
             let result = geotrack_mqtt_connect_async(library.api, handle.pointer, endpoint.host, Int32(endpoint.port),
                                                      Int32(endpoint.keepAlive))
             if result != MOSQ_ERR_SUCCESS.rawValue {
-                logger?.debug("MQTT: first connect to \(endpoint) failed: \(library.describe(result)); retrying")
+                let why = result >= GEOTRACK_MQTT_ERRNO_BASE ? Self.failureReason(result) : library.describe(result)
+                logger?.debug("MQTT: first connect to \(endpoint) failed: \(why); retrying")
                 // Told the way the network thread tells its own failures (a name not found).
                 geotrack_mqtt_report_failure(sink.cSink, result)
             }
@@ -210,6 +211,9 @@ public final class MQTTClient: Sendable {
         switch code {
         case MOSQ_ERR_TLS.rawValue, MOSQ_ERR_TLS_HANDSHAKE.rawValue:
             "the TLS handshake failed: check that the CA file is the one that signed the broker's certificate, and that the URL's host is a name the certificate carries"
+        case GEOTRACK_MQTT_ERRNO_BASE + EPROTO:
+            // The broker ended the handshake: what it checks of the client is its certificate.
+            "the TLS handshake failed: the broker refused the client; check the client certificate and key it may require, and the CA file"
         case MOSQ_ERR_LOOKUP.rawValue, MOSQ_ERR_EAI.rawValue:
             // 2.0.11 says EAI (getaddrinfo failed) where the name does not resolve.
             "the broker's host name was not found: check the URL, and the network"

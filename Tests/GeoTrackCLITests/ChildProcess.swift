@@ -18,7 +18,9 @@ final class ChildProcess {
     init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], input: String? = nil,
          newGroup: Bool = false, standardOutput: String? = nil) throws {
         directory = try TestSupport.temporaryDirectory()
-        var env = ProcessInfo.processInfo.environment
+        // The harness's own settings (GEOTRACK_TEST_RECORDER, GEOTRACK_TEST_GPSD_PREFIX) are not
+        // geotrack's: it would warn about each as an unknown GEOTRACK_ variable.
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GEOTRACK_TEST_") }
         env["NO_COLOR"] = nil
         for (key, value) in environment { env[key] = value }
         let inPath = directory.appendingPathComponent("stdin").path

@@ -207,6 +207,71 @@ struct PublishTests {
         #expect(await subscriber.waitForMessages(2 * expected.count))
     }
 
+    @Test("a broker that requires a client certificate: --publish-cert and --publish-key deliver; a wrong CA, or no certificate, is told as a TLS failure, in the same words at exit and by outbox flush")
+    func clientCertificate() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto(clientCertificates: true)
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
+        let ca = try #require(broker.caFile)
+        let certificate = try #require(broker.clientCertificateFile)
+        let key = try #require(broker.clientKeyFile)
+        let log = try Corpus.path("garmin15x.nmea")
+        let expected = try Self.expectedFixes(log, home: home)
+        #expect(!expected.isEmpty)
+        let tls = ["--publish-ca", ca, "--publish-cert", certificate, "--publish-key", key]
+        let good = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"] + tls,
+                                            home: home)
+        #expect(good.status == 0, "\(good.stderr)")
+        #expect(good.stderr.isEmpty, "\(good.stderr)")
+        #expect(await subscriber.waitForMessages(expected.count))
+        #expect(try Self.received(subscriber, topic: "owntracks/ann/pi") == expected)
+        let empty = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(empty.stdout.isEmpty, "\(empty.stdout)")
+
+        // A CA that did not sign the broker's certificate: the client refuses the broker.
+        let stranger = try await Mosquitto(tls: true)
+        let wrongCA = ["--publish-ca", try #require(stranger.caFile), "--publish-cert", certificate, "--publish-key", key]
+        let wary = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "wary",
+                                             "--publish-wait", "3"] + wrongCA, home: home)
+        #expect(wary.status == 0, "\(wary.stderr)")
+        let told = wary.stderr.split(separator: "\n").filter { $0.contains("the TLS handshake failed") }
+        #expect(told.count == 1, "\(wary.stderr)")
+        #expect(told.first?.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/wary") == true,
+                "\(wary.stderr)")
+        let stuck = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3"] + wrongCA, home: home)
+        #expect(stuck.status == 69, "\(stuck.stderr)")
+        #expect(stuck.stderr.contains("cannot connect to \(url): the TLS handshake failed"), "\(stuck.stderr)")
+
+        // The broker's CA, no client certificate: the broker refuses the client (under TLS 1.3
+        // after the client's side of the handshake ended), told as a TLS failure too, with
+        // what to check. The note at exit and flush say it in the same words.
+        let refused = "the TLS handshake failed: the broker refused the client"
+        let anonymous = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann",
+                                                  "--publish-device", "anonymous", "--publish-wait", "3", "--publish-ca", ca],
+                                                 home: home)
+        #expect(anonymous.status == 0, "\(anonymous.stderr)")
+        let note = anonymous.stderr.split(separator: "\n").filter { $0.contains(refused) }
+        #expect(note.count == 1, "\(anonymous.stderr)")
+        #expect(note.first?.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/anonymous") == true,
+                "\(anonymous.stderr)")
+        #expect(note.first?.contains("check the client certificate and key") == true, "\(anonymous.stderr)")
+        let unsigned = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3", "--publish-ca", ca], home: home)
+        #expect(unsigned.status == 69, "\(unsigned.stderr)")
+        #expect(unsigned.stderr.contains("cannot connect to \(url): \(refused)"), "\(unsigned.stderr)")
+
+        // With all three, both queues go.
+        let flushed = try TestSupport.geotrack(["outbox", "flush", "--timeout", "20"] + tls, home: home)
+        #expect(flushed.status == 0, "\(flushed.stderr)")
+        #expect(flushed.stdout.contains("\(url)/owntracks/ann/wary: \(expected.count) delivered, 0 waiting"), "\(flushed.stdout)")
+        #expect(flushed.stdout.contains("\(url)/owntracks/ann/anonymous: \(expected.count) delivered, 0 waiting"), "\(flushed.stdout)")
+        #expect(await subscriber.waitForMessages(3 * expected.count))
+        #expect(try Self.received(subscriber, topic: "owntracks/ann/wary") == expected)
+        #expect(try Self.received(subscriber, topic: "owntracks/ann/anonymous") == expected)
+        let drained = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(drained.stdout.isEmpty, "\(drained.stdout)")
+    }
+
     @Test("bad --publish values are one-line usage errors")
     func usageErrors() throws {
         let home = try TestSupport.temporaryDirectory()

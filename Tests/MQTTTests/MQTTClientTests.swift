@@ -156,6 +156,42 @@ struct MQTTClientTests {
         }
     }
 
+    @Test("a broker that requires a client certificate: with one the client connects; without, its refusal is a TLS failure naming the certificate")
+    func clientCertificate() async throws {
+        let broker = try await Mosquitto(clientCertificates: true)
+        let tlsPort = try #require(broker.tlsPort)
+        let ca = try #require(broker.caFile)
+        let certificate = try #require(broker.clientCertificateFile)
+        let key = try #require(broker.clientKeyFile)
+        let signed = MQTTEndpoint(host: "127.0.0.1", port: tlsPort,
+                                  tls: MQTTEndpoint.TLS(caFile: ca, certificateFile: certificate, keyFile: key))
+        let client = try MQTTClient(clientID: "geotrack-test-mtls", endpoint: signed)
+        var events = client.events.makeAsyncIterator()
+        client.start()
+        #expect(await events.next() == .connected)
+        let id = try client.publish(topic: "test/mtls", payload: Array("signed".utf8))
+        #expect(await events.next() == .acknowledged(messageID: id))
+        await client.close()
+
+        // Without a certificate the broker ends the handshake: under TLS 1.3 the client's side
+        // has ended by then, so the refusal may follow a loss (the first read), or come at once.
+        let anonymous = try MQTTClient(clientID: "geotrack-test-mtls-anonymous",
+                                       endpoint: MQTTEndpoint(host: "127.0.0.1", port: tlsPort, tls: MQTTEndpoint.TLS(caFile: ca)))
+        var refusals = anonymous.events.makeAsyncIterator()
+        anonymous.start()
+        var seen: [MQTTEvent] = []
+        var failure: Int32?
+        while failure == nil, seen.count < 4, let event = await refusals.next() {
+            seen.append(event)
+            if case .failed(let code) = event { failure = code }
+        }
+        await anonymous.close()
+        #expect(!seen.contains(.connected), "\(seen)")
+        let code = try #require(failure, "no failure among \(seen)")
+        #expect(MQTTClient.failureSummary(code) == "the TLS handshake failed")
+        #expect(MQTTClient.failureReason(code).contains("client certificate"))
+    }
+
     @Test("a port nothing listens on is named as a refused connection, after the loss it follows")
     func connectionRefused() async throws {
         let port = try GPSFake.freePort()
