@@ -17,7 +17,7 @@ BIN           = $(SCRATCH)/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470
 
-.PHONY: help deps demo-deps aarch64-deps gpsd-versions-deps test-gpsd-versions gpsd-version-suites build release release-geotrack test check-aarch64 docs install check-install demo clean
+.PHONY: help deps demo-deps aarch64-deps gpsd-versions-deps test-gpsd-versions gpsd-version-suites build release release-geotrack test check-aarch64 docs install check-install check-budgets check-default-executors demo clean
 
 help:
 	@echo "make demo   - install what the demo needs ($(DEMO_PACKAGES)), build, and track a simulated receiver through a real gpsd"
@@ -25,6 +25,8 @@ help:
 	@echo "make test   - the whole test suite, the same one CI runs (installs what the tests need first: make deps)"
 	@echo "make deps   - install what the tests need when missing: the demo's packages and $(filter-out $(DEMO_PACKAGES),$(TEST_PACKAGES)), GeographicLib (pip)"
 	@echo "make check-aarch64 - the framing kernel checked on AArch64 under qemu-user (installs $(AARCH64_PACKAGES)); CI runs it"
+	@echo "make check-budgets - the release binary's size and memory against their budgets (make test runs it)"
+	@echo "make check-default-executors - geotrack built on Swift's default executors, replay/devices/watch checked; CI runs it"
 	@echo "make docs   - build LocationKit's DocC documentation, every warning an error"
 	@echo "make build|release-geotrack|test GPSD_PREFIX=DIR - build (and test) against the gps.h and libgps installed under DIR"
 	@echo "make test-gpsd-versions - the gpsd suites against gpsd $(GPSD_VERSIONS), each built from SHARED=$(SHARED) (installs $(GPSD_VERSIONS_PACKAGES)); not in CI until it passes"
@@ -85,7 +87,9 @@ build:
 #   add: nothing looks geotrack's own symbols up at run time, and exporting them cost a 1.4 MB
 #   dynamic symbol table.
 # libgps, libmosquitto and SQLite are opened with dlopen when first used (Sources/C*/shim.h),
-# so only the commands that need one load it.
+# so only the commands that need one load it. docs/PERFORMANCE.md measures what this costs
+# next to the hand-tuned link it replaced (an order file, a linker script, static C++ runtime
+# and libgps.a linked in); scripts/check-budgets.sh holds the binary and `watch` to budgets.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	$(GPSD_FLAGS)
@@ -113,6 +117,7 @@ test: deps
 	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
 	$(MAKE) check-install
+	$(MAKE) check-budgets
 
 # The framing kernel's bit masks compile to other instructions on AArch64 (a Raspberry Pi):
 # checked there under qemu-user. Apart from make test, as its packages are large; CI runs both.
@@ -177,6 +182,18 @@ install: release-geotrack
 # `make install` into a scratch prefix, then `man geotrack` and the installed binary must work.
 check-install:
 	GEOTRACK_SCRATCH='$(SCRATCH)' $(GPSD_TEST_ENV) scripts/check-install.sh
+
+# The release binary's size and memory (start-up, watch, replay) against their budgets
+# (scripts/check-budgets.sh; docs/PERFORMANCE.md has the measurements they are set from).
+# Times vary with the machine's load: they stay in benchmarks/.
+check-budgets: release-geotrack
+	GEOTRACK_SCRATCH='$(SCRATCH)' scripts/check-budgets.sh
+
+# geotrack on Swift's default executors (-D GEOTRACK_DEFAULT_EXECUTORS, its own scratch path),
+# as a compiler without the custom executors' SPI builds it: replay, devices and watch must
+# work on them too. CI runs it beside make test.
+check-default-executors:
+	SWIFT='$(SWIFT)' scripts/check-default-executors.sh
 
 demo: demo-deps
 	$(SWIFT) build -c $(CONFIG) --product geotrack $(GPSD_FLAGS)
