@@ -20,7 +20,7 @@ BIN           = $(SCRATCH)/$(CONFIG)/geotrack
 DEMO_LOG     ?= Tests/GPSDTests/Logs/garmin15x.nmea
 DEMO_PORT    ?= 29470
 
-.PHONY: help deps demo-deps aarch64-deps gpsd-versions-deps recorder-deps recorder test-recorder test-gpsd-versions gpsd-version-suites build release release-geotrack test check-aarch64 docs install check-install demo clean
+.PHONY: help deps demo-deps aarch64-deps gpsd-versions-deps recorder-deps recorder test-recorder test-gpsd-versions gpsd-version-suites build release release-geotrack test check-aarch64 docs install check-install check-budgets check-default-executors demo clean
 
 help:
 	@echo "make demo   - install what the demo needs ($(DEMO_PACKAGES)), build, and track a simulated receiver through a real gpsd"
@@ -28,6 +28,8 @@ help:
 	@echo "make test   - the whole test suite, the same one CI runs (installs what the tests need first: make deps)"
 	@echo "make deps   - install what the tests need when missing: the demo's packages and $(filter-out $(DEMO_PACKAGES),$(TEST_PACKAGES)), GeographicLib (pip)"
 	@echo "make check-aarch64 - the framing kernel checked on AArch64 under qemu-user (installs $(AARCH64_PACKAGES)); CI runs it"
+	@echo "make check-budgets - the release binary's size and memory against their budgets (make test runs it)"
+	@echo "make check-default-executors - geotrack built on Swift's default executors, replay/devices/watch checked; CI runs it"
 	@echo "make docs   - build LocationKit's DocC documentation, every warning an error"
 	@echo "make build|release-geotrack|test GPSD_PREFIX=DIR - build (and test) against the gps.h and libgps installed under DIR"
 	@echo "make test-recorder - the suites that check what geotrack publishes against the OwnTracks Recorder, built from SHARED=$(SHARED) (installs $(RECORDER_PACKAGES)); CI runs it"
@@ -80,58 +82,30 @@ endif
 build:
 	$(SWIFT) build -c $(CONFIG) $(GPSD_FLAGS)
 
-# The release executable carries the Swift runtime and FoundationEssentials (no part of geotrack
-# links Foundation, whose initialisers would run at every start): no Swift library to find, load
-# and bind at each start (issue 14's footprint). Debug builds, and the tests, stay dynamic.
-# Without a run path ($ORIGIN, which SwiftPM adds by default): the static binary loads no
-# library of its own, and with one the loader first looked for each system library it needs in
-# ten folders beside the binary.
-# It is linked by lld (in the Swift toolchain), which packs the 120 000 relative relocations
-# of a position-independent executable into a few KB (-z pack-relative-relocs, glibc 2.36),
-# and without --export-dynamic, which the static runtime's link arguments add: nothing looks
-# geotrack's own symbols up at run time, and exporting them cost a 1.4 MB dynamic symbol table.
-# Together 4 MB less of the binary in memory at every start. The functions that run at start-up
-# and while watching or replaying come first, side by side (scripts/geotrack.order, made by
-# scripts/order-file.sh): the kernel maps at least 64 KB of code around each page touched.
-# Each Swift function gets a section of its own (-function-sections): the compiler otherwise
-# puts all of a file's functions in one, and the linker can only move whole sections. LLVM's
-# function merging is off: it replaced identical bodies with one unnamed function, which no order
-# file can name, and those that ran were scattered over the code (watch mapped 1.3 MB more). The
-# functions that are unnamed anyway go just before the ordered ones (scripts/geotrack-private.ld).
-# The C++ runtime under Swift's is linked in as well (scripts/ld-static-cxx, which clang runs as
-# its linker): loading libstdc++ and libgcc_s cost 0.4 ms and 1.1 MB at every start.
-# So is libgps's JSON parser, gps_unpack() (the one libgps function geotrack calls, declared
-# in gps.h), where libgps-dev installed libgps.a: it and the parsers it calls need only libc
-# and libm, whereas libgps.so brought ten libraries (libstdc++, libdbus, libsystemd,
-# libgcrypt...) and 2 MB into `watch`. Elsewhere the CGPS shim opens libgps.so at the first
-# connection, as debug builds and the tests do.
-# It is linked from a copy of the archive made by scripts/libgps-archive: its own strlcpy and
-# strlcat are weak (the static libdispatch defines strlcpy too, and two strong definitions do
-# not link), and so are its references to its D-Bus client, which gps_unpack()'s member
-# (libgps_sock.o) brings in through gps_open() and gps_mainloop() though geotrack never calls
-# them: otherwise libdbus would be needed at every start.
-LIBGPS_SYSTEM_ARCHIVE := $(wildcard $(if $(GPSD_DIR),$(GPSD_DIR)/lib,$(shell pkg-config --variable=libdir libgps 2>/dev/null))/libgps.a)
-LIBGPS_ARCHIVE := $(if $(LIBGPS_SYSTEM_ARCHIVE),$(CURDIR)/$(SCRATCH)/libgps-geotrack.a)
-ORDER_FILE := $(wildcard $(CURDIR)/scripts/geotrack.order)
+# The release executable, on documented flags only:
+# - --static-swift-stdlib: the Swift runtime and FoundationEssentials are linked in (no part of
+#   geotrack links Foundation), so no Swift library is found, loaded and bound at each start.
+#   Debug builds, and the tests, stay dynamic.
+# - --disable-local-rpath: no run path ($ORIGIN): the binary loads no library of its own, and
+#   with one the loader first looked for each system library in folders beside the binary.
+# - lld (in the Swift toolchain) with -z pack-relative-relocs (glibc 2.36): the 120 000
+#   relative relocations of a position-independent executable packed into a few KB.
+# - --no-export-dynamic, undoing the --export-dynamic that the static runtime's link arguments
+#   add: nothing looks geotrack's own symbols up at run time, and exporting them cost a 1.4 MB
+#   dynamic symbol table.
+# libgps, libmosquitto and SQLite are opened with dlopen when first used (Sources/C*/shim.h),
+# so only the commands that need one load it. docs/PERFORMANCE.md measures what this costs
+# next to the hand-tuned link it replaced (an order file, a linker script, static C++ runtime
+# and libgps.a linked in); scripts/check-budgets.sh holds the binary and `watch` to budgets.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -use-ld=lld \
-	-Xswiftc -Xclang-linker -Xswiftc --ld-path=$(CURDIR)/scripts/ld-static-cxx \
-	-Xswiftc -Xfrontend -Xswiftc -function-sections -Xswiftc -Xfrontend -Xswiftc -disable-llvm-merge-functions-pass \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
-	-Xlinker -T -Xlinker $(CURDIR)/scripts/geotrack-private.ld \
-	$(if $(ORDER_FILE),-Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering) \
-	$(if $(LIBGPS_ARCHIVE),-Xlinker --undefined=gps_unpack -Xlinker $(LIBGPS_ARCHIVE)) \
-	$(GPSD_FLAGS) \
-	$(if $(LINK_MAP),-Xlinker -Map=$(LINK_MAP) -Xlinker --no-demangle)
+	$(GPSD_FLAGS)
 
-release: $(LIBGPS_ARCHIVE)
+release:
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-$(CURDIR)/$(SCRATCH)/libgps-geotrack.a: $(LIBGPS_SYSTEM_ARCHIVE) scripts/libgps-archive
-	@mkdir -p $(@D)
-	scripts/libgps-archive $< $@
-
 # Only the geotrack executable, as `make install` and the benchmarks build it.
-release-geotrack: $(LIBGPS_ARCHIVE)
+release-geotrack:
 	$(SWIFT) build $(RELEASE_FLAGS) --product geotrack
 
 # The suites that run a real gpsd under gpsfake. gpsfake plays its log at a fixed pace from the
@@ -150,6 +124,7 @@ test: deps
 	$(GPSD_TEST_ENV) SWIFT='$(SWIFT)' scripts/swift-test.sh --skip-build $(GPSD_FLAGS) --filter '$(GPSD_SUITES)'
 	$(MAKE) docs
 	$(MAKE) check-install
+	$(MAKE) check-budgets
 
 # The suites that check what geotrack publishes against the real OwnTracks Recorder (ot-recorder
 # 1.0.1). It is not packaged in Debian: built from its source tarball in SHARED into
@@ -232,6 +207,18 @@ install: release-geotrack
 # `make install` into a scratch prefix, then `man geotrack` and the installed binary must work.
 check-install:
 	GEOTRACK_SCRATCH='$(SCRATCH)' $(GPSD_TEST_ENV) scripts/check-install.sh
+
+# The release binary's size and memory (start-up, watch, replay) against their budgets
+# (scripts/check-budgets.sh; docs/PERFORMANCE.md has the measurements they are set from).
+# Times vary with the machine's load: they stay in benchmarks/.
+check-budgets: release-geotrack
+	GEOTRACK_SCRATCH='$(SCRATCH)' scripts/check-budgets.sh
+
+# geotrack on Swift's default executors (-D GEOTRACK_DEFAULT_EXECUTORS, its own scratch path),
+# as a compiler without the custom executors' SPI builds it: replay, devices and watch must
+# work on them too. CI runs it beside make test.
+check-default-executors:
+	SWIFT='$(SWIFT)' scripts/check-default-executors.sh
 
 demo: demo-deps
 	$(SWIFT) build -c $(CONFIG) --product geotrack $(GPSD_FLAGS)

@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "GPSReports", swiftSettings: strict),
 
         // MARK: Where code runs: main loop, worker pool, signal and descriptor watches, no Dispatch.
-        .systemLibrary(name: "CExecutors"),
+        // CExecutors is compiled C (not a header-only system library): the signal handler's
+        // pipe is one variable per process, which a header's `static` would not be.
+        .target(name: "CExecutors"),
         .target(name: "Executors", dependencies: ["CExecutors"], swiftSettings: strict),
 
         // MARK: gpsd, through libgps. Only <gps.h> (libgps-dev) at build time: the library is

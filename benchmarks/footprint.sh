@@ -120,8 +120,8 @@ printf '%-22s %8s switches  %6s per s  %3s threads\n' \
     "cgps" "$cgps_switches" "$(ratio "$cgps_switches" "$IDLE")" "$(threads "$CGPS_PID")" \
     "Swift, awaiting only" "$idle_switches" "$(ratio "$idle_switches" "$IDLE")" "$(threads "$IDLE_PID")"
 kill "$IDLE_PID" 2>/dev/null || true
-# What the running watch has mapped: with libgps's parser linked in from libgps.a, the same
-# libraries as at start; otherwise libgps.so (opened at the first connection) and what it needs.
+# What the running watch has mapped: the libraries of the start, and libgps.so (opened at the
+# first connection) with what it needs.
 watch_libraries=$(awk '$6 ~ /\.so/ { n = split($6, part, "/"); print part[n] }' /proc/"$GEOTRACK_PID"/maps | sort -u)
 echo "what geotrack shows: $(tmux -S "$SOCK" capture-pane -p -t geotrack | grep -v '^$' | head -1)"
 

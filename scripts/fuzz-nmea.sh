@@ -20,13 +20,16 @@ mkdir -p "$OUT/seeds" "$OUT/lib"
 FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name GeoTrack)
 
 # The gold linker warns about every sanitizer helper symbol; keep that in build.log.
-# The NMEA sources start their threads through Executors, built here the same way.
-if ! { swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name GPSReports \
+# The NMEA sources start their threads through Executors, built here the same way (with its C
+# part, CExecutors).
+if ! { clang -O -g -fsanitize=address -c Sources/CExecutors/CExecutors.c -I Sources/CExecutors/include \
+         -o "$OUT/lib/CExecutors.o" &&
+       swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name GPSReports \
          -emit-module-path "$OUT/lib/GPSReports.swiftmodule" -o "$OUT/lib/libGPSReports.a" Sources/GPSReports/*.swift &&
-       swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name Executors -I Sources/CExecutors \
+       swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name Executors -I Sources/CExecutors/include \
          -emit-module-path "$OUT/lib/Executors.swiftmodule" -o "$OUT/lib/libExecutors.a" Sources/Executors/*.swift &&
-       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors -I Sources/CNMEA -L "$OUT/lib" -lGPSReports -lExecutors \
-         Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
+       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors/include -I Sources/CNMEA -L "$OUT/lib" -lGPSReports -lExecutors \
+         "$OUT/lib/CExecutors.o" Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
        swiftc "${FLAGS[@]}" -module-name GPSDFuzz -I "$OUT/lib" -I Sources/CGPS -L "$OUT/lib" -lGPSReports \
          Sources/GPSD/GPSDLineBuffer.swift Sources/GPSD/JSONSyntax.swift Sources/GPSD/GPSDMessageDecoder.swift \
          Sources/GPSD/GPSDMessageDecoder+Reports.swift Sources/GPSD/LibGPS.swift \

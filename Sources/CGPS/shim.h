@@ -27,10 +27,7 @@
  * geotrack is not linked with libgps.so: loading it, with the D-Bus, systemd and
  * libgcrypt libraries behind it, took over a millisecond at every start, and only
  * the commands that talk to gpsd parse its JSON. The one function GeoTrack calls
- * is either linked in from libgps.a (the release link does that where libgps-dev
- * installed the archive: that function and the parsers it calls need only libc and
- * libm) or looked up with dlopen() when the first connection opens
- * (geotrack_libgps_load).
+ * is looked up with dlopen() when the first connection opens (geotrack_libgps_load).
  */
 #ifndef GEOTRACK_CGPS_SHIM_H
 #define GEOTRACK_CGPS_SHIM_H
@@ -359,9 +356,6 @@ static inline void geotrack_close_socket(int fd) {
  * reports the failure without moving on. GeoTrack's strict JSON check (JSONSyntax) refuses
  * such lines before libgps sees them, with the limits geotrack_device_field_capacity() and
  * geotrack_devices_capacity() give. */
-/* Weak: NULL unless the link took it from libgps.a, and then no library is opened. */
-#pragma weak gps_unpack
-
 /* That parser, as loaded at run time: its type is checked against gps.h's declaration. */
 typedef __typeof__(&gps_unpack) geotrack_json_unpack;
 
@@ -394,19 +388,10 @@ static inline int geotrack_libgps_api(void) {
     return GPSD_API_MAJOR_VERSION;
 }
 
-/* Whether the parser was linked in from libgps.a. */
-static inline bool geotrack_libgps_linked(void) {
-    return &gps_unpack != NULL;
-}
-
-/* The parser linked in from libgps.a if it was, else opens `soname`, else `fallback` (when
+/* Opens `soname`, else `fallback` (when
  * not NULL), and finds it there. Returns NULL on success, or dlerror()'s text for `soname`.
  * Call it once per process; a library it opens stays loaded. */
 static inline const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack) {
-    if (geotrack_libgps_linked()) {
-        *unpack = &gps_unpack;
-        return NULL;
-    }
     void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     const char *problem = library ? NULL : dlerror();
     if (!library && fallback && strcmp(soname, fallback) != 0) library = dlopen(fallback, RTLD_NOW | RTLD_LOCAL);

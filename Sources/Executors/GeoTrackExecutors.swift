@@ -1,3 +1,10 @@
+// Swift's custom main and global executors are SPI (`ExperimentalCustomExecutors`): an
+// underscored interface that may change or go in any compiler release. They are used only with
+// the compiler they were written and tested against, and only unless the build defines
+// GEOTRACK_DEFAULT_EXECUTORS (`make test` builds and runs a subset that way: make
+// test-default-executors). Everywhere else the program runs on Swift's default executors,
+// Dispatch's, which behave the same except that an idle process wakes about once a second.
+#if compiler(>=6.3) && compiler(<6.4) && !GEOTRACK_DEFAULT_EXECUTORS
 @_spi(ExperimentalCustomExecutors) import _Concurrency
 import Synchronization
 #if canImport(Glibc)
@@ -14,6 +21,10 @@ import Glibc
 /// the main thread (``MainQueue``) works with either.
 public enum GeoTrackExecutors {
     private static let installed = Atomic<Bool>(false)
+
+    /// Whether this build has the custom executors (otherwise ``install()`` does nothing and
+    /// ``runMainLoop()`` runs Dispatch's main queue).
+    public static let areAvailable = true
 
     /// Makes these executors Swift's main and global executors.
     ///
@@ -52,3 +63,26 @@ public enum GeoTrackExecutors {
         static var defaultExecutor: any TaskExecutor { pool }
     }
 }
+#else
+import Dispatch
+
+/// The process's executors: in this build Swift's default ones (Dispatch), either because the
+/// compiler is not the one the custom executors' SPI was written for or because the build
+/// defines GEOTRACK_DEFAULT_EXECUTORS. The entry point calls the same two functions.
+public enum GeoTrackExecutors {
+    /// Whether this build has the custom executors: not this one.
+    public static let areAvailable = false
+
+    /// Does nothing: the default executors are already Swift's.
+    public static func install() {}
+
+    /// Whether ``install()`` made other executors Swift's: never in this build.
+    public static var isInstalled: Bool { false }
+
+    /// Runs Dispatch's main queue, the main actor's executor, on the calling (main) thread;
+    /// does not return.
+    public static func runMainLoop() -> Never {
+        dispatchMain()
+    }
+}
+#endif

@@ -1,3 +1,5 @@
+// Only with the custom executors (GeoTrackExecutors.swift says when).
+#if compiler(>=6.3) && compiler(<6.4) && !GEOTRACK_DEFAULT_EXECUTORS
 @_spi(ExperimentalCustomExecutors) import _Concurrency
 #if canImport(Glibc)
 import Glibc
@@ -85,3 +87,4 @@ final class MainLoop: MainExecutor, @unchecked Sendable {
         pthread_equal(thread, pthread_self()) != 0
     }
 }
+#endif

@@ -11,10 +11,12 @@ public enum MainQueue {
     /// Runs `body` on the main thread after what is already posted; `MainActor.assumeIsolated`
     /// holds inside it.
     public static func async(_ body: @escaping @Sendable () -> Void) {
+        #if compiler(>=6.3) && compiler(<6.4) && !GEOTRACK_DEFAULT_EXECUTORS
         if let loop = GeoTrackExecutors.mainLoop {
             loop.post(body)
-        } else {
-            DispatchQueue.main.async(execute: body)
+            return
         }
+        #endif
+        DispatchQueue.main.async(execute: body)
     }
 }

@@ -1,3 +1,5 @@
+// Only with the custom executors (GeoTrackExecutors.swift says when).
+#if compiler(>=6.3) && compiler(<6.4) && !GEOTRACK_DEFAULT_EXECUTORS
 @_spi(ExperimentalCustomExecutors) @_spi(ExperimentalScheduling) import _Concurrency
 import FoundationEssentials
 #if canImport(Glibc)
@@ -149,3 +151,4 @@ extension Array {
         return low
     }
 }
+#endif

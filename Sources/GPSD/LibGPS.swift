@@ -2,8 +2,7 @@ import CGPS
 import GPSReports
 
 /// libgps's JSON parser, `gps_unpack()`, opened when the first connection to gpsd is made rather
-/// than at every start of the program: only the commands that talk to gpsd need it. Where the
-/// release link took it from libgps.a, nothing is opened.
+/// than at every start of the program: only the commands that talk to gpsd need it.
 struct LibGPS: Sendable {
     /// The parser GeoTrack calls for every line.
     let unpack: geotrack_json_unpack

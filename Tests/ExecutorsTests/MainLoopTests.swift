@@ -1,3 +1,5 @@
+// Only with the custom executors (GeoTrackExecutors.swift says when).
+#if compiler(>=6.3) && compiler(<6.4) && !GEOTRACK_DEFAULT_EXECUTORS
 @testable import Executors
 import Foundation
 import Synchronization
@@ -38,3 +40,4 @@ struct MainLoopTests {
         loop.stop()
     }
 }
+#endif

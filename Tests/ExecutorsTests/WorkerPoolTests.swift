@@ -1,3 +1,5 @@
+// Only with the custom executors (GeoTrackExecutors.swift says when).
+#if compiler(>=6.3) && compiler(<6.4) && !GEOTRACK_DEFAULT_EXECUTORS
 @testable import Executors
 import Foundation
 import Synchronization
@@ -60,3 +62,4 @@ struct WorkerPoolTests {
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 }
+#endif
