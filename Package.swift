@@ -91,7 +91,7 @@ let package = Package(
         // MARK: Fleet: the MQTT transport (libmosquitto), OwnTracks' messages, the durable outbox.
         // Only <mosquitto.h> (libmosquitto-dev) at build time: the library itself is opened
         // when the first client is made, so starts that do not publish never load it.
-        .systemLibrary(name: "CMosquitto"),
+        .target(name: "CMosquitto", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "MQTT",
             dependencies: ["CMosquitto", "Executors", .product(name: "Logging", package: "swift-log")],
@@ -113,7 +113,7 @@ let package = Package(
         // MARK: HTTP destinations (OwnTracks' HTTP mode, Traccar's OsmAnd) over libcurl. Only
         // <curl/curl.h> (libcurl4-openssl-dev) at build time: the library is opened when the
         // first HTTP client is made, as libmosquitto is.
-        .systemLibrary(name: "CCurl"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "HTTP", dependencies: ["CCurl", "Executors"], swiftSettings: strict),
         .target(
             name: "Publishing",
