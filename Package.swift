@@ -97,7 +97,7 @@ let package = Package(
             dependencies: ["CMosquitto", "Executors", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "OwnTracks", dependencies: ["LocationKit"], swiftSettings: strict),
+        .target(name: "OwnTracks", dependencies: ["GPSReports", "LocationKit"], swiftSettings: strict),
         // SQLite for the outbox. Only <sqlite3.h> (libsqlite3-dev) at build time: the library is
         // opened when the first outbox is opened, so starts that do not publish never load it.
         // Compiled C (csqlite.c), so that SwiftPM rebuilds what changes.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GPSReports
 import LocationKit
 
 extension OwnTracksLocation {
@@ -40,9 +41,10 @@ extension OwnTracksLocation {
     }
 
     /// A latitude or longitude as locations and transitions send it: gpsd's precision (9
-    /// decimals, 0.1 mm), so nothing a receiver knows is lost, and no binary residue
+    /// decimals, 0.1 mm) and gpsd's rounding (``FixedPoint``), so the message says what the
+    /// TPV says to the last digit, nothing a receiver knows is lost, and no binary residue
     /// (…66666669) is sent.
     public static func nanodegrees(_ degrees: Double) -> Double {
-        (degrees * 1e9).rounded() / 1e9
+        FixedPoint.rounded(degrees, decimals: 9)
     }
 }

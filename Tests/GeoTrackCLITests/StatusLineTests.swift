@@ -166,7 +166,7 @@ struct DecimalTests {
     func printf(value: Double, decimals: Int) {
         let expected = String(format: "%.\(decimals)f", value)
         // printf rounds half to even on exact binary halves and keeps "-0.0"; we round half away and drop the sign of zero.
-        let actual = Decimal.fixed(value, decimals: decimals)
+        let actual = NumberText.fixed(value, decimals: decimals)
         #expect(actual == expected || (expected.hasPrefix("-0") && Double(expected) == 0 && actual == String(expected.dropFirst()))
                 || abs((Double(actual) ?? .nan) - (Double(expected) ?? .nan)) <= pow(10, -Double(decimals)) + 1e-12,
                 "\(value) → \(actual), printf \(expected)")
@@ -174,8 +174,8 @@ struct DecimalTests {
 
     @Test("padding")
     func padding() {
-        #expect(Decimal.fixed(5.25, decimals: 3, integerDigits: 2) == "05.250")
-        #expect(Decimal.padded(7, digits: 2) == "07")
-        #expect(Decimal.padded(2023, digits: 4) == "2023")
+        #expect(NumberText.fixed(5.25, decimals: 3, integerDigits: 2) == "05.250")
+        #expect(NumberText.padded(7, digits: 2) == "07")
+        #expect(NumberText.padded(2023, digits: 4) == "2023")
     }
 }

@@ -110,3 +110,17 @@ struct OwnTracksTests {
         #expect(OwnTracksTopic(user: "ann", device: "raspberry")?.defaultTrackerID == "ry")
     }
 }
+
+@Suite("OwnTracks coordinates as gpsd prints them")
+struct OwnTracksCoordinateTests {
+    @Test("a location's lat and lon are the TPV's to the ninth decimal, halves included")
+    func sameAsTPV() {
+        var generator = SystemRandomNumberGenerator()
+        // The first three: where rounding degrees × 1e9 (as OwnTracks messages did) and printf differ.
+        var samples: [Double] = [-108.3802788085, -149.7062681425, 103.4898050745, 46.2000155, -0.0000000005, 6.150108333333334]
+        for _ in 0..<5000 { samples.append(Double.random(in: -180...180, using: &generator)) }
+        for degrees in samples {
+            #expect(OwnTracksLocation.nanodegrees(degrees) == Double(String(format: "%.9f", degrees)), "\(degrees)")
+        }
+    }
+}

@@ -24,20 +24,20 @@ package enum CoordinateFormat: String, Sendable, CaseIterable {
         let magnitude = abs(degrees)
         switch self {
         case .dd:
-            return Decimal.fixed(magnitude, decimals: 5) + "°" + hemisphere
+            return NumberText.fixed(magnitude, decimals: 5) + "°" + hemisphere
         case .ddm:
             // Rounding happens on the whole value first so 59.9995' never prints as 60.000'.
             let thousandths = (magnitude * 60_000).rounded()
             let whole = Int(thousandths / 60_000)
             let minutes = (thousandths - Double(whole) * 60_000) / 1000
-            return "\(whole)°" + Decimal.fixed(minutes, decimals: 3, integerDigits: 2) + "'" + hemisphere
+            return "\(whole)°" + NumberText.fixed(minutes, decimals: 3, integerDigits: 2) + "'" + hemisphere
         case .dms:
             let tenths = (magnitude * 36_000).rounded()
             let whole = Int(tenths / 36_000)
             let remainder = tenths - Double(whole) * 36_000
             let minutes = Int(remainder / 600)
             let seconds = (remainder - Double(minutes) * 600) / 10
-            return "\(whole)°" + Decimal.padded(minutes, digits: 2) + "'" + Decimal.fixed(seconds, decimals: 1, integerDigits: 2) + "\"" + hemisphere
+            return "\(whole)°" + NumberText.padded(minutes, digits: 2) + "'" + NumberText.fixed(seconds, decimals: 1, integerDigits: 2) + "\"" + hemisphere
         }
     }
 }

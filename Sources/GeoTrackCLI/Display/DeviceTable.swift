@@ -10,7 +10,7 @@ package enum DeviceTable {
              device.driver.map(Terminal.safe) ?? "-",
              device.bitsPerSecond.map { "\($0) bps" } ?? "-",
              // An implausible cycle reads as unknown (the shim already undoes libgps 3.22's misparse of it).
-             device.cycle.flatMap { $0 > 0 && $0 < 3600 ? Decimal.printf("%.2g s", $0) : nil } ?? "-",
+             device.cycle.flatMap { $0 > 0 && $0 < 3600 ? NumberText.printf("%.2g s", $0) : nil } ?? "-",
              device.subtype.map(Terminal.safe) ?? "-"]
         }
         let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -164,7 +164,7 @@ package struct SkyScreen: Sendable {
             return error.map { text + " ±" + $0 } ?? text
         }
         lines.append(Line(label: "Time", value: with(location.map { Self.utcDateTime($0.timestamp) },
-                                                     error: fix?.ept.map { Decimal.fixed($0, decimals: 3) + " s" })))
+                                                     error: fix?.ept.map { NumberText.fixed($0, decimals: 3) + " s" })))
         lines.append(Line(label: "Position", value: location.map { options.format.format($0.coordinate) } ?? dash,
                           style: location == nil ? .plain : .bold))
         var altitudes: [String] = []
@@ -175,11 +175,11 @@ package struct SkyScreen: Sendable {
         lines.append(Line(label: "Climb", value: with(fix?.climb.map { units.climbRate($0, signed: true) },
                                                       error: fix?.epc.map { units.climbRate($0, signed: false) })))
         lines.append(Line(label: "Course", value: with(location?.course.map { CompassPoint.bearing($0) + " true" },
-                                                       error: fix?.epd.map { Decimal.fixed($0, decimals: 0) + "°" })))
+                                                       error: fix?.epd.map { NumberText.fixed($0, decimals: 0) + "°" })))
         lines.append(Line(label: "Heading", value: heading.map(Self.describe) ?? dash))
 
         let dops = [("H", sky?.hdop), ("V", sky?.vdop), ("P", sky?.pdop), ("T", sky?.tdop), ("G", sky?.gdop)]
-            .compactMap { name, value in value.map { "\(name) " + Decimal.fixed($0, decimals: 2) } }
+            .compactMap { name, value in value.map { "\(name) " + NumberText.fixed($0, decimals: 2) } }
         lines.append(Line(label: "DOP", value: dops.isEmpty ? dash : dops.prefix(3).joined(separator: "  ")))
         if dops.count > 3 { lines.append(Line(label: "", value: dops.dropFirst(3).joined(separator: "  "))) }
 
@@ -208,7 +208,7 @@ package struct SkyScreen: Sendable {
         var details: [String] = []
         if let bps = device.bitsPerSecond { details.append("\(bps) bps") }
         if let cycle = device.cycle {
-            let text = cycle == cycle.rounded() ? String(Int(cycle)) : Decimal.fixed(cycle, decimals: 2)
+            let text = cycle == cycle.rounded() ? String(Int(cycle)) : NumberText.fixed(cycle, decimals: 2)
             details.append("cycle \(text) s")
         }
         if !details.isEmpty { lines.append(Line(label: "", value: details.joined(separator: ", "))) }
@@ -235,7 +235,7 @@ package struct SkyScreen: Sendable {
         var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(Int(parts.tm_year) + 1900) + "-" + Decimal.padded(Int(parts.tm_mon) + 1, digits: 2) + "-"
-            + Decimal.padded(Int(parts.tm_mday), digits: 2) + " " + StatusLine.utcTime(date)
+        return String(Int(parts.tm_year) + 1900) + "-" + NumberText.padded(Int(parts.tm_mon) + 1, digits: 2) + "-"
+            + NumberText.padded(Int(parts.tm_mday), digits: 2) + " " + StatusLine.utcTime(date)
     }
 }

@@ -87,17 +87,17 @@ package enum StatisticsReport {
     static func duration(_ seconds: Double) -> String {
         let total = Int(seconds.rounded())
         let hours = total / 3600, minutes = total % 3600 / 60, rest = total % 60
-        if hours > 0 { return "\(hours) h " + Decimal.padded(minutes, digits: 2) + " min " + Decimal.padded(rest, digits: 2) + " s" }
-        if minutes > 0 { return "\(minutes) min " + Decimal.padded(rest, digits: 2) + " s" }
+        if hours > 0 { return "\(hours) h " + NumberText.padded(minutes, digits: 2) + " min " + NumberText.padded(rest, digits: 2) + " s" }
+        if minutes > 0 { return "\(minutes) min " + NumberText.padded(rest, digits: 2) + " s" }
         return "\(rest) s"
     }
 
     /// A track length: metres below 1 km, else kilometres (miles, nautical miles).
     static func distance(_ metres: Double, units: Units) -> String {
         switch units {
-        case .metric: metres < 1000 ? Decimal.fixed(metres, decimals: 1) + " m" : Decimal.fixed(metres / 1000, decimals: 3) + " km"
-        case .imperial: Decimal.fixed(metres / 1609.344, decimals: 3) + " mi"
-        case .nautical: Decimal.fixed(metres / 1852, decimals: 3) + " nmi"
+        case .metric: metres < 1000 ? NumberText.fixed(metres, decimals: 1) + " m" : NumberText.fixed(metres / 1000, decimals: 3) + " km"
+        case .imperial: NumberText.fixed(metres / 1609.344, decimals: 3) + " mi"
+        case .nautical: NumberText.fixed(metres / 1852, decimals: 3) + " nmi"
         }
     }
 

@@ -270,7 +270,7 @@ package struct TrackPicture: Sendable {
         }
         let f = upper.0 > lower.0 ? (t - lower.0) / (upper.0 - lower.0) : 0
         func channel(_ a: Double, _ b: Double) -> Int { Int((a + (b - a) * f).rounded()) }
-        return Decimal.printf("#%02x%02x%02x", channel(lower.1.0, upper.1.0), channel(lower.1.1, upper.1.1), channel(lower.1.2, upper.1.2))
+        return NumberText.printf("#%02x%02x%02x", channel(lower.1.0, upper.1.0), channel(lower.1.1, upper.1.1), channel(lower.1.2, upper.1.2))
     }
 
     static func bucket(_ speed: Float, top: Double) -> Int {
@@ -290,7 +290,7 @@ package struct TrackPicture: Sendable {
     /// One decimal at most, no trailing zeros: SVG coordinates need no more.
     static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : Decimal.fixed(rounded, decimals: 1)
+        return rounded == rounded.rounded() ? String(Int(rounded)) : NumberText.fixed(rounded, decimals: 1)
     }
 
     static func empty(title: String) -> String {

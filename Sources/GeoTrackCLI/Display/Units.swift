@@ -15,9 +15,9 @@ package enum Units: String, Sendable, CaseIterable {
     /// A speed given in metres per second.
     package func speed(_ metresPerSecond: Double) -> String {
         switch self {
-        case .metric: Decimal.fixed(metresPerSecond * 3.6, decimals: 1) + " km/h"
-        case .imperial: Decimal.fixed(metresPerSecond * 2.236_936_292, decimals: 1) + " mph"
-        case .nautical: Decimal.fixed(metresPerSecond * 1.943_844_492, decimals: 1) + " kn"
+        case .metric: NumberText.fixed(metresPerSecond * 3.6, decimals: 1) + " km/h"
+        case .imperial: NumberText.fixed(metresPerSecond * 2.236_936_292, decimals: 1) + " mph"
+        case .nautical: NumberText.fixed(metresPerSecond * 1.943_844_492, decimals: 1) + " kn"
         }
     }
 
@@ -26,16 +26,16 @@ package enum Units: String, Sendable, CaseIterable {
     package func climbRate(_ metresPerSecond: Double, signed: Bool) -> String {
         let sign = signed && metresPerSecond > 0 ? "+" : ""
         switch self {
-        case .metric, .nautical: return sign + Decimal.fixed(metresPerSecond, decimals: 1) + " m/s"
-        case .imperial: return sign + Decimal.fixed(metresPerSecond * 196.850_393_7, decimals: 0) + " ft/min"
+        case .metric, .nautical: return sign + NumberText.fixed(metresPerSecond, decimals: 1) + " m/s"
+        case .imperial: return sign + NumberText.fixed(metresPerSecond * 196.850_393_7, decimals: 0) + " ft/min"
         }
     }
 
     /// A height or a short distance (an accuracy) given in metres.
     package func length(_ metres: Double) -> String {
         switch self {
-        case .metric, .nautical: Decimal.fixed(metres, decimals: 0) + " m"
-        case .imperial: Decimal.fixed(metres * 3.280_839_895, decimals: 0) + " ft"
+        case .metric, .nautical: NumberText.fixed(metres, decimals: 0) + " m"
+        case .imperial: NumberText.fixed(metres * 3.280_839_895, decimals: 0) + " ft"
         }
     }
 }

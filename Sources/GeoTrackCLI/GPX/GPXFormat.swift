@@ -40,25 +40,25 @@ package enum GPXFormat {
     /// `ele + geoidheight` recovers the height above the ellipsoid, as GPX 1.1 defines it.
     package static func point(_ fix: Fix, gnss: GNSSDetail? = nil) -> String? {
         guard let coordinate = fix.coordinate, let time = fix.time else { return nil }
-        var line = "<trkpt lat=\"" + Decimal.fixed(coordinate.latitude, decimals: 8) + "\" lon=\"" + Decimal.fixed(coordinate.longitude, decimals: 8) + "\">"
+        var line = "<trkpt lat=\"" + NumberText.fixed(coordinate.latitude, decimals: 8) + "\" lon=\"" + NumberText.fixed(coordinate.longitude, decimals: 8) + "\">"
         if let elevation = fix.altitudeMSL ?? fix.altitudeHAE {
-            line += "<ele>" + Decimal.fixed(elevation, decimals: 2) + "</ele>"
+            line += "<ele>" + NumberText.fixed(elevation, decimals: 2) + "</ele>"
         }
         line += "<time>\(timestamp(time))</time>"
         if let geoid = geoidHeight(fix) {
-            line += "<geoidheight>" + Decimal.fixed(geoid, decimals: 2) + "</geoidheight>"
+            line += "<geoidheight>" + NumberText.fixed(geoid, decimals: 2) + "</geoidheight>"
         }
         line += "<fix>" + fixType(fix) + "</fix>"
         if let satellitesUsed = gnss?.satellitesUsed, satellitesUsed > 0 {
             line += "<sat>\(satellitesUsed)</sat>"
         }
         for (name, value) in [("hdop", gnss?.hdop), ("vdop", gnss?.vdop), ("pdop", gnss?.pdop)] {
-            if let value, value.isFinite, value >= 0 { line += "<\(name)>" + Decimal.fixed(value, decimals: 2) + "</\(name)>" }
+            if let value, value.isFinite, value >= 0 { line += "<\(name)>" + NumberText.fixed(value, decimals: 2) + "</\(name)>" }
         }
         if fix.speed != nil || fix.track != nil {
             line += "<extensions><gpxtpx:TrackPointExtension>"
-            if let speed = fix.speed { line += "<gpxtpx:speed>" + Decimal.fixed(speed, decimals: 3) + "</gpxtpx:speed>" }
-            if let track = fix.track { line += "<gpxtpx:course>" + Decimal.fixed(track, decimals: 2) + "</gpxtpx:course>" }
+            if let speed = fix.speed { line += "<gpxtpx:speed>" + NumberText.fixed(speed, decimals: 3) + "</gpxtpx:speed>" }
+            if let track = fix.track { line += "<gpxtpx:course>" + NumberText.fixed(track, decimals: 2) + "</gpxtpx:course>" }
             line += "</gpxtpx:TrackPointExtension></extensions>"
         }
         return line + "</trkpt>\n"

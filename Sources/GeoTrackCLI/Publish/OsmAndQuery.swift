@@ -43,7 +43,7 @@ package enum OsmAndQuery {
     /// `value` in fixed notation (Java's `Double.parseDouble` reads it; no exponent), without
     /// trailing zeros.
     static func number(_ value: Double, decimals: Int) -> String {
-        var text = Decimal.fixed(value, decimals: decimals)
+        var text = NumberText.fixed(value, decimals: decimals)
         if text.contains(".") {
             while text.hasSuffix("0") { text.removeLast() }
             if text.hasSuffix(".") { text.removeLast() }

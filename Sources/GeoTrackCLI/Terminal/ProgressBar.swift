@@ -51,7 +51,7 @@ package final class ProgressBar: Sendable {
     package static func render(done: Int, total: Int, width: Int) -> String {
         let fraction = min(1, Double(done) / Double(max(1, total)))
         let percent = Int((fraction * 100).rounded(.down))
-        let tail = Decimal.printf(" %3d%%  %d/%d points", percent, min(done, total), total)
+        let tail = NumberText.printf(" %3d%%  %d/%d points", percent, min(done, total), total)
         let barWidth = max(0, width - 1 - tail.count - 2)
         guard barWidth >= 5 else { return String(tail.dropFirst().prefix(max(0, width - 1))) }
         let filled = Int((fraction * Double(barWidth)).rounded(.down))

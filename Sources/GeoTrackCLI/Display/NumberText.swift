@@ -1,33 +1,27 @@
+import GPSReports
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Fixed-point number formatting without Foundation's `String(format:)`, which costs tens of
-/// microseconds a call on Linux and runs several times per status-line redraw.
-package enum Decimal {
-    private static let powers: [Double] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
-
-    /// `value` with exactly `decimals` digits after the point (0...9), rounded half away from zero,
-    /// with at least `integerDigits` digits before it (zero-padded).
+/// Numbers as text for the terminal and the picture, without Foundation's `String(format:)`,
+/// which costs tens of microseconds a call on Linux and runs several times per status-line redraw.
+package enum NumberText {
+    /// `value` with exactly `decimals` digits after the point (0...9), rounded as gpsd's TPV
+    /// rounds (``FixedPoint``), with at least `integerDigits` digits before it (zero-padded). A
+    /// value that rounds to zero shows no minus sign: "-0.0" says nothing a reader needs.
     package static func fixed(_ value: Double, decimals: Int, integerDigits: Int = 1) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
-        let places = max(0, min(9, decimals))
-        let scale = powers[places]
-        let scaled = (abs(value) * scale).rounded()
-        guard scaled < 9.0e18 else { return String(value) }
-        let total = UInt64(scaled)
-        let factor = UInt64(scale)
-        var integer = String(total / factor)
-        if integer.utf8.count < integerDigits {
-            integer = String(repeating: "0", count: integerDigits - integer.utf8.count) + integer
+        var text = FixedPoint.text(value, decimals: max(0, min(9, decimals)))
+        var negative = false
+        if text.hasPrefix("-") {
+            text.removeFirst()
+            negative = text.contains { $0 != "0" && $0 != "." }
         }
-        let negative = value < 0 && total != 0
-        guard places > 0 else { return negative ? "-" + integer : integer }
-        var fraction = String(total % factor)
-        if fraction.utf8.count < places {
-            fraction = String(repeating: "0", count: places - fraction.utf8.count) + fraction
+        let integerCount = text.prefix { $0 != "." }.count
+        if integerCount < integerDigits {
+            text = String(repeating: "0", count: integerDigits - integerCount) + text
         }
-        return (negative ? "-" : "") + integer + "." + fraction
+        return negative ? "-" + text : text
     }
 
     /// A non-negative integer zero-padded to `digits`.
