@@ -3,7 +3,7 @@
 //
 // The folders follow the data flow:
 //   gpsd → CGPS → GPSD ─┐  (each a GPSReports.LocationSource)
-//   NMEA log / GPX → NMEA ┴→ LocationKit (manager, delegate, proxy; knows only GPSReports and Reactive)
+//   NMEA log / GPX → NMEA ┴→ LocationKit (manager, delegate, proxy; knows only GPSReports and GeoTrackReactive)
 //     → GeoTrackService (status, heading, events, Drivers) → GeoTrackCLI's outputs → geotrack
 // GeoTrackKit re-exports them all, for one import.
 import PackageDescription
@@ -21,7 +21,7 @@ let package = Package(
         .library(name: "Executors", targets: ["Executors"]),
         .library(name: "GPSD", targets: ["GPSD"]),
         .library(name: "NMEA", targets: ["NMEA"]),
-        .library(name: "Reactive", targets: ["Reactive"]),
+        .library(name: "GeoTrackReactive", targets: ["GeoTrackReactive"]),
         .library(name: "LocationKit", targets: ["LocationKit"]),
         .library(name: "GeoTrackService", targets: ["GeoTrackService"]),
         .library(name: "GeoTrackKit", targets: ["GeoTrackKit"]),
@@ -72,20 +72,20 @@ let package = Package(
         .target(name: "NMEA", dependencies: ["CNMEA", "GPSReports", "Executors"], swiftSettings: strict),
 
         // MARK: Delegate proxies and traits (generic, no location knowledge).
-        .target(name: "Reactive", swiftSettings: strict),
+        .target(name: "GeoTrackReactive", swiftSettings: strict),
 
         // MARK: The CLLocationManager-like layer.
         .target(
             name: "LocationKit",
             dependencies: [
-                "GPSReports", "Reactive", "Executors",
+                "GPSReports", "GeoTrackReactive", "Executors",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
         .target(
             name: "GeoTrackService",
-            dependencies: ["LocationKit", "Reactive", "GPSReports"],
+            dependencies: ["LocationKit", "GeoTrackReactive", "GPSReports"],
             swiftSettings: strict
         ),
         // MARK: Fleet: the MQTT transport (libmosquitto), OwnTracks' messages, the durable outbox.
@@ -125,7 +125,7 @@ let package = Package(
         .target(
             name: "GeoTrackKit",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "Reactive", "LocationKit", "GeoTrackService",
+                "GPSReports", "GPSD", "NMEA", "GeoTrackReactive", "LocationKit", "GeoTrackService",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -148,7 +148,7 @@ let package = Package(
         .target(
             name: "GeoTrackCLI",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "Reactive", "Executors",
+                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "GeoTrackReactive", "Executors",
                 "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -174,11 +174,11 @@ let package = Package(
             resources: [.copy("Logs")],
             swiftSettings: strict
         ),
-        .testTarget(name: "ReactiveTests", dependencies: ["Reactive", "GeoTrackTesting"], swiftSettings: strict),
+        .testTarget(name: "GeoTrackReactiveTests", dependencies: ["GeoTrackReactive", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "LocationKitTests",
             dependencies: [
-                "LocationKit", "GeoTrackTesting", "GPSReports", "GPSD", "Reactive", "GeoTrackKit",
+                "LocationKit", "GeoTrackTesting", "GPSReports", "GPSD", "GeoTrackReactive", "GeoTrackKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             resources: [.copy("Logs")],
@@ -201,7 +201,7 @@ let package = Package(
         .testTarget(
             name: "GeoTrackCLITests",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "Reactive", "GeoTrackService", "OwnTracks",
+                "GPSReports", "GPSD", "NMEA", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "GeoTrackReactive", "GeoTrackService", "OwnTracks",
                 "Publishing", "Outbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

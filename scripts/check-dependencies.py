@@ -4,7 +4,7 @@
 Reads `swift package dump-package` (JSON on stdin) and every target's Swift files:
 - each module a target imports is one it declares (the toolchain's own modules aside);
 - each dependency a target declares is imported by at least one of its files;
-- LocationKit knows only GPSReports and Reactive (and swift-log, and Executors for threads that
+- LocationKit knows only GPSReports and GeoTrackReactive (and swift-log, and Executors for threads that
   wait without Dispatch): no gpsd, no NMEA.
 Prints one line per problem and exits 1 if there is any.
 """
@@ -14,7 +14,7 @@ TOOLCHAIN = {"Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch"
              "Testing", "XCTest", "_Concurrency", "Swift"}
 # Modules a product brings, when its name is not the module's.
 PRODUCT_MODULES = {"SystemPackage": {"SystemPackage"}}
-LAYERS = {"LocationKit": {"GPSReports", "Reactive", "Logging", "Executors"}}
+LAYERS = {"LocationKit": {"GPSReports", "GeoTrackReactive", "Logging", "Executors"}}
 
 package = json.load(sys.stdin)
 problems = []

@@ -5,4 +5,4 @@
 @_exported import GeoTrackService
 @_exported import LocationKit
 @_exported import NMEA
-@_exported import Reactive
+@_exported import GeoTrackReactive

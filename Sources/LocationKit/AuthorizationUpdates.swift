@@ -1,4 +1,4 @@
-import Reactive
+import GeoTrackReactive
 
 /// Whether location access is granted: the current answer, and — when undecided — the
 /// decision once made. See ``LocationManager/authorizationUpdates``.

@@ -1,5 +1,5 @@
 import GPSReports
-import Reactive
+import GeoTrackReactive
 
 // The events the proxy emits: streams of them through `manager.rx`, or synchronous observers
 // through `manager.rx.delegate.observe(_:_:)`.

@@ -1,5 +1,5 @@
 import GPSReports
-import Reactive
+import GeoTrackReactive
 
 /// One running iteration of ``LocationUpdate/liveUpdates(_:from:)``: its filters, its stay
 /// detector, and where its updates go. Lives on the main actor, in its manager.

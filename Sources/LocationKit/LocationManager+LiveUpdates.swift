@@ -1,5 +1,5 @@
 import GPSReports
-import Reactive
+import GeoTrackReactive
 
 extension LocationUpdate {
     /// Locations as an `AsyncSequence`, as iOS 17's `CLLocationUpdate.liveUpdates(_:)` gives

@@ -1,7 +1,7 @@
 import FoundationEssentials
 import GPSReports
 import Logging
-import Reactive
+import GeoTrackReactive
 #if canImport(Glibc)
 import Glibc
 #endif

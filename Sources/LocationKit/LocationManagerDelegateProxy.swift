@@ -1,5 +1,5 @@
 import GPSReports
-import Reactive
+import GeoTrackReactive
 
 /// The ``LocationManager``'s delegate proxy: it forwards every callback to the manager's
 /// ``LocationManager/delegate`` and emits it on the `manager.rx` streams.

@@ -1,5 +1,5 @@
 import GPSReports
-import Reactive
+import GeoTrackReactive
 
 /// `manager.rx`: every delegate callback as an `EventStream`.
 ///

@@ -1,4 +1,4 @@
-import Reactive
+import GeoTrackReactive
 
 /// Holding one says "this program needs location access now", like iOS 18's
 /// `CLServiceSession`: creating it asks for the authorization it requires when the user has not

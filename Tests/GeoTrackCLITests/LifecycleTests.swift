@@ -1,5 +1,5 @@
 import Foundation
-import Reactive
+import GeoTrackReactive
 import Testing
 @testable import GeoTrackCLI
 

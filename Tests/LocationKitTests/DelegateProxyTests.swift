@@ -3,7 +3,7 @@ import GeoTrackTesting
 import GPSReports
 import LocationKit
 import Logging
-import Reactive
+import GeoTrackReactive
 import Testing
 
 @MainActor

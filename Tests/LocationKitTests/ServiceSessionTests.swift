@@ -2,7 +2,7 @@ import Foundation
 import GeoTrackTesting
 import GPSReports
 import LocationKit
-import Reactive
+import GeoTrackReactive
 import Testing
 
 /// `ServiceSession`: iOS 18's way of saying "this program needs location access now".

@@ -1,6 +1,6 @@
 import Executors
 import FoundationEssentials
-import Reactive
+import GeoTrackReactive
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,7 +1,7 @@
 import Executors
 import FoundationEssentials
 import Logging
-import Reactive
+import GeoTrackReactive
 import ServiceLifecycle
 import Synchronization
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import GPSReports
 import GeoTrackService
 import LocationKit
-import Reactive
+import GeoTrackReactive
 
 /// One run of `watch` or `replay`: a location manager on its source, the service over it, and
 /// the run's outputs as the service's one consumer.

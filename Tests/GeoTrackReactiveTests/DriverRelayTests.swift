@@ -1,5 +1,5 @@
 import GeoTrackTesting
-import Reactive
+import GeoTrackReactive
 import Synchronization
 import Testing
 

@@ -1,4 +1,4 @@
-import Reactive
+import GeoTrackReactive
 
 /// A minimal host for the generic proxy: an object with a delegate, no location knowledge.
 @MainActor

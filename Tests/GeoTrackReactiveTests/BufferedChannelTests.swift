@@ -1,7 +1,7 @@
 import GeoTrackTesting
 import Synchronization
 import Testing
-@testable import Reactive
+@testable import GeoTrackReactive
 
 /// `BufferedChannel`: a producer that can wait never loses an element; one that cannot loses the
 /// oldest beyond the capacity, and the consumer is told how many with the next element.

@@ -1,6 +1,6 @@
 import Foundation
 import GeoTrackTesting
-import Reactive
+import GeoTrackReactive
 import Synchronization
 import Testing
 
