@@ -4,7 +4,7 @@ import ArgumentParser
 /// then the configuration file.
 ///
 /// ArgumentParser's help shows the titled groups first, in the order declared, and the untitled
-/// options last: so what is printed comes under "Output", the nine publishing options under
+/// options last: so what is printed comes under "Output", the publishing options under
 /// "Publishing" after it, and `--config` with `--help` at the end. The man page lists them in
 /// the same order.
 package struct OutputOptions: ParsableArguments {

@@ -35,6 +35,10 @@ package struct PublishOptions: ParsableArguments {
         valueName: "seconds"))
     package var interval: Int = 1
 
+    @Flag(name: .customLong("publish-home-assistant"), help: ArgumentHelp(
+        "Also announce the device to Home Assistant over MQTT (discovery: a device_tracker whose config is retained under homeassistant/)."))
+    package var homeAssistant = false
+
     @OptionGroup package var broker: BrokerOptions
 
     package init() {}
@@ -66,6 +70,9 @@ package struct PublishOptions: ParsableArguments {
         if !publishing, user != nil || device != nil || trackerID != nil || broker.passwordFile != nil || broker.caFile != nil
             || broker.certificateFile != nil {
             throw ValidationError("--publish-user, --publish-device, --publish-tid and the broker's files need --publish URL.")
+        }
+        if homeAssistant, !urls.contains(where: { (try? PublishDestination(url: $0))?.isHTTP == false }) {
+            throw ValidationError("--publish-home-assistant announces the device on an MQTT broker; give --publish mqtt://HOST (or mqtts://) too.")
         }
     }
 

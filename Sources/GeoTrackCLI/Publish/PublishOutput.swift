@@ -25,6 +25,8 @@ package final class PublishOutput: Sendable {
         let key: String
         /// What the destination takes: OsmAnd takes locations only, as its query.
         let format: Format
+        /// Whether it is a broker (Home Assistant's discovery goes to brokers only).
+        var isMQTT = false
         let sender: any PublishingSender
         /// Closes the client, once the sender has stopped.
         let close: @Sendable () async -> Void
@@ -45,6 +47,8 @@ package final class PublishOutput: Sendable {
     private let wait: Duration
     /// At most one location per this many seconds of `tst`.
     private let interval: Int
+    /// `--publish-home-assistant`.
+    private let homeAssistant: Bool
     private let now: @Sendable () -> Date
     private let state = Mutex(State())
     /// What the status line says of the brokers and the messages waiting for them.
@@ -63,9 +67,10 @@ package final class PublishOutput: Sendable {
 
     /// Opens the outbox and makes a client per destination; nothing connects before ``start()``.
     package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
-                 trackerID: String?, outbox: Outbox, wait: Duration, interval: Int = 1,
+                 trackerID: String?, outbox: Outbox, wait: Duration, interval: Int = 1, homeAssistant: Bool = false,
                  now: @escaping @Sendable () -> Date = Date.init, logger: Logger?) throws(CLIError) {
         self.interval = max(1, interval)
+        self.homeAssistant = homeAssistant
         self.outbox = outbox
         self.topic = topic
         self.trackerID = trackerID ?? topic.defaultTrackerID
@@ -91,7 +96,7 @@ package final class PublishOutput: Sendable {
                 } catch {
                     throw CLIError(error.code == .tls ? .noInput : .failure, "--publish \(destination.description): \(error.message)")
                 }
-                routes.append(Route(key: key, format: .ownTracks,
+                routes.append(Route(key: key, format: .ownTracks, isMQTT: true,
                                     sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
                                                          observer: observer),
                                     close: { await client.close() }))
@@ -124,8 +129,18 @@ package final class PublishOutput: Sendable {
         "geotrack/\(topic.user)/\(topic.device)"
     }
 
-    /// Connects to every broker and starts sending (what an earlier run left first).
+    /// Connects to every broker and starts sending (what an earlier run left first), after
+    /// queueing Home Assistant's discovery config for each broker when asked.
     package func start() {
+        if homeAssistant {
+            let created = now()
+            let messages = routes.filter(\.isMQTT).map { route in
+                OutboxMessage(destination: route.key, topic: HomeAssistantDiscovery.configTopic(topic),
+                              payload: HomeAssistantDiscovery.config(topic), retain: true, created: created)
+            }
+            // A config that cannot be queued is not worth ending the run: the locations still go.
+            _ = try? outbox.enqueue(contentsOf: messages)
+        }
         let started = routes.map { route in Task { await route.sender.run() } }
         tasks.withLock { $0 = started }
     }
@@ -269,7 +284,8 @@ extension PublishOutput {
         let outbox = try OutboxLocation.open(environment: environment)
         return try PublishOutput(destinations: destinations, credentials: options.broker.credentials(environment: environment),
                                  topic: options.topic(), trackerID: options.trackerID, outbox: outbox,
-                                 wait: .milliseconds(Int(options.wait * 1000)), interval: options.interval, logger: logger)
+                                 wait: .milliseconds(Int(options.wait * 1000)), interval: options.interval,
+                                 homeAssistant: options.homeAssistant, logger: logger)
     }
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+import GeoTrackTesting
+import Testing
+@testable import GeoTrackCLI
+
+/// `--publish-home-assistant` against a real mosquitto: the discovery config Home Assistant
+/// reads. Home Assistant itself cannot run here: the test checks the config's topic and every
+/// field Home Assistant's MQTT device_tracker reads, and that the attributes topic it names is
+/// where the locations go.
+@Suite("Home Assistant discovery")
+struct HomeAssistantTests {
+    @Test("a retained device_tracker config under homeassistant/, naming the OwnTracks topic the locations arrive on")
+    func discoveryConfig() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto()
+        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+                                            "--publish-user", "ann", "--publish-device", "boat.1", "--publish-home-assistant"],
+                                           home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        // Subscribed after the run: only a retained message can arrive.
+        // (mosquitto_sub -v separates topic and payload by a space: the device name has none.)
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#", "owntracks/#"])
+        #expect(await subscriber.waitForMessages(2))
+        let messages = subscriber.messages()
+        let config = try #require(messages.first { $0.topic.hasPrefix("homeassistant/") })
+        #expect(config.topic == "homeassistant/device_tracker/geotrack_ann_boat_1/config")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+        #expect(object["unique_id"] as? String == "geotrack_ann_boat_1")
+        #expect(object["name"] as? String == "boat.1")
+        #expect(object["source_type"] as? String == "gps")
+        #expect(object["json_attributes_topic"] as? String == "owntracks/ann/boat.1")
+        let template = try #require(object["json_attributes_template"] as? String)
+        for field in ["\"latitude\": value_json.lat", "\"longitude\": value_json.lon", "\"gps_accuracy\": value_json.acc"] {
+            #expect(template.contains(field), "\(template)")
+        }
+        let device = try #require(object["device"] as? [String: Any])
+        #expect(device["identifiers"] as? [String] == ["geotrack_ann_boat_1"])
+        // The attributes topic holds a location with the fields the template reads.
+        let location = try #require(messages.last { $0.topic == "owntracks/ann/boat.1" }, "\(messages.map(\.topic))")
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(location.payload.utf8)) as? [String: Any])
+        #expect(fields["lat"] is Double && fields["lon"] is Double)
+    }
+
+    @Test("without an MQTT destination there is nothing to announce on: a usage error")
+    func needsBroker() throws {
+        for arguments in [["--publish-home-assistant"], ["--publish", "http://127.0.0.1:1/pub", "--publish-home-assistant"]] {
+            let run = try TestSupport.geotrack(["replay", try PublishTests.log] + arguments, home: try TestSupport.temporaryDirectory())
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("--publish-home-assistant announces the device on an MQTT broker"))
+        }
+    }
+}
