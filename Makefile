@@ -2,18 +2,20 @@
 SWIFT        ?= swift
 CONFIG       ?= debug
 # What each target installs from Debian, when missing. The demo: a real gpsd and gpsfake, and the
-# C headers geotrack builds against (libgps, libmosquitto, libcurl, SQLite). The tests: those, and the real
-# programs they talk to or check output with (mosquitto, tmux, xmllint, rsvg-convert, man, jq).
+# C headers geotrack builds against (libgps, libmosquitto, libcurl, SQLite). The tests: those, and
+# the real programs they talk to or check output with (mosquitto, tmux, xmllint, rsvg-convert,
+# man, jq), and what building gpsd releases from source for make test-gpsd-versions takes:
+# Debian's scons, a C compiler (scons does not look for the Swift toolchain's clang), distutils
+# (gpsd 3.25's build asks Debian 12's Python for its configuration through it), xz for the tarballs.
 # The AArch64 check of the framing kernel: qemu-user and a cross C library (about 100 MB).
+GPSD_VERSIONS_PACKAGES := scons gcc python3-distutils xz-utils
 DEMO_PACKAGES    := gpsd gpsd-clients libgps-dev libmosquitto-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 TEST_PACKAGES    := $(DEMO_PACKAGES) libxml2-utils tmux man-db groff-base librsvg2-bin \
-                    mosquitto mosquitto-clients openssl jq
+                    mosquitto mosquitto-clients openssl jq $(GPSD_VERSIONS_PACKAGES)
 # Building the OwnTracks Recorder from source for make test-recorder (CI): its libraries'
 # headers, and lmdb-utils (mdb_stat) to look into its store.
 RECORDER_PACKAGES := libcurl4-openssl-dev liblmdb-dev libconfig-dev uuid-dev lmdb-utils
 AARCH64_PACKAGES := qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross
-# Building gpsd releases from source for make test-gpsd-versions: Debian's scons.
-GPSD_VERSIONS_PACKAGES := scons
 PREFIX       ?= /usr/local
 MAN_PAGE      = $(SCRATCH)/plugins/GenerateManual/outputs/geotrack/geotrack.1
 BIN           = $(SCRATCH)/$(CONFIG)/geotrack
@@ -33,7 +35,7 @@ help:
 	@echo "make docs   - build LocationKit's DocC documentation, every warning an error"
 	@echo "make build|release-geotrack|test GPSD_PREFIX=DIR - build (and test) against the gps.h and libgps installed under DIR"
 	@echo "make test-recorder - the suites that check what geotrack publishes against the OwnTracks Recorder, built from SHARED=$(SHARED) (installs $(RECORDER_PACKAGES)); CI runs it"
-	@echo "make test-gpsd-versions - the gpsd suites against gpsd $(GPSD_VERSIONS), each built from SHARED=$(SHARED) (installs $(GPSD_VERSIONS_PACKAGES)); not in CI until it passes"
+	@echo "make test-gpsd-versions - the gpsd suites against the system's gpsd and gpsd $(GPSD_VERSIONS), each built from SHARED=$(SHARED) (installs $(GPSD_VERSIONS_PACKAGES)); CI runs it"
 
 # Installs Debian packages only when one is missing, so a second run asks nothing.
 define apt_install

@@ -10,9 +10,9 @@
 # .geotrack-built stamp names the same tarball and this script) is kept: a second run builds
 # nothing.
 # Options as shared/gpsd/README.md gives them, the same for every version: no D-Bus, systemd,
-# Qt, xgps or man pages; and the Python programs (gpsfake) run by the system's python3, as
-# Debian's own gpsfake is, where pyserial is installed (the default, `env python`, may be
-# another Python or none).
+# Qt, xgps or man pages; and the Python programs (gpsfake) built and run by the system's
+# /usr/bin/python3, as Debian's own gpsfake is, where pyserial is installed (the default, `env
+# python`, may be another Python or none, and `python3` on PATH may be a pyenv one).
 set -euo pipefail
 tarball=$1 prefix=$2
 [ -f "$tarball" ] || { echo "build-gpsd: $tarball is missing" >&2; exit 1; }
@@ -32,7 +32,7 @@ trap 'rm -rf "$work"' EXIT
 tar -xf "$tarball" -C "$work"
 source=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n 1)
 options=(prefix="$prefix" python_libdir="$prefix/lib/python" dbus_export=no systemd=no qt=no
-         xgps=no manbuild=no target_python=python3 python_shebang=/usr/bin/python3)
+         xgps=no manbuild=no target_python=/usr/bin/python3 python_shebang=/usr/bin/python3)
 log="$prefix.build.log"
 echo "build-gpsd: building $(basename "$tarball") into $prefix (log: $log)"
 if ! (cd "$source" && scons -j2 "${options[@]}" && scons -j2 "${options[@]}" install) >"$log" 2>&1; then

@@ -35,6 +35,8 @@ package struct DwellDetector: Sendable {
         var anchor: Coordinate
         var start: Date
         var last: Date
+        /// The position of the fix at `last`, which a later report of that fix time replaces.
+        var lastCoordinate: Coordinate
         var latitudeSum: Double
         var longitudeSum: Double
         var count: Double
@@ -43,16 +45,27 @@ package struct DwellDetector: Sendable {
             anchor = location.coordinate
             start = location.timestamp
             last = location.timestamp
+            lastCoordinate = location.coordinate
             latitudeSum = location.coordinate.latitude
             longitudeSum = location.coordinate.longitude
             count = 1
         }
 
+        /// Adds a fix; a report of the last fix's time (gpsd 3.25 and later send one per
+        /// sentence of a cycle, 3.22 one per cycle) completes that fix rather than counting it
+        /// again, so the centre is the mean of fixes, whichever gpsd reported them.
         mutating func add(_ location: Location) {
+            if location.timestamp == last {
+                latitudeSum += location.coordinate.latitude - lastCoordinate.latitude
+                longitudeSum += location.coordinate.longitude - lastCoordinate.longitude
+                if count == 1 { anchor = location.coordinate }
+            } else {
+                latitudeSum += location.coordinate.latitude
+                longitudeSum += location.coordinate.longitude
+                count += 1
+            }
             last = location.timestamp
-            latitudeSum += location.coordinate.latitude
-            longitudeSum += location.coordinate.longitude
-            count += 1
+            lastCoordinate = location.coordinate
         }
 
         var center: Coordinate {
@@ -120,6 +133,7 @@ package struct DwellDetector: Sendable {
         guard var current = cluster else { return }
         let center = ApproximateLocation.snap(current.center)
         current.anchor = ApproximateLocation.snap(current.anchor)
+        current.lastCoordinate = ApproximateLocation.snap(current.lastCoordinate)
         current.latitudeSum = center.latitude * current.count
         current.longitudeSum = center.longitude * current.count
         cluster = current

@@ -49,7 +49,12 @@ struct GPSDClientTests {
         let states = events.states
         #expect(Array(states.prefix(2)) == [.connecting, .connected])
         #expect(states.contains(.receiverPresent))
-        #expect(events.contains { if case .report(.version(let v)) = $0 { v.protocolMajor == 3 } else { false } })
+        // gpsd's greeting names its release, as `gpsd -V` does, and the protocol's major number:
+        // 3 from gpsd 3.0 to 3.26, 16 from 3.27 (gpsd made it its libgps API's).
+        let release = try Self.gpsdRelease()
+        let version = events.lazy.compactMap { if case .report(.version(let v)) = $0 { v } else { nil } }.first
+        #expect(version?.release == release, "\(String(describing: version)) is not gpsd \(release)'s")
+        #expect((version?.protocolMajor ?? 0) >= 3)
         try await fake.stop()
     }
 
@@ -187,13 +192,16 @@ struct GPSDClientTests {
         let fake = try await GPSFake(log: try TestLog.path("garmin15x-gap"))
         let recorder = EventRecorder(client(port: fake.port, clock: clock, staleAfter: .seconds(5)).events())
         defer { recorder.stop() }
-        // The log's third cycle (11:33:00) ends with a SKY, then comes about 6 s of silence.
+        // The log's third cycle (11:33:00) is followed by about 6 s of silence. gpsd 3.22 ends the
+        // cycle with one TPV and a SKY; 3.25 and later send a TPV per sentence, each with the
+        // cycle's time, SKYs among them, so no one message ends the cycle in every version. What
+        // every version does is fall silent: once a fix of that cycle has come, wait until nothing
+        // more comes for 1.5 s (15 sentences at gpsfake's pace, a quarter of the silence).
         let lastBeforeGap = Date(timeIntervalSince1970: 1_666_092_780)
-        try await recorder.wait("the SKY that ends the cycle before the silence") { events in
-            guard let last = events.lastIndex(where: { if case .report(.fix(let fix)) = $0 { fix.time == lastBeforeGap } else { false } })
-            else { return false }
-            return events[last...].contains { if case .report(.sky) = $0 { true } else { false } }
-        }
+        try await recorder.wait("a fix of the cycle before the silence") { $0.fixes.contains { $0.time == lastBeforeGap } }
+        try await recorder.waitForQuiet(.milliseconds(1500), "the silence after the 11:33:00 cycle")
+        try #require(!recorder.all.fixes.contains { ($0.time ?? .distantPast) > lastBeforeGap },
+                     "the quiet came after the silence: \(EventRecorder.summary(recorder.all))")
 
         // A message may still be on its way when time moves; then the silence restarts and time moves again.
         var staleIndex: Int?
@@ -236,6 +244,22 @@ struct GPSDClientTests {
         let ended = await waitUntil(timeout: .seconds(30)) { Self.threadCount(named: "gpsd:\(fake.port)") == 0 }
         #expect(ended)
         try await fake.stop()
+    }
+
+    /// The release of the tests' gpsd, as `gpsd -V` prints it ("gpsd: 3.22 (revision 3.22)").
+    static func gpsdRelease() throws -> String {
+        let command = GPSDInstallation.current.command("gpsd", ["-V"])
+        let process = Process()
+        let output = Pipe()
+        process.executableURL = URL(fileURLWithPath: command.executable)
+        process.arguments = command.arguments
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let words = text.split(separator: " ")
+        let index = try #require(words.firstIndex { $0.hasSuffix(":") }, "gpsd -V printed \(text)")
+        return try #require(words.dropFirst(index + 1).first.map(String.init), "gpsd -V printed \(text)")
     }
 
     /// How many threads of this process have `name` (Linux: /proc/self/task/*/comm).

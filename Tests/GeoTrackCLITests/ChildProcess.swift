@@ -22,6 +22,10 @@ final class ChildProcess {
         // geotrack's: it would warn about each as an unknown GEOTRACK_ variable.
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GEOTRACK_TEST_") }
         env["NO_COLOR"] = nil
+        // The harness's own settings (GEOTRACK_TEST_GPSD_PREFIX: which gpsd the tests start) are
+        // not geotrack's: geotrack warns about every GEOTRACK_ variable it does not know, and in a
+        // tmux pane that warning took the status line's place. A user's geotrack never sees them.
+        for key in env.keys where key.hasPrefix("GEOTRACK_TEST_") { env[key] = nil }
         for (key, value) in environment { env[key] = value }
         let inPath = directory.appendingPathComponent("stdin").path
         if let input { try input.write(toFile: inPath, atomically: true, encoding: .utf8) }

@@ -36,6 +36,26 @@ final class EventRecorder: Sendable {
         return all
     }
 
+    /// Waits (up to `timeout`) until no event has come for `quiet`, measured on the real clock
+    /// from the last new event seen: gpsfake's pace, not the client's clock.
+    func waitForQuiet(_ quiet: Duration, _ what: String, timeout: Duration = .seconds(30)) async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: timeout)
+        var count = all.count
+        var since = clock.now
+        while clock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            let now = all.count
+            if now != count {
+                count = now
+                since = clock.now
+            } else if clock.now - since >= quiet {
+                return
+            }
+        }
+        throw HarnessError("timed out after \(timeout) waiting for \(what); events: \(Self.summary(all))")
+    }
+
     /// Stops consuming, which ends the source's session.
     func stop() {
         consumer.cancel()
