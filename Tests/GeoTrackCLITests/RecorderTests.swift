@@ -3,7 +3,8 @@ import GeoTrackTesting
 import Testing
 
 /// What `replay --publish` sends, as the real OwnTracks Recorder stores and serves it: several
-/// devices through one mosquitto, locations and region transitions.
+/// devices, locations and region transitions, through one mosquitto the Recorder subscribes to,
+/// and over HTTP to the Recorder's own /pub (OwnTracks' HTTP mode).
 ///
 /// The Recorder is not packaged in Debian: `make test-recorder` (CI) builds it from its source
 /// tarball and runs this suite with it; `make test` leaves the suite out. Run without the
@@ -56,17 +57,24 @@ struct RecorderTests {
         return found
     }
 
+    /// A transition the Recorder stored: under the topic's `event` part over MQTT; over HTTP it
+    /// has no topic to go by and files every message under `*`, so only `_type` tells.
+    static func isTransition(_ record: OwnTracksRecorder.Record, transport: String) -> Bool {
+        record.object["_type"] as? String == "transition" && record.tag == (transport == "mqtt" ? "event" : "*")
+    }
+
     static func fix(_ object: [String: Any]) throws -> PublishTests.Fix {
         PublishTests.Fix(lat: try #require(object["lat"] as? Double), lon: try #require(object["lon"] as? Double),
                          tst: try #require(object["tst"] as? Int))
     }
 
-    @Test("four corpus logs and a walk through a region: every location stored is the replay's fix at its tst, no tst twice, transitions with wtst and the crossing fix")
-    func storesEveryLocationAndTransition() async throws {
+    @Test("four corpus logs and a walk through a region: every location stored is the replay's fix at its tst, no tst twice, transitions with wtst and the crossing fix",
+          arguments: ["mqtt", "http"])
+    func storesEveryLocationAndTransition(_ transport: String) async throws {
         let home = try TestSupport.temporaryDirectory()
         let broker = try await Mosquitto()
         let recorder = try await OwnTracksRecorder(broker: broker)
-        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let url = transport == "mqtt" ? "mqtt://127.0.0.1:\(broker.port)" : "http://127.0.0.1:\(recorder.httpPort)/pub"
 
         var expected: [String: [PublishTests.Fix]] = [:]
         for (device, name) in Self.devices {
@@ -99,8 +107,8 @@ struct RecorderTests {
         let stored = await waitUntil(timeout: .seconds(120)) {
             devices.allSatisfy { device in
                 let records = recorder.records(user: "fleet", device: device)
-                let locations = records.filter { $0.tag == "*" }.count
-                let transitions = records.filter { $0.tag == "event" }.count
+                let locations = records.filter { $0.object["_type"] as? String == "location" }.count
+                let transitions = records.filter { Self.isTransition($0, transport: transport) }.count
                 return locations >= expected[device, default: []].count && transitions >= (device == "walker" ? crossings.count : 0)
             }
         }
@@ -118,7 +126,8 @@ struct RecorderTests {
             }
         }
 
-        let transitions = recorder.records(user: "fleet", device: "walker").filter { $0.tag == "event" }.map(\.object)
+        let transitions = recorder.records(user: "fleet", device: "walker").filter { Self.isTransition($0, transport: transport) }
+            .map(\.object)
         #expect(transitions.count == crossings.count)
         for (transition, crossing) in zip(transitions, crossings) {
             #expect(transition["_type"] as? String == "transition")
