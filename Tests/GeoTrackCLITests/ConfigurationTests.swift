@@ -168,3 +168,43 @@ struct ConfigurationTests {
         #expect(ConfigKeys.environmentName("gpsd.host") == "GEOTRACK_GPSD_HOST")
     }
 }
+
+@Suite("the publish: section")
+struct PublishConfigurationTests {
+    @Test("destinations, user, device and Home Assistant from the file; destinations from the environment, comma-separated")
+    func read() async throws {
+        let yaml = """
+            publish:
+              destinations:
+                - mqtt://broker.lan
+                - osmand://traccar.lan:5055
+              user: ann
+              device: boat
+              home_assistant: true
+            """
+        let (settings, warnings) = try await ConfigurationTests.load(yaml: yaml)
+        #expect(warnings.isEmpty)
+        #expect(settings.publish == PublishSettings(destinations: ["mqtt://broker.lan", "osmand://traccar.lan:5055"],
+                                                    user: "ann", device: "boat", homeAssistant: true))
+        let (fromEnvironment, _) = try await ConfigurationTests.load(
+            environment: ["GEOTRACK_PUBLISH_DESTINATIONS": "mqtt://a.lan, http://b.lan:8083/pub"], yaml: yaml)
+        #expect(fromEnvironment.publish.destinations == ["mqtt://a.lan", "http://b.lan:8083/pub"])
+    }
+
+    @Test("a destination --publish would refuse, or a name with a slash, is a configuration error naming the key", arguments: [
+        ("publish:\n  destinations:\n    - ftp://x\n", "publish.destinations"),
+        ("publish:\n  destinations: [mqtt://user:secret@x]\n", "publish.destinations"),
+        ("publish:\n  user: a/b\n", "publish.user"),
+        ("publish:\n  home_assistant: maybe\n", "publish.home_assistant"),
+    ])
+    func refused(yaml: String, key: String) async throws {
+        do {
+            _ = try await ConfigurationTests.load(yaml: yaml)
+            Issue.record("accepted: \(yaml)")
+        } catch let error as CLIError {
+            #expect(error.status == .config)
+            #expect(error.message.contains(key), "\(error.message)")
+            #expect(!error.message.contains("secret"), "a password is never repeated: \(error.message)")
+        }
+    }
+}

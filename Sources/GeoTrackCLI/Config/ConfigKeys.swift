@@ -15,6 +15,11 @@ package enum ConfigKeys {
     package static let gpxMinimumInterval = "gpx.min_interval"
     package static let gpxSegmentAfter = "gpx.segment_after"
     package static let gpxSyncInterval = "gpx.sync_interval"
+    /// Where watch and replay publish when no `--publish` is given: a list of URLs.
+    package static let publishDestinations = "publish.destinations"
+    package static let publishUser = "publish.user"
+    package static let publishDevice = "publish.device"
+    package static let publishHomeAssistant = "publish.home_assistant"
     /// The section whose entries are regions, each `regions.NAME.{latitude,longitude,radius}`.
     package static let regions = "regions"
     /// The fields of one region.
@@ -23,7 +28,8 @@ package enum ConfigKeys {
     /// Every fixed key.
     package static let all = [gpsdHost, gpsdPort, gpsdDevice, units, format, distanceFilter, accuracyFilter,
                               visits, visitRadius, visitDwell,
-                              gpxMinimumMove, gpxMinimumInterval, gpxSegmentAfter, gpxSyncInterval]
+                              gpxMinimumMove, gpxMinimumInterval, gpxSegmentAfter, gpxSyncInterval,
+                              publishDestinations, publishUser, publishDevice, publishHomeAssistant]
 
     /// The environment variable that overrides `key`.
     package static func environmentName(_ key: String) -> String {

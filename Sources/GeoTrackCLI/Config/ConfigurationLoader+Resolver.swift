@@ -1,5 +1,6 @@
 import Configuration
 import GPSD
+import OwnTracks
 
 extension ConfigurationLoader {
     /// Reads each key through the layered reader and checks it.
@@ -60,7 +61,45 @@ extension ConfigurationLoader {
             for name in regionNames {
                 settings.regions.append(try region(name))
             }
+            settings.publish = try publish()
             return settings
+        }
+
+        /// The `publish:` section: each destination must be a URL `--publish` takes, and the
+        /// names what `--publish-user` and `--publish-device` take.
+        func publish() throws(CLIError) -> PublishSettings {
+            var result = PublishSettings()
+            let key = ConfigKeys.publishDestinations
+            // A list in the file; in the environment, URLs separated by commas.
+            var urls: [String] = []
+            if let text = reader.string(forKey: ConfigKey(key)) {
+                urls = text.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+                    .filter { !$0.isEmpty }
+            } else if case .list(let items) = file[key] {
+                urls = items
+            }
+            for url in urls {
+                do {
+                    _ = try PublishDestination(url: url)
+                } catch {
+                    // The URL itself is not repeated: it may hold a password, which is refused.
+                    throw CLIError(.config, "config: \(key) in \(filePath): \(error.message)")
+                }
+            }
+            result.destinations = urls
+            for (key, path) in [(ConfigKeys.publishUser, \PublishSettings.user), (ConfigKeys.publishDevice, \PublishSettings.device)] {
+                guard let name = try text(key, allowed: "a name without /, +, # or control characters"), !name.isEmpty else { continue }
+                guard OwnTracksTopic.isValidPart(name) else { throw bad(key, name, "a name without /, +, # or control characters") }
+                result[keyPath: path] = name
+            }
+            if let flag = try text(ConfigKeys.publishHomeAssistant, allowed: "true or false") {
+                switch flag.lowercased() {
+                case "true", "yes", "on", "1": result.homeAssistant = true
+                case "false", "no", "off", "0": result.homeAssistant = false
+                default: throw bad(ConfigKeys.publishHomeAssistant, flag, "true or false")
+                }
+            }
+            return result
         }
 
         func region(_ name: String) throws(CLIError) -> RegionSetting {

@@ -20,9 +20,23 @@ package struct Settings: Sendable, Equatable {
     package var visits = VisitSettings()
     /// GPX recording options.
     package var gpx = GPXOptions()
+    /// Where to publish without `--publish`, and as whom.
+    package var publish = PublishSettings()
 
     /// The built-in defaults (the same values config/geotrack.yaml documents).
     package init() {}
+}
+
+/// The `publish:` section: destinations and names used when the command line gives none.
+package struct PublishSettings: Sendable, Equatable {
+    /// URLs, as `--publish` takes them (checked when read).
+    package var destinations: [String] = []
+    /// `--publish-user`'s default, when set.
+    package var user: String?
+    /// `--publish-device`'s default, when set.
+    package var device: String?
+    /// `--publish-home-assistant`'s default.
+    package var homeAssistant = false
 }
 
 /// A circular region to monitor, from the configuration.

@@ -3,8 +3,21 @@ import GeoTrackService
 /// `--publish`: each location and event queued in the outbox for its destinations. Its close
 /// is the session's (``TrackerSession``): it waits, within `--publish-wait`, for the senders.
 extension PublishOutput: RunOutput {
-    /// The output for `--publish`, when given.
+    /// The output for `--publish`, or for the configuration's `publish.destinations` when the
+    /// command line names none; the configuration's user, device and Home Assistant setting
+    /// stand where no flag is given.
     package static func make(_ context: OutputContext) throws(CLIError) -> (any RunOutput)? {
-        try PublishOutput.make(options: context.options.publish, environment: context.environment)
+        var options = context.options.publish
+        let configured = context.settings.publish
+        let fromConfiguration = options.urls.isEmpty && !configured.destinations.isEmpty
+        if options.urls.isEmpty { options.urls = configured.destinations }
+        if options.user == nil { options.user = configured.user }
+        if options.device == nil { options.device = configured.device }
+        if !options.homeAssistant { options.homeAssistant = configured.homeAssistant }
+        if fromConfiguration, options.homeAssistant,
+           !options.urls.contains(where: { (try? PublishDestination(url: $0))?.isHTTP == false }) {
+            throw CLIError(.config, "config: publish.home_assistant announces the device on an MQTT broker; add an mqtt:// URL to publish.destinations")
+        }
+        return try PublishOutput.make(options: options, environment: context.environment)
     }
 }

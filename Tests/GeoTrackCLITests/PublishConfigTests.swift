@@ -1,0 +1,44 @@
+import Foundation
+import GeoTrackTesting
+import Testing
+
+/// The configuration's `publish:` section against a real mosquitto: where a plain `replay`
+/// publishes, and that `--publish` on the command line stands instead of it.
+@Suite("publishing from the configuration")
+struct PublishConfigTests {
+    @Test("publish.destinations, user, device and home_assistant make a plain replay publish; --publish replaces the destinations")
+    func configuredDestinations() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto()
+        let other = try await Mosquitto()
+        let config = home.appendingPathComponent("geotrack.yaml").path
+        try """
+            publish:
+              destinations:
+                - mqtt://127.0.0.1:\(broker.port)
+              user: ann
+              device: boat
+              home_assistant: true
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        let expected = try PublishTests.expectedFixes(try PublishTests.log, home: home)
+
+        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", config], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#", "homeassistant/#"])
+        // Retained: the last location and the discovery config.
+        #expect(await subscriber.waitForMessages(2))
+        let topics = Set(subscriber.messages().map(\.topic))
+        #expect(topics == ["owntracks/ann/boat", "homeassistant/device_tracker/geotrack_ann_boat/config"], "\(topics)")
+        let outbox = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(outbox.stdout.isEmpty, "\(outbox.stdout)")
+
+        // A destination on the command line stands instead of the configured ones; the
+        // configured user and device still name the topic.
+        let live = try await MosquittoSubscriber(broker: other, topics: ["owntracks/#"])
+        let flagged = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", config,
+                                                "--publish", "mqtt://127.0.0.1:\(other.port)"], home: home)
+        #expect(flagged.status == 0, "\(flagged.stderr)")
+        #expect(await live.waitForMessages(expected.count))
+        #expect(try PublishTests.received(live, topic: "owntracks/ann/boat") == expected)
+    }
+}
