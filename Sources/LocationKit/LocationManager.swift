@@ -10,7 +10,7 @@ import Glibc
 /// like CoreLocation's `CLLocationManager`.
 ///
 /// **Isolation.** `LocationManager` is `@MainActor`: create and configure it on the main
-/// actor, and every delegate callback and ``Reactive`` stream event is produced there —
+/// actor, and every delegate callback and `manager.rx` stream event is produced there —
 /// which is what delegate code expects. Reports are read from the `LocationSource` by a
 /// source session that hands each event to the main actor (`LocationSource.startSession(deliveringTo:)`);
 /// nothing blocks the main actor while waiting.
@@ -24,7 +24,7 @@ import Glibc
 /// **A consumer slower than the source.** A source that can wait (a `Replay`, any
 /// `PulledLocationSource`) is read one event at a time, and the next is read only once every
 /// buffering consumer (each ``LocationUpdate/liveUpdates(_:from:)`` loop, each stream under
-/// ``Reactive``) has room: a replay goes at the pace of its slowest consumer and none of them
+/// `manager.rx`) has room: a replay goes at the pace of its slowest consumer and none of them
 /// loses a location. A loop that keeps a stream but stops reading it therefore holds the replay
 /// up; end it (`break`, or cancel its task) when done. A live source (gpsd) cannot wait: each
 /// consumer buffers a bounded number of events, and drops beyond that are counted
@@ -35,7 +35,7 @@ import Glibc
 /// (visits, automatic pausing, `isStationary`) are measured on the fixes' timestamps, so a replayed track
 /// behaves the same at any replay speed.
 ///
-/// **Lifetime.** The manager stops its source and finishes every ``Reactive`` stream when
+/// **Lifetime.** The manager stops its source and finishes every `manager.rx` stream when
 /// it is deallocated. Nothing it starts keeps it alive.
 @MainActor
 public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
