@@ -41,4 +41,25 @@ struct PublishConfigTests {
         #expect(await live.waitForMessages(expected.count))
         #expect(try PublishTests.received(live, topic: "owntracks/ann/boat") == expected)
     }
+
+    @Test("home_assistant in the configuration asks for nothing where nothing is published; the flag with configured brokers announces")
+    func homeAssistantSetting() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let quiet = home.appendingPathComponent("quiet.yaml").path
+        try "publish:\n  home_assistant: true\n".write(toFile: quiet, atomically: true, encoding: .utf8)
+        let plain = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", quiet], home: home)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(plain.stderr.isEmpty, "\(plain.stderr)")
+
+        let broker = try await Mosquitto()
+        let configured = home.appendingPathComponent("broker.yaml").path
+        try "publish:\n  destinations: [mqtt://127.0.0.1:\(broker.port)]\n  user: ann\n  device: boat\n"
+            .write(toFile: configured, atomically: true, encoding: .utf8)
+        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", configured, "--publish-home-assistant"],
+                                           home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#"])
+        #expect(await subscriber.waitForMessages(1))
+        #expect(subscriber.messages().map(\.topic) == ["homeassistant/device_tracker/geotrack_ann_boat/config"])
+    }
 }

@@ -14,9 +14,15 @@ extension PublishOutput: RunOutput {
         if options.user == nil { options.user = configured.user }
         if options.device == nil { options.device = configured.device }
         if !options.homeAssistant { options.homeAssistant = configured.homeAssistant }
-        if fromConfiguration, options.homeAssistant,
-           !options.urls.contains(where: { (try? PublishDestination(url: $0))?.isHTTP == false }) {
-            throw CLIError(.config, "config: publish.home_assistant announces the device on an MQTT broker; add an mqtt:// URL to publish.destinations")
+        // Home Assistant is told of the device on a broker: asked for on the command line, one is
+        // needed; asked for in the configuration, one is needed only where something is published.
+        if options.homeAssistant, !options.urls.contains(where: { (try? PublishDestination(url: $0))?.isHTTP == false }) {
+            if context.options.publish.homeAssistant {
+                throw CLIError(.usage, "--publish-home-assistant announces the device on an MQTT broker; give --publish mqtt://HOST (or mqtts://), or an mqtt:// URL in publish.destinations")
+            }
+            if fromConfiguration {
+                throw CLIError(.config, "config: publish.home_assistant announces the device on an MQTT broker; add an mqtt:// URL to publish.destinations")
+            }
         }
         return try PublishOutput.make(options: options, environment: context.environment)
     }
