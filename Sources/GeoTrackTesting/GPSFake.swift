@@ -79,16 +79,10 @@ public final class GPSFake {
 
     /// The loopback port gpsd listens on.
     public let port: Int
-    /// gpsfake's process, the leader of its group (gpsfake and its gpsd).
-    public let process: ChildProcess
+    private let process: ChildProcess
 
-    /// `127.0.0.1:PORT`, as `--gpsd` takes it.
-    public var address: String { "127.0.0.1:\(port)" }
-
-    /// Starts gpsfake on `port` (a free one when `nil`), one sentence every `cycle` seconds, the
-    /// log played once (`once`) or over and over, and returns once gpsd accepts connections and
-    /// lists the receiver. gpsd, gpsfake and gpspipe are `installation`'s: the tests' gpsd
-    /// unless a test names another.
+    /// Starts gpsfake on `port` (a free one when `nil`) and waits until gpsd accepts connections
+    /// and lists the receiver.
     ///
     /// A free port is only free when it is chosen: a test running beside this one may take it
     /// (for its own gpsd, or as a connection's local port) before gpsd binds it. gpsd then fails,
@@ -96,10 +90,8 @@ public final class GPSFake {
     /// harness then tries another one, up to three times. A port the caller gave is never
     /// changed: gpsfake is started on it again, up to three times, since now and then a gpsd
     /// listens and never lists gpsfake's receiver (seen in a restart test, on its given port).
-    ///
-    /// It blocks the calling thread while gpsd starts (under a second, 45 s at most).
-    public init(log: String, port: Int? = nil, cycle: Double = 0.1, once: Bool = true,
-                gpsd installation: GPSDInstallation = .current) throws {
+    public init(log: String, port: Int? = nil, cycle: String = "0.1",
+                gpsd installation: GPSDInstallation = .current) async throws {
         if let problem = installation.problem {
             throw HarnessError(problem)
         }
@@ -107,7 +99,7 @@ public final class GPSFake {
         while true {
             let chosen = try port ?? Self.freePort()
             do {
-                process = try Self.start(log: log, port: chosen, cycle: cycle, once: once, installation: installation)
+                process = try await Self.start(log: log, port: chosen, cycle: cycle, installation: installation)
                 self.port = chosen
                 return
             } catch let error as PortTaken where attempt < 3 {
@@ -119,24 +111,17 @@ public final class GPSFake {
         }
     }
 
-    deinit {
-        process.signalGroup(SIGTERM)
-        if process.wait(timeout: 3) == nil {
-            process.signalGroup(SIGKILL)
-            _ = process.wait(timeout: 3)
-        }
-    }
-
     /// gpsfake's gpsd never served on the port: it exited, or never listed the receiver.
     private struct PortTaken: Error {
         let message: String
     }
 
-    private static func start(log: String, port: Int, cycle: Double, once: Bool,
-                              installation: GPSDInstallation) throws -> ChildProcess {
-        let command = installation.command("gpsfake", (once ? ["-1"] : []) + ["-q", "-P", String(port), "-c", "\(cycle)", log])
+    private static func start(log: String, port: Int, cycle: String, installation: GPSDInstallation) async throws -> ChildProcess {
+        let command = installation.command("gpsfake", ["-1", "-q", "-P", String(port), "-c", cycle, log])
         let process = try ChildProcess(path: command.executable, arguments: command.arguments)
-        let listening = waitUntilBlocking(timeout: 30) { process.hasExited || Self.accepts(port: port) }
+        let listening = await waitUntil(timeout: .seconds(30)) { [process] in
+            process.hasExited || Self.accepts(port: port)
+        }
         if process.hasExited { throw PortTaken(message: "gpsfake exited before gpsd listened on port \(port)") }
         guard listening else {
             process.signalGroup(SIGKILL)
@@ -144,27 +129,18 @@ public final class GPSFake {
         }
         // gpsd listens before gpsfake has added its receiver. A client that watches in between
         // is told there are no devices, and gpsd 3.22 then never tells it of the one added
-        // next: in CI a test saw "devices: []" and nothing else for 30 s. The probe asks with
-        // ?DEVICES, which (unlike a watch) does not make gpsd open the receiver while gpsfake
-        // adds it. That takes well within a second; CI once saw a gpsd that never listed it.
-        let listed = waitUntilBlocking(timeout: 15) { process.hasExited || Self.listsDevice(port: port) }
+        // next: in CI a test saw "devices: []" and nothing else for 30 s.
+        // gpsfake adds it well within a second; CI once saw a gpsd that never listed it.
+        let listed = await waitUntil(timeout: .seconds(15)) { [process] in
+            process.hasExited || Self.listsDevice(port: port)
+        }
         if process.hasExited { throw PortTaken(message: "gpsfake exited before gpsd listed its receiver on port \(port)") }
         guard listed else {
             process.signalGroup(SIGKILL)
-            _ = process.wait(timeout: 5)
+            _ = await process.waitForExit(timeout: .seconds(5))
             throw PortTaken(message: "gpsd on port \(port) listed no receiver from gpsfake within 15 s")
         }
         return process
-    }
-
-    /// Checks `condition` every 20 ms, blocking, until it holds or `timeout` seconds pass.
-    private static func waitUntilBlocking(timeout: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(20_000)
-        }
-        return condition()
     }
 
     /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port refuses connections.

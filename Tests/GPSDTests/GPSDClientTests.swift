@@ -29,7 +29,7 @@ struct GPSDClientTests {
         let log = try TestLog.path("garmin15x")
         let expected = try ReferenceTPV.gpsdecode(log).filter { $0.latitude != nil }
         try #require(expected.count >= 3)
-        let fake = try GPSFake(log: log)
+        let fake = try await GPSFake(log: log)
         let recorder = EventRecorder(client(port: fake.port).events())
         defer { recorder.stop() }
 
@@ -61,7 +61,7 @@ struct GPSDClientTests {
     @Test("every gpsd TPV message becomes exactly one fix, as gpspipe sees them")
     func oneFixPerMessage() async throws {
         let log = try TestLog.path("garmin15x")
-        let fake = try GPSFake(log: log)
+        let fake = try await GPSFake(log: log)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).jsonl").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         // gpspipe connects first, so it sees at least every message this client sees.
@@ -93,7 +93,7 @@ struct GPSDClientTests {
     func reconnectsAfterGpsdRestart() async throws {
         let first = try TestLog.path("garmin15x")
         let second = try TestLog.path("garmin48")
-        var fake = try GPSFake(log: first)
+        var fake = try await GPSFake(log: first)
         let port = fake.port
         let recorder = EventRecorder(client(port: port).events())
         defer { recorder.stop() }
@@ -114,7 +114,7 @@ struct GPSDClientTests {
         // The clock starts once the new gpsd serves its receiver: how long gpsfake takes to start
         // it is the harness's time, not the client's (it took 7 s once, on a loaded machine).
         let starting = ContinuousClock.now
-        fake = try GPSFake(log: second, port: port)
+        fake = try await GPSFake(log: second, port: port)
         let restart = ContinuousClock.now
         // The ceiling only guards against a client that never comes back: twice the longest
         // backoff (30 s), so a loaded machine cannot fail it while a client that stopped retrying does.
@@ -173,7 +173,7 @@ struct GPSDClientTests {
 
     @Test("a receiver without a fix gives no position")
     func logWithoutFixGivesNoPosition() async throws {
-        let fake = try GPSFake(log: try TestLog.path("nofix"))
+        let fake = try await GPSFake(log: try TestLog.path("nofix"))
         let recorder = EventRecorder(client(port: fake.port).events())
         defer { recorder.stop() }
         let events = try await recorder.wait("the end of the log") {
@@ -189,7 +189,7 @@ struct GPSDClientTests {
     @Test("silence longer than staleAfter on the injected clock makes the source stale once; the next fix makes it current")
     func staleDetection() async throws {
         let clock = ManualClock()
-        let fake = try GPSFake(log: try TestLog.path("garmin15x-gap"))
+        let fake = try await GPSFake(log: try TestLog.path("garmin15x-gap"))
         let recorder = EventRecorder(client(port: fake.port, clock: clock, staleAfter: .seconds(5)).events())
         defer { recorder.stop() }
         // The log's third cycle (11:33:00) is followed by about 6 s of silence. gpsd 3.22 ends the
@@ -231,7 +231,7 @@ struct GPSDClientTests {
 
     @Test("cancelling the consumer ends the reader thread at once, even while gpsd is quiet")
     func cancellationStopsTheReaderThread() async throws {
-        let fake = try GPSFake(log: try TestLog.path("garmin15x"))
+        let fake = try await GPSFake(log: try TestLog.path("garmin15x"))
         let recorder = EventRecorder(client(port: fake.port).events())
         try await recorder.wait("the end of the log") {
             $0.contains { if case .report(.deviceRemoved) = $0 { true } else { false } }
@@ -273,7 +273,7 @@ struct GPSDClientTests {
 
     @Test("devices(timeout:) lists gpsfake's receiver")
     func devicesListsTheReceiver() async throws {
-        let fake = try GPSFake(log: try TestLog.path("garmin15x"))
+        let fake = try await GPSFake(log: try TestLog.path("garmin15x"))
         // gpsfake hands gpsd its pseudo-terminal shortly after gpsd starts; a watcher sees when.
         let watcher = EventRecorder(client(port: fake.port).events())
         defer { watcher.stop() }

@@ -45,7 +45,7 @@ enum GPSDAgreement {
         let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try objects(replay.stdout, class: "TPV")
             .compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
-        let gpsd = try GPSFake(log: log, cycle: 0.02, once: true, gpsd: installation)
+        let gpsd = try GPSFake(log: log, delay: 0.02, once: true, installation: installation)
         let gpspipe = installation.command("gpspipe", ["-w", gpsd.address])
         let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         let watch = try ChildProcess(binary, ["watch", "--gpsd", gpsd.address, "--json", "--sky"], environment: environment)
@@ -106,7 +106,7 @@ enum GPSDAgreement {
         let home = try TestSupport.temporaryDirectory()
         // A long log, so the receiver is still there while the test asks.
         let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path,
-                               once: false, gpsd: installation)
+                               installation: installation)
         // gpsd names the receiver's driver once it has recognised a sentence: wait until gpspipe
         // shows it, so both clients are asked about the same, settled receiver.
         var listed: [String: AnyHashable]?

@@ -1,5 +1,4 @@
 import Foundation
-import GeoTrackTesting
 import GPSReports
 import GeoTrackService
 import LocationKit

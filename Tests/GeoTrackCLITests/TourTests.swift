@@ -1,5 +1,4 @@
 import Foundation
-import GeoTrackTesting
 import Testing
 
 /// The README's tour, run as a newcomer pastes it after the quick start: every `$ ` line of its
@@ -99,7 +98,7 @@ struct TourTests {
         let log = try #require(readme.firstMatch(of: /gpsfake [^\n]* (Tests\/\S+\.nmea)\n/)?.output.1)
         // Looping, as the README's gpsfake does, at twice its pace (0.05 s a sentence) so the tour
         // takes half the time; the fixes, and so the lines' shapes, are the same.
-        let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent(String(log)).path, cycle: 0.05, once: false)
+        let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent(String(log)).path, delay: 0.05)
 
         let root = try TestSupport.temporaryDirectory()
         let bin = root.appendingPathComponent("bin"), clone = root.appendingPathComponent("clone")

@@ -6,7 +6,7 @@ import Testing
 extension WatchEndToEndTests {
     @Test("allowed once at the prompt, a later `geotrack auth deny` stops the recording at once and says so")
     func denyWinsOverOnce() throws {
-        let gpsd = try GPSFake(log: Self.log, once: false)
+        let gpsd = try GPSFake(log: Self.log)
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("once.gpx").path
         let session = try Self.watch(gpsd, home: home, width: 100, ["--gpx", gpx])

@@ -38,7 +38,7 @@ extension WatchEndToEndTests {
         // log has played. (gpsd 3.22 moves dates older than itself 1024 weeks on; the time of day stays.)
         let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try Self.objects(replay.stdout, class: "TPV").compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
-        let gpsd = try GPSFake(log: log, cycle: delay, once: true)
+        let gpsd = try GPSFake(log: log, delay: delay, once: true)
         let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", gpsd.address])
         let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json"], environment: Self.environment(home))
@@ -81,7 +81,7 @@ extension WatchEndToEndTests {
         let replayed = OnePipelineTests.eventObjects(replayJSON.stdout)
         #expect(replayed.count == 4)
 
-        let gpsd = try GPSFake(log: OnePipelineTests.walk, cycle: 0.03, once: true)
+        let gpsd = try GPSFake(log: OnePipelineTests.walk, delay: 0.03, once: true)
         let json = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json", "--config", config],
                                     environment: Self.environment(home))
         // Not a terminal: the status line becomes plain lines, with the event lines among them.

@@ -1,5 +1,4 @@
 import Foundation
-import GeoTrackTesting
 import Testing
 @testable import GeoTrackCLI
 
@@ -7,7 +6,7 @@ extension WatchEndToEndTests {
     @Test("sky through a real gpsd: satellite table and sky plot, refitted after a resize to 80×24; Ctrl-C gives the terminal back")
     func skyView() throws {
         let log = SkyCommandTests.log
-        let gpsd = try GPSFake(log: log, once: false)
+        let gpsd = try GPSFake(log: log)
         let home = try Self.grantedHome()
         let stty = home.appendingPathComponent("stty-after").path
         let session = try TmuxSession(width: 120, height: 40, command: [TestSupport.binary, "sky", "--gpsd", gpsd.address],

@@ -33,7 +33,7 @@ struct WatchEndToEndTests {
     @Test("the status line is one line, redrawn in place, never wrapping; Ctrl-C ends it with status 0",
           arguments: [80, 40])
     func statusLine(width: Int) throws {
-        let gpsd = try GPSFake(log: Self.log, once: false)
+        let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
         let stty = home.appendingPathComponent("stty-after").path
         let session = try TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
@@ -65,7 +65,7 @@ struct WatchEndToEndTests {
 
     @Test("narrowing the window (SIGWINCH) refits the line to the new width")
     func resize() throws {
-        let gpsd = try GPSFake(log: Self.log, once: false)
+        let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
         let session = try Self.watch(gpsd, home: home, width: 80)
         try session.waitFor("a wide fix line") { $0.count == 1 && Self.isFixLine($0[0]) && $0[0].count > 40 }
@@ -79,7 +79,7 @@ struct WatchEndToEndTests {
 
     @Test("Ctrl-Z stops it with the line cleared and the terminal given back; SIGCONT brings the line back")
     func suspendAndResume() throws {
-        let gpsd = try GPSFake(log: Self.log, once: false)
+        let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
         let session = try Self.watch(gpsd, home: home, width: 80)
         try session.waitFor("a fix") { $0.contains(where: Self.isFixLine) }
@@ -113,7 +113,7 @@ struct WatchEndToEndTests {
     func devices() throws {
         // A log of a minute and a half, so the receiver is still there while the test asks: a
         // short one may end, and gpsd forget its receiver, on a loaded machine.
-        let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path, once: false)
+        let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path)
         let home = try TestSupport.temporaryDirectory()
         // gpsd lists gpsfake's pseudo-terminal a moment after it listens, and names its driver
         // only once it has recognised a sentence: wait until gpsd itself (gpspipe) says so, so
@@ -158,7 +158,7 @@ struct WatchEndToEndTests {
 
     @Test("SIGTERM during a recording: exit 0, and the GPX file is valid (xmllint)")
     func sigtermClosesGPX() throws {
-        let gpsd = try GPSFake(log: Self.log, once: false)
+        let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
         let gpx = home.appendingPathComponent("track.gpx").path
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx],
@@ -174,7 +174,7 @@ struct WatchEndToEndTests {
 
     @Test("kill -9 during a recording loses at most the last second, and what is left replays")
     func killLeavesReplayableGPX() throws {
-        let gpsd = try GPSFake(log: Self.log, once: false)
+        let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
         let gpx = home.appendingPathComponent("crash.gpx").path
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx, "--json"],
@@ -201,7 +201,7 @@ struct WatchEndToEndTests {
 
     @Test("--once ends with the first position and exits 0; --timeout with no gpsd fix exits 75 and says why")
     func onceAndTimeout() throws {
-        let gpsd = try GPSFake(log: Self.log, once: false)
+        let gpsd = try GPSFake(log: Self.log)
         let home = try Self.grantedHome()
         let once = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--once", "--json", "--timeout", "20"], home: home)
         #expect(once.status == 0, "\(once.stderr)")

@@ -13,7 +13,7 @@ import Testing
     @Test(.timeLimit(.minutes(2)))
     func gpsfakeFixesReachTheDelegateAndTheStreams() async throws {
         let log = Bundle.module.path(forResource: "garmin15x", ofType: "nmea", inDirectory: "Logs") ?? "Logs/garmin15x.nmea"
-        let server = try GPSFake(log: log)
+        let server = try await GPSFake(log: log)
         let directory = try TemporaryDirectory()
         let store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/policy")
         try store.write(.authorizedWhenInUse)
