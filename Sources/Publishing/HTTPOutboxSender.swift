@@ -10,7 +10,7 @@ import Outbox
 /// a dead letter, a refused login and everything else that waiting may cure is retried after
 /// 1 s, doubling to 30 s, as the MQTT client reconnects. It reads the outbox only when told
 /// something was queued (``queued()``) or after a retry's delay: no polling.
-public actor HTTPOutboxSender: PublishingSender {
+public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     /// The outbox key of the messages this sender sends.
     public nonisolated let destination: String
     private let outbox: Outbox
@@ -30,12 +30,10 @@ public actor HTTPOutboxSender: PublishingSender {
     private var generation = 0
     /// Whether the last read found nothing and nothing was queued since.
     private var exhausted = false
-    private var ended = false
-    /// Waiters whose question has been through the inputs, after every `queued()` before it.
-    private var waiters: [Int: CheckedContinuation<OutboxSender.DrainOutcome?, Never>] = [:]
-    /// Waiters whose question is still in the inputs.
-    private var asking: [Int: CheckedContinuation<OutboxSender.DrainOutcome?, Never>] = [:]
-    private var nextWaiter = 0
+    /// Whether ``run()`` has returned: a waiter is then answered at once.
+    var hasEnded = false
+    /// The callers of ``waitUntilDelivered()``.
+    var drainWaiters = DrainWaiters()
 
     enum Input: Sendable {
         case queued
@@ -69,6 +67,13 @@ public actor HTTPOutboxSender: PublishingSender {
         input.yield(.queued)
     }
 
+    nonisolated func sendQuestion(_ id: Int) -> Bool {
+        if case .terminated = input.yield(.waiting(id)) { return false }
+        return true
+    }
+
+    var refusalOutcome: OutboxSender.DrainOutcome? { refusal.map { .refused(code: Int32($0)) } }
+
     /// Ends ``run()`` once the inputs already given are handled; a request in flight is
     /// abandoned (its message stays in the outbox), a retry's delay cut short.
     public nonisolated func stop() {
@@ -99,54 +104,22 @@ public actor HTTPOutboxSender: PublishingSender {
                 exhausted = false
                 wake.yield()
             case .waiting(let id):
-                if let waiter = asking.removeValue(forKey: id) { waiters[id] = waiter }
-                if exhausted { resumeWaiters(.delivered) }
+                drainWaiters.questionRead(id)
+                if exhausted { drainWaiters.answer(.delivered) }
             }
         }
         wake.finish()
         delivery.cancel()
         await delivery.value
-        resumeWaiters(refusal.map { .refused(code: Int32($0)) } ?? .delivered, asking: true)
-        ended = true
+        drainWaiters.answer(refusalOutcome ?? .delivered, includingAsking: true)
+        hasEnded = true
     }
 
     /// Waits until everything queued so far was delivered (or set aside) and deleted, or the
     /// server refused the login; nil when the waiting task was cancelled. The caller bounds
     /// the wait. The question goes through the same inputs as ``queued()``, as over MQTT.
     public func waitUntilDelivered() async -> OutboxSender.DrainOutcome? {
-        if let refusal { return .refused(code: Int32(refusal)) }
-        if ended { return .delivered }
-        let id = nextWaiter
-        nextWaiter += 1
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                asking[id] = continuation
-                if case .terminated = input.yield(.waiting(id)), ended {
-                    asking.removeValue(forKey: id)?.resume(returning: refusal.map { .refused(code: Int32($0)) } ?? .delivered)
-                }
-            }
-        } onCancel: {
-            Task { await self.cancelWaiter(id) }
-        }
-    }
-
-    private func cancelWaiter(_ id: Int) {
-        waiters.removeValue(forKey: id)?.resume(returning: nil)
-        asking.removeValue(forKey: id)?.resume(returning: nil)
-    }
-
-    private func resumeWaiters(_ outcome: OutboxSender.DrainOutcome, asking all: Bool = false) {
-        var resumed = Array(waiters.values)
-        waiters = [:]
-        if all {
-            resumed += asking.values
-            asking = [:]
-        }
-        for waiter in resumed { waiter.resume(returning: outcome) }
+        await waitForDrain()
     }
 
     /// The delivery loop: reads what waits, sends it in order, and sleeps until woken when
@@ -167,7 +140,7 @@ public actor HTTPOutboxSender: PublishingSender {
             if messages.isEmpty {
                 if generation == reading {
                     exhausted = true
-                    resumeWaiters(.delivered)
+                    drainWaiters.answer(.delivered)
                     // Woken by queued(); nil once stopped.
                     guard await wakeups.next() != nil else { return }
                 }
@@ -214,7 +187,7 @@ public actor HTTPOutboxSender: PublishingSender {
                         refusal = status
                         logger?.warning("HTTP: \(client.endpoint) refused the login (\(HTTPDelivery.refusalReason(status)))")
                         observer?(.refused(code: Int32(status)))
-                        resumeWaiters(.refused(code: Int32(status)), asking: true)
+                        drainWaiters.answer(.refused(code: Int32(status)), includingAsking: true)
                     }
                     guard await pause(Self.longestDelay) else { return }
                 case .retry(let reason):

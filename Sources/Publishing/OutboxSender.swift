@@ -8,7 +8,7 @@ import Outbox
 /// It reads the outbox only when told something was queued (``queued()``), when the broker
 /// (re)connects, or when acknowledgements make room: no polling. The client reconnects by
 /// itself, with libmosquitto's delay of 1 s doubling to 30 s.
-public actor OutboxSender {
+public actor OutboxSender: DrainAnswering {
     /// How a wait for the outbox to empty ended.
     public enum DrainOutcome: Sendable, Equatable {
         /// Everything queued was delivered.
@@ -43,11 +43,8 @@ public actor OutboxSender {
     private let client: MQTTClient
     private let logger: Logger?
     private var state: SenderState
-    /// Waiters whose question has been through the inputs, after every `queued()` before it.
-    private var waiters: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
-    /// Waiters whose question is still in the inputs, behind what was queued before they asked.
-    private var asking: [Int: CheckedContinuation<DrainOutcome?, Never>] = [:]
-    private var nextWaiter = 0
+    /// The callers of ``waitUntilDelivered()``.
+    var drainWaiters = DrainWaiters()
     private var refusal: Int32?
     /// The last connection failure reported, so that a retry failing the same way is not told again.
     private var failure: Int32?
@@ -81,6 +78,13 @@ public actor OutboxSender {
     public nonisolated func queued() {
         input.yield(.queued)
     }
+
+    nonisolated func sendQuestion(_ id: Int) -> Bool {
+        if case .terminated = input.yield(.waiting(id)) { return false }
+        return true
+    }
+
+    var refusalOutcome: DrainOutcome? { refusal.map { .refused(code: $0) } }
 
     /// Ends ``run()`` once the inputs already given are handled, without closing the client:
     /// close it after `run()` returned, so that nothing publishes on a client being freed.
@@ -125,7 +129,7 @@ public actor OutboxSender {
                 refusal = code
                 logger?.warning("MQTT: \(client.endpoint) refused the connection (\(Self.refusalReason(code)))")
                 observer?(.refused(code: code))
-                resumeWaiters(.refused(code: code), asking: true)
+                drainWaiters.answer(.refused(code: code), includingAsking: true)
             case .mqtt(.disconnected(let code)):
                 logger?.debug("MQTT: disconnected from \(client.endpoint) (\(code)); reconnecting")
                 observer?(.unreachable)
@@ -145,54 +149,29 @@ public actor OutboxSender {
             case .waiting(let id):
                 // Every queued() before this question has been read by now: the state knows
                 // of all the caller queued.
-                if let waiter = asking.removeValue(forKey: id) { waiters[id] = waiter }
+                drainWaiters.questionRead(id)
             case .mqtt:
                 break
             }
-            if state.isIdle { resumeWaiters(.delivered) }
+            if state.isIdle { drainWaiters.answer(.delivered) }
         }
         // Ended (closed or stopped): what is still queued stays in the outbox; the caller
         // counts it there, so the answer is only whether the broker refused.
-        resumeWaiters(refusal.map { .refused(code: $0) } ?? .delivered, asking: true)
-        ended = true
+        drainWaiters.answer(refusalOutcome ?? .delivered, includingAsking: true)
+        hasEnded = true
     }
 
     /// Whether ``run()`` has returned: a waiter is then answered at once.
-    private var ended = false
+    var hasEnded = false
 
     /// Waits until everything queued so far was delivered and deleted, or the broker refused
     /// the connection; nil when the waiting task was cancelled. The caller bounds the wait (a
     /// task group with a timer).
     ///
-    /// The question goes through the same inputs as ``queued()``: the state it is answered
-    /// from has read every message queued before it was asked. Answered from the state as it
-    /// was (a queued() still in the inputs unread), a run ended with its last messages unsent
-    /// while the broker was up, or said they waited though the broker had acknowledged them.
+    /// The question goes through the same inputs as ``queued()`` (``DrainAnswering``): the
+    /// state it is answered from has read every message queued before it was asked.
     public func waitUntilDelivered() async -> DrainOutcome? {
-        if let refusal { return .refused(code: refusal) }
-        if ended { return .delivered }
-        let id = nextWaiter
-        nextWaiter += 1
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                if Task.isCancelled {
-                    continuation.resume(returning: nil)
-                    return
-                }
-                asking[id] = continuation
-                if case .terminated = input.yield(.waiting(id)) {
-                    // The inputs ended: run() answers what it holds as it returns, or did.
-                    if ended { asking.removeValue(forKey: id)?.resume(returning: refusal.map { .refused(code: $0) } ?? .delivered) }
-                }
-            }
-        } onCancel: {
-            Task { await self.cancelWaiter(id) }
-        }
-    }
-
-    private func cancelWaiter(_ id: Int) {
-        waiters.removeValue(forKey: id)?.resume(returning: nil)
-        asking.removeValue(forKey: id)?.resume(returning: nil)
+        await waitForDrain()
     }
 
     /// What a refusal code means, for a person.
@@ -205,17 +184,6 @@ public actor OutboxSender {
         case 5: "not authorized: check the user and password"
         default: "code \(code)"
         }
-    }
-
-    /// Answers the waiters whose question was read; with `asking`, those still in the inputs too.
-    private func resumeWaiters(_ outcome: DrainOutcome, asking all: Bool = false) {
-        var resumed = Array(waiters.values)
-        waiters = [:]
-        if all {
-            resumed += asking.values
-            asking = [:]
-        }
-        for waiter in resumed { waiter.resume(returning: outcome) }
     }
 
     private func perform(_ actions: [SenderState.Action]) async {

@@ -85,7 +85,7 @@ struct TrackerOutputTimerTests {
         let (read, write) = Self.pipe()
         defer { close(read) }
         let display = StatusDisplay(mode: .terminal, options: RenderOptions(), descriptor: write, width: { 80 },
-                                    now: { Self.seconds(clock.now.offset) })
+                                    now: { clock.now.offset.inSeconds })
         let output = TrackerOutput(display: display, stopAfter: nil)
         let timer = Task { await output.runTimer(clock: clock) }
 
@@ -103,10 +103,6 @@ struct TrackerOutputTimerTests {
         await timer.value
         display.finish()
         close(write)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     static func pipe() -> (Int32, Int32) {
