@@ -1,5 +1,4 @@
 import CMosquitto
-import Dispatch
 import Executors
 import FoundationEssentials
 import Logging
@@ -51,7 +50,7 @@ public final class MQTTClient: Sendable {
 
     private enum State {
         case idle
-        case started(DispatchSemaphore)
+        case started(ThreadSemaphore)
         case closed
     }
 
@@ -139,7 +138,7 @@ public final class MQTTClient: Sendable {
     /// Connects in the background and keeps the connection: ``MQTTEvent/connected`` when the
     /// broker accepts, and again after every reconnection. Calling it twice does nothing.
     public func start() {
-        let done = DispatchSemaphore(value: 0)
+        let done = ThreadSemaphore(value: 0)
         let connect: @Sendable () -> Void = { [handle, sink, endpoint, logger, library] in
             defer { done.signal() }
             // A refused or failed first connect is retried by the network thread, with its delay.

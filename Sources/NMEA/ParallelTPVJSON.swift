@@ -1,4 +1,3 @@
-import Dispatch
 import Executors
 import GPSReports
 import Synchronization
@@ -153,9 +152,9 @@ package enum ParallelTPVJSON {
         }
 
         private let state = Mutex(State())
-        private let available = DispatchSemaphore(value: 0)
-        private let exited = DispatchSemaphore(value: 0)
-        private let complete = DispatchSemaphore(value: 0)
+        private let available = ThreadSemaphore(value: 0)
+        private let exited = ThreadSemaphore(value: 0)
+        private let complete = ThreadSemaphore(value: 0)
         /// Used only by the worker that is taking chunks (`taking`), or by the calling thread
         /// before the first job and after the last: the lock hands it from one to the next.
         private let coordinator: Coordinator

@@ -1,4 +1,3 @@
-import Dispatch
 import Executors
 import FoundationEssentials
 import GPSReports
@@ -37,7 +36,7 @@ final class ReplayWorker: Sendable {
     }
 
     private let state = Mutex(State())
-    private let wake = DispatchSemaphore(value: 0)
+    private let wake = ThreadSemaphore(value: 0)
 
     init(path: String, format: ReplayFormat?) {
         DetachedThread.startOrRun(name: "geotrack.replay") { [self] in run(path: path, format: format) }

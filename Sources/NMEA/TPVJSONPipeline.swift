@@ -1,4 +1,3 @@
-import Dispatch
 import Executors
 import FoundationEssentials
 import GPSReports
@@ -30,9 +29,9 @@ package enum TPVJSONPipeline {
 
     private final class Shared: Sendable {
         let state = Mutex(State())
-        let items = DispatchSemaphore(value: 0)
-        let slots = DispatchSemaphore(value: TPVJSONPipeline.depth)
-        let finished = DispatchSemaphore(value: 0)
+        let items = ThreadSemaphore(value: 0)
+        let slots = ThreadSemaphore(value: TPVJSONPipeline.depth)
+        let finished = ThreadSemaphore(value: 0)
     }
 
     /// Writes every fix of `reader` as one TPV JSON line through `write`, which returns `false`
