@@ -5,8 +5,9 @@
 #   1. the binary: size, and the shared libraries it names (NEEDED);
 #   2. start-up: the mean wall time of STARTS runs of `--version` (and of `gpspipe -V`, the bar),
 #      in ROUNDS rounds, the binaries taking turns; the median round is reported;
-#   3. peak RSS (VmHWM) of `watch` at about 10 fixes/s: every binary's watch in its own tmux
-#      terminal on one gpsd fed by gpsfake, for WATCH seconds, ROUNDS times; the median;
+#   3. peak RSS (VmHWM) and CPU time (user + system) of `watch` at about 10 fixes/s: every
+#      binary's watch in its own tmux terminal on one gpsd fed by gpsfake, for WATCH seconds,
+#      ROUNDS times; the median;
 #   4. wake-ups: context switches of every thread of each binary's `watch` over IDLE seconds,
 #      all on one gpsd that has no receiver (once, past start-up);
 #   5. replay --json of a ≥ MIN_MB log next to gpsdecode: ROUNDS rounds, each running gpsdecode
@@ -93,6 +94,10 @@ done
 echo
 echo "== 3. peak RSS of watch at about 10 fixes/s, $WATCH s, $ROUNDS rounds =="
 kib() { awk -v k="$2" '$1 == k":" { print $2 }' "/proc/$1/status"; }
+TICKS=$(getconf CLK_TCK)
+# CPU seconds (user + system) a process has used so far; the command name, in parentheses,
+# may hold spaces, so the fields are counted from its end.
+cpu_seconds() { sed 's/.*) //' "/proc/$1/stat" | awk -v t="$TICKS" '{ printf "%.2f", ($12 + $13) / t }'; }
 pane_pid() { tmux -S "$SOCK" list-panes -t "$1" -F '#{pane_pid}'; }
 for ((r = 0; r < ROUNDS; r++)); do
     /usr/bin/gpsfake -q -P "$PORT" -c 0.01 "$LOG" >"$WORK/gpsfake.log" 2>&1 &
@@ -114,9 +119,9 @@ for ((r = 0; r < ROUNDS; r++)); do
     i=0
     for name in $(rotated "$r"); do
         p=$(pane_pid "w$i")
-        hwm=$(kib "$p" VmHWM); anon=$(kib "$p" RssAnon)
-        RESULT[watch,$name]+=" $hwm"; RESULT[anon,$name]+=" $anon"
-        line+=" $name ${hwm} KiB (anon ${anon}),"
+        hwm=$(kib "$p" VmHWM); anon=$(kib "$p" RssAnon); cpu=$(cpu_seconds "$p")
+        RESULT[watch,$name]+=" $hwm"; RESULT[anon,$name]+=" $anon"; RESULT[cpu,$name]+=" $cpu"
+        line+=" $name ${hwm} KiB (anon ${anon}, CPU ${cpu} s),"
         tmux -S "$SOCK" kill-session -t "w$i"
         i=$((i + 1))
     done
@@ -191,6 +196,7 @@ cell() {
     watch | anon | replayrss) [ -n "${RESULT[$1,$2]:-}" ] && mb "$(results "$1,$2")" || echo "?" ;;
     idle) echo "${RESULT[idle,$2]} (${RESULT[threads,$2]} threads)" ;;
     replay) echo "$(results "replay,$2") s" ;;
+    cpu) [ -n "${RESULT[cpu,$2]:-}" ] && echo "$(results "cpu,$2") s" || echo "?" ;;
     ratio) echo "$(results "ratio,$2")x" ;;
     esac
 }
@@ -210,6 +216,7 @@ start|--version (gpspipe -V: $(results start,gpspipe) ms)
 startrss|peak RSS of --version
 watch|peak RSS of watch, ~10 fixes/s
 anon|  of which anonymous (RssAnon at the end)
+cpu|CPU time of watch over ${WATCH} s
 idle|context switches in ${IDLE} s, idle watch
 replay|replay --json, ${MIN_MB} MB (gpsdecode: $(results replay,gpsdecode) s)
 ratio|  its ratio to gpsdecode
