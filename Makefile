@@ -193,8 +193,13 @@ gpsd-version-suites:
 
 # LocationKit's catalog (the porting article among it) must build without a warning; its code
 # blocks are compiled by DocumentationSnippetTests.
+# Every library module's documentation, with its overview page (Sources/MODULE/MODULE.docc):
+# a broken link or an undocumented parameter fails the build.
+DOC_TARGETS = LocationKit GeoTrackKit GeoTrackService GeoTrackReactive GPSReports GPSD NMEA \
+	Executors HTTP MQTT Outbox OwnTracks Publishing
+
 docs:
-	$(SWIFT) package --disable-sandbox generate-documentation --target LocationKit --warnings-as-errors
+	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors
 
 # The man page is generated from the command definitions (swift-argument-parser's generate-manual
 # plugin), never written by hand. The plugin builds the tool it documents; left to its default

@@ -6,10 +6,10 @@ public struct GPSDConfiguration: Sendable {
     public var port: Int
     /// The one receiver to watch, such as `/dev/ttyACM0`; `nil` watches every receiver.
     public var device: String?
-    /// How long without any report before the source reports ``SourceState/stale``.
+    /// How long without any report before the source reports `SourceState.stale`.
     public var staleAfter: Duration
     /// How long an attempt may take to connect and hear gpsd's greeting before it counts as
-    /// failed (``SourceError/Code/timedOut``) and the next attempt is scheduled.
+    /// failed (`SourceError.Code.timedOut`) and the next attempt is scheduled.
     public var connectTimeout: Duration
     /// The delay before the first reconnection attempt; it doubles on each failure.
     public var initialBackoff: Duration
@@ -18,7 +18,7 @@ public struct GPSDConfiguration: Sendable {
     /// Which SKY reports to deliver: every one, or only those whose summary changed.
     public var skyViews: SkyViewDelivery
     /// Whether a failed or lost connection is retried (the default). When `false`, the first
-    /// failure ends the session: ``SourceState/disconnected(_:)``, then ``SourceState/finished``.
+    /// failure ends the session: `SourceState.disconnected(_:)`, then `SourceState.finished`.
     public var reconnects: Bool
 
     /// Creates a configuration; the defaults reach a local gpsd on its standard port.

@@ -7,7 +7,7 @@ extension LocationManager {
     ///
     /// - Parameters:
     ///   - configuration: where gpsd listens, which device, staleness and reconnection timing.
-    ///     Its ``GPSDConfiguration/skyViews`` is set to ``SkyViewDelivery/whenSummaryChanges``:
+    ///     Its `GPSDConfiguration.skyViews` is set to `SkyViewDelivery.whenSummaryChanges`:
     ///     a manager uses only the satellite counts and dilutions of a sky view.
     ///   - clock: the clock for timeouts, reconnection backoff and staleness.
     ///   - authorizationStore: where the user's decision lives.

@@ -15,7 +15,9 @@ public final class DriverRelay<Element: Sendable>: Sendable {
     public let driver: Driver<Element>
 
     /// Creates a relay holding `initial`, or nothing yet when it is nil.
-    /// - Parameter bufferLimit: each consumer's buffer (see ``Broadcaster``).
+    /// - Parameters:
+    ///   - initial: the value a first consumer receives, if any.
+    ///   - bufferLimit: each consumer's buffer (see ``Broadcaster``).
     public init(_ initial: Element?, bufferLimit: Int = 16) {
         broadcaster = Broadcaster(bufferLimit: bufferLimit, replaysLatest: true)
         if let initial { broadcaster.send(initial) }

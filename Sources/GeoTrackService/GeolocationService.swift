@@ -6,10 +6,10 @@ import GeoTrackReactive
 import Glibc
 #endif
 
-/// What a ``LocationManager`` means for the person watching: the one place that decides the
+/// What a `LocationManager` means for the person watching: the one place that decides the
 /// status, the heading to show and the events, for every output.
 ///
-/// Like RxSwift's GeolocationService example, it offers ``Driver``s (``authorized``,
+/// Like RxSwift's GeolocationService example, it offers `Driver`s (``authorized``,
 /// ``location``, ``latestLocation``, ``heading``, ``status``) that never fail and replay their
 /// latest value. For outputs that record or print everything (event lines, JSON, GPX, a
 /// publisher) it also gives one ordered sequence of ``TrackingUpdate``s: ``observe(_:)``
@@ -47,6 +47,7 @@ public final class GeolocationService {
     /// Creates the service over `manager`.
     ///
     /// - Parameters:
+    ///   - manager: the location manager whose delegate proxy the service observes.
     ///   - level: the access to ask for when undecided.
     ///   - startsUpdates: whether to request authorization and start updates now (the default);
     ///     pass `false` to attach observers first, then call ``start()``.
@@ -142,7 +143,7 @@ public final class GeolocationService {
     }
 
     /// Calls `observer` synchronously on the main actor with the current status, then with every
-    /// update as it happens, until the returned ``ObservationToken`` is cancelled or released.
+    /// update as it happens, until the returned `ObservationToken` is cancelled or released.
     public func observe(_ observer: @escaping @MainActor (TrackingUpdate) -> Void) -> ObservationToken {
         observer(.status(currentStatus))
         return outlet.observe { update in
@@ -151,7 +152,7 @@ public final class GeolocationService {
         }
     }
 
-    /// The current status, then every update, as a stream (see ``Broadcaster`` for its buffering).
+    /// The current status, then every update, as a stream (see `Broadcaster` for its buffering).
     public func updates() -> EventStream<TrackingUpdate> {
         outlet.subscribe(startingWith: .status(currentStatus))
     }
@@ -161,7 +162,7 @@ public final class GeolocationService {
 
     /// The heading that describes `location`: a heading sensor's reading that the manager still
     /// considers current at the fix's time, else the course of that very location while moving
-    /// (``LocationManager/courseHeading(for:)``), whatever the manager's heading filter let
+    /// (`LocationManager.courseHeading(for:)`), whatever the manager's heading filter let
     /// through to its delegate. An older heading is not shown, so a receiver that stopped does
     /// not keep showing the course it last had.
     public func shownHeading(for location: Location) -> Heading? {
@@ -174,7 +175,7 @@ public final class GeolocationService {
 
     /// The location the outputs are given for `location`: a report of the same cycle (the same
     /// fix time) as the last one sent, which lacks the velocity the receiver measured, does not
-    /// erase it (``Location/completed(from:)``); so the status line, the sky view, the
+    /// erase it (`Location.completed(from:)`); so the status line, the sky view, the
     /// statistics and the publisher all have the cycle's values, whether the receiver sends one
     /// report per cycle or two.
     public func shownLocation(for location: Location) -> Location {

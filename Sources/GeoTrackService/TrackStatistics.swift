@@ -14,8 +14,8 @@ import Glibc
 /// - **An interval is moving** when it is forward, at most ``gapLimit`` long, and either the
 ///   receiver reported speeds at its ends averaging at least ``movingSpeed``, or, where it
 ///   reported none and outside a stop, it was covered at that speed by a step longer than the
-///   positions' own error (``Location/horizontalAccuracy``): jitter at rest is not movement. A speed the
-///   receiver reported comes with its course (``Location/reportedSpeed``): gpsd fills a speed
+///   positions' own error (`Location.horizontalAccuracy`): jitter at rest is not movement. A speed the
+///   receiver reported comes with its course (`Location.reportedSpeed`): gpsd fills a speed
 ///   it derived between the last two positions, with no course, for a report that lacked one.
 /// - **Moving time** sums the moving intervals; a gap is neither moving nor still.
 /// - **Distance** sums the WGS 84 geodesic over the moving intervals only, each at most what the

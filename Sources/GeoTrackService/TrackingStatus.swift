@@ -4,10 +4,10 @@ import LocationKit
 /// What the user is shown about tracking right now: the one status every output draws.
 ///
 /// It is derived by ``GeolocationService`` from the manager's authorization status, its
-/// ``ReceiverStatus`` (what the source says about the receiver) and its locations and headings.
+/// `ReceiverStatus` (what the source says about the receiver) and its locations and headings.
 /// Three types say "status" in GeoTrack; from the bottom up:
 /// - `SourceState` (GPSReports): the source's own connection state: connecting, stale, retrying…
-/// - ``ReceiverStatus`` (LocationKit): what the manager knows of the receiver: that state plus
+/// - `ReceiverStatus` (LocationKit): what the manager knows of the receiver: that state plus
 ///   satellites and fix mode.
 /// - `TrackingStatus` (this type): what the user sees, access and position included.
 public enum TrackingStatus: Sendable, Hashable, CustomStringConvertible {

@@ -57,11 +57,14 @@ public final class MQTTClient: Sendable {
     /// Creates a client; nothing is sent until ``start()``.
     /// - Parameters:
     ///   - clientID: the id the broker knows the client by (at most 23 bytes for old brokers).
+    ///   - endpoint: the broker, with its user, password and TLS files.
+    ///   - will: the message the broker publishes if the client goes away without closing.
     ///   - maximumInFlight: how many QoS 1 messages may wait for their PUBACK at once; more are
     ///     queued by libmosquitto, in order.
     ///   - keepsSession: whether the broker keeps the client's subscriptions and queues its QoS 1
     ///     messages while it is disconnected (MQTT's clean session off). Needs a client id no
     ///     other client uses.
+    ///   - logger: where the client says what happens; nil for nothing.
     public init(clientID: String, endpoint: MQTTEndpoint, will: Will? = nil, maximumInFlight: Int = 100,
                 keepsSession: Bool = false, logger: Logger? = nil) throws(MQTTError) {
         let library: LibMosquitto

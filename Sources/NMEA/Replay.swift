@@ -2,7 +2,7 @@ import GPSReports
 import Synchronization
 
 /// Replays an NMEA log or a GPX track as a location source: an async, paced stream of the
-/// reports gpsd would have produced, with the same ``SourceEvent``s as a live gpsd connection.
+/// reports gpsd would have produced, with the same `SourceEvent`s as a live gpsd connection.
 ///
 /// Each call to ``events()`` starts a fresh run. Reading happens on a thread of its own and
 /// only as fast as the consumer pulls, so memory stays bounded.

@@ -19,7 +19,7 @@ public final class ReplayReader {
 
     /// Opens `path` ("-" for stdin) and detects its format from its first bytes unless `format` is given.
     ///
-    /// Throws ``SourceError`` with code `.unreadableFile` when the file is missing, unreadable or a directory.
+    /// Throws `SourceError` with code `.unreadableFile` when the file is missing, unreadable or a directory.
     public init(path: String, format: ReplayFormat? = nil) throws(SourceError) {
         input = try ByteInput(path: path)
         _ = try input.refill()
@@ -95,7 +95,7 @@ public final class ReplayReader {
 
     /// The next report, or `nil` at the end of the input.
     ///
-    /// Throws ``SourceError`` with code `.io` when reading fails midway.
+    /// Throws `SourceError` with code `.io` when reading fails midway.
     public func next() throws(SourceError) -> Report? {
         while true {
             if pendingIndex < pending.count {

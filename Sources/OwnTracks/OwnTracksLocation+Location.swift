@@ -5,6 +5,7 @@ import LocationKit
 extension OwnTracksLocation {
     /// The message for a location: what the location knows, rounded as OwnTracks rounds it.
     /// - Parameters:
+    ///   - location: the location the message reports.
     ///   - trackerID: the two characters shown on maps.
     ///   - regions: the regions the device is in now.
     ///   - createdAt: the time the message is made (seconds since 1970).
@@ -41,7 +42,7 @@ extension OwnTracksLocation {
     }
 
     /// A latitude or longitude as locations and transitions send it: gpsd's precision (9
-    /// decimals, 0.1 mm) and gpsd's rounding (``FixedPoint``), so the message says what the
+    /// decimals, 0.1 mm) and gpsd's rounding (`FixedPoint`), so the message says what the
     /// TPV says to the last digit, nothing a receiver knows is lost, and no binary residue
     /// (…66666669) is sent.
     public static func nanodegrees(_ degrees: Double) -> Double {

@@ -2,7 +2,7 @@ import HTTP
 import Logging
 import Outbox
 
-/// Sends one destination's messages from the ``Outbox`` to an HTTP server, one request per
+/// Sends one destination's messages from the `Outbox` to an HTTP server, one request per
 /// message, in order, and deletes each once the server answered 2xx: the same guarantees as
 /// ``OutboxSender`` over MQTT (at least once, in order, nothing deleted before it was taken).
 ///
@@ -48,6 +48,10 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
 
     /// Creates a sender; ``run()`` does the work.
     /// - Parameters:
+    ///   - outbox: the outbox the messages wait in.
+    ///   - destination: the outbox key of the messages to send.
+    ///   - client: the server's client.
+    ///   - logger: where the sender says what happens; nil for nothing.
     ///   - request: the request that carries a message (its URL, body and headers).
     ///   - observer: told of the server's changes and of deliveries, on the sender's executor.
     public init(outbox: Outbox, destination: String, client: HTTPClient, logger: Logger? = nil,

@@ -2,7 +2,7 @@ import Logging
 import MQTT
 import Outbox
 
-/// Sends one destination's messages from the ``Outbox`` to an MQTT broker, in order, and
+/// Sends one destination's messages from the `Outbox` to an MQTT broker, in order, and
 /// deletes each from the outbox once the broker acknowledged it (PUBACK).
 ///
 /// It reads the outbox only when told something was queued (``queued()``), when the broker
@@ -27,7 +27,7 @@ public actor OutboxSender: DrainAnswering {
         case unreachable
         /// The broker refused the connection with this CONNACK code.
         case refused(code: Int32)
-        /// No connection could be made, for a reason ``MQTTClient/failureReason(_:)`` names
+        /// No connection could be made, for a reason `MQTTClient.failureReason(_:)` names
         /// (a host not found, a connection refused, TLS); told after ``unreachable``.
         case failed(code: Int32)
         /// An HTTP destination could not take messages, for this reason (what happened, and
@@ -61,7 +61,11 @@ public actor OutboxSender: DrainAnswering {
 
     /// Creates a sender; ``run()`` does the work.
     /// - Parameters:
+    ///   - outbox: the outbox the messages wait in.
+    ///   - destination: the outbox key of the messages to send.
+    ///   - client: the broker's client; the sender starts it.
     ///   - window: how many messages may await their PUBACK at once.
+    ///   - logger: where the sender says what happens; nil for nothing.
     ///   - observer: told of the connection's changes and of deliveries, on the sender's executor.
     public init(outbox: Outbox, destination: String, client: MQTTClient, window: Int = 100, logger: Logger? = nil,
                 observer: (@Sendable (Progress) -> Void)? = nil) {
@@ -98,7 +102,7 @@ public actor OutboxSender: DrainAnswering {
     /// The broker's refusal code, while it refuses the connection.
     public var refusalCode: Int32? { refusal }
     /// Why the last attempt to connect failed, when it says something about the configuration
-    /// (``MQTTEvent/failed(code:)``); nil once connected.
+    /// (`MQTTEvent.failed(code:)`); nil once connected.
     public var failureCode: Int32? { failure }
 
     /// How many messages the broker acknowledged since the sender started.
@@ -168,7 +172,7 @@ public actor OutboxSender: DrainAnswering {
     /// the connection; nil when the waiting task was cancelled. The caller bounds the wait (a
     /// task group with a timer).
     ///
-    /// The question goes through the same inputs as ``queued()`` (``DrainAnswering``): the
+    /// The question goes through the same inputs as ``queued()`` (`DrainAnswering`): the
     /// state it is answered from has read every message queued before it was asked.
     public func waitUntilDelivered() async -> DrainOutcome? {
         await waitForDrain()
