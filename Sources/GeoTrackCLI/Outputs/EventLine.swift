@@ -8,7 +8,7 @@ import Glibc
 package enum EventLine {
     /// One line for `event`, stamped with its own time (no newline).
     package static func render(_ event: TrackingEvent, options: RenderOptions) -> String {
-        let stamp = StatusLine.utcTime(event.time)
+        let stamp = UTCText.timeOfDay(event.time)
         let text: String
         switch event.kind {
         case .regionEntered(let name): text = "entered region \(name)"

@@ -70,7 +70,7 @@ extension GeoTrack {
                     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                     for summary in summaries {
                         let line = Line(destination: summary.destination, messages: summary.count, dropped: summary.dropped,
-                                        oldest: summary.oldest.map(GPXFormat.timestamp), deadLetters: summary.deadLetters,
+                                        oldest: summary.oldest.map(UTCText.timestamp), deadLetters: summary.deadLetters,
                                         deadLetterReason: summary.deadLetterReason)
                         if let data = try? encoder.encode(line) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
                     }

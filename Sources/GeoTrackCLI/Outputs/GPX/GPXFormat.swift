@@ -18,7 +18,7 @@ package enum GPXFormat {
         xmlns:gpxtpx="\(trackPointExtensionNamespace)" \
         xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
         xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd">
-        <metadata><time>\(timestamp(created))</time></metadata>
+        <metadata><time>\(UTCText.timestamp(created))</time></metadata>
         <trk>
         <name>\(escape(name))</name>
 
@@ -44,7 +44,7 @@ package enum GPXFormat {
         if let elevation = fix.altitudeMSL ?? fix.altitudeHAE {
             line += "<ele>" + NumberText.fixed(elevation, decimals: 2) + "</ele>"
         }
-        line += "<time>\(timestamp(time))</time>"
+        line += "<time>\(UTCText.timestamp(time))</time>"
         if let geoid = geoidHeight(fix) {
             line += "<geoidheight>" + NumberText.fixed(geoid, decimals: 2) + "</geoidheight>"
         }
@@ -81,13 +81,6 @@ package enum GPXFormat {
         if let separation = fix.geoidSeparation, separation.isFinite { return separation }
         if let hae = fix.altitudeHAE, hae.isFinite, msl.isFinite { return hae - msl }
         return nil
-    }
-
-    /// ISO 8601 UTC with milliseconds when the time has them (``UTCTime``); an impossible time
-    /// (beyond year 9999) as the epoch.
-    package static func timestamp(_ date: Date) -> String {
-        (UTCTime(secondsSince1970: date.timeIntervalSince1970) ?? UTCTime.epoch)
-            .iso8601(milliseconds: .whenNotZero)
     }
 
     /// `text` as XML character data (GPX and SVG alike). Control characters other than tab, newline and carriage

@@ -44,7 +44,7 @@ package final class GPXWriter: Sendable {
     ///   - input: the file the track comes from, if any (a replay's log).
     ///   - now: a monotonic clock in seconds, to pace `fsync`.
     package init(path: String, options: GPXOptions, replacing: Bool = false, input: String? = nil, created: Date = Date(),
-                 now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds) throws(CLIError) {
+                 now: @escaping @Sendable () -> Double = MonotonicClock.seconds) throws(CLIError) {
         if let input, Self.sameFile(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
         }
@@ -153,13 +153,6 @@ package final class GPXWriter: Sendable {
         var a = stat(), b = stat()
         guard first != "-", stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
         return a.st_dev == b.st_dev && a.st_ino == b.st_ino
-    }
-
-    /// Seconds on the monotonic clock.
-    package static let monotonicSeconds: @Sendable () -> Double = {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
     }
 
     /// Writes `text` at `start`, over the file's tail, and cuts the file after it: a single

@@ -20,7 +20,7 @@ package final class ProgressBar: Sendable {
 
     /// A bar for `total` steps, written to `descriptor`.
     package init(total: Int, descriptor: Int32 = STDERR_FILENO, width: Int? = nil,
-                 now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds) {
+                 now: @escaping @Sendable () -> Double = MonotonicClock.seconds) {
         self.total = max(1, total)
         self.descriptor = descriptor
         self.width = width ?? Terminal.columns(descriptor) ?? 80

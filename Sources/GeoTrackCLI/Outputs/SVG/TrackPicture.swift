@@ -250,8 +250,8 @@ package struct TrackPicture: Sendable {
         var text = "<g class=\"caption\"><text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y))\" font-size=\"14\" font-weight=\"bold\">\(GPXFormat.escape(title))</text>"
         text += "<text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y + 20))\">\(GPXFormat.escape(facts.joined(separator: "  ·  ")))</text>"
         if let first = statistics.first {
-            text += "<text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y + 38))\" fill=\"#666666\">\(GPXFormat.timestamp(first.timestamp))"
-                + (statistics.last.map { " to " + GPXFormat.timestamp($0.timestamp) } ?? "") + ", Web Mercator</text>"
+            text += "<text x=\"\(Self.number(Self.margin))\" y=\"\(Self.number(y + 38))\" fill=\"#666666\">\(UTCText.timestamp(first.timestamp))"
+                + (statistics.last.map { " to " + UTCText.timestamp($0.timestamp) } ?? "") + ", Web Mercator</text>"
         }
         return text + "</g>\n"
     }

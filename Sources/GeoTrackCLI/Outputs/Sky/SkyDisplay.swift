@@ -56,7 +56,7 @@ package final class SkyDisplay: Sendable {
     ///     next update after it, the next tick or the end (a fast replay sends thousands a second).
     package init(mode: Mode, screen: SkyScreen, color: Bool, descriptor: Int32 = STDOUT_FILENO,
                  size: @escaping @Sendable () -> (width: Int, height: Int)? = SkyDisplay.windowSize(STDOUT_FILENO),
-                 now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds,
+                 now: @escaping @Sendable () -> Double = MonotonicClock.seconds,
                  minimumRedrawInterval: Double = 0.1, terminalMode: TerminalMode? = nil) {
         self.mode = mode
         self.descriptor = descriptor

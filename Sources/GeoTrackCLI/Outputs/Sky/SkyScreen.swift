@@ -236,6 +236,6 @@ package struct SkyScreen: Sendable {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(Int(parts.tm_year) + 1900) + "-" + NumberText.padded(Int(parts.tm_mon) + 1, digits: 2) + "-"
-            + NumberText.padded(Int(parts.tm_mday), digits: 2) + " " + StatusLine.utcTime(date)
+            + NumberText.padded(Int(parts.tm_mday), digits: 2) + " " + UTCText.timeOfDay(date)
     }
 }

@@ -12,8 +12,8 @@ package enum StatisticsReport {
     package static func lines(_ statistics: TrackStatistics, units: Units, format: CoordinateFormat) -> [String] {
         var rows: [(String, String)] = [("points", "\(statistics.points)")]
         if let first = statistics.first, let last = statistics.last {
-            rows.append(("first fix", GPXFormat.timestamp(first.timestamp) + "  " + format.format(first.coordinate)))
-            rows.append(("last fix", GPXFormat.timestamp(last.timestamp) + "  " + format.format(last.coordinate)))
+            rows.append(("first fix", UTCText.timestamp(first.timestamp) + "  " + format.format(first.coordinate)))
+            rows.append(("last fix", UTCText.timestamp(last.timestamp) + "  " + format.format(last.coordinate)))
         }
         if let duration = statistics.duration { rows.append(("duration", Self.duration(duration))) }
         rows.append(("moving time", Self.duration(statistics.movingTime)))
@@ -29,8 +29,8 @@ package enum StatisticsReport {
         rows.append(("trips", "\(statistics.trips)"))
         rows.append(("stops", "\(statistics.stops.count) (5 min or more within \(Int(TrackStatistics.stopRadius)) m)"))
         for stop in statistics.stops {
-            let until = stop.departure.map { " to " + GPXFormat.timestamp($0) } ?? " to the end"
-            rows.append(("  stop", format.format(stop.center) + "  " + GPXFormat.timestamp(stop.arrival) + until))
+            let until = stop.departure.map { " to " + UTCText.timestamp($0) } ?? " to the end"
+            rows.append(("  stop", format.format(stop.center) + "  " + UTCText.timestamp(stop.arrival) + until))
         }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padded(to: width) + "  " + $0.1 }
@@ -41,8 +41,8 @@ package enum StatisticsReport {
         var summary = Summary(points: statistics.points, distance: rounded(statistics.distance),
                               moving: rounded(statistics.movingTime), ascent: rounded(statistics.ascent),
                               descent: rounded(statistics.descent), trips: statistics.trips, file: file)
-        summary.first = statistics.first.map { GPXFormat.timestamp($0.timestamp) }
-        summary.last = statistics.last.map { GPXFormat.timestamp($0.timestamp) }
+        summary.first = statistics.first.map { UTCText.timestamp($0.timestamp) }
+        summary.last = statistics.last.map { UTCText.timestamp($0.timestamp) }
         summary.duration = statistics.duration.map(rounded)
         summary.maximumSpeed = statistics.maximumSpeed.map(rounded)
         summary.averageMovingSpeed = statistics.averageMovingSpeed.map(rounded)
@@ -51,7 +51,7 @@ package enum StatisticsReport {
         }
         summary.stops = statistics.stops.map { stop in
             Summary.Stop(lat: stop.center.latitude, lon: stop.center.longitude,
-                         arrival: GPXFormat.timestamp(stop.arrival), departure: stop.departure.map(GPXFormat.timestamp))
+                         arrival: UTCText.timestamp(stop.arrival), departure: stop.departure.map(UTCText.timestamp))
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

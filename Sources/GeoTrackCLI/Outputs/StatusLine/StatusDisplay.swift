@@ -65,7 +65,7 @@ package final class StatusDisplay: Sendable {
     /// Creates a display writing to `descriptor`; `width` is asked on start and on every resize.
     package init(mode: Mode, options: RenderOptions, descriptor: Int32 = STDOUT_FILENO,
                  width: @escaping @Sendable () -> Int? = { Terminal.columns(STDOUT_FILENO) },
-                 now: @escaping @Sendable () -> Double = GPXWriter.monotonicSeconds,
+                 now: @escaping @Sendable () -> Double = MonotonicClock.seconds,
                  minimumRedrawInterval: Double = 0.15, terminalMode: TerminalMode? = nil) {
         self.mode = mode
         self.minimumRedrawInterval = mode == .terminal ? minimumRedrawInterval : 0

@@ -172,7 +172,7 @@ package enum StatusLine {
         if let used = location.gnss.satellitesUsed {
             parts.append(Part(text: "\(used) sats", priority: 7))
         }
-        parts.append(Part(text: utcTime(location.timestamp), priority: 8, style: .dim))
+        parts.append(Part(text: UTCText.timeOfDay(location.timestamp), priority: 8, style: .dim))
         return parts
     }
 
@@ -267,10 +267,5 @@ package enum StatusLine {
             line += !color || style == .plain ? part.text : style.rawValue + part.text + reset
         }
         return line
-    }
-
-    /// `HH:MM:SSZ` in UTC, without a formatter (this runs for every fix).
-    package static func utcTime(_ date: Date) -> String {
-        UTCTime(secondsSince1970: date.timeIntervalSince1970)?.timeOfDay() ?? "--:--:--Z"
     }
 }
