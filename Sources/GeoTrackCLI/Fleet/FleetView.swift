@@ -36,21 +36,23 @@ package struct FleetView: Sendable {
 
     /// Connects, subscribes, and shows what arrives until a terminating signal.
     package func run(client: MQTTClient) async throws(CLIError) {
-        let lifecycle = await ProcessLifecycle(signals: [SIGTERM, SIGINT, SIGHUP])
-        let states = await MainActor.run { lifecycle.rx.state }
+        // A window resized is drawn again at its new width (SIGWINCH).
+        let lifecycle = await RunLifecycle(suspends: false, resizes: mode == .terminal)
         let (inputs, input) = AsyncStream.makeStream(of: Input.self)
         let forwarding = Task {
             for await event in client.events { input.yield(.mqtt(event)) }
             input.yield(.stop)
         }
         let watcher = Task {
-            for await state in states {
-                if case .terminating = state { input.yield(.stop) }
+            for await event in lifecycle.events {
+                switch event {
+                case .terminate: input.yield(.stop)
+                case .resize: input.yield(.resized)
+                case .suspend, .resume: continue
+                }
             }
         }
         let display = mode == .terminal ? FleetDisplay(descriptor: STDOUT_FILENO) : nil
-        // A window resized is drawn again at its new width (SIGWINCH).
-        let resize = display.map { _ in SignalWatch([SIGWINCH]) { _ in input.yield(.resized) } }
         client.start()
 
         var roster = FleetRoster()
@@ -143,12 +145,11 @@ package struct FleetView: Sendable {
         }
         if dirty { draw(roster, connected, problem) }
         display?.finish()
-        resize?.cancel()
         timer?.cancel()
         watcher.cancel()
         await client.close()
         forwarding.cancel()
-        await lifecycle.cancel()
+        await lifecycle.end()
         if let failure { throw failure }
     }
 

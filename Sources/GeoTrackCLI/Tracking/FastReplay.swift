@@ -31,11 +31,10 @@ package enum FastReplay {
     package static func run(path: String, descriptor: Int32 = STDOUT_FILENO) async throws(CLIError) {
         let stop = StopFlag()
         let outcome = Outcome()
-        let lifecycle = await ProcessLifecycle(signals: [SIGTERM, SIGINT, SIGHUP])
-        let states = await MainActor.run { lifecycle.rx.state }
+        let lifecycle = await RunLifecycle(suspends: false, resizes: false)
         let watcher = Task {
-            for await state in states {
-                guard case .terminating = state else { continue }
+            for await event in lifecycle.events {
+                guard case .terminate = event else { continue }
                 stop.set()
                 try? await Task.sleep(for: .milliseconds(500))
                 outcome.resolve(.success(()))
@@ -51,7 +50,7 @@ package enum FastReplay {
             }
         }
         let result = await outcome.value()
-        await lifecycle.cancel()
+        await lifecycle.end()
         try result.get()
     }
 

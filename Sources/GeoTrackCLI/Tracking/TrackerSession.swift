@@ -8,18 +8,17 @@ import Synchronization
 import Glibc
 #endif
 
-/// Runs a tracker under a ServiceGroup: the tracker loop, and the process lifecycle that turns
-/// SIGINT/SIGTERM/SIGHUP into a graceful shutdown and SIGTSTP/SIGCONT into a suspended terminal.
+/// Runs a tracker under a ServiceGroup: the tracker loop, and the run's lifecycle (``RunLifecycle``),
+/// which turns SIGINT/SIGTERM/SIGHUP into a graceful shutdown and SIGTSTP/SIGCONT into a suspended
+/// terminal.
 ///
 /// Whatever ends the run (the source, `--count`, a signal, an error), the outputs are finished:
 /// the GPX file gets its closing tags and the terminal its cursor back.
 package enum TrackerSession {
     /// Runs until done; returns normally for a success (including a signal), throws for a failure.
     package static func run(_ run: TrackingRun, output: TrackerOutput, timeout: Duration?, logger: Logger) async throws(CLIError) {
-        let lifecycle = await ProcessLifecycle()
-        let states = await MainActor.run { lifecycle.rx.state }
-        let resize = SignalWatch([SIGWINCH]) { _ in output.display.resize() }
-        defer { resize.cancel() }
+        // Ctrl-C, Ctrl-Z, SIGCONT and the window's resizes, answered by the lifecycle service.
+        let lifecycle = await RunLifecycle(suspends: true, resizes: true)
 
         if let publisher = output.publisher {
             // The status line says when messages wait for a broker it cannot reach. The sender
@@ -33,7 +32,7 @@ package enum TrackerSession {
         }
         let result = ResultBox()
         let tracker = TrackerService(verdicts: run.verdicts, output: output, timeout: timeout, result: result)
-        let watcher = LifecycleService(states: states, output: output)
+        let watcher = LifecycleService(events: lifecycle.events, output: output)
         var configuration = ServiceGroupConfiguration(
             services: [
                 .init(service: tracker, successTerminationBehavior: .gracefullyShutdownGroup,
@@ -53,7 +52,7 @@ package enum TrackerSession {
             // The services report through `result`; a group error only says one of them failed.
         }
         await run.stop()
-        await lifecycle.cancel()
+        await lifecycle.end()
         if let error = result.value {
             throw error
         }
@@ -104,23 +103,24 @@ struct TrackerService: Service {
     }
 }
 
-/// Follows the process lifecycle: stops the process on SIGTSTP with the terminal restored,
-/// redraws on SIGCONT, and returns on a terminating signal, which shuts the group down gracefully.
+/// Follows the run's lifecycle: stops the process on SIGTSTP with the terminal restored, redraws
+/// on SIGCONT and at a new window size, and returns on a terminating signal, which shuts the group
+/// down gracefully.
 struct LifecycleService: Service {
-    let states: EventStream<LifecycleState>
+    let events: AsyncStream<RunLifecycle.Event>
     let output: TrackerOutput
 
     func run() async throws {
-        for await state in states.cancelOnGracefulShutdown() {
-            switch state {
-            case .active:
-                continue
-            case .background:
+        for await event in events.cancelOnGracefulShutdown() {
+            switch event {
+            case .suspend:
                 output.display.suspend()
                 ProcessLifecycle.stopProcess()
-            case .foreground:
+            case .resume:
                 output.resume()
-            case .terminating:
+            case .resize:
+                output.display.resize()
+            case .terminate:
                 return
             }
         }
