@@ -61,7 +61,7 @@ extension GeoTrack {
         }
 
         package func run() async throws {
-            let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: nil)
+            let settings = try await Settings.load(overrides: display.settingsOverrides, explicitFile: nil)
             let destination = try PublishDestination(url: url, option: "fleet")
             guard let endpoint = destination.endpoint(credentials: try broker.credentials()) else {
                 throw CLIError(.usage, "fleet \(Terminal.safe(url)): the fleet view subscribes to an MQTT broker; write mqtt://HOST[:PORT]")

@@ -64,14 +64,14 @@ package struct OutputOptions: ParsableArguments {
     /// How many fixes to stop after, if any.
     package var stopAfter: Int? { once ? 1 : count }
 
-    /// The configuration keys these flags set, for the top layer of the configuration.
-    package var configurationFlags: [String: String] {
-        var flags = display.configurationFlags
-        if visits { flags[ConfigKeys.visits] = "true" }
-        if let gpxMinimumMove { flags[ConfigKeys.gpxMinimumMove] = String(gpxMinimumMove) }
-        if let gpxMinimumInterval { flags[ConfigKeys.gpxMinimumInterval] = String(gpxMinimumInterval) }
-        if let gpxSegmentAfter { flags[ConfigKeys.gpxSegmentAfter] = String(gpxSegmentAfter) }
-        return flags
+    /// What these flags set, for the top layer of the configuration.
+    package var settingsOverrides: SettingsOverrides {
+        var overrides = display.settingsOverrides
+        if visits { overrides.visits = true }
+        overrides.gpxMinimumMove = gpxMinimumMove
+        overrides.gpxMinimumInterval = gpxMinimumInterval
+        overrides.gpxSegmentAfter = gpxSegmentAfter
+        return overrides
     }
 }
 

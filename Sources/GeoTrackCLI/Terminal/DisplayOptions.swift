@@ -16,11 +16,11 @@ package struct DisplayOptions: ParsableArguments {
 
     package init() {}
 
-    /// The configuration keys these flags set, for the top layer of the configuration.
-    package var configurationFlags: [String: String] {
-        var flags: [String: String] = [:]
-        if let format { flags[ConfigKeys.format] = format.rawValue }
-        if let units { flags[ConfigKeys.units] = units.rawValue }
-        return flags
+    /// What these flags set, for the top layer of the configuration.
+    package var settingsOverrides: SettingsOverrides {
+        var overrides = SettingsOverrides()
+        overrides.format = format
+        overrides.units = units
+        return overrides
     }
 }

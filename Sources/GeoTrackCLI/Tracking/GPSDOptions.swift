@@ -9,11 +9,11 @@ package struct GPSDOptions: ParsableArguments {
 
     package init() {}
 
-    /// The configuration keys these flags set, for the top layer of the configuration.
-    package var configurationFlags: [String: String] {
-        var flags: [String: String] = [:]
-        if let host = address?.host { flags[ConfigKeys.gpsdHost] = host }
-        if let port = address?.port { flags[ConfigKeys.gpsdPort] = String(port) }
-        return flags
+    /// What these flags set, for the top layer of the configuration.
+    package var settingsOverrides: SettingsOverrides {
+        var overrides = SettingsOverrides()
+        overrides.gpsdHost = address?.host
+        overrides.gpsdPort = address?.port
+        return overrides
     }
 }

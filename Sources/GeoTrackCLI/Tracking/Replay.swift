@@ -34,7 +34,7 @@ extension GeoTrack {
         package var paced: Bool { pace.isPaced }
 
         package func run() async throws {
-            let settings = try await Settings.load(flags: output.configurationFlags, explicitFile: output.configFile.config)
+            let settings = try await Settings.load(overrides: output.settingsOverrides, explicitFile: output.configFile.config)
             if FastReplay.applies(options: output, settings: settings, paced: paced) {
                 try await FastReplay.run(path: file)
                 return

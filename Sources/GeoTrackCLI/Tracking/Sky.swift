@@ -55,10 +55,15 @@ extension GeoTrack {
             }
         }
 
+        /// What the command line sets of the configuration: its top layer.
+        package var settingsOverrides: SettingsOverrides {
+            var overrides = display.settingsOverrides.merging(gpsd.settingsOverrides)
+            overrides.device = device
+            return overrides
+        }
+
         package func run() async throws {
-            var flags = display.configurationFlags.merging(gpsd.configurationFlags) { $1 }
-            if let device { flags[ConfigKeys.gpsdDevice] = device }
-            let settings = try await Settings.load(flags: flags, explicitFile: configFile.config)
+            let settings = try await Settings.load(overrides: settingsOverrides, explicitFile: configFile.config)
             let logger = Logger.geotrack()
 
             // Access is settled first: the question, if any, is asked on the normal screen.

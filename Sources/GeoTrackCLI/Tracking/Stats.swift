@@ -51,7 +51,7 @@ extension GeoTrack {
         }
 
         package func run() async throws {
-            let settings = try await Settings.load(flags: display.configurationFlags, explicitFile: configFile.config)
+            let settings = try await Settings.load(overrides: display.settingsOverrides, explicitFile: configFile.config)
             let logger = Logger.geotrack()
             for file in files {
                 let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,

@@ -60,10 +60,15 @@ extension GeoTrack {
             }
         }
 
+        /// What the command line sets of the configuration: its top layer.
+        package var settingsOverrides: SettingsOverrides {
+            var overrides = output.settingsOverrides.merging(gpsd.settingsOverrides)
+            overrides.device = device
+            return overrides
+        }
+
         package func run() async throws {
-            var flags = output.configurationFlags.merging(gpsd.configurationFlags) { $1 }
-            if let device { flags[ConfigKeys.gpsdDevice] = device }
-            let settings = try await Settings.load(flags: flags, explicitFile: output.configFile.config)
+            let settings = try await Settings.load(overrides: settingsOverrides, explicitFile: output.configFile.config)
 
             let store = AuthorizationStore()
             let gate = AuthorizationGate(store: store)

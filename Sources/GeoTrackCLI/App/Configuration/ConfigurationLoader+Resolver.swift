@@ -3,7 +3,7 @@ import GPSD
 import OwnTracks
 
 extension ConfigurationLoader {
-    /// Reads each key through the layered reader and checks it.
+    /// Reads each key the command line does not set through the layered reader, and checks it.
     struct Resolver {
         let reader: ConfigReader
         let loader: ConfigurationLoader
@@ -119,10 +119,13 @@ extension ConfigurationLoader {
                                  radius: radius)
         }
 
-        /// The text set for `key`, or `nil` when no layer sets it (`key: ~` and `key:` set nothing).
+        /// The text set for `key`, or `nil` when no layer sets it (`key: ~` and `key:` set nothing)
+        /// or when the command line does (its typed value is applied after).
         /// A value that is there but is not one value (`port: [1, 2]`, `units: {a: b}`) is an error,
         /// not "unset": the reader alone cannot tell the two apart, so the file's own keys decide.
         func text(_ key: String, allowed: String) throws(CLIError) -> String? {
+            // The command line's value replaces the layers below without their being read.
+            if loader.overrides.keys.contains(key) { return nil }
             if let value = reader.string(forKey: ConfigKey(key)) { return value }
             if case .list = file[key] {
                 throw CLIError(.config, "config: \(key) in \(filePath) is a list, not one value; use \(allowed)")
@@ -145,9 +148,7 @@ extension ConfigurationLoader {
         /// The error for a bad value, naming where it was set.
         func bad(_ key: String, _ value: String, _ allowed: String) -> CLIError {
             let origin: String
-            if loader.flags[key] != nil {
-                origin = "on the command line"
-            } else if loader.environment[ConfigKeys.environmentName(key)] != nil {
+            if loader.environment[ConfigKeys.environmentName(key)] != nil {
                 origin = "in \(ConfigKeys.environmentName(key))"
             } else {
                 origin = "in \(filePath)"

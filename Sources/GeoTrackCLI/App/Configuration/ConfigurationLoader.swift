@@ -5,23 +5,25 @@ import LocationKit
 import Glibc
 #endif
 
-/// Resolves ``Settings`` through swift-configuration: flags, then `GEOTRACK_*` environment
-/// variables, then the user's YAML file, then the built-in defaults.
+/// Resolves ``Settings``: the command line's typed ``SettingsOverrides`` over what
+/// swift-configuration reads from the `GEOTRACK_*` environment variables, then the user's YAML
+/// file, then the built-in defaults.
 ///
-/// Every value is read as text and checked here, so a bad value is reported the same way
-/// whichever layer it came from: its key, the value, what is allowed, and where it was set.
+/// Every value of those layers is read as text and checked here, so a bad value is reported the
+/// same way whichever layer it came from: its key, the value, what is allowed, and where it was
+/// set. The command line's values were checked when parsed, and are applied as they are.
 package struct ConfigurationLoader: Sendable {
-    /// Values given on the command line, by configuration key.
-    package var flags: [String: String]
+    /// What the command line sets.
+    package var overrides: SettingsOverrides
     /// The process environment.
     package var environment: [String: String]
     /// The configuration file given with `--config`, if any.
     package var explicitFile: String?
 
     /// Creates a loader.
-    package init(flags: [String: String] = [:], environment: [String: String] = ProcessInfo.processInfo.environment,
-                 explicitFile: String? = nil) {
-        self.flags = flags
+    package init(overrides: SettingsOverrides = SettingsOverrides(),
+                 environment: [String: String] = ProcessInfo.processInfo.environment, explicitFile: String? = nil) {
+        self.overrides = overrides
         self.environment = environment
         self.explicitFile = explicitFile
     }
@@ -62,7 +64,6 @@ package struct ConfigurationLoader: Sendable {
         }
         let environmentValues = environment.filter { $0.key.hasPrefix("GEOTRACK_") }
         let reader = ConfigReader(providers: [
-            InMemoryProvider(name: "flags", values: Self.values(flags)),
             EnvironmentVariablesProvider(environmentVariables: environmentValues).prefixKeys(with: "geotrack"),
             InMemoryProvider(name: path, values: Self.values(file)),
         ])
@@ -76,22 +77,15 @@ package struct ConfigurationLoader: Sendable {
             break
         }
         var resolver = Resolver(reader: reader, loader: self, filePath: path, file: file)
-        return try resolver.settings(regionNames: Self.regionNames(in: file.keys))
+        var settings = try resolver.settings(regionNames: Self.regionNames(in: file.keys))
+        overrides.apply(to: &settings)
+        return settings
     }
 
     /// Whether an entry is a known section left empty (`gpsd:` or `display: {}`), which sets
     /// nothing and deserves no warning.
     static func isEmptySection(_ entry: ConfigFile.Entry) -> Bool {
         entry.value == .null && ConfigKeys.all.contains { $0.hasPrefix(entry.key + ".") }
-    }
-
-    /// Turns `key → text` pairs into an in-memory provider's values.
-    static func values(_ strings: [String: String]) -> [AbsoluteConfigKey: ConfigValue] {
-        var values: [AbsoluteConfigKey: ConfigValue] = [:]
-        for (key, value) in strings {
-            values[AbsoluteConfigKey(ConfigKey(key))] = ConfigValue(.string(value), isSecret: false)
-        }
-        return values
     }
 
     /// A file's values for an in-memory provider: a key without a value is left out, so
