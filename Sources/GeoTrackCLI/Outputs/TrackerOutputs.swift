@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Logging
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -48,14 +47,5 @@ package enum TrackerOutputs {
                                                     width: { Terminal.columns(descriptor) },
                                                     terminalMode: isTerminal ? TerminalMode() : nil),
                              outputs: outputs, stopAfter: options.stopAfter)
-    }
-}
-
-extension Logger {
-    /// geotrack's logger: warnings and errors on stderr, quiet otherwise so the status line stays clean.
-    package static func geotrack() -> Logger {
-        var logger = Logger(label: "geotrack") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = ProcessInfo.processInfo.environment["GEOTRACK_DEBUG"] == nil ? .error : .debug
-        return logger
     }
 }

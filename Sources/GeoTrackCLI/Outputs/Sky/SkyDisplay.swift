@@ -80,7 +80,7 @@ package final class SkyDisplay: Sendable {
     }
 
     /// Whether a write failed because nobody reads the output any more.
-    package var isOutputClosed: Bool { state.withLock { $0.outputClosed } }
+    package var isClosed: Bool { state.withLock { $0.outputClosed } }
 
     private func update(_ update: TrackingUpdate) {
         let now = now()

@@ -82,7 +82,7 @@ package final class StatusDisplay: Sendable {
     }
 
     /// Whether a write failed because nobody reads the output any more (`… | head -1`).
-    package var isOutputClosed: Bool { state.withLock { $0.outputClosed } }
+    package var isClosed: Bool { state.withLock { $0.outputClosed } }
 
     /// Shows a new state.
     package func show(_ status: TrackingStatus) {
