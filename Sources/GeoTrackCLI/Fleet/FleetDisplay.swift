@@ -25,8 +25,8 @@ package final class FleetDisplay: Sendable {
     package func draw(_ lines: [String]) {
         let text = state.withLock { state -> String? in
             guard !state.finished, lines != state.last else { return nil }
-            var text = (state.drawnLines == 0 ? "\u{1B}[?25l" : "") + Self.frame(lines)
-            if lines.count > 1 { text += "\u{1B}[\(lines.count - 1)A" }
+            var text = (state.drawnLines == 0 ? ANSI.hideCursor : "") + Self.frame(lines)
+            if lines.count > 1 { text += ANSI.cursorUp(lines.count - 1) }
             text += "\r"
             state.drawnLines = lines.count
             state.last = lines
@@ -45,11 +45,11 @@ package final class FleetDisplay: Sendable {
         guard let last else { return }
         // Drawn once more, from the cursor at its start, so the cursor ends below it however
         // many rows the lines take now.
-        Terminal.write(last.isEmpty ? "\u{1B}[?25h" : Self.frame(last) + "\n\u{1B}[?25h", to: descriptor)
+        Terminal.write(last.isEmpty ? ANSI.showCursor : Self.frame(last) + "\n" + ANSI.showCursor, to: descriptor)
     }
 
     /// The lines from the start of the first, each cleared first, then the rest of the screen cleared.
     private static func frame(_ lines: [String]) -> String {
-        "\r" + lines.map { "\u{1B}[2K" + $0 }.joined(separator: "\n") + "\u{1B}[J"
+        "\r" + lines.map { ANSI.clearLine + $0 }.joined(separator: "\n") + ANSI.clearToEndOfScreen
     }
 }

@@ -22,6 +22,6 @@ package enum EventLine {
         // Region names come from the configuration, messages from gpsd: never raw to the terminal.
         let safe = Terminal.safe(text)
         guard options.color else { return "\(stamp) \(safe)" }
-        return "\u{1B}[2m\(stamp)\u{1B}[0m \(safe)"
+        return ANSI.Style.dim.rawValue + stamp + ANSI.reset + " " + safe
     }
 }

@@ -34,7 +34,7 @@ package final class ProgressBar: Sendable {
             state.done += 1
             guard !state.finished, now - state.lastDraw >= 0.1 || state.done == total else { return }
             state.lastDraw = now
-            Terminal.write("\r" + Self.render(done: state.done, total: total, width: width) + "\u{1B}[K", to: descriptor)
+            Terminal.write("\r" + Self.render(done: state.done, total: total, width: width) + ANSI.clearToEndOfLine, to: descriptor)
         }
     }
 
@@ -43,7 +43,7 @@ package final class ProgressBar: Sendable {
         state.withLock { state in
             guard !state.finished else { return }
             state.finished = true
-            Terminal.write("\r" + Self.render(done: state.done, total: total, width: width) + "\u{1B}[K\n", to: descriptor)
+            Terminal.write("\r" + Self.render(done: state.done, total: total, width: width) + ANSI.clearToEndOfLine + "\n", to: descriptor)
         }
     }
 

@@ -44,9 +44,6 @@ package final class SkyDisplay: Sendable {
     private let terminalMode: TerminalMode?
     private let state: Mutex<State>
 
-    static let enterAlternateScreen = "\u{1B}[?1049h"
-    static let leaveAlternateScreen = "\u{1B}[?1049l"
-    static let clearScreen = "\u{1B}[2J"
     static let hint = "Ctrl-C quits"
 
     /// Creates the display; on a terminal it takes the alternate screen at once.
@@ -98,14 +95,14 @@ package final class SkyDisplay: Sendable {
 
     private func enter(_ state: inout State) {
         terminalMode?.quiet()
-        write(Self.enterAlternateScreen + StatusDisplay.hideCursor + Self.clearScreen, &state)
+        write(ANSI.enterAlternateScreen + ANSI.hideCursor + ANSI.clearScreen, &state)
         state.entered = true
         state.shown = []
     }
 
     private func leave(_ state: inout State) {
         guard state.entered else { return }
-        write(Self.leaveAlternateScreen + StatusDisplay.showCursor, &state)
+        write(ANSI.leaveAlternateScreen + ANSI.showCursor, &state)
         terminalMode?.restore()
         state.entered = false
     }
@@ -118,11 +115,11 @@ package final class SkyDisplay: Sendable {
         let lines = state.screen.render(width: size.width, height: size.height, color: color, hint: Self.hint)
         var text = ""
         for (row, line) in lines.enumerated() where row >= state.shown.count || state.shown[row] != line {
-            text += "\u{1B}[\(row + 1);1H" + line + StatusDisplay.clearToEnd
+            text += ANSI.moveTo(row: row + 1, column: 1) + line + ANSI.clearToEndOfLine
         }
         // Rows the new frame no longer uses (the window got shorter) are cleared.
         for row in stride(from: lines.count, to: state.shown.count, by: 1) {
-            text += "\u{1B}[\(row + 1);1H" + StatusDisplay.clearToEnd
+            text += ANSI.moveTo(row: row + 1, column: 1) + ANSI.clearToEndOfLine
         }
         state.shown = lines
         if !text.isEmpty { write(text, &state) }
@@ -160,7 +157,7 @@ package final class SkyDisplay: Sendable {
             guard state.entered, !state.suspended else { return }
             state.size = size
             state.shown = []
-            write(Self.clearScreen, &state)
+            write(ANSI.clearScreen, &state)
             draw(&state, now: now)
         }
     }

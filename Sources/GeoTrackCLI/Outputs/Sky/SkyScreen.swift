@@ -116,7 +116,7 @@ package struct SkyScreen: Sendable {
     struct Line {
         var label: String
         var value: String
-        var style: StatusLine.Style = .plain
+        var style: ANSI.Style = .plain
     }
 
     /// The fix, its errors and the receiver, a line each; a state without a fix takes as many

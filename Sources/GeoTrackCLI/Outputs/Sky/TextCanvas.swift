@@ -9,7 +9,7 @@ struct TextCanvas {
     /// Rows.
     let height: Int
     private var scalars: [Unicode.Scalar]
-    private var styles: [StatusLine.Style]
+    private var styles: [ANSI.Style]
     private var dots: [UInt8]
 
     init(width: Int, height: Int) {
@@ -24,7 +24,7 @@ struct TextCanvas {
     /// Writes `text` from (`row`, `column`), cut to `limit` columns and to the canvas, a cut
     /// marked with `…`; returns the columns written.
     @discardableResult
-    mutating func put(_ text: String, row: Int, column: Int, style: StatusLine.Style = .plain, limit: Int? = nil) -> Int {
+    mutating func put(_ text: String, row: Int, column: Int, style: ANSI.Style = .plain, limit: Int? = nil) -> Int {
         guard row >= 0, row < height, column < width else { return 0 }
         let end = min(width, limit.map { column + max(0, $0) } ?? width)
         var position = column
@@ -54,7 +54,7 @@ struct TextCanvas {
     /// A cell holding text hides the braille dots beneath it, which are drawn dim.
     func lines(color: Bool) -> [String] {
         (0..<height).map { row in
-            var cells: [(Unicode.Scalar, StatusLine.Style)] = (0..<width).map { column in
+            var cells: [(Unicode.Scalar, ANSI.Style)] = (0..<width).map { column in
                 let index = row * width + column
                 if scalars[index] == " ", dots[index] != 0, let braille = Unicode.Scalar(0x2800 + UInt32(dots[index])) {
                     return (braille, .dim)
@@ -66,18 +66,18 @@ struct TextCanvas {
         }
     }
 
-    private static func paint(_ cells: [(Unicode.Scalar, StatusLine.Style)], color: Bool) -> String {
+    private static func paint(_ cells: [(Unicode.Scalar, ANSI.Style)], color: Bool) -> String {
         var text = ""
-        var current = StatusLine.Style.plain
+        var current = ANSI.Style.plain
         for (scalar, style) in cells {
             if color, style != current {
-                if current != .plain { text += "\u{1B}[0m" }
+                if current != .plain { text += ANSI.reset }
                 text += style.rawValue
                 current = style
             }
             text.unicodeScalars.append(scalar)
         }
-        if color, current != .plain { text += "\u{1B}[0m" }
+        if color, current != .plain { text += ANSI.reset }
         return text
     }
 }

@@ -57,11 +57,6 @@ package final class StatusDisplay: Sendable {
     /// on the next tick, or at the end, so what is on screen is at most one fix behind.
     private let minimumRedrawInterval: Double
 
-    static let clearToEnd = "\u{1B}[K"
-    static let clearToEndOfScreen = "\u{1B}[J"
-    static let hideCursor = "\u{1B}[?25l"
-    static let showCursor = "\u{1B}[?25h"
-
     /// Creates a display writing to `descriptor`; `width` is asked on start and on every resize.
     package init(mode: Mode, options: RenderOptions, descriptor: Int32 = STDOUT_FILENO,
                  width: @escaping @Sendable () -> Int? = { Terminal.columns(STDOUT_FILENO) },
@@ -77,7 +72,7 @@ package final class StatusDisplay: Sendable {
         self.terminalMode = mode == .terminal ? terminalMode : nil
         if mode == .terminal {
             self.terminalMode?.quiet()
-            Terminal.write(Self.hideCursor, to: descriptor)
+            Terminal.write(ANSI.hideCursor, to: descriptor)
         }
     }
 
@@ -141,7 +136,7 @@ package final class StatusDisplay: Sendable {
                 if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
             case .terminal:
                 // Clear the status line, print the event where it was, then draw the status below.
-                if !Terminal.write("\r" + Self.clearToEndOfScreen + line + "\n", to: descriptor) { state.outputClosed = true }
+                if !Terminal.write("\r" + ANSI.clearToEndOfScreen + line + "\n", to: descriptor) { state.outputClosed = true }
                 state.drawn = false
                 state.lastLine = nil
                 draw(&state, now: now)
@@ -198,7 +193,7 @@ package final class StatusDisplay: Sendable {
         state.withLock { state in
             guard !state.finished, !state.suspended else { return }
             state.suspended = true
-            Terminal.write("\r" + Self.clearToEndOfScreen + Self.showCursor, to: descriptor)
+            Terminal.write("\r" + ANSI.clearToEndOfScreen + ANSI.showCursor, to: descriptor)
             terminalMode?.restore()
             state.drawn = false
             state.lastLine = nil
@@ -215,7 +210,7 @@ package final class StatusDisplay: Sendable {
             state.suspended = false
             state.width = columns
             terminalMode?.quiet()
-            Terminal.write(Self.hideCursor, to: descriptor)
+            Terminal.write(ANSI.hideCursor, to: descriptor)
             draw(&state, now: now)
         }
     }
@@ -229,7 +224,7 @@ package final class StatusDisplay: Sendable {
             }
             state.finished = true
             if mode == .terminal {
-                Terminal.write((state.drawn ? "\n" : "") + Self.showCursor, to: descriptor)
+                Terminal.write((state.drawn ? "\n" : "") + ANSI.showCursor, to: descriptor)
                 terminalMode?.restore()
             }
         }
@@ -262,7 +257,7 @@ package final class StatusDisplay: Sendable {
             // old, longer line onto the rows below its start and keeps the cursor at that start
             // (tmux, VTE): drawing from there and clearing to the end of the screen erases every
             // row the old line took, where a cursor left at its end would leave the rows above it.
-            if !Terminal.write("\r" + line + Self.clearToEndOfScreen + "\r", to: descriptor) { state.outputClosed = true }
+            if !Terminal.write("\r" + line + ANSI.clearToEndOfScreen + "\r", to: descriptor) { state.outputClosed = true }
             state.drawn = true
         case .lines:
             if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }

@@ -31,20 +31,9 @@ package enum StatusLine {
     struct Part {
         var text: String
         var priority: Int
-        var style: Style = .plain
+        var style: ANSI.Style = .plain
         var joiner: String = StatusLine.separator
         var shorter: (text: String, priority: Int)?
-    }
-
-    /// The ANSI colours the line uses.
-    enum Style: String {
-        case plain = ""
-        case bold = "\u{1B}[1m"
-        case green = "\u{1B}[32m"
-        case yellow = "\u{1B}[33m"
-        case red = "\u{1B}[31m"
-        case cyan = "\u{1B}[36m"
-        case dim = "\u{1B}[2m"
     }
 
     static let separator = "  "
@@ -259,11 +248,11 @@ package enum StatusLine {
     }
 
     static func paint(_ parts: [Part], color: Bool, dimAll: Bool) -> String {
-        let reset = "\u{1B}[0m"
+        let reset = ANSI.reset
         var line = ""
         for (index, part) in parts.enumerated() {
             if index > 0 { line += part.joiner }
-            let style = dimAll && part.style != .yellow ? Style.dim : part.style
+            let style = dimAll && part.style != .yellow ? ANSI.Style.dim : part.style
             line += !color || style == .plain ? part.text : style.rawValue + part.text + reset
         }
         return line
