@@ -16,10 +16,13 @@ import Glibc
 /// no event that could interleave (no regions, no visits), no filter that could hold a fix back,
 /// and nothing else asked for. A test compares the two, byte for byte, on every corpus log.
 package enum FastReplay {
-    /// Whether `replay` with these options and settings may take the fast path.
+    /// Whether `replay` with these options and settings may take the fast path: every output but
+    /// the JSON lines says it is not asked for (publishing to the configuration's destinations
+    /// too), and nothing else changes what is printed.
     package static func applies(options: OutputOptions, settings: Settings, paced: Bool) -> Bool {
-        options.json && !options.sky && !options.stats && options.gpxPath == nil && options.svgPath == nil && options.stopAfter == nil && !paced
-            && options.publish.urls.isEmpty
+        let context = OutputContext(options: options, settings: settings, live: paced, sourceName: "", input: nil,
+                                    showsProgress: !paced, descriptor: STDOUT_FILENO, environment: [:])
+        return TrackerOutputs.requestsOnlyJSONLines(context) && !options.sky && options.stopAfter == nil && !paced
             && settings.regions.isEmpty && !settings.visits.enabled
             && settings.distanceFilter <= 0 && settings.accuracyFilter <= 0
     }

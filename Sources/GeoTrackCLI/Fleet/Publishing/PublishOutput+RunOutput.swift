@@ -2,7 +2,14 @@ import GeoTrackService
 
 /// `--publish`: each location and event queued in the outbox for its destinations. Its close
 /// is the session's (``TrackerSession``): it waits, within `--publish-wait`, for the senders.
-extension PublishOutput: RunOutput {
+extension PublishOutput: BuiltInOutput {
+    /// Whether anything is to be published: `--publish`, the configuration's
+    /// `publish.destinations`, or `--publish-home-assistant` (refused without a broker).
+    package static func isRequested(_ context: OutputContext) -> Bool {
+        !context.options.publish.urls.isEmpty || !context.settings.publish.destinations.isEmpty
+            || context.options.publish.homeAssistant
+    }
+
     /// The output for `--publish`, or for the configuration's `publish.destinations` when the
     /// command line names none; the configuration's user, device and Home Assistant setting
     /// stand where no flag is given.

@@ -2,7 +2,7 @@ import GeoTrackService
 
 /// `--gpx FILE`: every location the run delivers, recorded as it comes (``GPXWriter``), synced
 /// to disk on a timer, and closed with its closing tags at the end.
-package final class GPXOutput: RunOutput {
+package final class GPXOutput: BuiltInOutput {
     /// The file being written.
     package let writer: GPXWriter
 
@@ -10,6 +10,9 @@ package final class GPXOutput: RunOutput {
     package init(writer: GPXWriter) {
         self.writer = writer
     }
+
+    /// Whether `--gpx` is given.
+    package static func isRequested(_ context: OutputContext) -> Bool { context.options.gpxPath != nil }
 
     /// The output for `--gpx`, when given.
     package static func make(_ context: OutputContext) throws(CLIError) -> (any RunOutput)? {

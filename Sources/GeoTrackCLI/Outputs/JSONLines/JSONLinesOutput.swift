@@ -9,7 +9,7 @@ import Synchronization
 /// track: a position's TPV (and the events it caused) waits for its location's GPX point, or
 /// for the next report when the manager's filters hold the location back. The GPX output comes
 /// before this one, so it has written the point when the location reaches here.
-package final class JSONLinesOutput: RunOutput {
+package final class JSONLinesOutput: BuiltInOutput {
     private let writer: LineWriter
     private let includesSky: Bool
     private let holdsForTrack: Bool
@@ -23,9 +23,12 @@ package final class JSONLinesOutput: RunOutput {
         self.holdsForTrack = holdsForTrack
     }
 
+    /// Whether `--json` is given.
+    package static func isRequested(_ context: OutputContext) -> Bool { context.options.json }
+
     /// The output for `--json`, when given.
     package static func make(_ context: OutputContext) -> (any RunOutput)? {
-        guard context.options.json else { return nil }
+        guard isRequested(context) else { return nil }
         return JSONLinesOutput(writer: LineWriter(descriptor: context.descriptor, flushEachLine: context.live),
                                includesSky: context.options.sky, holdsForTrack: context.options.gpxPath != nil)
     }

@@ -2,7 +2,10 @@ import GeoTrackService
 import SystemPackage
 
 /// `--svg FILE`: the track drawn at the end.
-extension PictureOutput: RunOutput {
+extension PictureOutput: BuiltInOutput {
+    /// Whether `--svg` is given.
+    package static func isRequested(_ context: OutputContext) -> Bool { context.options.svgPath != nil }
+
     /// The output for `--svg`, when given.
     package static func make(_ context: OutputContext) throws(CLIError) -> (any RunOutput)? {
         guard let path = context.options.svgPath else { return nil }

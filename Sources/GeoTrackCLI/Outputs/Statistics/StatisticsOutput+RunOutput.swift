@@ -4,10 +4,13 @@ import Glibc
 #endif
 
 /// `--stats`: every location summed up, written on stderr once the display is done.
-extension StatisticsOutput: RunOutput {
+extension StatisticsOutput: BuiltInOutput {
+    /// Whether `--stats` is given.
+    package static func isRequested(_ context: OutputContext) -> Bool { context.options.stats }
+
     /// The output for `--stats`, when given.
     package static func make(_ context: OutputContext) -> (any RunOutput)? {
-        guard context.options.stats else { return nil }
+        guard isRequested(context) else { return nil }
         return StatisticsOutput(descriptor: STDERR_FILENO, json: context.options.json,
                                 units: context.settings.units, format: context.settings.format)
     }
