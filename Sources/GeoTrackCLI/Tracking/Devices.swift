@@ -31,7 +31,7 @@ extension GeoTrack {
         }
 
         package func run() async throws {
-            let settings = try await Settings.load(overrides: gpsd.settingsOverrides, explicitFile: configFile.config)
+            let settings = try await Settings.load(overrides: gpsd.settingsOverrides(device: nil), explicitFile: configFile.config)
             let devices = try await LocationSources.devices(settings: settings, timeout: .milliseconds(Int(timeout * 1000)),
                                                             logger: Logger.geotrack())
             if json {

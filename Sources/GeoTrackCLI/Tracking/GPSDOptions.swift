@@ -9,11 +9,13 @@ package struct GPSDOptions: ParsableArguments {
 
     package init() {}
 
-    /// What these flags set, for the top layer of the configuration.
-    package var settingsOverrides: SettingsOverrides {
+    /// What these flags set, with the command's `--device` if it has one, for the top layer of
+    /// the configuration.
+    package func settingsOverrides(device: String?) -> SettingsOverrides {
         var overrides = SettingsOverrides()
         overrides.gpsdHost = address?.host
         overrides.gpsdPort = address?.port
+        overrides.device = device
         return overrides
     }
 }

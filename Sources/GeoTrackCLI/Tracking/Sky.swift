@@ -57,9 +57,7 @@ extension GeoTrack {
 
         /// What the command line sets of the configuration: its top layer.
         package var settingsOverrides: SettingsOverrides {
-            var overrides = display.settingsOverrides.merging(gpsd.settingsOverrides)
-            overrides.device = device
-            return overrides
+            display.settingsOverrides.merging(gpsd.settingsOverrides(device: device))
         }
 
         package func run() async throws {

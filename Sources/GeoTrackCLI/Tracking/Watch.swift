@@ -62,9 +62,7 @@ extension GeoTrack {
 
         /// What the command line sets of the configuration: its top layer.
         package var settingsOverrides: SettingsOverrides {
-            var overrides = output.settingsOverrides.merging(gpsd.settingsOverrides)
-            overrides.device = device
-            return overrides
+            output.settingsOverrides.merging(gpsd.settingsOverrides(device: device))
         }
 
         package func run() async throws {
