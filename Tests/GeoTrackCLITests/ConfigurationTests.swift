@@ -6,7 +6,7 @@ import Testing
 struct ConfigurationTests {
     static let defaultsFile = TestSupport.packageRoot.appendingPathComponent("config/geotrack.yaml").path
 
-    static func load(flags: [String: String] = [:], environment: [String: String] = [:], file: String? = nil,
+    static func load(overrides: SettingsOverrides = SettingsOverrides(), environment: [String: String] = [:], file: String? = nil,
                      yaml: String? = nil) async throws -> (Settings, [String]) {
         var path = file
         if let yaml {
@@ -17,7 +17,7 @@ struct ConfigurationTests {
         var env = environment
         env["HOME"] = env["HOME"] ?? "/nonexistent-home"
         var warnings: [String] = []
-        let settings = try await ConfigurationLoader(flags: flags, environment: env, explicitFile: path)
+        let settings = try await ConfigurationLoader(overrides: overrides, environment: env, explicitFile: path)
             .load(warn: { warnings.append($0) })
         return (settings, warnings)
     }
@@ -45,10 +45,29 @@ struct ConfigurationTests {
         #expect(withEnvironment.gpsdHost == "envhost")
         #expect(withEnvironment.units == .nautical)
         #expect(withEnvironment.gpsdPort == 3000)
-        let (withFlags, _) = try await Self.load(flags: [ConfigKeys.units: "metric"],
-                                                 environment: ["GEOTRACK_DISPLAY_UNITS": "nautical"], yaml: yaml)
+        var units = SettingsOverrides()
+        units.units = .metric
+        let (withFlags, _) = try await Self.load(overrides: units, environment: ["GEOTRACK_DISPLAY_UNITS": "nautical"], yaml: yaml)
         #expect(withFlags.units == .metric)
         #expect(withFlags.format == .dms)
+    }
+
+    @Test("the command line's typed values replace the layers below without their being read: a bad value there is no error")
+    func overridesReplaceUnread() async throws {
+        let yaml = "gpsd:\n  port: [1, 2]\ndisplay:\n  format: dms\ngpx:\n  min_move: -3\n"
+        let environment = ["GEOTRACK_DISPLAY_UNITS": "furlongs", "GEOTRACK_GPSD_HOST": "envhost"]
+        // Without the command line, each bad value is an error (exit 78).
+        await #expect(throws: CLIError.self) { _ = try await Self.load(environment: environment, yaml: yaml) }
+        let watch = try GeoTrack.Watch.parse(["--units", "nautical", "--gpsd", ":3000", "--gpx-min-move", "2.5",
+                                              "--visits", "--device", "/dev/ttyUSB1"])
+        let (settings, _) = try await Self.load(overrides: watch.settingsOverrides, environment: environment, yaml: yaml)
+        #expect(settings.units == .nautical)
+        #expect(settings.gpsdPort == 3000)
+        #expect(settings.gpsdHost == "envhost")
+        #expect(settings.format == .dms)
+        #expect(settings.gpx.minimumMove == 2.5)
+        #expect(settings.visits.enabled)
+        #expect(settings.device == "/dev/ttyUSB1")
     }
 
     @Test("the user file is found through XDG_CONFIG_HOME, and a missing one is no error")

@@ -47,4 +47,43 @@ struct LifecycleTests {
         #expect(lifecycle.state == .terminating(signal: SIGTERM))
         lifecycle.cancel()
     }
+
+    @Test("a run's lifecycle gives Ctrl-Z, SIGCONT and a terminating signal as its events, in order, until it ends")
+    func runLifecycleEvents() async {
+        // No signals watched: the test feeds them in, so nothing reaches the test process itself.
+        let process = ProcessLifecycle(signals: [])
+        let lifecycle = RunLifecycle(process: process, resizes: false)
+        process.receive(SIGTSTP)
+        process.receive(SIGCONT)
+        process.receive(SIGUSR1)
+        process.receive(SIGINT)
+        lifecycle.end()
+        var seen: [RunLifecycle.Event] = []
+        for await event in lifecycle.events { seen.append(event) }
+        #expect(seen == [.suspend, .resume, .terminate(signal: SIGINT)])
+        #expect(process.state == .terminating(signal: SIGINT))
+    }
+
+    @Test("a run that draws on the terminal hears of a new window size (SIGWINCH) from its lifecycle")
+    func runLifecycleResize() async {
+        let lifecycle = RunLifecycle(process: ProcessLifecycle(signals: []), resizes: true)
+        let events = lifecycle.events
+        // SIGWINCH's default action is to ignore it, and the lifecycle catches it: the test
+        // process is not disturbed.
+        kill(getpid(), SIGWINCH)
+        let first = await withTaskGroup(of: RunLifecycle.Event?.self) { group in
+            group.addTask {
+                for await event in events { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? nil
+        }
+        lifecycle.end()
+        #expect(first == .resize)
+    }
 }

@@ -62,6 +62,19 @@ struct OnePipelineTests {
         withVisits.visits.enabled = true
         #expect(!FastReplay.applies(options: options, settings: withVisits, paced: false))
         #expect(!FastReplay.applies(options: try OutputOptions.parse(["--json", "--sky"]), settings: Settings(), paced: false))
+        // Every other output says itself that it is asked for, and the fast path, which has none
+        // of them, is not taken.
+        for flags in [["--stats"], ["--gpx", "t.gpx"], ["--svg", "t.svg"], ["--publish", "mqtt://127.0.0.1"],
+                      ["--publish-home-assistant"], ["--count", "3"]] {
+            #expect(!FastReplay.applies(options: try OutputOptions.parse(["--json"] + flags), settings: Settings(), paced: false),
+                    "\(flags)")
+        }
+        #expect(!FastReplay.applies(options: options, settings: Settings(), paced: true))
+        // The configuration's destinations publish as --publish does: `replay FILE --json` took
+        // the fast path and queued nothing for them.
+        var withDestinations = Settings()
+        withDestinations.publish.destinations = ["mqtt://127.0.0.1"]
+        #expect(!FastReplay.applies(options: options, settings: withDestinations, paced: false))
 
         let directory = try TestSupport.temporaryDirectory()
         // Every log is smaller than two chunks and takes the single decoder; all of them one

@@ -112,7 +112,7 @@ package enum FleetScreen {
                 break
             }
             var text = line(device, now: now, staleAfter: staleAfter, options: options)
-            if options.color, isFaded(device, now: now, staleAfter: staleAfter) { text = "\u{1B}[2m" + text + "\u{1B}[0m" }
+            if options.color, isFaded(device, now: now, staleAfter: staleAfter) { text = ANSI.Style.dim.rawValue + text + ANSI.reset }
             lines.append(text)
         }
         guard let width else { return lines }
@@ -129,7 +129,7 @@ package enum FleetScreen {
         var result = ""
         var inEscape = false
         for character in line {
-            if character == "\u{1B}" { inEscape = true }
+            if character == ANSI.escape { inEscape = true }
             if inEscape {
                 result.append(character)
                 if character.isLetter { inEscape = false }
@@ -140,7 +140,7 @@ package enum FleetScreen {
             result.append(character)
             visible += columns
         }
-        return result + "…" + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
+        return result + "…" + (line.contains(ANSI.escape) ? ANSI.reset : "")
     }
 
     /// Columns a line takes, escape sequences left out.
@@ -148,7 +148,7 @@ package enum FleetScreen {
         var count = 0
         var inEscape = false
         for character in line {
-            if character == "\u{1B}" { inEscape = true }
+            if character == ANSI.escape { inEscape = true }
             if inEscape {
                 if character.isLetter { inEscape = false }
                 continue

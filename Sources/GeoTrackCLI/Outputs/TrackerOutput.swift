@@ -59,26 +59,19 @@ package final class TrackerOutput: Sendable {
         defer { ticks.updated(due: { nextTick }) }
         let verdict = try draw(update)
         // The write that found the reader gone was this one: end, closing the files properly.
-        if verdict == nil, display.isOutputClosed || outputs.contains(where: \.isClosed) { return .outputClosed }
+        if verdict == nil, display.isClosed || outputs.contains(where: \.isClosed) { return .outputClosed }
         return verdict
     }
 
     private func draw(_ update: TrackingUpdate) throws(CLIError) -> Verdict? {
-        switch update {
-        case .status(let status):
+        if case .status(let status) = update {
             state.withLock { $0.status = status }
             if case .failed(let error) = status {
                 // The error is the run's last word, on stderr; the line keeps what it showed.
                 throw CLIError(error)
             }
-            display.show(status)
-        case .report(let report):
-            display.report(report)
-        case .event(let event):
-            display.event(event)
-        case .location:
-            break
         }
+        try display.handle(update)
         for output in outputs {
             try output.handle(update)
         }
@@ -109,7 +102,11 @@ package final class TrackerOutput: Sendable {
                 firstError = firstError ?? error
             }
         }
-        display.finish()
+        do {
+            try display.finish()
+        } catch {
+            firstError = firstError ?? error
+        }
         for output in outputs {
             output.finishAfterDisplay()
         }

@@ -1,5 +1,4 @@
 import FoundationEssentials
-import Logging
 import SystemPackage
 #if canImport(Glibc)
 import Glibc
@@ -9,11 +8,25 @@ import Glibc
 package enum TrackerOutputs {
     /// The built-in outputs, in the order they see each update: the GPX point is written before
     /// the JSON lines it held back are released, and the progress bar moves last.
+    static let builtInTypes: [any BuiltInOutput.Type] = [
+        GPXOutput.self, StatisticsOutput.self, PictureOutput.self, PublishOutput.self, JSONLinesOutput.self, ProgressOutput.self,
+    ]
+
     static func builtIn(_ context: OutputContext) throws(CLIError) -> [any RunOutput] {
-        [
-            try GPXOutput.make(context), StatisticsOutput.make(context), try PictureOutput.make(context),
-            try PublishOutput.make(context), JSONLinesOutput.make(context), try ProgressOutput.make(context),
-        ].compactMap { $0 }
+        var outputs: [any RunOutput] = []
+        for type in builtInTypes {
+            if let output = try type.make(context) { outputs.append(output) }
+        }
+        return outputs
+    }
+
+    /// Whether JSON lines are asked for and no other output is, built in or an option group's:
+    /// what the fast `replay --json` path needs, asked of each output itself.
+    package static func requestsOnlyJSONLines(_ context: OutputContext) -> Bool {
+        guard JSONLinesOutput.isRequested(context) else { return false }
+        let others = builtInTypes.filter { ObjectIdentifier($0) != ObjectIdentifier(JSONLinesOutput.self) }
+        return !others.contains { $0.isRequested(context) }
+            && !context.options.outputGroups.contains { $0.isRequested(context) }
     }
 
     /// The outputs for a run; `live` flushes JSON per line (watch, or a paced replay).
@@ -48,14 +61,5 @@ package enum TrackerOutputs {
                                                     width: { Terminal.columns(descriptor) },
                                                     terminalMode: isTerminal ? TerminalMode() : nil),
                              outputs: outputs, stopAfter: options.stopAfter)
-    }
-}
-
-extension Logger {
-    /// geotrack's logger: warnings and errors on stderr, quiet otherwise so the status line stays clean.
-    package static func geotrack() -> Logger {
-        var logger = Logger(label: "geotrack") { label in StreamLogHandler.standardError(label: label) }
-        logger.logLevel = ProcessInfo.processInfo.environment["GEOTRACK_DEBUG"] == nil ? .error : .debug
-        return logger
     }
 }

@@ -1,0 +1,159 @@
+import Configuration
+import GPSD
+import OwnTracks
+
+extension ConfigurationLoader {
+    /// Reads each key the command line does not set through the layered reader, and checks it.
+    struct Resolver {
+        let reader: ConfigReader
+        let loader: ConfigurationLoader
+        let filePath: String
+        /// The file's own keys, which tell a value of the wrong shape from one not given.
+        let file: ConfigFile
+
+        mutating func settings(regionNames: [String]) throws(CLIError) -> Settings {
+            var settings = Settings()
+            if let host = try text(ConfigKeys.gpsdHost, allowed: "a host name or address, such as localhost") {
+                guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
+                    throw bad(ConfigKeys.gpsdHost, host, "a host name or address, such as localhost")
+                }
+                settings.gpsdHost = host
+            }
+            if let port = try text(ConfigKeys.gpsdPort, allowed: "a TCP port from 1 to 65535") {
+                guard let number = Int(port), (1...65_535).contains(number) else {
+                    throw bad(ConfigKeys.gpsdPort, port, "a TCP port from 1 to 65535")
+                }
+                settings.gpsdPort = number
+            }
+            if let device = try text(ConfigKeys.gpsdDevice, allowed: "a device path such as /dev/ttyACM0") {
+                guard device.isEmpty || GPSDConfiguration.isValidDevice(device) else {
+                    throw bad(ConfigKeys.gpsdDevice, Terminal.safe(device), "a device path such as /dev/ttyACM0 (letters, digits and / . _ - + : @ , ~)")
+                }
+                settings.device = device.isEmpty ? nil : device
+            }
+            if let units = try text(ConfigKeys.units, allowed: Units.allCases.map(\.rawValue).joined(separator: ", ")) {
+                guard let value = Units(rawValue: units) else {
+                    throw bad(ConfigKeys.units, units, Units.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                settings.units = value
+            }
+            if let format = try text(ConfigKeys.format, allowed: CoordinateFormat.allCases.map(\.rawValue).joined(separator: ", ")) {
+                guard let value = CoordinateFormat(rawValue: format) else {
+                    throw bad(ConfigKeys.format, format, CoordinateFormat.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                settings.format = value
+            }
+            settings.distanceFilter = try number(ConfigKeys.distanceFilter, default: settings.distanceFilter, minimum: 0)
+            settings.accuracyFilter = try number(ConfigKeys.accuracyFilter, default: settings.accuracyFilter, minimum: 0)
+            if let visits = try text(ConfigKeys.visits, allowed: "true or false") {
+                switch visits.lowercased() {
+                case "true", "yes", "on", "1": settings.visits.enabled = true
+                case "false", "no", "off", "0": settings.visits.enabled = false
+                default: throw bad(ConfigKeys.visits, visits, "true or false")
+                }
+            }
+            settings.visits.radius = try number(ConfigKeys.visitRadius, default: settings.visits.radius, minimum: 0, exclusive: true)
+            settings.visits.dwell = try number(ConfigKeys.visitDwell, default: settings.visits.dwell, minimum: 0, exclusive: true)
+            settings.gpx.minimumMove = try number(ConfigKeys.gpxMinimumMove, default: settings.gpx.minimumMove, minimum: 0)
+            settings.gpx.minimumInterval = try number(ConfigKeys.gpxMinimumInterval, default: settings.gpx.minimumInterval, minimum: 0)
+            settings.gpx.segmentAfter = try number(ConfigKeys.gpxSegmentAfter, default: settings.gpx.segmentAfter, minimum: 0, exclusive: true)
+            settings.gpx.syncInterval = try number(ConfigKeys.gpxSyncInterval, default: settings.gpx.syncInterval, minimum: 0, exclusive: true)
+            for name in regionNames {
+                settings.regions.append(try region(name))
+            }
+            settings.publish = try publish()
+            return settings
+        }
+
+        /// The `publish:` section: each destination must be a URL `--publish` takes, and the
+        /// names what `--publish-user` and `--publish-device` take.
+        func publish() throws(CLIError) -> PublishSettings {
+            var result = PublishSettings()
+            let key = ConfigKeys.publishDestinations
+            // A list in the file; in the environment, URLs separated by commas.
+            var urls: [String] = []
+            if let text = reader.string(forKey: ConfigKey(key)) {
+                urls = text.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()) }
+                    .filter { !$0.isEmpty }
+            } else if case .list(let items) = file[key] {
+                urls = items
+            }
+            for url in urls {
+                do {
+                    _ = try PublishDestination(url: url)
+                } catch {
+                    // The URL itself is not repeated: it may hold a password, which is refused.
+                    throw CLIError(.config, "config: \(key) in \(filePath): \(error.message)")
+                }
+            }
+            result.destinations = urls
+            for (key, path) in [(ConfigKeys.publishUser, \PublishSettings.user), (ConfigKeys.publishDevice, \PublishSettings.device)] {
+                guard let name = try text(key, allowed: "a name without /, +, # or control characters"), !name.isEmpty else { continue }
+                guard OwnTracksTopic.isValidPart(name) else { throw bad(key, name, "a name without /, +, # or control characters") }
+                result[keyPath: path] = name
+            }
+            if let flag = try text(ConfigKeys.publishHomeAssistant, allowed: "true or false") {
+                switch flag.lowercased() {
+                case "true", "yes", "on", "1": result.homeAssistant = true
+                case "false", "no", "off", "0": result.homeAssistant = false
+                default: throw bad(ConfigKeys.publishHomeAssistant, flag, "true or false")
+                }
+            }
+            return result
+        }
+
+        func region(_ name: String) throws(CLIError) -> RegionSetting {
+            func field(_ field: String, _ range: ClosedRange<Double>, _ allowed: String) throws(CLIError) -> Double {
+                let key = "regions.\(name).\(field)"
+                guard let value = try text(key, allowed: allowed) else {
+                    throw CLIError(.config, "config: region '\(name)' has no \(field) (in \(filePath)). Give latitude, longitude and radius.")
+                }
+                guard let number = Double(value), range.contains(number) else { throw bad(key, value, allowed) }
+                return number
+            }
+            let radius = try field("radius", 0...20_000_000, "a radius in metres, more than 0")
+            guard radius > 0 else { throw bad("regions.\(name).radius", "0", "a radius in metres, more than 0") }
+            return RegionSetting(name: name,
+                                 latitude: try field("latitude", -90...90, "degrees from -90 to 90"),
+                                 longitude: try field("longitude", -180...180, "degrees from -180 to 180"),
+                                 radius: radius)
+        }
+
+        /// The text set for `key`, or `nil` when no layer sets it (`key: ~` and `key:` set nothing)
+        /// or when the command line does (its typed value is applied after).
+        /// A value that is there but is not one value (`port: [1, 2]`, `units: {a: b}`) is an error,
+        /// not "unset": the reader alone cannot tell the two apart, so the file's own keys decide.
+        func text(_ key: String, allowed: String) throws(CLIError) -> String? {
+            // The command line's value replaces the layers below without their being read.
+            if loader.overrides.keys.contains(key) { return nil }
+            if let value = reader.string(forKey: ConfigKey(key)) { return value }
+            if case .list = file[key] {
+                throw CLIError(.config, "config: \(key) in \(filePath) is a list, not one value; use \(allowed)")
+            }
+            if file.keys.contains(where: { $0.hasPrefix(key + ".") }) {
+                throw CLIError(.config, "config: \(key) in \(filePath) is a mapping, not one value; use \(allowed)")
+            }
+            return nil
+        }
+
+        func number(_ key: String, default value: Double, minimum: Double, exclusive: Bool = false) throws(CLIError) -> Double {
+            let allowed = exclusive ? "a number of more than \(Int(minimum))" : "a number of at least \(Int(minimum))"
+            guard let string = try text(key, allowed: allowed) else { return value }
+            guard let number = Double(string), number.isFinite,
+                  exclusive ? number > minimum : number >= minimum
+            else { throw bad(key, string, allowed) }
+            return number
+        }
+
+        /// The error for a bad value, naming where it was set.
+        func bad(_ key: String, _ value: String, _ allowed: String) -> CLIError {
+            let origin: String
+            if loader.environment[ConfigKeys.environmentName(key)] != nil {
+                origin = "in \(ConfigKeys.environmentName(key))"
+            } else {
+                origin = "in \(filePath)"
+            }
+            return CLIError(.config, "config: \(key) = '\(value)' \(origin) is not allowed; use \(allowed)")
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import Configuration
+import FoundationEssentials
+import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Resolves ``Settings``: the command line's typed ``SettingsOverrides`` over what
+/// swift-configuration reads from the `GEOTRACK_*` environment variables, then the user's YAML
+/// file, then the built-in defaults.
+///
+/// Every value of those layers is read as text and checked here, so a bad value is reported the
+/// same way whichever layer it came from: its key, the value, what is allowed, and where it was
+/// set. The command line's values were checked when parsed, and are applied as they are.
+package struct ConfigurationLoader: Sendable {
+    /// What the command line sets.
+    package var overrides: SettingsOverrides
+    /// The process environment.
+    package var environment: [String: String]
+    /// The configuration file given with `--config`, if any.
+    package var explicitFile: String?
+
+    /// Creates a loader.
+    package init(overrides: SettingsOverrides = SettingsOverrides(),
+                 environment: [String: String] = ProcessInfo.processInfo.environment, explicitFile: String? = nil) {
+        self.overrides = overrides
+        self.environment = environment
+        self.explicitFile = explicitFile
+    }
+
+    /// The file to read: `--config`, else `GEOTRACK_CONFIG`, else `$XDG_CONFIG_HOME/geotrack/config.yaml`
+    /// (`~/.config/geotrack/config.yaml`); and whether it must exist.
+    package var userFile: (path: String, required: Bool) {
+        if let explicitFile { return (explicitFile, true) }
+        if let path = environment["GEOTRACK_CONFIG"], !path.isEmpty { return (path, true) }
+        let base: String
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+            base = xdg
+        } else {
+            base = (environment["HOME"] ?? passwordDatabaseHome()) + "/.config"
+        }
+        return (base + "/geotrack/config.yaml", false)
+    }
+
+    /// Reads and checks every setting; `warn` receives one line per unknown key.
+    package func load(warn: (String) -> Void) async throws(CLIError) -> Settings {
+        let (path, required) = userFile
+        let found: ConfigFile?
+        do {
+            found = try ConfigFile.load(path: path)
+        } catch {
+            throw CLIError(.config, "config: cannot read \(path): \(Self.oneLine(error)) Fix the YAML or move the file away.")
+        }
+        if required, found == nil {
+            throw CLIError(.config, "config: file \(path) does not exist. Check the path given with --config or GEOTRACK_CONFIG.")
+        }
+        let file = found ?? ConfigFile()
+        for entry in file.entries where !Self.isKnown(entry.key) && !Self.isEmptySection(entry) {
+            warn("geotrack: warning: unknown configuration key '\(entry.key)' in \(path) (ignored)")
+        }
+        let knownEnvironment = Set(ConfigKeys.all.map(ConfigKeys.environmentName) + ConfigKeys.otherEnvironment)
+        for name in environment.keys.sorted() where name.hasPrefix("GEOTRACK_") && !knownEnvironment.contains(name) {
+            warn("geotrack: warning: unknown environment variable \(name) (ignored)")
+        }
+        let environmentValues = environment.filter { $0.key.hasPrefix("GEOTRACK_") }
+        let reader = ConfigReader(providers: [
+            EnvironmentVariablesProvider(environmentVariables: environmentValues).prefixKeys(with: "geotrack"),
+            InMemoryProvider(name: path, values: Self.values(file)),
+        ])
+        // `regions:` with nothing under it is fine; a list or a single value there is not.
+        switch file[ConfigKeys.regions] {
+        case .scalar(let text) where !text.isEmpty:
+            throw CLIError(.config, "config: regions in \(path) must be a mapping of names to latitude, longitude and radius")
+        case .list(let items) where !items.isEmpty:
+            throw CLIError(.config, "config: regions in \(path) must be a mapping of names to latitude, longitude and radius")
+        default:
+            break
+        }
+        var resolver = Resolver(reader: reader, loader: self, filePath: path, file: file)
+        var settings = try resolver.settings(regionNames: Self.regionNames(in: file.keys))
+        overrides.apply(to: &settings)
+        return settings
+    }
+
+    /// Whether an entry is a known section left empty (`gpsd:` or `display: {}`), which sets
+    /// nothing and deserves no warning.
+    static func isEmptySection(_ entry: ConfigFile.Entry) -> Bool {
+        entry.value == .null && ConfigKeys.all.contains { $0.hasPrefix(entry.key + ".") }
+    }
+
+    /// A file's values for an in-memory provider: a key without a value is left out, so
+    /// the layers below it (the defaults) decide.
+    static func values(_ file: ConfigFile) -> [AbsoluteConfigKey: ConfigValue] {
+        var values: [AbsoluteConfigKey: ConfigValue] = [:]
+        for entry in file.entries {
+            let content: ConfigContent
+            switch entry.value {
+            case .scalar(let text): content = .string(text)
+            case .list(let items): content = .stringArray(items)
+            case .null: continue
+            }
+            values[AbsoluteConfigKey(ConfigKey(entry.key))] = ConfigValue(content, isSecret: false)
+        }
+        return values
+    }
+
+    /// Whether a flattened file key is one geotrack reads.
+    package static func isKnown(_ key: String) -> Bool {
+        if ConfigKeys.all.contains(key) || key == ConfigKeys.regions { return true }
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 3 && parts[0] == "regions" && ConfigKeys.regionFields.contains(String(parts[2]))
+    }
+
+    /// Region names: the middle component of `regions.NAME.FIELD` keys, in file order of names.
+    static func regionNames(in keys: [String]) -> [String] {
+        var names: [String] = []
+        for key in keys {
+            let parts = key.split(separator: ".", omittingEmptySubsequences: false)
+            if parts.count == 3, parts[0] == "regions", !names.contains(String(parts[1])) {
+                names.append(String(parts[1]))
+            }
+        }
+        return names
+    }
+
+    /// An error's text on one line, ending in exactly one full stop.
+    static func oneLine(_ error: any Error) -> String {
+        var text = String(describing: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        while text.hasSuffix(".") { text.removeLast() }
+        return text + "."
+    }
+}

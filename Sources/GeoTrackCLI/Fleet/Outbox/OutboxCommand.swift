@@ -1,0 +1,273 @@
+import ArgumentParser
+import FoundationEssentials
+import HTTP
+import MQTT
+import Outbox
+import Publishing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension GeoTrack {
+    /// `geotrack outbox`: what waits for a broker, and sending or deleting it.
+    package struct OutboxCommand: AsyncParsableCommand {
+        package static let configuration = CommandConfiguration(
+            commandName: "outbox",
+            abstract: "List, send or delete the messages --publish queued for brokers that did not take them yet.",
+            discussion: """
+            Every published message is written to the outbox ($XDG_STATE_HOME/geotrack/outbox.sqlite) first, and \
+            leaves it when the broker acknowledges it. Destinations are named by broker and topic, as 'list' shows them.
+            """,
+            subcommands: [List.self, Flush.self, Clear.self],
+            defaultSubcommand: List.self
+        )
+
+        package init() {}
+
+        /// `geotrack outbox list`.
+        package struct List: ParsableCommand {
+            package static let configuration = CommandConfiguration(
+                commandName: "list",
+                abstract: "Show what waits, per destination: messages, the oldest one's age, and how many were dropped.")
+
+            @Flag(help: "One JSON object per destination.")
+            package var json = false
+
+            package init() {}
+
+            /// One destination in `--json`.
+            private struct Line: Encodable {
+                let destination: String
+                let messages: Int
+                let dropped: Int
+                let oldest: String?
+                let deadLetters: Int
+                let deadLetterReason: String?
+
+                enum CodingKeys: String, CodingKey {
+                    case destination, messages, dropped, oldest
+                    case deadLetters = "dead_letters", deadLetterReason = "dead_letter_reason"
+                }
+            }
+
+            package func run() throws {
+                let environment = ProcessInfo.processInfo.environment
+                let path = OutboxLocation.path(environment: environment)
+                guard FileManager.default.fileExists(atPath: path) else {
+                    if !json { StandardOutput.line("The outbox is empty (\(path) does not exist yet).") }
+                    return
+                }
+                let outbox = try OutboxLocation.open(environment: environment)
+                let summaries: [OutboxSummary]
+                do {
+                    summaries = try outbox.summaries()
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                let now = Date()
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                    for summary in summaries {
+                        let line = Line(destination: summary.destination, messages: summary.count, dropped: summary.dropped,
+                                        oldest: summary.oldest.map(UTCText.timestamp), deadLetters: summary.deadLetters,
+                                        deadLetterReason: summary.deadLetterReason)
+                        if let data = try? encoder.encode(line) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
+                    }
+                    return
+                }
+                guard !summaries.isEmpty else {
+                    StandardOutput.line("The outbox is empty.")
+                    return
+                }
+                for summary in summaries {
+                    var line = "\(Terminal.safe(summary.destination))  \(summary.count) message\(summary.count == 1 ? "" : "s")"
+                    if let oldest = summary.oldest {
+                        line += ", the oldest \(AgeText.text(now.timeIntervalSince(oldest))) old"
+                    }
+                    if summary.dropped > 0 { line += ", \(summary.dropped) dropped (outbox full)" }
+                    if summary.deadLetters > 0 {
+                        // Never sent, never retried: say why, and how to be rid of them.
+                        line += ", \(summary.deadLetters) set aside as undeliverable ("
+                            + Terminal.safe(summary.deadLetterReason ?? "unknown") + "; 'geotrack outbox clear' deletes them)"
+                    }
+                    StandardOutput.line(line)
+                }
+                StandardOutput.line("\(outbox.sizeOnDisk() / 1024) KiB in \(path)")
+            }
+        }
+
+        /// `geotrack outbox flush`.
+        package struct Flush: AsyncParsableCommand {
+            package static let configuration = CommandConfiguration(
+                commandName: "flush",
+                abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
+                discussion: "Exit status 0 when the outbox is empty afterwards, 69 when a broker could not be reached in time, 77 when one refused the login.")
+
+            @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
+            package var destination: String?
+
+            @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+            package var timeout: Double = 30
+
+            @OptionGroup package var broker: BrokerOptions
+
+            package init() {}
+
+            package func validate() throws {
+                try OutputOptions.checkTimeout(timeout)
+            }
+
+            package func run() async throws {
+                let environment = ProcessInfo.processInfo.environment
+                guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
+                    StandardOutput.line("Nothing to send: the outbox is empty.")
+                    return
+                }
+                let outbox = try OutboxLocation.open(environment: environment)
+                let credentials = try broker.credentials(environment: environment)
+                let waiting: [OutboxSummary]
+                do {
+                    waiting = try outbox.summaries().filter { $0.count > 0 && (destination == nil || $0.destination == destination) }
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                if let destination, waiting.isEmpty {
+                    StandardOutput.line("Nothing waits for \(Terminal.safe(destination)).")
+                    return
+                }
+                var failure: CLIError?
+                for summary in waiting {
+                    guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
+                        failure = failure ?? CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it")
+                        continue
+                    }
+                    let result = try await Self.flush(summary, outbox: outbox, destination: target, credentials: credentials,
+                                                        timeout: .milliseconds(Int(timeout * 1000)))
+                    if let error = result { failure = failure ?? error }
+                }
+                if let failure { throw failure }
+            }
+
+            private static func flush(_ summary: OutboxSummary, outbox: Outbox, destination: PublishDestination,
+                                      credentials: BrokerCredentials, timeout: Duration) async throws(CLIError) -> CLIError? {
+                let sender: any PublishingSender
+                let close: @Sendable () async -> Void
+                let target = destination.target(credentials: credentials)
+                switch target {
+                case .mqtt(let endpoint):
+                    let client: MQTTClient
+                    do {
+                        client = try MQTTClient(clientID: "geotrack-flush-\(getpid())", endpoint: endpoint)
+                    } catch {
+                        throw CLIError(.noInput, error.message)
+                    }
+                    sender = OutboxSender(outbox: outbox, destination: summary.destination, client: client)
+                    close = { await client.close() }
+                case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
+                    let client: HTTPClient
+                    do {
+                        client = try HTTPClient(endpoint: endpoint)
+                    } catch {
+                        throw CLIError(.failure, error.message)
+                    }
+                    guard let request = PublishDestination.request(for: target) else { return nil }
+                    sender = HTTPOutboxSender(outbox: outbox, destination: summary.destination, client: client, request: request)
+                    close = { client.close() }
+                }
+                let running = Task { await sender.run() }
+                let outcome = await withTaskGroup(of: OutboxSender.DrainOutcome?.self) { group in
+                    group.addTask { await sender.waitUntilDelivered() }
+                    group.addTask {
+                        try? await Task.sleep(for: timeout)
+                        return nil
+                    }
+                    let first = await group.next() ?? nil
+                    group.cancelAll()
+                    return first
+                }
+                let delivered = await sender.acknowledgedCount
+                let failed = await sender.failureDescription
+                let refusal = await sender.refusalDescription
+                // The sender ends before its client closes: it never publishes on a freed client.
+                sender.stop()
+                await running.value
+                await close()
+                let left = (try? outbox.summary(for: summary.destination).count) ?? summary.count
+                let name = Terminal.safe(summary.destination)
+                let party = destination.isHTTP ? "server" : "broker"
+                let url = destination.description
+                StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting")
+                switch outcome {
+                case .refused?:
+                    return CLIError(.noPermission, "\(url) refused the login (\(refusal ?? "refused")); check the user in the destination and --publish-password-file")
+                case .delivered? where left == 0:
+                    return nil
+                default:
+                    if let failed {
+                        return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): cannot connect to \(url): \(failed); then flush again")
+                    }
+                    return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): \(url) did not take them in time; check the \(party) is running, then flush again")
+                }
+            }
+        }
+
+        /// `geotrack outbox clear`.
+        package struct Clear: ParsableCommand {
+            package static let configuration = CommandConfiguration(
+                commandName: "clear",
+                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.",
+                discussion: "Exit status 66 when the outbox holds no such destination; 'geotrack outbox list' names those it holds.")
+
+            @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))
+            package var destination: String?
+
+            @Flag(help: "Delete what waits for every destination.")
+            package var all = false
+
+            package init() {}
+
+            package func validate() throws {
+                if all == (destination != nil) {
+                    throw ValidationError("Name one destination, or give --all.")
+                }
+            }
+
+            package func run() throws {
+                let environment = ProcessInfo.processInfo.environment
+                guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
+                    if let destination { throw Self.unknown(destination, known: []) }
+                    StandardOutput.line("Deleted 0 messages: the outbox is empty.")
+                    return
+                }
+                let outbox = try OutboxLocation.open(environment: environment)
+                let known: [String]
+                do {
+                    known = try outbox.summaries().map(\.destination)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                // A destination the outbox does not hold is a typo, not a clear with nothing to
+                // do: "Deleted 0 messages" would hide that the real one still waits.
+                if let destination, !known.contains(destination) { throw Self.unknown(destination, known: known) }
+                let deleted: Int
+                do {
+                    deleted = try outbox.clear(destination: destination)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                StandardOutput.line("Deleted \(deleted) message\(deleted == 1 ? "" : "s").")
+            }
+
+            /// `destination` is not in the outbox: exit 66 (EX_NOINPUT: nothing by that name),
+            /// naming the destinations it holds (the first five), or saying it is empty.
+            static func unknown(_ destination: String, known: [String]) -> CLIError {
+                let name = "'\(Terminal.safe(destination))'"
+                guard !known.isEmpty else { return CLIError(.noInput, "no destination \(name) in the outbox, which is empty") }
+                let shown = known.sorted().prefix(5).map { "'\(Terminal.safe($0))'" }.joined(separator: ", ")
+                let more = known.count > 5 ? " and \(known.count - 5) more" : ""
+                return CLIError(.noInput, "no destination \(name) in the outbox; it holds \(shown)\(more) (see 'geotrack outbox list')")
+            }
+        }
+    }
+}

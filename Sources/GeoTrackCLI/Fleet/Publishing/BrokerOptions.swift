@@ -1,0 +1,56 @@
+import ArgumentParser
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The flags for a broker's password and TLS files, shared by `watch`, `replay` and `outbox flush`.
+package struct BrokerOptions: ParsableArguments {
+    @Option(name: .customLong("publish-password-file"), help: ArgumentHelp(
+        "Read the broker's or server's password from this file (or set GEOTRACK_PUBLISH_PASSWORD); the user goes in the URL.",
+        valueName: "file"), completion: .file())
+    package var passwordFile: String?
+
+    @Option(name: .customLong("publish-ca"), help: ArgumentHelp(
+        "mqtts://, https://: trust the broker's or server's certificate if it chains to these CA certificates (PEM; default: the system's).",
+        valueName: "file"), completion: .file())
+    package var caFile: String?
+
+    @Option(name: .customLong("publish-cert"), help: ArgumentHelp(
+        "mqtts://, https://: present this client certificate (PEM); needs --publish-key.", valueName: "file"), completion: .file())
+    package var certificateFile: String?
+
+    @Option(name: .customLong("publish-key"), help: ArgumentHelp(
+        "mqtts://, https://: the client certificate's key (PEM, unencrypted).", valueName: "file"), completion: .file())
+    package var keyFile: String?
+
+    package init() {}
+
+    package func validate() throws {
+        if (certificateFile == nil) != (keyFile == nil) {
+            throw ValidationError("--publish-cert and --publish-key go together; give both or neither.")
+        }
+    }
+
+    /// The environment variable a password may come from.
+    package static let passwordVariable = "GEOTRACK_PUBLISH_PASSWORD"
+
+    /// Reads the password (file first, then the environment) and checks the TLS files exist.
+    package func credentials(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIError) -> BrokerCredentials {
+        var password = environment[Self.passwordVariable].flatMap { $0.isEmpty ? nil : $0 }
+        if let passwordFile {
+            guard let data = FileManager.default.contents(atPath: passwordFile) else {
+                throw CLIError(.noInput, "--publish-password-file \(Terminal.safe(passwordFile)): cannot read it; check the path and its permissions")
+            }
+            // One line: a trailing newline (as `echo` writes) is not part of the password.
+            let text = String(decoding: data, as: UTF8.self)
+            password = String(text.prefix { $0 != "\n" && $0 != "\r" })
+        }
+        for (flag, file) in [("--publish-ca", caFile), ("--publish-cert", certificateFile), ("--publish-key", keyFile)] {
+            if let file, !FileManager.default.isReadableFile(atPath: file) {
+                throw CLIError(.noInput, "\(flag) \(Terminal.safe(file)): cannot read it; check the path")
+            }
+        }
+        return BrokerCredentials(password: password, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile)
+    }
+}

@@ -1,0 +1,290 @@
+import FoundationEssentials
+import GeoTrackService
+import HTTP
+import LocationKit
+import Logging
+import MQTT
+import Outbox
+import OwnTracks
+import Publishing
+import Synchronization
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `--publish`: one more consumer of the service's updates. Each location becomes an OwnTracks
+/// `location` message and each region entered or left a `transition`; every message is written
+/// to the outbox first, and a sender per broker delivers it from there.
+///
+/// It converts what the service delivered and decides nothing: the location (already snapped
+/// under approximate access) and the region events are the service's.
+package final class PublishOutput: Sendable {
+    /// One destination.
+    struct Route: Sendable {
+        let key: String
+        /// What the destination takes: OsmAnd takes locations only, as its query.
+        let format: Format
+        /// Whether it is a broker (Home Assistant's discovery goes to brokers only).
+        var isMQTT = false
+        let sender: any PublishingSender
+        /// Closes the client, once the sender has stopped.
+        let close: @Sendable () async -> Void
+    }
+
+    /// How a route's messages are written.
+    enum Format: Sendable {
+        /// OwnTracks' JSON (MQTT, and OwnTracks' HTTP mode).
+        case ownTracks
+        /// Traccar's OsmAnd query, for the device id.
+        case osmAnd(id: String)
+    }
+
+    private let outbox: Outbox
+    private let routes: [Route]
+    private let topic: OwnTracksTopic
+    private let trackerID: String
+    private let wait: Duration
+    /// At most one location per this many seconds of `tst`.
+    private let interval: Int
+    /// `--publish-home-assistant`.
+    private let homeAssistant: Bool
+    private let now: @Sendable () -> Date
+    private let state = Mutex(State())
+    /// What the status line says of the brokers and the messages waiting for them.
+    package let monitor = PublishingMonitor()
+    private let tasks = Mutex<[Task<Void, Never>]>([])
+
+    private struct State {
+        var regions: Set<String> = []
+        /// The `tst` of the last location queued: OwnTracks' time is whole seconds, and the
+        /// Recorder skips its `last` update for a location whose `tst` repeats the previous one.
+        var lastTimestamp: Int?
+    }
+    /// `wtst`, when the regions (OwnTracks' waypoints) were made: geotrack's regions come from
+    /// the configuration, which says no time, so it is when this run began monitoring them.
+    private let regionsSince: Int
+
+    /// Opens the outbox and makes a client per destination; nothing connects before ``start()``.
+    package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
+                 trackerID: String?, outbox: Outbox, wait: Duration, interval: Int = 1, homeAssistant: Bool = false,
+                 now: @escaping @Sendable () -> Date = Date.init, logger: Logger?) throws(CLIError) {
+        self.interval = max(1, interval)
+        self.homeAssistant = homeAssistant
+        self.outbox = outbox
+        self.topic = topic
+        self.trackerID = trackerID ?? topic.defaultTrackerID
+        self.wait = wait
+        self.now = now
+        regionsSince = OwnTracksLocation.seconds(now())
+        var routes: [Route] = []
+        for destination in destinations {
+            let key = destination.outboxKey(topic: topic)
+            // What an earlier run left counts as waiting too; an unreadable count is no reason
+            // not to publish.
+            monitor.start(key, waiting: (try? outbox.summary(for: key).count) ?? 0, party: destination.isHTTP ? "server" : "broker")
+            let monitor = monitor
+            let observer: @Sendable (OutboxSender.Progress) -> Void = { monitor.sender(key, reported: $0) }
+            let target = destination.target(credentials: credentials)
+            switch target {
+            case .mqtt(let endpoint):
+                let will = MQTTClient.Will(topic: topic.description,
+                                           payload: OwnTracksJSON.lastWill(timestamp: Int(now().timeIntervalSince1970)))
+                let client: MQTTClient
+                do {
+                    client = try MQTTClient(clientID: Self.clientID(topic), endpoint: endpoint, will: will, logger: logger)
+                } catch {
+                    throw CLIError(error.code == .tls ? .noInput : .failure, "--publish \(destination.description): \(error.message)")
+                }
+                routes.append(Route(key: key, format: .ownTracks, isMQTT: true,
+                                    sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
+                                                         observer: observer),
+                                    close: { await client.close() }))
+            case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
+                let client = try Self.httpClient(endpoint, destination: destination)
+                guard let request = PublishDestination.request(for: target) else { continue }
+                let format: Format = if case .osmAnd = target { .osmAnd(id: topic.device) } else { .ownTracks }
+                routes.append(Route(key: key, format: format,
+                                    sender: HTTPOutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
+                                                             observer: observer, request: request),
+                                    close: { client.close() }))
+            }
+        }
+        self.routes = routes
+    }
+
+    /// An HTTP client for `endpoint`: libcurl, loaded now, so that a missing library is said
+    /// before anything is queued.
+    static func httpClient(_ endpoint: HTTPEndpoint, destination: PublishDestination) throws(CLIError) -> HTTPClient {
+        do {
+            return try HTTPClient(endpoint: endpoint)
+        } catch {
+            throw CLIError(.failure, "--publish \(destination.description): \(error.message)")
+        }
+    }
+
+    /// The client id: the topic's parts, so a second process for the same device replaces the
+    /// first at the broker rather than both publishing.
+    static func clientID(_ topic: OwnTracksTopic) -> String {
+        "geotrack/\(topic.user)/\(topic.device)"
+    }
+
+    /// Connects to every broker and starts sending (what an earlier run left first), after
+    /// queueing Home Assistant's discovery config for each broker when asked.
+    package func start() {
+        if homeAssistant {
+            let created = now()
+            let messages = routes.filter(\.isMQTT).map { route in
+                OutboxMessage(destination: route.key, topic: HomeAssistantDiscovery.configTopic(topic),
+                              payload: HomeAssistantDiscovery.config(topic), retain: true, created: created)
+            }
+            // A config that cannot be queued is not worth ending the run: the locations still go.
+            _ = try? outbox.enqueue(contentsOf: messages)
+        }
+        let started = routes.map { route in Task { await route.sender.run() } }
+        tasks.withLock { $0 = started }
+    }
+
+    /// Queues the messages an update calls for.
+    package func handle(_ update: TrackingUpdate) throws(CLIError) {
+        switch update {
+        case .location(let location):
+            // At most one location per `interval` seconds of `tst` (the first): a 2 or 10 Hz
+            // receiver repeated the previous tst in 328 of 1 067 messages. A clock that went
+            // back (another log replayed) starts over rather than silencing the device.
+            let timestamp = OwnTracksLocation.seconds(location.timestamp)
+            let interval = interval
+            let regions = state.withLock { state -> [String]? in
+                if let last = state.lastTimestamp, timestamp >= last, timestamp - last < interval { return nil }
+                state.lastTimestamp = timestamp
+                return Array(state.regions)
+            }
+            guard let regions else { return }
+            let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
+                                            createdAt: OwnTracksLocation.seconds(now()))
+            let json = OwnTracksJSON.encode(message)
+            try enqueue(topic: topic.description, retain: true) { format in
+                switch format {
+                case .ownTracks: json
+                case .osmAnd(let id): Array(OsmAndQuery.make(location, id: id).utf8)
+                }
+            }
+        case .event(let event):
+            let change: (OwnTracksTransition.Event, String)
+            switch event.kind {
+            case .regionEntered(let name): change = (.enter, name)
+            case .regionExited(let name): change = (.leave, name)
+            default: return
+            }
+            state.withLock { state in
+                if change.0 == .enter { state.regions.insert(change.1) } else { state.regions.remove(change.1) }
+            }
+            // Where and when the crossing fix was, rounded as locations are: not the last
+            // location published, which a filter or the rate may have left seconds behind.
+            let crossing = event.location
+            let transition = OwnTracksTransition(event: change.0, region: change.1,
+                                                 timestamp: OwnTracksLocation.seconds(crossing?.timestamp ?? event.time),
+                                                 latitude: crossing.map { OwnTracksLocation.nanodegrees($0.coordinate.latitude) },
+                                                 longitude: crossing.map { OwnTracksLocation.nanodegrees($0.coordinate.longitude) },
+                                                 accuracy: crossing?.horizontalAccuracy.flatMap { OwnTracksNumber.whole($0) },
+                                                 trackerID: trackerID, waypointTimestamp: regionsSince)
+            let json = OwnTracksJSON.encode(transition)
+            // OsmAnd has no region events: Traccar computes its own geofences from the positions.
+            try enqueue(topic: topic.events, retain: false) { format in
+                if case .ownTracks = format { json } else { nil }
+            }
+        case .status, .report:
+            return
+        }
+    }
+
+    /// Queues a message for each route `payload` gives one for (nil: none for that format).
+    private func enqueue(topic: String, retain: Bool, payload: (Format) -> [UInt8]?) throws(CLIError) {
+        let created = now()
+        var messages: [OutboxMessage] = []
+        var queuedRoutes: [Route] = []
+        for route in routes {
+            guard let bytes = payload(route.format) else { continue }
+            messages.append(OutboxMessage(destination: route.key, topic: topic, payload: bytes, retain: retain, created: created))
+            queuedRoutes.append(route)
+        }
+        guard !messages.isEmpty else { return }
+        do {
+            try outbox.enqueue(contentsOf: messages)
+        } catch {
+            // Nothing may be lost silently: a message that cannot be kept ends the run.
+            throw CLIError(.ioError, error.message)
+        }
+        for route in queuedRoutes {
+            monitor.queued(1, for: route.key)
+            route.sender.queued()
+        }
+    }
+
+    /// Waits up to `--publish-wait` for every broker to acknowledge what was queued, then says
+    /// what is left; see ``notes()``.
+    package func drain() async -> [String] {
+        let wait = wait
+        // Nothing waiting (every row is deleted only after its PUBACK): no broker to wait for.
+        let pending = routes.filter { ((try? outbox.summary(for: $0.key).count) ?? 1) > 0 }
+        guard !pending.isEmpty else { return [] }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await withTaskGroup(of: Void.self) { senders in
+                    for route in pending {
+                        senders.addTask { _ = await route.sender.waitUntilDelivered() }
+                    }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: wait) }
+            await group.next()
+            group.cancelAll()
+        }
+        return await notes()
+    }
+
+    /// One line per destination that still has messages waiting in the outbox (and why, when
+    /// its broker refused or could not be reached), saying how to send them; without waiting
+    /// for any broker, so that a run ended by a signal says it too and still ends at once.
+    package func notes() async -> [String] {
+        var notes: [String] = []
+        for route in routes {
+            let waiting = (try? outbox.summary(for: route.key).count) ?? 0
+            guard waiting > 0 else { continue }
+            var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
+            let party = route.sender is HTTPOutboxSender ? "server" : "broker"
+            if let refusal = await route.sender.refusalDescription {
+                note += " (the \(party) refused the login: \(refusal))"
+            } else if let failure = await route.sender.failureDescription {
+                note += " (cannot connect: \(failure))"
+            } else if await !route.sender.isConnected {
+                note += " (the \(party) was not reachable)"
+            }
+            notes.append(note + "; the next run sends \(waiting == 1 ? "it" : "them"), or 'geotrack outbox flush'")
+        }
+        return notes
+    }
+
+    /// Disconnects from every broker; what was not acknowledged stays in the outbox. The
+    /// senders stop first and are awaited, then the clients close: a sender that is publishing
+    /// never does so on a client being freed.
+    package func close() async {
+        for route in routes { route.sender.stop() }
+        for task in tasks.withLock({ $0 }) { await task.value }
+        for route in routes { await route.close() }
+    }
+}
+
+extension PublishOutput {
+    /// The publisher the options ask for, or nil without `--publish`.
+    package static func make(options: PublishOptions, environment: [String: String],
+                             logger: Logger? = nil) throws(CLIError) -> PublishOutput? {
+        let destinations = try options.destinations()
+        guard !destinations.isEmpty else { return nil }
+        let outbox = try OutboxLocation.open(environment: environment)
+        return try PublishOutput(destinations: destinations, credentials: options.broker.credentials(environment: environment),
+                                 topic: options.topic(), trackerID: options.trackerID, outbox: outbox,
+                                 wait: .milliseconds(Int(options.wait * 1000)), interval: options.interval,
+                                 homeAssistant: options.homeAssistant, logger: logger)
+    }
+}

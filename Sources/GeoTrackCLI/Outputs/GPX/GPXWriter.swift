@@ -1,0 +1,184 @@
+import FoundationEssentials
+import GPSReports
+import LocationKit
+import Synchronization
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Records fixes into a GPX 1.1 file as they come, so that the file survives whatever ends the process.
+///
+/// Each point is one `write(2)`: once `append` returns, the point is in the kernel, and a kill -9
+/// loses nothing already appended (the file then merely lacks its closing tags, which the replay
+/// reader tolerates). A later report of the last point's time is written over that point
+/// (``GPXTrackFilter/Action/replaceLast``): the file's end is rewritten, never anything before it. `fsync` runs at most once per ``GPXOptions/syncInterval``, so a power cut
+/// loses at most that much. ``close()`` writes the closing tags: after it the file is valid XML.
+package final class GPXWriter: Sendable {
+    private struct State {
+        var descriptor: Int32
+        var filter: GPXTrackFilter
+        var inSegment = false
+        var lastSync: Double
+        var unsynced = false
+        var points = 0
+        var closed = false
+        /// Where the file ends, and where the last point written starts (nil until a point is written).
+        var end: Int64 = 0
+        var lastPointStart: Int64?
+    }
+
+    /// The file being written.
+    package let path: String
+    private let state: Mutex<State>
+    private let now: @Sendable () -> Double
+    private let syncInterval: Double
+
+    /// Creates the file at `path` and writes the GPX header.
+    ///
+    /// An existing file is never destroyed unasked: it is refused unless `replacing` is set, and
+    /// even then a symbolic link is never followed, and the file being read (`input`) is never
+    /// written over.
+    /// - Parameters:
+    ///   - replacing: whether an existing regular file may be replaced (`--overwrite`).
+    ///   - input: the file the track comes from, if any (a replay's log).
+    ///   - now: a monotonic clock in seconds, to pace `fsync`.
+    package init(path: String, options: GPXOptions, replacing: Bool = false, input: String? = nil, created: Date = Date(),
+                 now: @escaping @Sendable () -> Double = MonotonicClock.seconds) throws(CLIError) {
+        if let input, Self.sameFile(input, path) {
+            throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
+        }
+        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
+        let descriptor = open(path, flags, 0o644)
+        guard descriptor >= 0 else {
+            let reason = errno
+            switch reason {
+            case EEXIST:
+                throw CLIError(.cannotCreate, "GPX file \(path) already exists; choose another name, or pass --overwrite to replace it")
+            case ELOOP:
+                throw CLIError(.cannotCreate, "GPX file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
+            default:
+                throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(reason))). Check the directory exists and is writable.")
+            }
+        }
+        self.path = path
+        self.now = now
+        self.syncInterval = options.syncInterval
+        self.state = Mutex(State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now()))
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        try state.withLock { state throws(CLIError) in
+            let header = GPXFormat.header(creator: "geotrack", name: name, created: created)
+            try Self.write(header, to: state.descriptor, path: path)
+            state.end = Int64(header.utf8.count)
+        }
+    }
+
+    /// How many points are in the file so far.
+    package var pointCount: Int { state.withLock { $0.points } }
+
+    /// Adds a fix if the filters keep it; returns whether it was written.
+    @discardableResult
+    package func append(_ fix: Fix, gnss: GNSSDetail? = nil) throws(CLIError) -> Bool {
+        let path = path
+        let now = now()
+        let syncInterval = syncInterval
+        return try state.withLock { state throws(CLIError) -> Bool in
+            guard !state.closed else { return false }
+            let action = state.filter.action(for: fix)
+            guard action != .skip, let line = GPXFormat.point(fix, gnss: gnss) else { return false }
+            if action == .replaceLast, let start = state.lastPointStart {
+                try Self.replaceTail(from: start, oldEnd: state.end, with: line, descriptor: state.descriptor, path: path)
+                state.end = start + Int64(line.utf8.count)
+            } else {
+                var text = ""
+                if action == .newSegment {
+                    if state.inSegment { text += GPXFormat.segmentEnd }
+                    text += GPXFormat.segmentStart
+                    state.inSegment = true
+                }
+                state.lastPointStart = state.end + Int64(text.utf8.count)
+                text += line
+                try Self.write(text, to: state.descriptor, path: path)
+                state.end += Int64(text.utf8.count)
+                state.points += 1
+            }
+            state.unsynced = true
+            if now - state.lastSync >= syncInterval {
+                fsync(state.descriptor)
+                state.lastSync = now
+                state.unsynced = false
+            }
+            return true
+        }
+    }
+
+    /// Seconds until ``syncIfDue()`` has points to force to disk; `nil` while everything written is synced.
+    package var nextSync: Double? {
+        let now = now()
+        let syncInterval = syncInterval
+        return state.withLock { state -> Double? in
+            guard !state.closed, state.unsynced else { return nil }
+            // The same comparison as syncIfDue's, so that a timer at zero always finds it due.
+            let elapsed = now - state.lastSync
+            return elapsed >= syncInterval ? 0 : syncInterval - elapsed
+        }
+    }
+
+    /// Forces written points to disk if the last sync is older than the sync interval (call it on a timer).
+    package func syncIfDue() {
+        let now = now()
+        let syncInterval = syncInterval
+        state.withLock { state in
+            guard !state.closed, state.unsynced, now - state.lastSync >= syncInterval else { return }
+            fsync(state.descriptor)
+            state.lastSync = now
+            state.unsynced = false
+        }
+    }
+
+    /// Writes the closing tags, syncs and closes the file. Safe to call more than once.
+    package func close() throws(CLIError) {
+        let path = path
+        try state.withLock { state throws(CLIError) in
+            guard !state.closed else { return }
+            state.closed = true
+            defer { _ = Glibc.close(state.descriptor) }
+            try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
+            fsync(state.descriptor)
+        }
+    }
+
+    /// Whether both paths name one existing file (the same device and inode).
+    package static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat(), b = stat()
+        guard first != "-", stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
+    /// Writes `text` at `start`, over the file's tail, and cuts the file after it: a single
+    /// positioned write, so a kill -9 leaves either point whole (and at worst, when the new one is
+    /// shorter, a few bytes of the old after it until the cut, which the replay reader skips).
+    private static func replaceTail(from start: Int64, oldEnd: Int64, with text: String, descriptor: Int32,
+                                    path: String) throws(CLIError) {
+        do {
+            let file = FileDescriptor(rawValue: descriptor)
+            _ = try file.writeAll(toAbsoluteOffset: start, text.utf8)
+            let end = start + Int64(text.utf8.count)
+            if end < oldEnd {
+                try file.resize(to: end)
+            }
+            // The next append goes at the end: move there, past whatever was rewritten.
+            _ = try file.seek(offset: end, from: .start)
+        } catch {
+            throw CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+        }
+    }
+
+    private static func write(_ text: String, to descriptor: Int32, path: String) throws(CLIError) {
+        do {
+            _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
+        } catch {
+            throw CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import FoundationEssentials
+import GPSReports
+import GeoTrackService
+import LocationKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `geotrack sky` shows, and its layout: the fix and the receiver on the left; the sky plot
+/// and the satellite table on the right (below each other in a narrow window).
+///
+/// It keeps the latest of what the service told (the status with its location and heading, the
+/// last sky view, gpsd's receivers, the last event) and lays it out for a window's size. What to
+/// show is the service's decision, as for the status line: this only draws it.
+package struct SkyScreen: Sendable {
+    /// What the service last said.
+    package private(set) var status: TrackingStatus = .starting
+    /// The latest satellites and dilutions.
+    package private(set) var sky: SkyView?
+    /// The receivers gpsd lists.
+    package private(set) var devices: [Device] = []
+    /// The latest event (a region, a visit, a reconnection).
+    package private(set) var lastEvent: TrackingEvent?
+    /// The last location of a source that finished.
+    private var finalLocation: Location?
+    private let options: RenderOptions
+    private let replayedFile: String?
+
+    /// Columns of the left column (labels and values), and where the right one starts.
+    static let leftWidth = 39
+    static let rightStart = 40
+    /// Narrower than this, the columns are stacked.
+    static let twoColumnMinimum = 80
+    static let labelWidth = 10
+
+    /// Creates an empty screen; `replayedFile` names the log when the source is a replay.
+    package init(options: RenderOptions, replayedFile: String? = nil) {
+        self.options = options
+        self.replayedFile = replayedFile
+    }
+
+    /// Takes in one update from the service.
+    package mutating func apply(_ update: TrackingUpdate) {
+        switch update {
+        case .status(let status):
+            // A replay's last fix stays on its final screen, marked as the end; after any other
+            // state (gpsd lost, searching) an old position is not shown as if it were current.
+            if case .finished = status {
+                switch self.status {
+                case .fix(let location, _), .stale(let location?): finalLocation = location
+                default: break
+                }
+            }
+            self.status = status
+        case .report(.sky(let sky)): self.sky = sky
+        case .report(.devices(let devices)): self.devices = devices
+        case .report(.deviceAdded(let device)):
+            devices.removeAll { $0.path == device.path }
+            devices.append(device)
+        case .report(.deviceRemoved(let device)): devices.removeAll { $0.path == device.path }
+        case .event(let event): lastEvent = event
+        case .report, .location: break
+        }
+    }
+
+    /// The screen as lines, none wider than `width - 1` columns; at most `height` of them, or
+    /// as many as the satellites need when `height` is nil (a snapshot for a file or a pipe).
+    /// `hint` is shown at the right of the title (how to quit).
+    package func render(width: Int, height: Int?, color: Bool, hint: String? = nil) -> [String] {
+        let usable = max(10, width - 1)
+        let twoColumns = width >= Self.twoColumnMinimum
+        let fix = fixLines(valueWidth: (twoColumns ? Self.leftWidth : usable) - Self.labelWidth)
+        let satellites = sky?.satellites ?? []
+
+        // The plot: as tall as the window allows, square in dots, with room for its legend.
+        let rightWidth = twoColumns ? usable - Self.rightStart : usable
+        let available = height.map { $0 - 1 - (twoColumns ? 0 : fix.count) } ?? 21
+        var plotRows = min(16, (rightWidth - Self.legendWidth - 1) / 2, max(5, (available - 1) / 2))
+        if let height, twoColumns { plotRows = min(plotRows, max(5, height - 4)) }
+        let tableRows = height == nil ? satellites.count + 1 : max(0, available - plotRows)
+        let totalHeight = height ?? (1 + (twoColumns ? max(fix.count, plotRows + tableRows) : fix.count + plotRows + tableRows))
+
+        var canvas = TextCanvas(width: usable, height: totalHeight)
+        let title = "geotrack sky · " + options.sourceName
+        let titleWidth = canvas.put(title, row: 0, column: 0, style: .bold, limit: usable - (hint.map { $0.count + 2 } ?? 0))
+        if let hint, titleWidth + hint.count + 2 <= usable {
+            canvas.put(hint, row: 0, column: usable - hint.count, style: .dim)
+        }
+        for (index, line) in fix.enumerated() {
+            canvas.put(line.label, row: 1 + index, column: 0, style: .dim)
+            canvas.put(line.value, row: 1 + index, column: Self.labelWidth, style: line.style,
+                       limit: (twoColumns ? Self.leftWidth : usable) - Self.labelWidth)
+        }
+        let top = twoColumns ? 1 : 1 + fix.count
+        let left = twoColumns ? Self.rightStart : 0
+        let limit = usable - left
+        SkyPlot.draw(satellites, on: &canvas, top: top, left: left, rows: plotRows)
+        drawLegend(on: &canvas, top: top, left: left + SkyPlot.columns(rows: plotRows) + 1, limit: limit)
+        SatelliteTable.draw(satellites, on: &canvas, top: top + plotRows, left: left, rows: tableRows, limit: limit)
+        return canvas.lines(color: color)
+    }
+
+    static let legendWidth = 14
+
+    private func drawLegend(on canvas: inout TextCanvas, top: Int, left: Int, limit: Int) {
+        let used = sky?.used ?? 0
+        let seen = sky?.seen ?? 0
+        canvas.put(SkyPlot.usedMark, row: top, column: left, style: .green)
+        canvas.put(" used     \(used)", row: top, column: left + 1)
+        canvas.put(SkyPlot.unusedMark + " not used \(max(0, seen - (sky?.satellites.filter(\.used).count ?? 0)))",
+                   row: top + 1, column: left)
+        canvas.put("  seen     \(seen)", row: top + 2, column: left, style: .dim)
+    }
+
+    /// One labelled line of the fix panel.
+    struct Line {
+        var label: String
+        var value: String
+        var style: ANSI.Style = .plain
+    }
+
+    /// The fix, its errors and the receiver, a line each; a state without a fix takes as many
+    /// lines of `valueWidth` columns as its reason needs.
+    func fixLines(valueWidth: Int) -> [Line] {
+        var lines: [Line] = []
+        let location: Location?
+        let heading: Heading?
+        switch status {
+        case .fix(let current, let shown):
+            location = current
+            heading = shown
+            let mode = current.gnss.fixMode
+            var text = "\(mode) fix"
+            if let kind = current.gnss.status, kind != .unknown, kind != .gps { text += ", \(kind)" }
+            lines.append(Line(label: "Status", value: text, style: mode == .threeD ? .green : .yellow))
+        case .stale(let last):
+            location = last
+            heading = nil
+            lines.append(Line(label: "Status", value: "STALE: no recent fix", style: .yellow))
+        case .finished:
+            location = finalLocation
+            heading = nil
+            lines.append(Line(label: "Status", value: "ended", style: .dim))
+        default:
+            location = nil
+            heading = nil
+            // The status line's own words and the colour of its leading part, so a state looks
+            // the same in both views; wrapped rather than cut, so that the reason is never lost.
+            // This screen is drawn when something changes, not every second: it shows no countdown.
+            var shown = status
+            if case .unreachable(let error, _) = status { shown = .unreachable(error, retryingIn: nil) }
+            let parts = StatusLine.parts(for: shown, options: plainOptions)
+            for (index, row) in StatusLine.wrap(parts, width: valueWidth + 1).enumerated() {
+                lines.append(Line(label: index == 0 ? "Status" : "", value: StatusLine.paint(row, color: false, dimAll: false),
+                                  style: parts.first?.style ?? .plain))
+            }
+        }
+        let dash = "-"
+        let units = options.units
+        let fix = location?.fix
+        // gpsd's error estimates (95%) follow what they qualify, in its unit.
+        func with(_ text: String?, error: String?) -> String {
+            guard let text else { return dash }
+            return error.map { text + " ±" + $0 } ?? text
+        }
+        lines.append(Line(label: "Time", value: with(location.map { Self.utcDateTime($0.timestamp) },
+                                                     error: fix?.ept.map { NumberText.fixed($0, decimals: 3) + " s" })))
+        lines.append(Line(label: "Position", value: location.map { options.format.format($0.coordinate) } ?? dash,
+                          style: location == nil ? .plain : .bold))
+        var altitudes: [String] = []
+        if let msl = location?.altitude { altitudes.append(units.length(msl) + " MSL") }
+        if let hae = location?.ellipsoidalAltitude { altitudes.append(units.length(hae) + " HAE") }
+        lines.append(Line(label: "Altitude", value: altitudes.isEmpty ? dash : altitudes.joined(separator: "  ")))
+        lines.append(Line(label: "Speed", value: with(location?.speed.map(units.speed), error: fix?.eps.map(units.speed))))
+        lines.append(Line(label: "Climb", value: with(fix?.climb.map { units.climbRate($0, signed: true) },
+                                                      error: fix?.epc.map { units.climbRate($0, signed: false) })))
+        lines.append(Line(label: "Course", value: with(location?.course.map { CompassPoint.bearing($0) + " true" },
+                                                       error: fix?.epd.map { NumberText.fixed($0, decimals: 0) + "°" })))
+        lines.append(Line(label: "Heading", value: heading.map(Self.describe) ?? dash))
+
+        let dops = [("H", sky?.hdop), ("V", sky?.vdop), ("P", sky?.pdop), ("T", sky?.tdop), ("G", sky?.gdop)]
+            .compactMap { name, value in value.map { "\(name) " + NumberText.fixed($0, decimals: 2) } }
+        lines.append(Line(label: "DOP", value: dops.isEmpty ? dash : dops.prefix(3).joined(separator: "  ")))
+        if dops.count > 3 { lines.append(Line(label: "", value: dops.dropFirst(3).joined(separator: "  "))) }
+
+        let position = [("x", fix?.epx), ("y", fix?.epy), ("v", fix?.epv)]
+            .compactMap { name, value in value.map { "\(name) ±" + units.length($0) } }
+        lines.append(Line(label: "Error", value: position.isEmpty ? dash : position.joined(separator: "  ")))
+
+        lines.append(contentsOf: receiverLines(device: location?.gnss.device ?? sky?.device))
+        if let sky {
+            lines.append(Line(label: "Sats", value: "\(sky.used) used of \(sky.seen) seen"))
+        }
+        if let lastEvent {
+            lines.append(Line(label: "Event", value: EventLine.render(lastEvent, options: plainOptions)))
+        }
+        return lines
+    }
+
+    private func receiverLines(device path: String?) -> [Line] {
+        let device = devices.first { $0.path == path } ?? devices.first { $0.activated != nil } ?? devices.first
+        guard let device else {
+            if let replayedFile { return [Line(label: "Receiver", value: replayedFile + " (replay)")] }
+            return [Line(label: "Receiver", value: path ?? "-")]
+        }
+        var lines = [Line(label: "Receiver", value: device.path)]
+        if let driver = device.driver { lines.append(Line(label: "", value: driver + (device.subtype.map { " " + $0 } ?? ""))) }
+        var details: [String] = []
+        if let bps = device.bitsPerSecond { details.append("\(bps) bps") }
+        if let cycle = device.cycle {
+            let text = cycle == cycle.rounded() ? String(Int(cycle)) : NumberText.fixed(cycle, decimals: 2)
+            details.append("cycle \(text) s")
+        }
+        if !details.isEmpty { lines.append(Line(label: "", value: details.joined(separator: ", "))) }
+        return lines
+    }
+
+    private var plainOptions: RenderOptions {
+        var plain = options
+        plain.color = false
+        return plain
+    }
+
+    private static func describe(_ heading: Heading) -> String {
+        let source = switch heading.source {
+        case .sensor(let name): name ?? "sensor"
+        case .courseOverGround: "course over ground"
+        }
+        return CompassPoint.bearing(heading.bestHeading) + (heading.trueHeading == nil ? " magnetic" : " true")
+            + " (\(source))"
+    }
+
+    /// `2026-11-23 12:00:01Z`.
+    static func utcDateTime(_ date: Date) -> String {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return String(Int(parts.tm_year) + 1900) + "-" + NumberText.padded(Int(parts.tm_mon) + 1, digits: 2) + "-"
+            + NumberText.padded(Int(parts.tm_mday), digits: 2) + " " + UTCText.timeOfDay(date)
+    }
+}

@@ -1,0 +1,19 @@
+import FoundationEssentials
+import GPSReports
+
+/// Times as geotrack writes them, always in UTC and without a formatter (these run for every
+/// fix): the one formatter of the status line, the sky view, event lines, GPX, SVG, the
+/// statistics and the outbox listing.
+package enum UTCText {
+    /// ISO 8601 UTC with milliseconds when the time has them (``UTCTime``); an impossible time
+    /// (beyond year 9999) as the epoch.
+    package static func timestamp(_ date: Date) -> String {
+        (UTCTime(secondsSince1970: date.timeIntervalSince1970) ?? UTCTime.epoch)
+            .iso8601(milliseconds: .whenNotZero)
+    }
+
+    /// `HH:MM:SSZ`, or `--:--:--Z` for an impossible time.
+    package static func timeOfDay(_ date: Date) -> String {
+        UTCTime(secondsSince1970: date.timeIntervalSince1970)?.timeOfDay() ?? "--:--:--Z"
+    }
+}

@@ -1,0 +1,15 @@
+import GPSReports
+
+/// Maps a source's failure to the exit status that goes with it.
+extension CLIError {
+    /// The CLI error for a source error.
+    package init(_ error: SourceError) {
+        let status: ExitStatus = switch error.code {
+        case .connectionRefused, .hostNotFound, .connectionClosed, .timedOut, .noReceiver: .unavailable
+        case .unreadableFile: .noInput
+        case .protocolError: .dataError
+        case .io: .ioError
+        }
+        self.init(status, error.advisedMessage)
+    }
+}
