@@ -1,53 +1,5 @@
 import SystemPackage
 
-/// The exit codes geotrack uses, from sysexits(3) where one fits. The README lists them.
-package enum ExitStatus: Int32, Sendable, CaseIterable {
-    /// Everything went as asked.
-    case success = 0
-    /// Something failed that has no more specific code.
-    case failure = 1
-    /// The command line is wrong (EX_USAGE).
-    case usage = 64
-    /// An input file is unreadable or malformed (EX_DATAERR).
-    case dataError = 65
-    /// An input file does not exist or cannot be opened (EX_NOINPUT).
-    case noInput = 66
-    /// gpsd cannot be reached and no retry was asked for (EX_UNAVAILABLE).
-    case unavailable = 69
-    /// An output file cannot be created (EX_CANTCREAT).
-    case cannotCreate = 73
-    /// Writing failed (EX_IOERR).
-    case ioError = 74
-    /// No fix arrived within --timeout (EX_TEMPFAIL).
-    case noFix = 75
-    /// Location access was denied (EX_NOPERM).
-    case noPermission = 77
-    /// The configuration has a bad value (EX_CONFIG).
-    case config = 78
-    /// Location access is undecided and there is no terminal to ask on: run `geotrack auth grant`.
-    case authorizationRequired = 79
-}
-
-extension ExitStatus {
-    /// What the status means, in a few words: `geotrack --help` and the man page list these.
-    package var summary: String {
-        switch self {
-        case .success: "done: the source ended, --count was met, or a signal ended it"
-        case .failure: "an unexpected failure"
-        case .usage: "a bad option or argument"
-        case .dataError: "the input is not NMEA or GPX that gpsd would read"
-        case .noInput: "no such file to replay, or no such outbox destination"
-        case .unavailable: "gpsd, or a broker, cannot be reached"
-        case .cannotCreate: "an output file (--gpx, --svg) or the outbox cannot be created"
-        case .ioError: "reading or writing failed, standard output included"
-        case .noFix: "no fix within --timeout"
-        case .noPermission: "location access denied, or a broker refused the login"
-        case .config: "a bad configuration value"
-        case .authorizationRequired: "location access undecided, no terminal to ask on"
-        }
-    }
-}
-
 /// A failure to report in one line on stderr, with the exit code that goes with it.
 package struct CLIError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The exit status.

@@ -1,5 +1,4 @@
 import ArgumentParser
-import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -147,10 +146,4 @@ package struct GeoTrack: AsyncParsableCommand {
         let help = arguments.dropFirst().first { subcommands.contains($0) }.map { "geotrack \($0) --help" } ?? "geotrack --help"
         return "geotrack: \(first); see '\(help)'"
     }
-}
-
-/// The version `--version` prints.
-package enum GeoTrackVersion {
-    /// The release.
-    package static let string = "0.1.0"
 }

@@ -1,4 +1,3 @@
-import Executors
 import FoundationEssentials
 import MQTT
 import OwnTracks

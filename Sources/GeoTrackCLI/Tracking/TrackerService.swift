@@ -1,0 +1,45 @@
+import ServiceLifecycle
+
+/// The wait for the run's end as a service; finishes the outputs however it ends.
+struct TrackerService: Service {
+    let verdicts: AsyncStream<Result<TrackerOutput.Verdict, CLIError>>
+    let output: TrackerOutput
+    let timeout: Duration?
+    let result: ResultBox
+
+    func run() async throws {
+        // Wakes only when an output has something due: nothing at all while gpsd is silent.
+        let ticker = Task { await output.runTimer(clock: ContinuousClock()) }
+        var failure: CLIError?
+        var endedByItself = false
+        do {
+            let verdict = try await cancelWhenGracefulShutdown { [verdicts, output, timeout] in
+                try await TrackerLoop.run(verdicts, output: output, timeout: timeout, clock: ContinuousClock())
+            }
+            endedByItself = verdict != nil
+        } catch let error as CLIError {
+            failure = error
+        } catch {
+            // Cancelled by the graceful shutdown: a normal end.
+        }
+        // However the run ended, what still waits in the outbox is said, with how to send it.
+        // Only a run that ended by itself gives the brokers `--publish-wait` to take it first:
+        // a signal must end the process within a second.
+        var notes: [String] = []
+        if let publisher = output.publisher {
+            notes = endedByItself ? await publisher.drain() : await publisher.notes()
+        }
+        ticker.cancel()
+        do {
+            try output.finish()
+        } catch {
+            failure = failure ?? error
+        }
+        // After the display's end, so that a note does not land on the status line.
+        for note in notes {
+            Terminal.standardError("geotrack: \(Terminal.safe(note))")
+        }
+        await output.publisher?.close()
+        result.value = failure
+    }
+}
