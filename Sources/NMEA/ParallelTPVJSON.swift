@@ -14,7 +14,8 @@ import Glibc
 /// - A worker reads its chunk with `pread`, starts at the first line that begins in it, from a
 ///   state the true decoder had a little earlier (``NMEACycleAssembler/seed()``), and decodes
 ///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
-///   counts and output length at a few checkpoints near the start (2, 4, … 32 KiB in).
+///   counts and output length at checkpoints: close together near the start (2, 4, … 32 KiB
+///   in), where the states agree as a rule, then further apart up to the chunk's end.
 /// - Chunks are taken in the file's order. The worker that finishes the next chunk to be taken
 ///   (or finds it finished) takes it, and any finished after it: it decodes with the true
 ///   decoder from where that stands to the first checkpoint and compares its state with the
@@ -43,12 +44,22 @@ package enum ParallelTPVJSON {
     /// 192 KiB were no faster than two and held 0.3 MB more at 1 GB.
     static let depth = 2
     /// Where the checkpoints are, in bytes after a chunk's first line: a receiver's reporting
-    /// cycle is well under a kilobyte, and two or three of them make the states agree.
-    package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768]
+    /// cycle is well under a kilobyte, and two or three of them make the states agree as a
+    /// rule. Some state lasts longer: DOPs kept from a sky view long past (a receiver that
+    /// stopped sending complete ones), the constellations seen, a cycle's learned end. Where a
+    /// chunk starts in such a stretch, the later checkpoints let the true decoder take the
+    /// worker's output from where it ends instead of decoding the whole chunk again; each
+    /// checkpoint costs a copy of the state, so they are sparse there.
+    package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768, 49_152, 65_536, 98_304, 131_072, 163_840]
     /// Bytes read and decoded at a time, between which the fixes are formatted: the fixes
     /// waiting in between stay a few kilobytes. From 16 KiB, half as many `pread`s took 1 % less
     /// CPU for 124 KiB more at 1 GB; 64 KiB saved 1.4 % for 416 KiB.
     static let slice = 32 * 1024
+    /// Bytes kept after every read buffer, initialized and never filled from the file: the
+    /// decoder's one-pass framing reads that far past a line's start, so the lines just before a
+    /// checkpoint or a buffer's end are framed in one pass too (see
+    /// ``NMEAStreamDecoder/consume(_:readable:atEnd:into:)``).
+    static let padding = NMEAStreamDecoder.scanReadable
     /// Output bytes the true decoder gathers before one `write`: it formats only the
     /// fixes before a checkpoint, as a rule, and a larger buffer only grew to twice this.
     static let flushThreshold = 16 * 1024
@@ -129,7 +140,7 @@ package enum ParallelTPVJSON {
 
         init(chunkSize: Int) {
             output = JSONWriter(capacity: chunkSize + chunkSize / 4)
-            checkpoints.reserveCapacity(8)
+            checkpoints.reserveCapacity(checkpointDistances.count)
         }
     }
 
