@@ -369,18 +369,18 @@ extension NMEACycleAssembler {
         // to report at once too, but sets the status bit over its report and time bits, so
         // the report waits for the cycle's end as any other.
         if quality == 0 && f.isEmpty(1) { _ = forgetDate() }
+        let timestamp = FieldPrefix(f, 1)
         if previousTalker != 0 && previousTalker != lastGGATalker {
             latchMode = false
         } else {
-            latchMode = fieldEquals(f, 1, lastGGATimestamp)
+            latchMode = timestamp == lastGGATimestamp
         }
         if latchMode {
             newData.status = 0
             newData.mode = 1
             mask.insert(.status)
         } else {
-            lastGGATimestamp.removeAll(keepingCapacity: true)
-            for k in 0..<min(f.length(1), 15) { lastGGATimestamp.append(f.byte(1, k)) }
+            lastGGATimestamp = timestamp
         }
         let visible = f.atoi(7)
         if let time {
@@ -415,13 +415,6 @@ extension NMEACycleAssembler {
             }
         }
         return mask
-    }
-
-    private func fieldEquals(_ f: NMEAFields, _ i: Int, _ bytes: [UInt8]) -> Bool {
-        let n = min(f.length(i), 15)
-        guard n == bytes.count else { return false }
-        for k in 0..<n where f.byte(i, k) != bytes[k] { return false }
-        return true
     }
 
     // MARK: GSA

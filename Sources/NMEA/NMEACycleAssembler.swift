@@ -107,7 +107,7 @@ struct NMEACycleAssembler {
 
     // GGA repeated-timestamp latch.
     var lastGGATalker: UInt8 = 0
-    var lastGGATimestamp: [UInt8] = []
+    var lastGGATimestamp = FieldPrefix()
     var latchMode = false
 
     // Satellites used (GSA) and seen (GSV).
@@ -160,7 +160,6 @@ struct NMEACycleAssembler {
     init(device: String?) {
         self.device = device
         sky.reserveCapacity(Self.maximumChannels)
-        lastGGATimestamp.reserveCapacity(16)
     }
 
     /// Remembers the date of a log's `# Date: YYYY-MM-DD` header, for logs whose sentences carry none.
