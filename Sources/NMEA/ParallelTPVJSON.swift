@@ -36,9 +36,11 @@ import Glibc
 /// its output.
 package enum ParallelTPVJSON {
     /// Bytes per chunk. Large enough that the hand-overs cost little (each chunk's first
-    /// kilobytes are decoded twice, once from the guessed state and once from the true one),
-    /// small enough that the chunks in flight, with their JSON, stay well under a megabyte.
-    package static let defaultChunkSize = 192 * 1024
+    /// kilobytes are decoded twice, once from the guessed state and once from the true one, and
+    /// where the guessed state lags for long, tens of kilobytes), small enough that the chunks
+    /// in flight, with their JSON, stay within two megabytes (`make check-budgets` holds the
+    /// replay's peak memory).
+    package static let defaultChunkSize = 384 * 1024
     /// Chunks in flight: one for each worker. Three chunks of 128 KiB, one of them waiting, held
     /// the same memory and took 4.6 % more CPU time (medians of 21 alternating runs); three of
     /// 192 KiB were no faster than two and held 0.3 MB more at 1 GB.
@@ -50,7 +52,7 @@ package enum ParallelTPVJSON {
     /// chunk starts in such a stretch, the later checkpoints let the true decoder take the
     /// worker's output from where it ends instead of decoding the whole chunk again; each
     /// checkpoint costs a copy of the state, so they are sparse there.
-    package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768, 49_152, 65_536, 98_304, 131_072, 163_840]
+    package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768, 49_152, 65_536, 98_304, 131_072, 163_840, 229_376, 294_912, 360_448]
     /// Bytes read and decoded at a time, between which the fixes are formatted: the fixes
     /// waiting in between stay a few kilobytes. From 16 KiB, half as many `pread`s took 1 % less
     /// CPU for 124 KiB more at 1 GB; 64 KiB saved 1.4 % for 416 KiB.
