@@ -133,7 +133,9 @@ package enum ParallelTPVJSON {
         var fixes = 0
         var checkpoints: [Checkpoint] = []
         /// The chunk's fixes as TPV JSON lines: about as many bytes as the chunk, made room for
-        /// at once (growing it step by step left the steps' memory behind).
+        /// at once (growing it step by step left the steps' memory behind), with room for the
+        /// lines of a chunk of short sentences, which run to more bytes than the chunk: a writer
+        /// that outgrows its room doubles it, and keeps that for the rest of the run.
         var output: JSONWriter
         var failure: SourceError?
         /// Whether a worker is done with it and it waits to be taken; read and written only
@@ -141,7 +143,7 @@ package enum ParallelTPVJSON {
         var finished = false
 
         init(chunkSize: Int) {
-            output = JSONWriter(capacity: chunkSize + chunkSize / 4)
+            output = JSONWriter(capacity: chunkSize + chunkSize / 2)
             checkpoints.reserveCapacity(checkpointDistances.count)
         }
     }
