@@ -323,7 +323,8 @@ struct NMEACycleAssembler {
            pdop.bitPattern == beforeGSA.dops.0, hdop.bitPattern == beforeGSA.dops.1, vdop.bitPattern == beforeGSA.dops.2 {
             // A GSA that changed neither the mode nor a DOP changed nothing the error model
             // reads (it gives no time, position or errors of its own): the model, run last on
-            // this same fix, would give it again. GSAs are one sentence in six, several a cycle.
+            // this same fix, would give it again. A receiver sends several a cycle, one for each
+            // constellation, with the same DOPs.
             rerunErrorModelIfNeeded()
         } else {
             errorModel()
