@@ -369,18 +369,18 @@ extension NMEACycleAssembler {
         // to report at once too, but sets the status bit over its report and time bits, so
         // the report waits for the cycle's end as any other.
         if quality == 0 && f.isEmpty(1) { _ = forgetDate() }
+        let timestamp = FieldPrefix(f, 1)
         if previousTalker != 0 && previousTalker != lastGGATalker {
             latchMode = false
         } else {
-            latchMode = fieldEquals(f, 1, lastGGATimestamp)
+            latchMode = timestamp == lastGGATimestamp
         }
         if latchMode {
             newData.status = 0
             newData.mode = 1
             mask.insert(.status)
         } else {
-            lastGGATimestamp.removeAll(keepingCapacity: true)
-            for k in 0..<min(f.length(1), 15) { lastGGATimestamp.append(f.byte(1, k)) }
+            lastGGATimestamp = timestamp
         }
         let visible = f.atoi(7)
         if let time {
@@ -415,13 +415,6 @@ extension NMEACycleAssembler {
             }
         }
         return mask
-    }
-
-    private func fieldEquals(_ f: NMEAFields, _ i: Int, _ bytes: [UInt8]) -> Bool {
-        let n = min(f.length(i), 15)
-        guard n == bytes.count else { return false }
-        for k in 0..<n where f.byte(i, k) != bytes[k] { return false }
-        return true
     }
 
     // MARK: GSA
@@ -520,6 +513,10 @@ extension NMEACycleAssembler {
         // gpsd 3.22 reads the constellation from the talker in the first sentence of a set only,
         // and numbers that sentence's satellites by it; later sentences go by the talker alone.
         let constellation = gsvPart == 1 ? Self.gsvConstellation(talker) : 0
+        // Satellites 1 to 32 of a sentence numbered by its talker alone are numbered from an
+        // offset that depends on the talker only (prn(talker0:talker1:satnum:)), as in GSA.
+        let talker0 = f.byte(0, 0)
+        let lowOffset = Self.prn(talker0: talker0, talker1: talker, satnum: 1).prn - 1
         var field = 4
         while field < count / 4 * 4 {
             if sky.count + skyCount >= Self.maximumChannels {
@@ -536,8 +533,8 @@ extension NMEACycleAssembler {
                 // when one of them needs it.
                 if !skyHasAzimuth && f.shortAtoi(field + 1) != 0 { skyHasAzimuth = true }
                 if f.shortAtoi(field + 2) > 0 {
-                    let prn = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation,
-                                          satnum: svid).prn
+                    let prn = constellation == 0 && svid >= 1 && svid <= 32 ? lowOffset + svid
+                        : Self.gsvPRN(talker0: talker0, talker1: talker, constellation: constellation, satnum: svid).prn
                     if prn > 0 && usedPRNs.contains(prn) {
                         geometry.addUsedSatellite(azimuth: f.shortAtoi(field + 1), elevation: f.shortAtoi(field))
                     }
@@ -603,6 +600,7 @@ extension NMEACycleAssembler {
 
     /// A GSV satellite's PRN: by its constellation when the sentence gave one (see
     /// ``gsvConstellation(_:)``), else by the talker as in ``prn(talker0:talker1:satnum:)``.
+    @inline(__always)
     static func gsvPRN(talker0: UInt8, talker1: UInt8, constellation: Int, satnum: Int) -> (prn: Int, gnssID: Int, svID: Int) {
         guard constellation > 0, satnum >= 1 else { return prn(talker0: talker0, talker1: talker1, satnum: satnum) }
         // gpsd keeps the satellite's number in a byte, which wraps.

@@ -19,7 +19,7 @@ extension NMEACycleAssembler {
         "seenGLGSV", "seenBDGSV", "seenGAGSV", "seenQZSS", "seenGPGSV",
         "satellitesUsed", "usedPRNs", "gsvAwait", "gsvPart", "sky", "skyCount", "skyHasAzimuth",
         "pdop", "hdop", "vdop", "xdop", "ydop", "geometry",
-        "status", "fix", "lastFix", "oldFix", "newData", "attitude", "attitudeChanged",
+        "status", "fix", "lastFix", "oldFix", "newData", "attitude", "attitudeChanged", "errorModelRanPlain",
     ]
     /// Stored properties left out, and why: the fixes collected so far are output, not state;
     /// the last GST statistics are kept but read by nothing that decodes (gpsd 3.22 leaves them
@@ -76,6 +76,7 @@ extension NMEACycleAssembler {
             && fix.hasSameValues(as: other.fix) && lastFix.hasSameValues(as: other.lastFix)
             && oldFix.hasSameValues(as: other.oldFix) && newData.hasSameValues(as: other.newData)
             && Self.same(attitude, other.attitude) && attitudeChanged == other.attitudeChanged
+            && errorModelRanPlain == other.errorModelRanPlain
     }
 
     /// A state to start a chunk from, taken from the decoder's state at an earlier point of the

@@ -107,7 +107,7 @@ struct NMEACycleAssembler {
 
     // GGA repeated-timestamp latch.
     var lastGGATalker: UInt8 = 0
-    var lastGGATimestamp: [UInt8] = []
+    var lastGGATimestamp = FieldPrefix()
     var latchMode = false
 
     // Satellites used (GSA) and seen (GSV).
@@ -144,6 +144,9 @@ struct NMEACycleAssembler {
     /// Whether a heading sentence changed ``attitude`` since it was last cleared: clearing an
     /// unchanged one (at every cycle of a log without heading sentences) only cost time.
     var attitudeChanged = false
+    /// Whether the last run of the error model had no errors of a sentence's own (GBS, PGRME,
+    /// PSRFEPE) to keep: run again with nothing changed, it then gives the same fix.
+    var errorModelRanPlain = true
     /// The reduced latitudes of the last points a speed was derived between: each fix's is
     /// needed again when the next one measures from it.
     var distances = Vincenty.Memo()
@@ -160,7 +163,6 @@ struct NMEACycleAssembler {
     init(device: String?) {
         self.device = device
         sky.reserveCapacity(Self.maximumChannels)
-        lastGGATimestamp.reserveCapacity(16)
     }
 
     /// Remembers the date of a log's `# Date: YYYY-MM-DD` header, for logs whose sentences carry none.
@@ -268,13 +270,17 @@ struct NMEACycleAssembler {
             }
             return .tooShort
         }
+        // What a GSA may change that the error model reads: the mode and the DOPs.
+        var beforeGSA: (mode: Int, dops: (UInt64, UInt64, UInt64))?
         let decoded: Mask?
         switch type {
         case .rmc: decoded = decodeRMC(fields)
         case .gga: decoded = decodeGGA(fields)
         case .gll: decoded = decodeGLL(fields)
         case .gns: decoded = decodeGNS(fields)
-        case .gsa: decoded = decodeGSA(fields)
+        case .gsa:
+            beforeGSA = (fix.mode, (pdop.bitPattern, hdop.bitPattern, vdop.bitPattern))
+            decoded = decodeGSA(fields)
         case .gsv: decoded = decodeGSV(fields)
         case .vtg: decoded = decodeVTG(fields)
         case .zda: decoded = decodeZDA(fields)
@@ -313,7 +319,16 @@ struct NMEACycleAssembler {
         if mask.contains(.time) { newData.time = resolvedTime() }
         endOfCycle(tag: type.rawValue, mask: &mask)
         merge(mask)
-        errorModel()
+        if let beforeGSA, !cycleContinues, errorModelRanPlain, fix.mode == beforeGSA.mode,
+           pdop.bitPattern == beforeGSA.dops.0, hdop.bitPattern == beforeGSA.dops.1, vdop.bitPattern == beforeGSA.dops.2 {
+            // A GSA that changed neither the mode nor a DOP changed nothing the error model
+            // reads (it gives no time, position or errors of its own): the model, run last on
+            // this same fix, would give it again. A receiver sends several a cycle, one for each
+            // constellation, with the same DOPs.
+            rerunErrorModelIfNeeded()
+        } else {
+            errorModel()
+        }
         appendFix(mask, into: &reports)
         if mask.contains(.satellite) && wantsSky {
             reports.append(.sky(skyView()))
@@ -415,6 +430,7 @@ struct NMEACycleAssembler {
     /// last two positions when no sentence gave one, climb, magnetic track, the DOP × UERE
     /// error estimates, and the speed, track and climb errors from this fix and the previous one.
     private mutating func errorModel() {
+        errorModelRanPlain = !newData.epx.isFinite && !newData.epy.isFinite && !newData.eps.isFinite
         var deltaTime = -1.0
         if fix.time > 0 {
             deltaTime = fix.time - lastFix.time

@@ -81,14 +81,20 @@ struct NMEAFields {
         case 2:
             let high = base[start] &- 0x30, low = base[start + 1] &- 0x30
             if high < 10 && low < 10 { return Int(high) &* 10 &+ Int(low) }
-            return atoi(i)
+            return generalAtoi(i)
         case 3:
             let high = base[start] &- 0x30, middle = base[start + 1] &- 0x30, low = base[start + 2] &- 0x30
             if high < 10 && middle < 10 && low < 10 { return Int(high) &* 100 &+ Int(middle) &* 10 &+ Int(low) }
-            return atoi(i)
+            return generalAtoi(i)
         default:
-            return atoi(i)
+            return generalAtoi(i)
         }
+    }
+
+    /// ``atoi(_:)`` out of line, for ``shortAtoi(_:)``: inlined for each satellite field of a
+    /// GSV or GSA, it takes this call only for a field that is not empty or two or three digits.
+    @inline(never) func generalAtoi(_ i: Int) -> Int {
+        atoi(i)
     }
 
     /// The field as a strict integer: `nil` when empty, not all digits, or longer than 9 digits.

@@ -38,7 +38,7 @@ struct NMEAStreamDecoder: ~Copyable {
     private let commas: UnsafeMutablePointer<UInt16>
     private static let commaBlocks = Int(GEOTRACK_NMEA_SCAN_BLOCKS)
     /// Bytes a line needs after its start for the one-pass framing.
-    private static let scanReadable = Int(GEOTRACK_NMEA_SCAN_READABLE)
+    static let scanReadable = Int(GEOTRACK_NMEA_SCAN_READABLE)
 
     init(device: String?) {
         assembler = NMEACycleAssembler(device: device)
@@ -66,6 +66,16 @@ struct NMEAStreamDecoder: ~Copyable {
     /// It stops early once `reports` is not empty, so the caller can hand them out, and leaves
     /// an unfinished last line (shorter than ``maximumLine``) unless `atEnd` says no more will come.
     mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, atEnd: Bool, into reports: inout [Report]) -> Int {
+        consume(bytes, readable: bytes.count, atEnd: atEnd, into: &reports)
+    }
+
+    /// ``consume(_:atEnd:into:)`` where the `readable` bytes from `bytes`' start (at least
+    /// `bytes.count`, all initialized) may be looked at, though only `bytes` are consumed: the
+    /// one-pass framing needs ``scanReadable`` bytes after a line's start, and a caller that
+    /// stops at a point in its buffer (a checkpoint, a slice's end) keeps it for the lines
+    /// just before that point.
+    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int, atEnd: Bool,
+                          into reports: inout [Report]) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let n = bytes.count
         var i = 0
@@ -77,19 +87,22 @@ struct NMEAStreamDecoder: ~Copyable {
                 continue
             }
             let b = base[i]
-            if b == Self.dollar && n - i >= Self.scanReadable {
+            if b == Self.dollar && readable - i >= Self.scanReadable {
                 // The common case, a plain sentence with its checksum, framed in one pass; any
                 // other line goes through the byte-by-byte path below, which frames the same
                 // lines the same way.
                 var sum: UInt8 = 0
                 let offset = Int(geotrack_nmea_scan(base + i, commas, &sum))
-                if offset >= 0 {
+                // Past the line's end (LF or CR LF): it must lie in what is to be consumed, not
+                // only in what may be read; a line that ends later is left to the path below.
+                let next = offset < 0 ? n + 1 : base[i + offset + 3] == Self.lf ? i + offset + 4 : i + offset + 5
+                if next <= n {
                     let star = i + offset
                     handleSentence(base, start: i, end: star + 3, star: star, sum: sum, into: &reports)
-                    // Past the line's end (LF or CR LF) at once, as the loop would have gone a
-                    // byte at a time: a line ended, and nothing else changes.
+                    // At the next line at once, as the loop would have gone a byte at a time:
+                    // a line ended, and nothing else changes.
                     atLineStart = true
-                    i = base[star + 3] == Self.lf ? star + 4 : star + 5
+                    i = next
                     continue
                 }
             }

@@ -52,7 +52,8 @@ extension ParallelTPVJSON {
             decoder.assembler.collectsRawFixes = true
             decoder.assembler.wantsSky = false
             decoder.assembler.wantsAttitude = false
-            buffer = .allocate(capacity: capacity)
+            buffer = .allocate(capacity: capacity + ParallelTPVJSON.padding)
+            buffer.initialize(repeating: 0, count: capacity + ParallelTPVJSON.padding)
         }
 
         deinit {
@@ -169,7 +170,8 @@ extension ParallelTPVJSON {
                     break
                 }
                 carry += count
-                consumed += ParallelTPVJSON.decodeBuffered(&decoder, buffer, carry: &carry, reports: &reports)
+                consumed += ParallelTPVJSON.decodeBuffered(&decoder, buffer, readable: capacity + ParallelTPVJSON.padding,
+                                                           carry: &carry, reports: &reports)
                 collect()
             }
         }
@@ -179,7 +181,8 @@ extension ParallelTPVJSON {
         private func finishFile() throws(SourceError) {
             try advance(to: nil)
             if carry > 0 {
-                consumed += ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0,
+                consumed += ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry),
+                                                   readable: capacity + ParallelTPVJSON.padding, from: 0,
                                                    atEnd: true, reports: &reports)
                 carry = 0
                 collect()

@@ -23,7 +23,8 @@ extension ParallelTPVJSON {
 
         /// Takes jobs until told to stop.
         func run() {
-            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.capacity)
+            let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: Self.readable)
+            buffer.initialize(repeating: 0, count: Self.readable)
             defer {
                 buffer.deallocate()
                 shared.workerExited()
@@ -40,6 +41,8 @@ extension ParallelTPVJSON {
 
         /// A slice of the chunk, and an unfinished line carried over from the one before.
         private static let capacity = ParallelTPVJSON.slice + ByteInput.carryCapacity
+    /// The buffer's size: the slice, and the padding the one-pass framing reads past it.
+    private static let readable = capacity + ParallelTPVJSON.padding
 
         /// Decodes the whole lines of the job's chunk, a slice at a time: from just after its
         /// first line feed up to the start of its last unfinished line.
@@ -80,8 +83,8 @@ extension ParallelTPVJSON {
             while true {
                 let next = job.checkpoints.count < distances.count ? begin + distances[job.checkpoints.count] : Int.max
                 let limit = min(count, next - position)
-                used = ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: limit), from: used,
-                                              atEnd: false, reports: &reports)
+                used = ParallelTPVJSON.decode(&decoder, UnsafeBufferPointer(start: buffer, count: limit), readable: Self.readable,
+                                              from: used, atEnd: false, reports: &reports)
                 job.fixes += ParallelTPVJSON.format(&decoder, into: &job.output)
                 if position + limit == next {
                     // Any point the decoder stopped at is a state between two lines of the file.
@@ -109,14 +112,15 @@ extension ParallelTPVJSON {
         }
     }
 
-    /// Feeds `bytes[from...]` to `decoder`; returns where it stopped.
-    static func decode(_ decoder: inout NMEAStreamDecoder, _ bytes: UnsafeBufferPointer<UInt8>, from: Int,
-                       atEnd: Bool, reports: inout [Report]) -> Int {
+    /// Feeds `bytes[from...]` to `decoder`, which may read up to `readable` bytes from their
+    /// start (see ``NMEAStreamDecoder/consume(_:readable:atEnd:into:)``); returns where it stopped.
+    static func decode(_ decoder: inout NMEAStreamDecoder, _ bytes: UnsafeBufferPointer<UInt8>, readable: Int,
+                       from: Int, atEnd: Bool, reports: inout [Report]) -> Int {
         guard let base = bytes.baseAddress else { return from }
         var position = from
         while position < bytes.count {
             let used = decoder.consume(UnsafeBufferPointer(start: base + position, count: bytes.count - position),
-                                       atEnd: atEnd, into: &reports)
+                                       readable: readable - position, atEnd: atEnd, into: &reports)
             // The bulk path collects fixes, not reports; the decoder pauses at any report.
             reports.removeAll(keepingCapacity: true)
             guard used > 0 else { break }
@@ -127,10 +131,10 @@ extension ParallelTPVJSON {
 
     /// Feeds the `carry` bytes at `buffer` to `decoder`, then moves what it left (an unfinished
     /// line) to the front and makes that the new `carry`; returns how many it took.
-    static func decodeBuffered(_ decoder: inout NMEAStreamDecoder, _ buffer: UnsafeMutablePointer<UInt8>,
+    static func decodeBuffered(_ decoder: inout NMEAStreamDecoder, _ buffer: UnsafeMutablePointer<UInt8>, readable: Int,
                                carry: inout Int, reports: inout [Report]) -> Int {
-        let used = decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), from: 0, atEnd: false,
-                          reports: &reports)
+        let used = decode(&decoder, UnsafeBufferPointer(start: buffer, count: carry), readable: readable, from: 0,
+                          atEnd: false, reports: &reports)
         carry -= used
         if carry > 0 && used > 0 { memmove(buffer, buffer + used, carry) }
         return used

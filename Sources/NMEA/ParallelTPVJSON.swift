@@ -13,7 +13,8 @@ import Glibc
 /// - A worker reads its chunk with `pread`, starts at the first line that begins in it, from a
 ///   state the true decoder had a little earlier (``NMEACycleAssembler/seed()``), and decodes
 ///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
-///   counts and output length at a few checkpoints near the start (2, 4, … 32 KiB in).
+///   counts and output length at checkpoints: close together near the start (2, 4, … 32 KiB
+///   in), where the states agree as a rule, then further apart up to the chunk's end.
 /// - Chunks are taken in the file's order. The worker that finishes the next chunk to be taken
 ///   (or finds it finished) takes it, and any finished after it: it decodes with the true
 ///   decoder from where that stands to the first checkpoint and compares its state with the
@@ -34,20 +35,32 @@ import Glibc
 /// its output.
 package enum ParallelTPVJSON {
     /// Bytes per chunk. Large enough that the hand-overs cost little (each chunk's first
-    /// kilobytes are decoded twice, once from the guessed state and once from the true one),
-    /// small enough that the chunks in flight, with their JSON, stay well under a megabyte.
-    package static let defaultChunkSize = 192 * 1024
+    /// kilobytes are decoded twice, once from the guessed state and once from the true one, and
+    /// where the guessed state lags for long, tens of kilobytes), small enough that the chunks
+    /// in flight, with their JSON, stay within two megabytes (`make check-budgets` holds the
+    /// replay's peak memory).
+    package static let defaultChunkSize = 384 * 1024
     /// Chunks in flight: one for each worker. Three chunks of 128 KiB, one of them waiting, held
     /// the same memory and took 4.6 % more CPU time (medians of 21 alternating runs); three of
     /// 192 KiB were no faster than two and held 0.3 MB more at 1 GB.
     static let depth = 2
     /// Where the checkpoints are, in bytes after a chunk's first line: a receiver's reporting
-    /// cycle is well under a kilobyte, and two or three of them make the states agree.
-    package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768]
+    /// cycle is well under a kilobyte, and two or three of them make the states agree as a
+    /// rule. Some state lasts longer: DOPs kept from a sky view long past (a receiver that
+    /// stopped sending complete ones), the constellations seen, a cycle's learned end. Where a
+    /// chunk starts in such a stretch, the later checkpoints let the true decoder take the
+    /// worker's output from where it ends instead of decoding the whole chunk again; each
+    /// checkpoint costs a copy of the state, so they are sparse there.
+    package static let checkpointDistances = [2048, 4096, 8192, 16_384, 32_768, 49_152, 65_536, 98_304, 131_072, 163_840, 229_376, 294_912, 360_448]
     /// Bytes read and decoded at a time, between which the fixes are formatted: the fixes
     /// waiting in between stay a few kilobytes. From 16 KiB, half as many `pread`s took 1 % less
     /// CPU for 124 KiB more at 1 GB; 64 KiB saved 1.4 % for 416 KiB.
     static let slice = 32 * 1024
+    /// Bytes kept after every read buffer, initialized and never filled from the file: the
+    /// decoder's one-pass framing reads that far past a line's start, so the lines just before a
+    /// checkpoint or a buffer's end are framed in one pass too (see
+    /// ``NMEAStreamDecoder/consume(_:readable:atEnd:into:)``).
+    static let padding = NMEAStreamDecoder.scanReadable
     /// Output bytes the true decoder gathers before one `write`: it formats only the
     /// fixes before a checkpoint, as a rule, and a larger buffer only grew to twice this.
     static let flushThreshold = 16 * 1024
@@ -119,7 +132,9 @@ package enum ParallelTPVJSON {
         var fixes = 0
         var checkpoints: [Checkpoint] = []
         /// The chunk's fixes as TPV JSON lines: about as many bytes as the chunk, made room for
-        /// at once (growing it step by step left the steps' memory behind).
+        /// at once (growing it step by step left the steps' memory behind), with room for the
+        /// lines of a chunk of short sentences, which run to more bytes than the chunk: a writer
+        /// that outgrows its room doubles it, and keeps that for the rest of the run.
         var output: JSONWriter
         var failure: SourceError?
         /// Whether a worker is done with it and it waits to be taken; read and written only
@@ -127,8 +142,8 @@ package enum ParallelTPVJSON {
         var finished = false
 
         init(chunkSize: Int) {
-            output = JSONWriter(capacity: chunkSize + chunkSize / 4)
-            checkpoints.reserveCapacity(8)
+            output = JSONWriter(capacity: chunkSize + chunkSize / 2)
+            checkpoints.reserveCapacity(checkpointDistances.count)
         }
     }
 

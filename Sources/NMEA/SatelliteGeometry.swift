@@ -46,6 +46,7 @@ struct SatelliteGeometry: Sendable {
 
     /// Adds a used satellite at a whole-degree azimuth and elevation, as GSV gives them; one
     /// gpsd would skip (azimuth outside 0…359, elevation beyond ±90) is left out.
+    @inline(__always)
     mutating func addUsedSatellite(azimuth: Int, elevation: Int) {
         guard (0...359).contains(azimuth), (-90...90).contains(elevation) else { return }
         let a = Self.sines[azimuth + 90], e = Self.sines[elevation + 90]

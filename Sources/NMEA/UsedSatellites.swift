@@ -25,8 +25,15 @@ struct UsedSatellites: Sendable, Equatable {
         bits = InlineArray(repeating: 0)
     }
 
-    func contains(_ prn: Int) -> Bool {
-        if prn >= 0 && prn < 1024 { return bits[prn >> 6] & (1 << UInt64(prn & 63)) != 0 }
+    /// Whether `prn` is among the PRNs. Mutating only so that the bits are read in place: read
+    /// through a value, the inline array was copied, all sixteen words, for every satellite of
+    /// every GSV.
+    @inline(__always)
+    mutating func contains(_ prn: Int) -> Bool {
+        if prn >= 0 && prn < 1024 {
+            let word = withUnsafeBytes(of: &bits) { $0.load(fromByteOffset: (prn >> 6) &* 8, as: UInt64.self) }
+            return word & (1 << UInt64(prn & 63)) != 0
+        }
         return prns.contains(prn)
     }
 

@@ -78,9 +78,9 @@ struct OnePipelineTests {
 
         let directory = try TestSupport.temporaryDirectory()
         // Every log is smaller than two chunks and takes the single decoder; all of them one
-        // after another, twice (1.1 MB), are decoded in chunks on worker threads (ParallelTPVJSON).
+        // after another, three times (1.7 MB), are decoded in chunks on worker threads (ParallelTPVJSON).
         var all = Data()
-        for _ in 0..<2 {
+        for _ in 0..<3 {
             for name in names { all.append(try Data(contentsOf: try Corpus.url(name))) }
         }
         let joined = directory.appendingPathComponent("all.nmea")

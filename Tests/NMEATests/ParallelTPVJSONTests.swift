@@ -57,7 +57,9 @@ struct ParallelTPVJSONTests {
           // threads than there are cores, thousands of times.
           arguments: [(97, 2), (509, 4), (1000, 2), (4096, 1), (4096, 2), (65_536, 2), (ParallelTPVJSON.defaultChunkSize, 3)])
     func sameAsWhole(chunkSize: Int, workers: Int) throws {
-        let path = try temporaryFile(try Self.joinedLogs(times: 2))
+        // Twice, or as often as it takes to make the two chunks the parallel path needs at least.
+        let times = max(2, 2 * chunkSize / (try Self.joinedLogs()).count + 1)
+        let path = try temporaryFile(try Self.joinedLogs(times: times))
         defer { try? FileManager.default.removeItem(atPath: path) }
         let reference = try Self.whole(path)
         #expect(reference.fixes > 1000)
