@@ -165,7 +165,7 @@ let package = Package(
             name: "GeoTrackCLI",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "GeoTrackReactive", "Executors",
-                "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing",
+                "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing", "WebServe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -223,7 +223,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Logs", "Oracles"],
+            exclude: ["Logs", "Oracles", "Browser"],
             swiftSettings: strict
         ),
     ]

@@ -1,0 +1,178 @@
+import Foundation
+import GeoTrackTesting
+import Testing
+
+/// `geotrack serve`: the page in a real browser (Debian's chromium, headless, driven by
+/// Browser/headless.py over the DevTools pipe), against a real replay and a real mosquitto.
+@Suite("geotrack serve")
+struct ServeTests {
+    static let logs = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs")
+    static let helper = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/headless.py").path
+    static let cafe = "regions:\n  cafe:\n    latitude: 46.20752\n    longitude: 6.14623\n    radius: 120\n"
+
+    /// A `geotrack serve` started in `directory` (so that the page names the log as given), on a
+    /// free loopback port, with the URL it serves read from its stderr.
+    final class Server {
+        let process: ChildProcess
+        let url: String
+
+        init(_ arguments: [String], in directory: URL, home: URL) throws {
+            let quoted = ([TestSupport.binary, "serve", "--listen", "127.0.0.1:0"] + arguments)
+                .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            process = try ChildProcess("/bin/sh", ["-c", "cd '\(directory.path)' && exec \(quoted)"],
+                                       environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                     "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
+            let deadline = Date().addingTimeInterval(60)
+            var found: String?
+            while found == nil, Date() < deadline, process.wait(timeout: 0.05) == nil {
+                found = process.stderr.split(separator: "\n").lazy.compactMap { line -> String? in
+                    guard let range = line.range(of: "serving http://") else { return nil }
+                    return String(line[range.lowerBound...].dropFirst("serving ".count).prefix { $0 != " " })
+                }.first
+            }
+            guard let found else {
+                throw TestSupport.SpawnError(executable: "geotrack serve (no URL on stderr: \(process.stderr))", code: -1)
+            }
+            url = found
+        }
+
+        /// Sends SIGINT and waits for the end; returns the exit status (nil: it did not end).
+        func stop() -> Int32? {
+            process.signal(SIGINT)
+            return process.wait(timeout: 20)
+        }
+    }
+
+    /// What headless.py printed: the value of `read` once `until` held, and whether it held.
+    static func browse(_ url: String, until: String, read: String, screenshot: String? = nil) throws -> (held: Bool, value: Any?) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
+            Issue.record("chromium is missing: run make deps")
+            return (false, nil)
+        }
+        var arguments = [helper, url, "--until", until, "--read", read, "--deadline", "90"]
+        if let screenshot { arguments += ["--screenshot", screenshot] }
+        let run = try TestSupport.run("/usr/bin/python3", arguments)
+        #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
+        let value = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: [.fragmentsAllowed])
+        return (run.status == 0, value)
+    }
+
+    /// The points the SVG of the same replay draws: the vertices of its track polylines, a
+    /// vertex shared where one colour's run hands over to the next counted once.
+    static func svgPoints(_ svg: String) -> Int {
+        let runs = svg.components(separatedBy: "<polyline class=\"track\" points=\"").dropFirst().map {
+            $0.prefix { $0 != "\"" }.split(separator: " ").map(String.init)
+        }
+        let vertices = runs.reduce(0) { $0 + $1.count }
+        let shared = zip(runs, runs.dropFirst()).filter { $0.last == $1.first }.count
+        return vertices - shared
+    }
+
+    @Test("serve --replay in chromium: #fix ends at the last fix, #track has the SVG's points, a region event is listed; the README's screenshot")
+    func replayInBrowser() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let config = home.appendingPathComponent("regions.yaml")
+        try Self.cafe.write(to: config, atomically: true, encoding: .utf8)
+        let log = Self.logs.appendingPathComponent("loop.nmea").path
+
+        // The oracles: the replay's last fix (gpsd's TPV) and the SVG of the same replay.
+        let json = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let last = try #require(json.stdout.split(separator: "\n").last { $0.contains("\"lat\"") })
+        let tpv = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let latitude = try #require(tpv["lat"] as? Double), longitude = try #require(tpv["lon"] as? Double)
+        let svgPath = home.appendingPathComponent("loop.svg").path
+        let drawn = try TestSupport.geotrack(["replay", log, "--config", config.path, "--svg", svgPath], home: home)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let points = Self.svgPoints(try String(contentsOfFile: svgPath, encoding: .utf8))
+        #expect(points > 100)
+
+        let server = try Server(["--replay", "loop.nmea", "--tiles", "none", "--config", config.path], in: Self.logs, home: home)
+        let screenshot = TestSupport.packageRoot.appendingPathComponent("docs/images/serve.png").path
+        let (held, value) = try Self.browse(
+            server.url,
+            until: """
+            document.getElementById("fix").dataset.lat !== "" && document.getElementById("track").dataset.points === "\(points)" \
+            && [...document.querySelectorAll("#events li")].some(e => e.textContent.includes("entered region cafe"))
+            """,
+            read: """
+            ({lat: document.getElementById("fix").dataset.lat, lon: document.getElementById("fix").dataset.lon,
+              points: document.getElementById("track").dataset.points, status: document.getElementById("status").textContent,
+              events: [...document.querySelectorAll("#events li")].map(e => e.textContent)})
+            """,
+            screenshot: screenshot)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the replay's end: \(page)")
+        #expect(abs((Double(page["lat"] as? String ?? "") ?? 0) - latitude) < 1e-6, "\(page)")
+        #expect(abs((Double(page["lon"] as? String ?? "") ?? 0) - longitude) < 1e-6, "\(page)")
+        #expect(page["points"] as? String == String(points))
+        #expect((page["events"] as? [String] ?? []).contains { $0.hasSuffix("entered region cafe") }, "\(page)")
+        #expect(page["status"] as? String == "end of loop.nmea")
+
+        // The screenshot the README shows: a PNG at the window's size.
+        let image = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+        #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(image.count > 24 && image[16..<20].reduce(0) { $0 << 8 | Int($1) } == 1280)
+
+        #expect(server.stop() == 0, "\(server.process.stderr)")
+        #expect(server.process.stderr.contains("served 1 event stream; 0 events skipped and 0 clients dropped"), "\(server.process.stderr)")
+    }
+
+    @Test("serve --fleet: a device named <img src=x onerror=alert(1)> on a real mosquitto shows as text, and no element comes of it")
+    func hostileDeviceName() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let hostile = "<img src=x onerror=alert(1)>"
+        try broker.publish(topic: "owntracks/mallory/\(hostile)",
+                           message: #"{"_type":"location","lat":46.2,"lon":6.15,"tst":1700000000,"acc":12,"inregions":["<b>home</b>"]}"#,
+                           retain: true)
+        let server = try Server(["--replay", "loop.nmea", "--tiles", "none", "--fleet", "mqtt://127.0.0.1:\(broker.port)"],
+                                in: Self.logs, home: home)
+        let (held, value) = try Self.browse(
+            server.url,
+            until: ##"document.querySelectorAll("#devices li").length === 1"##,
+            read: """
+            ({name: document.querySelector("#devices li .name")?.textContent, text: document.querySelector("#devices li")?.textContent,
+              elements: document.querySelectorAll("#devices li *").length, images: document.querySelectorAll("img").length,
+              bold: document.querySelectorAll("#devices b").length})
+            """)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the device never appeared: \(page) \(server.process.stderr)")
+        #expect(page["name"] as? String == "mallory/" + hostile)
+        #expect((page["text"] as? String ?? "").contains("[<b>home</b>]"), "\(page)")
+        // The item holds only the name's <strong>: nothing was parsed from what the broker sent.
+        #expect(page["elements"] as? Int == 1)
+        #expect(page["images"] as? Int == 0)
+        #expect(page["bold"] as? Int == 0)
+        #expect(server.stop() == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve's bad values are one-line usage errors (64); another address than loopback is warned about; SIGTERM ends it")
+    func usage() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = Self.logs.appendingPathComponent("loop.nmea").path
+        for (arguments, expected) in [
+            (["--listen", "nowhere"], "--listen takes HOST:PORT"),
+            (["--listen", "127.0.0.1:70000"], "--listen takes HOST:PORT"),
+            (["--tiles", "ftp://tiles.example/{z}/{x}/{y}.png"], "--tiles takes none or a tile URL"),
+            (["--tiles", "https://tiles.example/{z}/{x}.png"], "it has no {y}"),
+            (["--tiles", "https://tiles.example/{z}/{x}/{y}.png;script-src"], "semicolon"),
+            (["--gpsd", "localhost:2947", "--replay", log], "--gpsd and --replay cannot be used together"),
+            (["--speed", "2"], "give --replay FILE too"),
+            (["--realtime"], "give --replay FILE too"),
+            (["--fleet", "https://example.invalid/"], "the fleet is read from an MQTT broker"),
+        ] {
+            let run = try TestSupport.geotrack(["serve"] + arguments, home: home)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(expected), "\(arguments): \(run.stderr)")
+        }
+        let missing = try TestSupport.geotrack(["serve", "--replay", home.appendingPathComponent("none.nmea").path, "--listen", "127.0.0.1:0",
+                                                "--tiles", "none"], home: home)
+        #expect(missing.status == 66, "\(missing.stderr)")
+
+        let open = try Server(["--replay", "loop.nmea", "--realtime", "--speed", "50", "--tiles", "none", "--listen", "0.0.0.0:0"],
+                              in: Self.logs, home: home)
+        #expect(open.process.stderr.contains("warning: listening on 0.0.0.0, not loopback"), "\(open.process.stderr)")
+        open.process.signal(SIGTERM)
+        #expect(open.process.wait(timeout: 20) == 0, "\(open.process.stderr)")
+    }
+}
