@@ -21,7 +21,8 @@ struct ServeTests {
                 .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
             process = try ChildProcess("/bin/sh", ["-c", "cd '\(directory.path)' && exec \(quoted)"],
                                        environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
-                                                     "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
+                                                     "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                                                     "HOME": home.path])
             let deadline = Date().addingTimeInterval(60)
             var found: String?
             while found == nil, Date() < deadline, process.wait(timeout: 0.05) == nil {
@@ -174,5 +175,55 @@ struct ServeTests {
         #expect(open.process.stderr.contains("warning: listening on 0.0.0.0, not loopback"), "\(open.process.stderr)")
         open.process.signal(SIGTERM)
         #expect(open.process.wait(timeout: 20) == 0, "\(open.process.stderr)")
+    }
+
+    @Test("serve --gpsd: a real gpsd (gpsfake) moves #fix, once access is granted; without it, exit 79 as watch")
+    func liveFromGPSD() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpsd = try GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path)
+        let undecided = try TestSupport.geotrack(["serve", "--gpsd", "127.0.0.1:\(gpsd.port)", "--listen", "127.0.0.1:0"], home: home)
+        #expect(undecided.status == 79, "\(undecided.stderr)")
+        #expect(try TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
+        let server = try Server(["--gpsd", "127.0.0.1:\(gpsd.port)", "--tiles", "none"], in: home, home: home)
+        let (held, value) = try Self.browse(
+            server.url,
+            until: #"Number(document.getElementById("track").dataset.points) >= 3 && document.getElementById("fix").dataset.lat !== """#,
+            read: #"({lat: document.getElementById("fix").dataset.lat, status: document.getElementById("status").textContent})"#)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "no fix from gpsd reached the page: \(page) \(server.process.stderr)")
+        // loop.nmea goes round Geneva.
+        #expect(abs((Double(page["lat"] as? String ?? "") ?? 0) - 46.2) < 0.05, "\(page)")
+        #expect(server.stop() == 0, "\(server.process.stderr)")
+    }
+
+    @Test("the page's headers: the default tiles' host is the only outside origin in the policy; a taken port exits 69")
+    func headersAndPort() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try Server(["--replay", "loop.nmea"], in: Self.logs, home: home)
+        let fetch = try TestSupport.run("/usr/bin/python3", ["-c", """
+            import sys, urllib.request
+            r = urllib.request.urlopen(sys.argv[1] + "app.js")
+            print(r.headers["Content-Security-Policy"]); print(r.headers["Content-Type"])
+            """, server.url])
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        #expect(fetch.stdout.contains("img-src 'self' data: https://tile.openstreetmap.org;"), "\(fetch.stdout)")
+        #expect(fetch.stdout.contains("script-src 'self';") && fetch.stdout.contains("default-src 'none'"), "\(fetch.stdout)")
+        #expect(fetch.stdout.contains("text/javascript"), "\(fetch.stdout)")
+        let taken = try TestSupport.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
+                                              "--listen", String(server.url.dropFirst("http://".count).dropLast())], home: home)
+        #expect(taken.status == 69, "\(taken.stderr)")
+        #expect(taken.stderr.contains("choose another --listen address"), "\(taken.stderr)")
+        #expect(server.stop() == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve --fleet: a broker that refuses the login ends serve with 77, saying what to check")
+    func refusedLogin() async throws {
+        let broker = try await Mosquitto(users: ["alice": "right"])
+        let home = try TestSupport.temporaryDirectory()
+        let run = try TestSupport.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path, "--listen", "127.0.0.1:0",
+                                            "--tiles", "none", "--fleet", "mqtt://alice@127.0.0.1:\(broker.port)"],
+                                           home: home, environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong"])
+        #expect(run.status == 77, "\(run.stderr)")
+        #expect(run.stderr.contains("refused the login") && run.stderr.contains("GEOTRACK_PUBLISH_PASSWORD"), "\(run.stderr)")
     }
 }
