@@ -22,6 +22,9 @@ public final class EventStreamServer: Sendable {
         public var bufferedBytes = 256 * 1024
         /// Events skipped in a row before a client that does not read is disconnected.
         public var dropsBeforeDisconnect = 200
+        /// The kernel's send buffer for each connection (Linux doubles it): fixed, so that what a
+        /// client that stops reading holds in the kernel is bounded too, not grown by autotuning.
+        public var socketSendBuffer = 64 * 1024
         /// Seconds between comments on an idle stream, which find clients that went away.
         public var heartbeatSeconds: Int64 = 15
 
@@ -73,6 +76,7 @@ public final class EventStreamServer: Sendable {
             .childChannelOption(ChannelOptions.writeBufferWaterMark,
                                 value: ChannelOptions.Types.WriteBufferWaterMark(low: bufferedBytes / 2, high: bufferedBytes))
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(max(4096, limits.socketSendBuffer)))
             .childChannelInitializer { [self] channel in
                 do {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)

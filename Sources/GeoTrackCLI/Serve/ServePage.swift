@@ -54,8 +54,14 @@ package final class ServePage: Sendable {
     package func handle(_ update: TrackingUpdate) {
         switch update {
         case .status(let status):
-            // The same words as the status line, without its colours.
-            let text = StatusLine.render(status, width: nil, options: options)
+            // The same words as the status line, without its colours; a fix's own line changes
+            // with every fix, and the page shows the fix itself, so then it says only whence.
+            let text: String
+            if case .fix = status {
+                text = "fix from " + options.sourceName
+            } else {
+                text = StatusLine.render(status, width: nil, options: options)
+            }
             change { state in
                 guard state.status != text else { return nil }
                 state.status = text
@@ -74,7 +80,7 @@ package final class ServePage: Sendable {
                 track.add("keep", keep)
                 track.add("points", raw: Self.pointsJSON(drawn[min(keep, drawn.count)...]))
                 track.add("count", drawn.count)
-                return ("fix", "{\"fix\":\(fix),\"track\":\(track.json)")
+                return ("fix", "{\"fix\":\(fix),\"track\":\(track.json)}")
             }
         case .report(.sky(let sky)):
             let json = Self.skyJSON(sky)
