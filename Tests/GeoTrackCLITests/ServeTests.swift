@@ -201,8 +201,9 @@ struct ServeTests {
         let home = try TestSupport.temporaryDirectory()
         let server = try Server(["--replay", "loop.nmea"], in: Self.logs, home: home)
         let fetch = try TestSupport.run("/usr/bin/python3", ["-c", """
-            import sys, urllib.request
-            r = urllib.request.urlopen(sys.argv[1] + "app.js")
+            from sys import argv
+            from urllib.request import urlopen
+            r = urlopen(argv[1] + "app.js")
             print(r.headers["Content-Security-Policy"]); print(r.headers["Content-Type"])
             """, server.url])
         #expect(fetch.status == 0, "\(fetch.stderr)")
