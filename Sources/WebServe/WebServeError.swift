@@ -17,5 +17,6 @@ public struct WebServeError: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -8,6 +8,7 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// The default: loopback, port 8080.
     package static let standard = ListenAddress(host: "127.0.0.1", port: 8080)
 
+    /// An address as given: a host (or an address without brackets) and a port.
     package init(host: String, port: Int) {
         self.host = host
         self.port = port
@@ -45,6 +46,7 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)/"
     }
 
+    /// `HOST:PORT`, an IPv6 address in brackets.
     package var description: String {
         (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
     }

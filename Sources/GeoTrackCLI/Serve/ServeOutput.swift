@@ -11,6 +11,7 @@ package final class ServeOutput: RunOutput {
         self.page = page
     }
 
+    /// Hands the update to the page, which tells the browsers what changed.
     package func handle(_ update: TrackingUpdate) {
         page.handle(update)
     }
