@@ -6,8 +6,9 @@ import WebServe
 /// reads, without a browser.
 @Suite("The event-stream server")
 struct EventStreamServerTests {
-    /// A blocking loopback client with a receive timeout, reading only when asked.
-    final class Client {
+    /// A blocking loopback client with a receive timeout, reading only when asked (on a thread of
+    /// its own, ``read(until:)``: never on the cooperative pool). One test uses it at a time.
+    final class Client: @unchecked Sendable {
         let socket: Int32
 
         init(port: Int, receiveBuffer: Int32? = nil) throws {
@@ -33,15 +34,24 @@ struct EventStreamServerTests {
             _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(socket, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
         }
 
-        /// Reads until `text` has arrived (or the connection ends, or 10 s pass without a byte).
-        func read(until text: String, into received: inout String) -> Bool {
+        /// Reads until `text` has arrived (or the connection ends, or 10 s pass without a byte);
+        /// returns what was read, or nil when `text` never came.
+        func readBlocking(until text: String) -> String? {
+            var received = ""
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while !received.contains(text) {
                 let count = recv(socket, &buffer, buffer.count, 0)
-                guard count > 0 else { return false }
+                guard count > 0 else { return nil }
                 received += String(decoding: buffer[0..<count], as: UTF8.self)
             }
-            return true
+            return received
+        }
+
+        /// ``readBlocking(until:)`` on a thread of its own.
+        func read(until text: String) async -> String? {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.readBlocking(until: text)) }.start()
+            }
         }
     }
 
@@ -58,18 +68,21 @@ struct EventStreamServerTests {
         let client = try Client(port: port)
         var received = ""
         client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(client.read(until: "<p>page</p>", into: &received))
+        received = await client.read(until: "<p>page</p>") ?? ""
+        #expect(received.contains("<p>page</p>"))
         #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(received.contains("Content-Type: text/html; charset=utf-8\r\n"))
         #expect(received.contains("Content-Security-Policy: default-src 'none'\r\n"))
         #expect(received.contains("X-Content-Type-Options: nosniff\r\n"))
         received = ""
         client.send("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(client.read(until: "not found\n", into: &received))
+        received = await client.read(until: "not found\n") ?? ""
+        #expect(received.contains("not found\n"))
         #expect(received.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
         received = ""
         client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi")
-        #expect(client.read(until: "GET only\n", into: &received))
+        received = await client.read(until: "GET only\n") ?? ""
+        #expect(received.contains("GET only\n"))
         #expect(received.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
         await server.stop()
     }
@@ -81,11 +94,13 @@ struct EventStreamServerTests {
         let client = try Client(port: port)
         var received = ""
         client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
-        #expect(client.read(until: "event: snapshot\ndata: {\"seq\":0}\n\n", into: &received))
+        received = await client.read(until: "event: snapshot\ndata: {\"seq\":0}\n\n") ?? ""
+        #expect(received.contains("event: snapshot\ndata: {\"seq\":0}\n\n"))
         #expect(received.contains("Content-Type: text/event-stream; charset=utf-8\r\n"))
         // Registered before the snapshot was written: an event broadcast now reaches it.
         server.broadcast(ServerSentEvent(name: "fix", data: "{\"seq\":1,\n\"lat\":1}"))
-        #expect(client.read(until: "event: fix\ndata: {\"seq\":1,\"lat\":1}\n\n", into: &received))
+        received = await client.read(until: "event: fix\ndata: {\"seq\":1,\"lat\":1}\n\n") ?? ""
+        #expect(received.contains("event: fix\ndata: {\"seq\":1,\"lat\":1}\n\n"))
         #expect(server.statistics.clients == 1 && server.statistics.connections == 1)
         await server.stop()
     }
@@ -102,7 +117,8 @@ struct EventStreamServerTests {
         let reader = try Client(port: port)
         var received = ""
         reader.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(reader.read(until: "retry: 2000\n\n", into: &received))
+        received = await reader.read(until: "retry: 2000\n\n") ?? ""
+        #expect(received.contains("retry: 2000\n\n"))
         // Wait until both are registered.
         let deadline = Date().addingTimeInterval(30)
         while server.statistics.clients < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -114,7 +130,8 @@ struct EventStreamServerTests {
             sent += 1
             server.broadcast(ServerSentEvent(name: "bulk", data: "\(sent) \(payload)"))
             var chunk = ""
-            #expect(reader.read(until: "data: \(sent) ", into: &chunk))
+            chunk = await reader.read(until: "data: \(sent) ") ?? ""
+            #expect(chunk.contains("data: \(sent) "))
             received = String(chunk.suffix(64))
         }
         let statistics = server.statistics
@@ -122,7 +139,8 @@ struct EventStreamServerTests {
         #expect(statistics.droppedEvents == limits.dropsBeforeDisconnect, "\(statistics)")
         server.broadcast(ServerSentEvent(name: "last", data: "end"))
         var tail = ""
-        #expect(reader.read(until: "event: last\ndata: end\n\n", into: &tail))
+        tail = await reader.read(until: "event: last\ndata: end\n\n") ?? ""
+        #expect(tail.contains("event: last\ndata: end\n\n"))
         #expect(server.statistics.clients == 1)
         await server.stop()
     }
@@ -136,11 +154,13 @@ struct EventStreamServerTests {
         let first = try Client(port: port)
         var received = ""
         first.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(first.read(until: "retry: 2000\n\n", into: &received))
+        received = await first.read(until: "retry: 2000\n\n") ?? ""
+        #expect(received.contains("retry: 2000\n\n"))
         let second = try Client(port: port)
         var refused = ""
         second.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(second.read(until: "too many clients\n", into: &refused))
+        refused = await second.read(until: "too many clients\n") ?? ""
+        #expect(refused.contains("too many clients\n"))
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(server.statistics.refusedClients == 1)
         await server.stop()
