@@ -11,7 +11,7 @@ CONFIG       ?= debug
 GPSD_VERSIONS_PACKAGES := scons gcc python3-distutils xz-utils
 DEMO_PACKAGES    := gpsd gpsd-clients libgps-dev libmosquitto-dev libcurl4-openssl-dev libsqlite3-dev pkg-config
 TEST_PACKAGES    := $(DEMO_PACKAGES) libxml2-utils tmux man-db groff-base librsvg2-bin \
-                    mosquitto mosquitto-clients openssl jq $(GPSD_VERSIONS_PACKAGES)
+                    mosquitto mosquitto-clients openssl jq libjs-leaflet chromium $(GPSD_VERSIONS_PACKAGES)
 # Building the OwnTracks Recorder from source for make test-recorder (CI): its libraries'
 # headers, and lmdb-utils (mdb_stat) to look into its store.
 RECORDER_PACKAGES := libcurl4-openssl-dev liblmdb-dev libconfig-dev uuid-dev lmdb-utils
@@ -196,7 +196,7 @@ gpsd-version-suites:
 # Every library module's documentation, with its overview page (Sources/MODULE/MODULE.docc):
 # a broken link or an undocumented parameter fails the build.
 DOC_TARGETS = LocationKit GeoTrackKit GeoTrackService GeoTrackReactive GPSReports GPSD NMEA \
-	Executors HTTP MQTT Outbox OwnTracks Publishing
+	Executors HTTP MQTT Outbox OwnTracks Publishing WebServe
 
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

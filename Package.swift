@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "Outbox", targets: ["Outbox"]),
         .library(name: "HTTP", targets: ["HTTP"]),
         .library(name: "Publishing", targets: ["Publishing"]),
+        .library(name: "WebServe", targets: ["WebServe"]),
         .library(name: "GeoTrackTesting", targets: ["GeoTrackTesting"]),
         .executable(name: "geotrack", targets: ["geotrack"]),
         .executable(name: "geotrack-example", targets: ["geotrack-example"]),
@@ -40,6 +41,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
+        // `geotrack serve`'s HTTP server: NIO's channels, whose write-buffer water marks bound
+        // what a browser that stops reading can hold.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         // `swift package generate-documentation` for the DocC catalogs (no target depends on it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -121,6 +125,18 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // MARK: A small HTTP server for `geotrack serve`: fixed assets and one Server-Sent-Events
+        // stream to many clients, each bounded by its channel's write-buffer water marks.
+        .target(
+            name: "WebServe",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+
         // MARK: One import for programs: every layer above, re-exported.
         .target(
             name: "GeoTrackKit",
@@ -149,7 +165,7 @@ let package = Package(
             name: "GeoTrackCLI",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "GeoTrackReactive", "Executors",
-                "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing",
+                "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing", "WebServe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -197,6 +213,7 @@ let package = Package(
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "CSQLite", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Outbox", "MQTT", "HTTP", "GeoTrackTesting"],
                     swiftSettings: strict),
+        .testTarget(name: "WebServeTests", dependencies: ["WebServe"], swiftSettings: strict),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",
@@ -206,7 +223,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["Logs", "Oracles"],
+            exclude: ["Logs", "Oracles", "Browser"],
             swiftSettings: strict
         ),
     ]

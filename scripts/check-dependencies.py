@@ -5,7 +5,7 @@ Reads `swift package dump-package` (JSON on stdin) and every target's Swift file
 - each module a target imports is one it declares (the toolchain's own modules aside);
 - each dependency a target declares is imported by at least one of its files;
 - LocationKit knows only GPSReports and GeoTrackReactive (and swift-log, and Executors for threads that
-  wait without Dispatch): no gpsd, no NMEA.
+  wait without Dispatch): no gpsd, no NMEA; WebServe knows NIO only.
 Prints one line per problem and exits 1 if there is any.
 """
 import json, os, re, sys
@@ -14,7 +14,11 @@ TOOLCHAIN = {"Foundation", "FoundationEssentials", "Glibc", "Darwin", "Dispatch"
              "Testing", "XCTest", "_Concurrency", "Swift"}
 # Modules a product brings, when its name is not the module's.
 PRODUCT_MODULES = {"SystemPackage": {"SystemPackage"}}
-LAYERS = {"LocationKit": {"GPSReports", "GeoTrackReactive", "Logging", "Executors"}}
+LAYERS = {
+    "LocationKit": {"GPSReports", "GeoTrackReactive", "Logging", "Executors"},
+    # serve's HTTP server knows HTTP and NIO only: what it streams is the CLI's to say.
+    "WebServe": {"NIOCore", "NIOPosix", "NIOHTTP1"},
+}
 
 package = json.load(sys.stdin)
 problems = []

@@ -135,7 +135,7 @@ struct CommandLineTests {
         #expect(names.sorted() == [
             "geotrack", "geotrack auth", "geotrack auth deny", "geotrack auth grant", "geotrack auth reset",
             "geotrack auth status", "geotrack devices", "geotrack fleet", "geotrack outbox", "geotrack outbox clear",
-            "geotrack outbox flush", "geotrack outbox list", "geotrack replay", "geotrack sky", "geotrack stats",
+            "geotrack outbox flush", "geotrack outbox list", "geotrack replay", "geotrack serve", "geotrack sky", "geotrack stats",
             "geotrack watch",
         ])
     }

@@ -26,7 +26,7 @@ struct ReadmeTests {
         let home = try TestSupport.temporaryDirectory()
         var help = try TestSupport.geotrack(["--help"], home: home).stdout
         for command in ["watch", "replay", "sky", "stats", "devices", "auth", "auth status", "auth grant", "auth deny", "auth reset",
-                        "fleet", "outbox", "outbox list", "outbox flush", "outbox clear"] {
+                        "fleet", "outbox", "outbox list", "outbox flush", "outbox clear", "serve"] {
             help += try TestSupport.geotrack(["help"] + command.split(separator: " ").map(String.init), home: home).stdout
         }
         return help

@@ -48,7 +48,8 @@ package struct GeoTrack: AsyncParsableCommand {
         // each start, whatever the command, to learn whether it takes all remaining arguments
         // (0.4 ms of `geotrack --version`'s 3 ms). `routed(_:)` sends a command line without a
         // subcommand to `watch` instead.
-        subcommands: [Watch.self, Replay.self, Sky.self, Stats.self, Auth.self, Devices.self, Fleet.self, OutboxCommand.self]
+        subcommands: [Watch.self, Replay.self, Sky.self, Stats.self, Auth.self, Devices.self, Fleet.self, OutboxCommand.self,
+                      Serve.self]
     )
 
     /// The exit statuses, one line each, as the root's discussion lists them: from

@@ -1,0 +1,144 @@
+import ArgumentParser
+import FoundationEssentials
+import LocationKit
+import Logging
+import MQTT
+import OwnTracks
+import WebServe
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension GeoTrack {
+    /// `geotrack serve`: a live map in the browser, fed by the same run as the status line.
+    package struct Serve: AsyncParsableCommand {
+        package static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Serve a live map of your position (from gpsd or a replay), and optionally a fleet, to a browser.",
+            discussion: """
+            Serves one page at the --listen address: the fix with its accuracy, speed, heading and mode, \
+            the track so far (thinned as --svg thins it), regions and events, the sky plot and satellites, \
+            and with --fleet every device on the broker. The page and Leaflet (from Debian's libjs-leaflet) \
+            come from geotrack itself; only the map tiles come from outside (--tiles none for none). \
+            It listens on loopback unless told otherwise. Ends on SIGINT or SIGTERM; a replay's end leaves \
+            the page up until then.
+            """
+        )
+
+        @Option(help: ArgumentHelp("Listen on this address (default 127.0.0.1:8080; port 0 picks a free one).",
+                                   valueName: "host:port"))
+        package var listen: String?
+
+        @OptionGroup package var gpsd: GPSDOptions
+
+        @Option(help: ArgumentHelp("Serve a replay of this NMEA log or GPX track instead of gpsd.", valueName: "file"),
+                completion: .file())
+        package var replay: String?
+
+        @OptionGroup(title: "Pace") package var pace: PaceOptions
+
+        @Option(help: ArgumentHelp("Also show every device on this MQTT broker (as 'geotrack fleet' does).", valueName: "url"))
+        package var fleet: String?
+
+        @Option(help: ArgumentHelp("Map tiles: a URL template with {z}, {x} and {y}, or none (default: OpenStreetMap's standard tiles).",
+                                   valueName: "url|none"))
+        package var tiles: String?
+
+        @OptionGroup package var display: DisplayOptions
+
+        @OptionGroup package var configFile: ConfigFileOptions
+
+        package init() {}
+
+        package func validate() throws {
+            if let listen {
+                do { _ = try ListenAddress.parse(listen) } catch { throw ValidationError(Terminal.safe(error.message)) }
+            }
+            if let tiles {
+                do { _ = try TileSource.parse(tiles) } catch { throw ValidationError(Terminal.safe(error.message)) }
+            }
+            if replay != nil, gpsd.address != nil {
+                throw ValidationError("--gpsd and --replay cannot be used together; serve reads one source.")
+            }
+            if replay == nil, pace.isPaced {
+                throw ValidationError("--realtime and --speed pace a replay; give --replay FILE too.")
+            }
+            if let fleet {
+                let destination: PublishDestination
+                do {
+                    destination = try PublishDestination(url: fleet, option: "--fleet")
+                } catch {
+                    throw ValidationError(Terminal.safe(error.message))
+                }
+                guard !destination.isHTTP else {
+                    throw ValidationError("--fleet \(Terminal.safe(fleet)): the fleet is read from an MQTT broker; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
+                }
+            }
+        }
+
+        package func run() async throws {
+            var address = ListenAddress.standard
+            var tileSource: TileSource? = .openStreetMap
+            do throws(ListenAddressError) {
+                if let listen { address = try ListenAddress.parse(listen) }
+            } catch {
+                throw CLIError(.usage, error.message)
+            }
+            do throws(TileSourceError) {
+                if let tiles { tileSource = try TileSource.parse(tiles) }
+            } catch {
+                throw CLIError(.usage, error.message)
+            }
+
+            let flags = display.configurationFlags.merging(gpsd.configurationFlags) { $1 }
+            let settings = try await Settings.load(flags: flags, explicitFile: configFile.config)
+            let logger = Logger.geotrack()
+
+            // Access is decided before anything is served, as for watch; a replay needs none.
+            var access: AuthorizationGate.Access?
+            let store = AuthorizationStore()
+            if replay == nil { access = try AuthorizationGate(store: store).requireAccess() }
+            let follower = access?.followDecisions(of: store)
+            defer { follower?.cancel() }
+
+            let sourceName = replay.map { $0 == "-" ? "standard input" : $0 } ?? "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"
+            let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: sourceName,
+                                       startingMessage: replay == nil ? nil : "replaying " + sourceName)
+            let page = ServePage(options: render, regions: settings.regions)
+
+            let leaflet = ServeAssets.leaflet()
+            if leaflet.isEmpty {
+                Terminal.standardError("geotrack: Leaflet is not in \(ServeAssets.leafletDirectory): the page shows no map; install libjs-leaflet (make deps)")
+            }
+            let server = EventStreamServer(assets: ServeAssets.all(tiles: tileSource, leaflet: leaflet),
+                                           headers: ServeAssets.headers(tiles: tileSource),
+                                           snapshot: { page.snapshot() })
+            page.connect { server.broadcast($0) }
+
+            var fleetFeed: ServeFleet?
+            if let fleet { fleetFeed = try ServeFleet.make(url: fleet, page: page) }
+
+            let port: Int
+            do throws(WebServeError) {
+                port = try await server.start(host: address.host, port: address.port)
+            } catch {
+                await server.stop()
+                throw CLIError(.unavailable, "\(error.message); choose another --listen address")
+            }
+            if !address.isLoopback {
+                Terminal.standardError("geotrack: warning: listening on \(address.host), not loopback: anyone who can reach this machine can see your position")
+            }
+            Terminal.standardError("geotrack: serving \(address.url(port: port)) (Ctrl-C to stop)")
+
+            let output = TrackerOutput(display: StatusDisplay(mode: .changes, options: render, descriptor: STDERR_FILENO),
+                                       outputs: [ServeOutput(page: page)], stopAfter: nil)
+            let run = await MainActor.run {
+                let manager = replay.map { LocationSources.replayManager(path: $0, speed: pace.factor, settings: settings, logger: logger) }
+                    ?? LocationSources.gpsdManager(settings: settings, store: access?.store(default: store) ?? store,
+                                                   retries: true, allSkyViews: true, logger: logger)
+                return TrackingRun(manager: manager, output: output)
+            }
+            try await ServeSession.run(run, output: output, server: server, fleet: fleetFeed, logger: logger)
+        }
+    }
+}

@@ -1,0 +1,353 @@
+import WebServe
+
+/// The page `geotrack serve` serves: one HTML page, its script and stylesheet, held in the
+/// binary; Leaflet is read from Debian's libjs-leaflet when the server starts.
+enum ServeAssets {
+    /// Where Debian's libjs-leaflet puts Leaflet.
+    static let leafletDirectory = "/usr/share/javascript/leaflet"
+
+    /// The page, its script and stylesheet, `/config.json` with the tile source, and Leaflet's
+    /// files when `leaflet` has them.
+    static func all(tiles: TileSource?, leaflet: [String: WebAsset]) -> [String: WebAsset] {
+        var assets: [String: WebAsset] = [
+            "/": WebAsset(contentType: "text/html; charset=utf-8", text: html),
+            "/index.html": WebAsset(contentType: "text/html; charset=utf-8", text: html),
+            "/app.js": WebAsset(contentType: "text/javascript; charset=utf-8", text: script),
+            "/app.css": WebAsset(contentType: "text/css; charset=utf-8", text: stylesheet),
+            "/config.json": WebAsset(contentType: "application/json", text: configuration(tiles: tiles)),
+        ]
+        for (path, asset) in leaflet { assets["/leaflet/" + path] = asset }
+        return assets
+    }
+
+    /// Leaflet's script, stylesheet and images, from `directory`; empty when it is not there.
+    static func leaflet(in directory: String = leafletDirectory) -> [String: WebAsset] {
+        var assets: [String: WebAsset] = [:]
+        let files = [("leaflet.js", "text/javascript; charset=utf-8"), ("leaflet.css", "text/css; charset=utf-8"),
+                     ("images/layers.png", "image/png"), ("images/layers-2x.png", "image/png"),
+                     ("images/marker-icon.png", "image/png"), ("images/marker-icon-2x.png", "image/png"),
+                     ("images/marker-shadow.png", "image/png")]
+        for (name, type) in files {
+            // The minified script where Debian ships it: a third of the size.
+            let source = name == "leaflet.js" ? "leaflet.min.js" : name
+            if let bytes = ServeFiles.read(directory + "/" + source) ?? ServeFiles.read(directory + "/" + name) {
+                assets[name] = WebAsset(contentType: type, body: bytes)
+            }
+        }
+        return assets["leaflet.js"] != nil && assets["leaflet.css"] != nil ? assets : [:]
+    }
+
+    /// The headers every answer carries: the page may load only its own scripts and styles,
+    /// talk only to its own server, and show images only from itself and the tile server.
+    static func headers(tiles: TileSource?) -> [(name: String, value: String)] {
+        let images = ["'self'", "data:"] + (tiles.map { [$0.origin] } ?? [])
+        let policy = "default-src 'none'; script-src 'self'; style-src 'self'; img-src \(images.joined(separator: " ")); "
+            + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        return [("Content-Security-Policy", policy)]
+    }
+
+    static func configuration(tiles: TileSource?) -> String {
+        var json = ServeJSON()
+        json.add("tiles", tiles?.template)
+        json.add("attribution", tiles?.attribution)
+        return json.json
+    }
+
+    static let html = """
+    <!DOCTYPE html>
+    <html lang="en">
+    <head>
+    <meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>geotrack</title>
+    <link rel="stylesheet" href="/leaflet/leaflet.css">
+    <link rel="stylesheet" href="/app.css">
+    <script src="/leaflet/leaflet.js" defer></script>
+    <script src="/app.js" defer></script>
+    </head>
+    <body>
+    <header><strong>geotrack</strong> <span id="status">connecting…</span> <span id="link" class="dim"></span></header>
+    <main>
+    <div id="map"></div>
+    <aside>
+    <section id="fix" data-lat="" data-lon="">
+    <h2>Fix</h2>
+    <dl>
+    <dt>position</dt><dd id="fix-position">–</dd>
+    <dt>accuracy</dt><dd id="fix-accuracy">–</dd>
+    <dt>speed</dt><dd id="fix-speed">–</dd>
+    <dt>heading</dt><dd id="fix-heading">–</dd>
+    <dt>altitude</dt><dd id="fix-altitude">–</dd>
+    <dt>mode</dt><dd id="fix-mode">–</dd>
+    <dt>time</dt><dd id="fix-time">–</dd>
+    </dl>
+    </section>
+    <section id="track" data-points="0"><h2>Track</h2><p id="track-text">no points yet</p></section>
+    <section><h2>Events</h2><ol id="events"></ol></section>
+    <section><h2>Sky</h2><svg id="sky" viewBox="-110 -110 220 220" width="220" height="220" role="img" aria-label="sky plot"></svg>
+    <table id="satellites"><thead><tr><th>PRN</th><th>el</th><th>az</th><th>SNR</th><th>used</th></tr></thead><tbody></tbody></table>
+    <p id="dop" class="dim"></p></section>
+    <section id="fleet" hidden><h2>Fleet</h2><p id="fleet-status" class="dim"></p><ul id="devices"></ul></section>
+    </aside>
+    </main>
+    </body>
+    </html>
+
+    """
+
+    static let stylesheet = """
+    html, body { margin: 0; height: 100%; font: 14px/1.4 "DejaVu Sans", Helvetica, Arial, sans-serif; color: #222; background: #fbfaf6; }
+    header { padding: 6px 12px; background: #263238; color: #eceff1; }
+    header .dim { color: #90a4ae; }
+    main { display: flex; height: calc(100% - 34px); }
+    #map { flex: 1; min-width: 200px; background: #eef2ec; }
+    aside { width: 340px; overflow-y: auto; padding: 0 12px; border-left: 1px solid #c9cfc4; }
+    h2 { font-size: 14px; margin: 12px 0 4px; color: #3b6ea5; }
+    dl { display: grid; grid-template-columns: 80px 1fr; margin: 0; }
+    dt { color: #666; } dd { margin: 0; font-variant-numeric: tabular-nums; }
+    ol, ul { margin: 0; padding-left: 18px; max-height: 180px; overflow-y: auto; }
+    table { border-collapse: collapse; font-size: 12px; }
+    th, td { padding: 1px 6px; text-align: right; }
+    .dim { color: #777; }
+    .used { font-weight: bold; }
+    .stale { color: #999; }
+    .leaflet-container { background: #eef2ec; }
+
+    """
+
+    static let script = #"""
+    "use strict";
+    // Every string from gpsd, logs and brokers is set with textContent or as an SVG/Leaflet
+    // option, never as HTML.
+    (function () {
+      const $ = (id) => document.getElementById(id);
+      const text = (element, value) => { element.textContent = value == null ? "–" : String(value); };
+      let lastSeq = 0;
+      let track = [];
+      let devices = [];
+      let map = null, trackLine = null, fixMarker = null, accuracyCircle = null;
+      let regionLayer = null, fleetLayer = null, userMoved = false, fitted = false;
+
+      function setupMap(config) {
+        if (typeof L === "undefined") { text($("link"), "(map unavailable: Leaflet not served)"); return; }
+        map = L.map("map", { zoomControl: true, attributionControl: true }).setView([0, 0], 2);
+        if (config.tiles) {
+          L.tileLayer(config.tiles, { maxZoom: 19, attribution: config.attribution || "" }).addTo(map);
+        } else {
+          map.attributionControl.setPrefix("no tiles");
+        }
+        L.control.scale({ imperial: false }).addTo(map);
+        trackLine = L.polyline([], { color: "#c0392b", weight: 4 }).addTo(map);
+        regionLayer = L.layerGroup().addTo(map);
+        fleetLayer = L.layerGroup().addTo(map);
+        map.on("dragstart", () => { userMoved = true; });
+      }
+
+      function label(value) {
+        const span = document.createElement("span");
+        span.textContent = value;
+        return span;
+      }
+
+      function applyStatus(value) { text($("status"), value); }
+
+      function applyFix(fix) {
+        const element = $("fix");
+        if (!fix) return;
+        element.dataset.lat = String(fix.lat);
+        element.dataset.lon = String(fix.lon);
+        text($("fix-position"), fix.position);
+        text($("fix-accuracy"), fix.accuracy_text ? "±" + fix.accuracy_text : null);
+        text($("fix-speed"), fix.speed_text);
+        text($("fix-heading"), fix.course == null ? null : fix.course + "°");
+        text($("fix-altitude"), fix.altitude_text);
+        text($("fix-mode"), fix.mode + (fix.satellites == null ? "" : ", " + fix.satellites + " satellites used"));
+        text($("fix-time"), fix.time);
+        if (!map) return;
+        const at = [fix.lat, fix.lon];
+        if (!fixMarker) {
+          accuracyCircle = L.circle(at, { radius: fix.accuracy || 0, color: "#3b6ea5", weight: 1, fillOpacity: 0.15 }).addTo(map);
+          fixMarker = L.circleMarker(at, { radius: 7, color: "#ffffff", weight: 2, fillColor: "#1f6feb", fillOpacity: 1 }).addTo(map);
+        } else {
+          fixMarker.setLatLng(at);
+          accuracyCircle.setLatLng(at);
+          accuracyCircle.setRadius(fix.accuracy || 0);
+        }
+        if (!fitted) { map.setView(at, 16, { animate: false }); fitted = true; }
+        else if (!userMoved && !map.getBounds().contains(at)) { map.panTo(at); }
+      }
+
+      function drawTrack() {
+        const element = $("track");
+        element.dataset.points = String(track.length);
+        text($("track-text"), track.length + (track.length === 1 ? " point" : " points"));
+        if (!trackLine) return;
+        const runs = [];
+        let run = [];
+        for (const point of track) {
+          if (point[2] && run.length) { runs.push(run); run = []; }
+          run.push([point[0], point[1]]);
+        }
+        if (run.length) runs.push(run);
+        trackLine.setLatLngs(runs);
+      }
+
+      function applyTrack(delta) {
+        track = track.slice(0, delta.keep).concat(delta.points);
+        drawTrack();
+      }
+
+      function fitTrack() {
+        if (!map || track.length < 2 || userMoved) return;
+        map.fitBounds(L.latLngBounds(track.map((p) => [p[0], p[1]])), { padding: [24, 24], maxZoom: 17, animate: false });
+        fitted = true;
+      }
+
+      function addEvent(event) {
+        const item = document.createElement("li");
+        item.className = "event " + event.kind;
+        item.textContent = event.text;
+        const list = $("events");
+        list.appendChild(item);
+        while (list.children.length > 200) list.removeChild(list.firstChild);
+        list.scrollTop = list.scrollHeight;
+      }
+
+      function drawRegions(regions) {
+        if (!regionLayer) return;
+        regionLayer.clearLayers();
+        for (const region of regions) {
+          L.circle([region.lat, region.lon], { radius: region.radius, color: "#3b6ea5", dashArray: "6 4", fillOpacity: 0.1 })
+            .bindTooltip(label(region.name), { permanent: true, direction: "top" }).addTo(regionLayer);
+        }
+      }
+
+      const svgNS = "http://www.w3.org/2000/svg";
+      function svg(name, attributes) {
+        const element = document.createElementNS(svgNS, name);
+        for (const key in attributes) element.setAttribute(key, String(attributes[key]));
+        return element;
+      }
+
+      function applySky(sky) {
+        const plot = $("sky");
+        while (plot.firstChild) plot.removeChild(plot.firstChild);
+        for (const r of [100, 66.7, 33.3]) plot.appendChild(svg("circle", { r: r, fill: "none", stroke: "#c9cfc4" }));
+        plot.appendChild(svg("line", { x1: -100, y1: 0, x2: 100, y2: 0, stroke: "#c9cfc4" }));
+        plot.appendChild(svg("line", { x1: 0, y1: -100, x2: 0, y2: 100, stroke: "#c9cfc4" }));
+        const north = svg("text", { x: 0, y: -102, "text-anchor": "middle", "font-size": 10 });
+        north.textContent = "N";
+        plot.appendChild(north);
+        const body = $("satellites").tBodies[0];
+        while (body.firstChild) body.removeChild(body.firstChild);
+        if (!sky) return;
+        for (const s of sky.satellites) {
+          if (s.el != null && s.az != null && s.el >= 0) {
+            const r = 100 * (90 - s.el) / 90, a = s.az * Math.PI / 180;
+            const x = r * Math.sin(a), y = -r * Math.cos(a);
+            plot.appendChild(svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 6, fill: s.used ? "#2e9e44" : "#ffffff", stroke: "#333" }));
+            const name = svg("text", { x: (x + 8).toFixed(1), y: (y + 3).toFixed(1), "font-size": 9 });
+            name.textContent = String(s.prn);
+            plot.appendChild(name);
+          }
+          const row = document.createElement("tr");
+          if (s.used) row.className = "used";
+          for (const value of [s.prn, s.el, s.az, s.snr, s.used ? "yes" : "no"]) {
+            const cell = document.createElement("td");
+            cell.textContent = value == null ? "–" : String(value);
+            row.appendChild(cell);
+          }
+          body.appendChild(row);
+        }
+        text($("dop"), "HDOP " + (sky.hdop == null ? "–" : sky.hdop) + "  PDOP " + (sky.pdop == null ? "–" : sky.pdop));
+      }
+
+      function age(seconds) {
+        if (seconds < 0) seconds = 0;
+        if (seconds < 60) return Math.round(seconds) + " s";
+        if (seconds < 3600) return Math.round(seconds / 60) + " min";
+        if (seconds < 86400) return Math.round(seconds / 3600) + " h";
+        return Math.round(seconds / 86400) + " d";
+      }
+
+      function drawDevices() {
+        const list = $("devices");
+        while (list.firstChild) list.removeChild(list.firstChild);
+        const now = Date.now() / 1000;
+        if (fleetLayer) fleetLayer.clearLayers();
+        for (const device of devices) {
+          const item = document.createElement("li");
+          item.className = "device" + (device.gone ? " stale" : "");
+          const name = document.createElement("strong");
+          name.className = "name";
+          name.textContent = device.name;
+          item.appendChild(name);
+          const where = device.lat == null ? "no position yet"
+            : device.lat.toFixed(5) + ", " + device.lon.toFixed(5)
+              + (device.accuracy == null ? "" : " ±" + device.accuracy + " m")
+              + (device.tst == null ? "" : ", " + age(now - device.tst) + " ago")
+              + (device.regions.length ? " [" + device.regions.join(", ") + "]" : "")
+              + (device.gone ? ", offline" : "");
+          item.appendChild(document.createTextNode(" " + where));
+          list.appendChild(item);
+          if (fleetLayer && device.lat != null) {
+            L.circleMarker([device.lat, device.lon], { radius: 6, color: "#7a4a00", fillColor: "#f0a030", fillOpacity: 0.9 })
+              .bindTooltip(label(device.name)).addTo(fleetLayer);
+          }
+        }
+      }
+
+      function applyFleet(fleet) {
+        if (!fleet) return;
+        $("fleet").hidden = false;
+        text($("fleet-status"), "broker " + fleet.broker + (fleet.connected ? "" : " — not connected" + (fleet.problem ? ": " + fleet.problem : "")));
+        devices = fleet.devices;
+        drawDevices();
+      }
+
+      function applySnapshot(snapshot) {
+        lastSeq = snapshot.seq;
+        applyStatus(snapshot.status);
+        track = snapshot.track;
+        drawTrack();
+        applyFix(snapshot.fix);
+        drawRegions(snapshot.regions);
+        const list = $("events");
+        while (list.firstChild) list.removeChild(list.firstChild);
+        for (const event of snapshot.events) addEvent(event);
+        applySky(snapshot.sky);
+        applyFleet(snapshot.fleet);
+        fitTrack();
+      }
+
+      function fresh(message) {
+        if (message.seq <= lastSeq) return false;
+        lastSeq = message.seq;
+        return true;
+      }
+
+      function listen() {
+        const source = new EventSource("/events");
+        const on = (name, apply) => source.addEventListener(name, (e) => {
+          const message = JSON.parse(e.data);
+          if (fresh(message)) apply(message);
+        });
+        source.addEventListener("snapshot", (e) => applySnapshot(JSON.parse(e.data)));
+        on("status", (m) => applyStatus(m.text));
+        on("fix", (m) => { applyTrack(m.track); applyFix(m.fix); });
+        on("event", (m) => addEvent(m));
+        on("sky", (m) => applySky(m));
+        on("fleet", (m) => applyFleet(m));
+        source.onopen = () => text($("link"), "");
+        source.onerror = () => text($("link"), "(reconnecting)");
+      }
+
+      fetch("/config.json").then((r) => r.json()).catch(() => ({})).then((config) => {
+        setupMap(config);
+        listen();
+        setInterval(() => { if (devices.length) drawDevices(); }, 5000);
+      });
+    })();
+
+    """#
+}

@@ -1,0 +1,264 @@
+import Foundation
+import GeoTrackTesting
+import Testing
+
+/// `geotrack serve`: the page in a real browser (Debian's chromium, headless, driven by
+/// Browser/headless.py over the DevTools pipe), against a real replay and a real mosquitto.
+@Suite("geotrack serve")
+struct ServeTests {
+    static let logs = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs")
+    static let helper = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/headless.py").path
+    static let cafe = "regions:\n  cafe:\n    latitude: 46.20752\n    longitude: 6.14623\n    radius: 120\n"
+
+    /// A `geotrack serve` started in `directory` (so that the page names the log as given), on a
+    /// free loopback port, with the URL it serves read from its stderr.
+    /// Handed between a test and the thread that starts or stops it, never used by two at once.
+    final class Server: @unchecked Sendable {
+        let process: ChildProcess
+        let url: String
+
+        init(_ arguments: [String], in directory: URL, home: URL) throws {
+            let quoted = ([TestSupport.binary, "serve", "--listen", "127.0.0.1:0"] + arguments)
+                .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            process = try ChildProcess("/bin/sh", ["-c", "cd '\(directory.path)' && exec \(quoted)"],
+                                       environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                     "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                                                     "HOME": home.path])
+            let deadline = Date().addingTimeInterval(60)
+            var found: String?
+            while found == nil, Date() < deadline, process.wait(timeout: 0.05) == nil {
+                found = process.stderr.split(separator: "\n").lazy.compactMap { line -> String? in
+                    guard let range = line.range(of: "serving http://") else { return nil }
+                    return String(line[range.lowerBound...].dropFirst("serving ".count).prefix { $0 != " " })
+                }.first
+            }
+            guard let found else {
+                throw TestSupport.SpawnError(executable: "geotrack serve (no URL on stderr: \(process.stderr))", code: -1)
+            }
+            url = found
+        }
+
+        /// Sends SIGINT and waits for the end; returns the exit status (nil: it did not end).
+        func stop() -> Int32? {
+            process.signal(SIGINT)
+            return process.wait(timeout: 20)
+        }
+    }
+
+    /// Runs `body`, which blocks (a child process, a browser), on a thread of its own: never on
+    /// the cooperative pool, whose two threads every other suite needs meanwhile.
+    static func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
+            }
+            thread.start()
+        }
+    }
+
+    /// A harness object handed to the thread that uses it, and kept alive by the test meanwhile.
+    final class Held<Value>: @unchecked Sendable {
+        let value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    /// `geotrack ARGUMENTS`, off the pool.
+    static func geotrack(_ arguments: [String], home: URL, environment: [String: String] = [:]) async throws -> TestSupport.Run {
+        try await offPool { try TestSupport.geotrack(arguments, home: home, environment: environment) }
+    }
+
+    /// What headless.py printed: the value of `read` once `until` held, and whether it held.
+    static func browse(_ url: String, until: String, read: String, screenshot: String? = nil) async throws -> (held: Bool, value: Any?) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
+            Issue.record("chromium is missing: run make deps")
+            return (false, nil)
+        }
+        var arguments = [helper, url, "--until", until, "--read", read, "--deadline", "90"]
+        if let screenshot { arguments += ["--screenshot", screenshot] }
+        let command = arguments
+        let run = try await offPool { try TestSupport.run("/usr/bin/python3", command) }
+        #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
+        let value = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: [.fragmentsAllowed])
+        return (run.status == 0, value)
+    }
+
+    /// The points the SVG of the same replay draws: the vertices of its track polylines, a
+    /// vertex shared where one colour's run hands over to the next counted once.
+    static func svgPoints(_ svg: String) -> Int {
+        let runs = svg.components(separatedBy: "<polyline class=\"track\" points=\"").dropFirst().map {
+            $0.prefix { $0 != "\"" }.split(separator: " ").map(String.init)
+        }
+        let vertices = runs.reduce(0) { $0 + $1.count }
+        let shared = zip(runs, runs.dropFirst()).filter { $0.last == $1.first }.count
+        return vertices - shared
+    }
+
+    @Test("serve --replay in chromium: #fix ends at the last fix, #track has the SVG's points, a region event is listed; the README's screenshot")
+    func replayInBrowser() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let config = home.appendingPathComponent("regions.yaml")
+        try Self.cafe.write(to: config, atomically: true, encoding: .utf8)
+        let log = Self.logs.appendingPathComponent("loop.nmea").path
+
+        // The oracles: the replay's last fix (gpsd's TPV) and the SVG of the same replay.
+        let json = try await Self.geotrack(["replay", log, "--json"], home: home)
+        let last = try #require(json.stdout.split(separator: "\n").last { $0.contains("\"lat\"") })
+        let tpv = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let latitude = try #require(tpv["lat"] as? Double), longitude = try #require(tpv["lon"] as? Double)
+        let svgPath = home.appendingPathComponent("loop.svg").path
+        let drawn = try await Self.geotrack(["replay", log, "--config", config.path, "--svg", svgPath], home: home)
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        let points = Self.svgPoints(try String(contentsOfFile: svgPath, encoding: .utf8))
+        #expect(points > 100)
+
+        let server = try await Self.offPool { try Server(["--replay", "loop.nmea", "--tiles", "none", "--config", config.path], in: Self.logs, home: home) }
+        let screenshot = TestSupport.packageRoot.appendingPathComponent("docs/images/serve.png").path
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: """
+            document.getElementById("fix").dataset.lat !== "" && document.getElementById("track").dataset.points === "\(points)" \
+            && [...document.querySelectorAll("#events li")].some(e => e.textContent.includes("entered region cafe"))
+            """,
+            read: """
+            ({lat: document.getElementById("fix").dataset.lat, lon: document.getElementById("fix").dataset.lon,
+              points: document.getElementById("track").dataset.points, status: document.getElementById("status").textContent,
+              events: [...document.querySelectorAll("#events li")].map(e => e.textContent)})
+            """,
+            screenshot: screenshot)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the replay's end: \(page)")
+        #expect(abs((Double(page["lat"] as? String ?? "") ?? 0) - latitude) < 1e-6, "\(page)")
+        #expect(abs((Double(page["lon"] as? String ?? "") ?? 0) - longitude) < 1e-6, "\(page)")
+        #expect(page["points"] as? String == String(points))
+        #expect((page["events"] as? [String] ?? []).contains { $0.hasSuffix("entered region cafe") }, "\(page)")
+        #expect(page["status"] as? String == "end of loop.nmea")
+
+        // The screenshot the README shows: a PNG at the window's size.
+        let image = try Data(contentsOf: URL(fileURLWithPath: screenshot))
+        #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(image.count > 24 && image[16..<20].reduce(0) { $0 << 8 | Int($1) } == 1280)
+
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+        #expect(server.process.stderr.contains("served 1 event stream; 0 events skipped and 0 clients dropped"), "\(server.process.stderr)")
+    }
+
+    @Test("serve --fleet: a device named <img src=x onerror=alert(1)> on a real mosquitto shows as text, and no element comes of it")
+    func hostileDeviceName() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let hostile = "<img src=x onerror=alert(1)>"
+        let port = broker.port
+        let mosquitto = Held(broker)
+        try await Self.offPool {
+            try mosquitto.value.publish(topic: "owntracks/mallory/\(hostile)",
+                                   message: #"{"_type":"location","lat":46.2,"lon":6.15,"tst":1700000000,"acc":12,"inregions":["<b>home</b>"]}"#,
+                                   retain: true)
+        }
+        let server = try await Self.offPool {
+            try Server(["--replay", "loop.nmea", "--tiles", "none", "--fleet", "mqtt://127.0.0.1:\(port)"], in: Self.logs, home: home)
+        }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: ##"document.querySelectorAll("#devices li").length === 1"##,
+            read: """
+            ({name: document.querySelector("#devices li .name")?.textContent, text: document.querySelector("#devices li")?.textContent,
+              elements: document.querySelectorAll("#devices li *").length, images: document.querySelectorAll("img").length,
+              bold: document.querySelectorAll("#devices b").length})
+            """)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the device never appeared: \(page) \(server.process.stderr)")
+        #expect(page["name"] as? String == "mallory/" + hostile)
+        #expect((page["text"] as? String ?? "").contains("[<b>home</b>]"), "\(page)")
+        // The item holds only the name's <strong>: nothing was parsed from what the broker sent.
+        #expect(page["elements"] as? Int == 1)
+        #expect(page["images"] as? Int == 0)
+        #expect(page["bold"] as? Int == 0)
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve's bad values are one-line usage errors (64); another address than loopback is warned about; SIGTERM ends it")
+    func usage() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = Self.logs.appendingPathComponent("loop.nmea").path
+        for (arguments, expected) in [
+            (["--listen", "nowhere"], "--listen takes HOST:PORT"),
+            (["--listen", "127.0.0.1:70000"], "--listen takes HOST:PORT"),
+            (["--tiles", "ftp://tiles.example/{z}/{x}/{y}.png"], "--tiles takes none or a tile URL"),
+            (["--tiles", "https://tiles.example/{z}/{x}.png"], "it has no {y}"),
+            (["--tiles", "https://tiles.example/{z}/{x}/{y}.png;script-src"], "semicolon"),
+            (["--gpsd", "localhost:2947", "--replay", log], "--gpsd and --replay cannot be used together"),
+            (["--speed", "2"], "give --replay FILE too"),
+            (["--realtime"], "give --replay FILE too"),
+            (["--fleet", "https://example.invalid/"], "the fleet is read from an MQTT broker"),
+        ] {
+            let run = try await Self.geotrack(["serve"] + arguments, home: home)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(expected), "\(arguments): \(run.stderr)")
+        }
+        let missing = try await Self.geotrack(["serve", "--replay", home.appendingPathComponent("none.nmea").path, "--listen", "127.0.0.1:0",
+                                                "--tiles", "none"], home: home)
+        #expect(missing.status == 66, "\(missing.stderr)")
+
+        let open = try await Self.offPool {
+            try Server(["--replay", "loop.nmea", "--realtime", "--speed", "50", "--tiles", "none", "--listen", "0.0.0.0:0"],
+                       in: Self.logs, home: home)
+        }
+        #expect(open.process.stderr.contains("warning: listening on 0.0.0.0, not loopback"), "\(open.process.stderr)")
+        open.process.signal(SIGTERM)
+        #expect(try await Self.offPool { open.process.wait(timeout: 20) } == 0, "\(open.process.stderr)")
+    }
+
+    @Test("serve --gpsd: a real gpsd (gpsfake) moves #fix, once access is granted; without it, exit 79 as watch")
+    func liveFromGPSD() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let fake = try await Self.offPool { Held(try GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path)) }
+        let gpsd = fake.value.port
+        let undecided = try await Self.geotrack(["serve", "--gpsd", "127.0.0.1:\(gpsd)", "--listen", "127.0.0.1:0"], home: home)
+        #expect(undecided.status == 79, "\(undecided.stderr)")
+        #expect(try await Self.geotrack(["auth", "grant"], home: home).status == 0)
+        let server = try await Self.offPool { try Server(["--gpsd", "127.0.0.1:\(gpsd)", "--tiles", "none"], in: home, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: #"Number(document.getElementById("track").dataset.points) >= 3 && document.getElementById("fix").dataset.lat !== """#,
+            read: #"({lat: document.getElementById("fix").dataset.lat, status: document.getElementById("status").textContent})"#)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "no fix from gpsd reached the page: \(page) \(server.process.stderr)")
+        // loop.nmea goes round Geneva.
+        #expect(abs((Double(page["lat"] as? String ?? "") ?? 0) - 46.2) < 0.05, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+        withExtendedLifetime(fake) {}
+    }
+
+    @Test("the page's headers: the default tiles' host is the only outside origin in the policy; a taken port exits 69")
+    func headersAndPort() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try await Self.offPool { try Server(["--replay", "loop.nmea"], in: Self.logs, home: home) }
+        let url = server.url
+        let fetch = try await Self.offPool { try TestSupport.run("/usr/bin/python3", ["-c", """
+            from sys import argv
+            from urllib.request import urlopen
+            r = urlopen(argv[1] + "app.js")
+            print(r.headers["Content-Security-Policy"]); print(r.headers["Content-Type"])
+            """, url]) }
+        #expect(fetch.status == 0, "\(fetch.stderr)")
+        #expect(fetch.stdout.contains("img-src 'self' data: https://tile.openstreetmap.org;"), "\(fetch.stdout)")
+        #expect(fetch.stdout.contains("script-src 'self';") && fetch.stdout.contains("default-src 'none'"), "\(fetch.stdout)")
+        #expect(fetch.stdout.contains("text/javascript"), "\(fetch.stdout)")
+        let taken = try await Self.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
+                                              "--listen", String(server.url.dropFirst("http://".count).dropLast())], home: home)
+        #expect(taken.status == 69, "\(taken.stderr)")
+        #expect(taken.stderr.contains("choose another --listen address"), "\(taken.stderr)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve --fleet: a broker that refuses the login ends serve with 77, saying what to check")
+    func refusedLogin() async throws {
+        let broker = try await Mosquitto(users: ["alice": "right"])
+        let home = try TestSupport.temporaryDirectory()
+        let run = try await Self.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path, "--listen", "127.0.0.1:0",
+                                            "--tiles", "none", "--fleet", "mqtt://alice@127.0.0.1:\(broker.port)"],
+                                          home: home, environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong"])
+        #expect(run.status == 77, "\(run.stderr)")
+        #expect(run.stderr.contains("refused the login") && run.stderr.contains("GEOTRACK_PUBLISH_PASSWORD"), "\(run.stderr)")
+    }
+}

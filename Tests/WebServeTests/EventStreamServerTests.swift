@@ -1,0 +1,178 @@
+import Foundation
+import Testing
+import WebServe
+
+/// The server on a real loopback socket, with a plain socket client: what a browser sends and
+/// reads, without a browser.
+@Suite("The event-stream server")
+struct EventStreamServerTests {
+    /// A blocking loopback client with a receive timeout, reading only when asked (on a thread of
+    /// its own, ``read(until:)``: never on the cooperative pool). One test uses it at a time.
+    final class Client: @unchecked Sendable {
+        let socket: Int32
+
+        init(port: Int, receiveBuffer: Int32? = nil) throws {
+            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            if var size = receiveBuffer {
+                setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            }
+            var timeout = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+        }
+
+        deinit { close(socket) }
+
+        func send(_ text: String) {
+            _ = text.utf8CString.withUnsafeBufferPointer { Glibc.send(socket, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+        }
+
+        /// Reads until `text` has arrived (or the connection ends, or 10 s pass without a byte);
+        /// returns what was read, or nil when `text` never came.
+        func readBlocking(until text: String) -> String? {
+            var received = ""
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while !received.contains(text) {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                guard count > 0 else { return nil }
+                received += String(decoding: buffer[0..<count], as: UTF8.self)
+            }
+            return received
+        }
+
+        /// ``readBlocking(until:)`` on a thread of its own.
+        func read(until text: String) async -> String? {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.readBlocking(until: text)) }.start()
+            }
+        }
+    }
+
+    static func server(limits: EventStreamServer.Limits = .init(), snapshot: @escaping @Sendable () -> [ServerSentEvent] = { [] })
+        -> EventStreamServer {
+        EventStreamServer(assets: ["/": WebAsset(contentType: "text/html; charset=utf-8", text: "<p>page</p>")],
+                          headers: [("Content-Security-Policy", "default-src 'none'")], limits: limits, snapshot: snapshot)
+    }
+
+    @Test("assets with their type and the page's policy; 404 for others; GET and HEAD only")
+    func assets() async throws {
+        let server = Self.server()
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let client = try Client(port: port)
+        var received = ""
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        received = await client.read(until: "<p>page</p>") ?? ""
+        #expect(received.contains("<p>page</p>"))
+        #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(received.contains("Content-Type: text/html; charset=utf-8\r\n"))
+        #expect(received.contains("Content-Security-Policy: default-src 'none'\r\n"))
+        #expect(received.contains("X-Content-Type-Options: nosniff\r\n"))
+        received = ""
+        client.send("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
+        received = await client.read(until: "not found\n") ?? ""
+        #expect(received.contains("not found\n"))
+        #expect(received.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+        received = ""
+        client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi")
+        received = await client.read(until: "GET only\n") ?? ""
+        #expect(received.contains("GET only\n"))
+        #expect(received.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
+        await server.stop()
+    }
+
+    @Test("a stream gets the snapshot first, then every event broadcast")
+    func stream() async throws {
+        let server = Self.server(snapshot: { [ServerSentEvent(name: "snapshot", data: "{\"seq\":0}")] })
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let client = try Client(port: port)
+        var received = ""
+        client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        received = await client.read(until: "event: snapshot\ndata: {\"seq\":0}\n\n") ?? ""
+        #expect(received.contains("event: snapshot\ndata: {\"seq\":0}\n\n"))
+        #expect(received.contains("Content-Type: text/event-stream; charset=utf-8\r\n"))
+        // Registered before the snapshot was written: an event broadcast now reaches it.
+        server.broadcast(ServerSentEvent(name: "fix", data: "{\"seq\":1,\n\"lat\":1}"))
+        received = await client.read(until: "event: fix\ndata: {\"seq\":1,\"lat\":1}\n\n") ?? ""
+        #expect(received.contains("event: fix\ndata: {\"seq\":1,\"lat\":1}\n\n"))
+        #expect(server.statistics.clients == 1 && server.statistics.connections == 1)
+        await server.stop()
+    }
+
+    @Test("a client that stops reading has events skipped, then is dropped; a reading client gets every event")
+    func slowClient() async throws {
+        var limits = EventStreamServer.Limits()
+        limits.bufferedBytes = 64 * 1024
+        limits.dropsBeforeDisconnect = 20
+        let server = Self.server(limits: limits)
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let stuck = try Client(port: port, receiveBuffer: 4096)
+        stuck.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        let reader = try Client(port: port)
+        var received = ""
+        reader.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        received = await reader.read(until: "retry: 2000\n\n") ?? ""
+        #expect(received.contains("retry: 2000\n\n"))
+        // Wait until both are registered.
+        let deadline = Date().addingTimeInterval(30)
+        while server.statistics.clients < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        let payload = String(repeating: "x", count: 16 * 1024)
+        // The socket buffers fill first (a few hundred kilobytes at most), then the channel's
+        // 64 KiB: far fewer than 2000 events of 16 KiB.
+        var sent = 0
+        while server.statistics.droppedClients == 0, sent < 2000, Date() < deadline {
+            sent += 1
+            server.broadcast(ServerSentEvent(name: "bulk", data: "\(sent) \(payload)"))
+            var chunk = ""
+            chunk = await reader.read(until: "data: \(sent) ") ?? ""
+            #expect(chunk.contains("data: \(sent) "))
+            received = String(chunk.suffix(64))
+        }
+        let statistics = server.statistics
+        #expect(statistics.droppedClients == 1, "\(statistics) after \(sent) events")
+        #expect(statistics.droppedEvents == limits.dropsBeforeDisconnect, "\(statistics)")
+        server.broadcast(ServerSentEvent(name: "last", data: "end"))
+        var tail = ""
+        tail = await reader.read(until: "event: last\ndata: end\n\n") ?? ""
+        #expect(tail.contains("event: last\ndata: end\n\n"))
+        #expect(server.statistics.clients == 1)
+        await server.stop()
+    }
+
+    @Test("past maximumClients a stream is refused with 503, and counted")
+    func full() async throws {
+        var limits = EventStreamServer.Limits()
+        limits.maximumClients = 1
+        let server = Self.server(limits: limits)
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let first = try Client(port: port)
+        var received = ""
+        first.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        received = await first.read(until: "retry: 2000\n\n") ?? ""
+        #expect(received.contains("retry: 2000\n\n"))
+        let second = try Client(port: port)
+        var refused = ""
+        second.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        refused = await second.read(until: "too many clients\n") ?? ""
+        #expect(refused.contains("too many clients\n"))
+        #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(server.statistics.refusedClients == 1)
+        await server.stop()
+    }
+
+    @Test("a port in use is an error that says where")
+    func inUse() async throws {
+        let first = Self.server()
+        let port = try await first.start(host: "127.0.0.1", port: 0)
+        let second = Self.server()
+        await #expect(throws: WebServeError.self) { _ = try await second.start(host: "127.0.0.1", port: port) }
+        await second.stop()
+        await first.stop()
+    }
+}
