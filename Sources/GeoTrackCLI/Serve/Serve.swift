@@ -1,4 +1,5 @@
 import ArgumentParser
+import Executors
 import FoundationEssentials
 import LocationKit
 import Logging
@@ -76,6 +77,11 @@ extension GeoTrack {
             }
         }
 
+        /// What the command line sets of the configuration: its top layer.
+        package var settingsOverrides: SettingsOverrides {
+            display.settingsOverrides.merging(gpsd.settingsOverrides(device: nil))
+        }
+
         package func run() async throws {
             var address = ListenAddress.standard
             var tileSource: TileSource? = .openStreetMap
@@ -90,8 +96,7 @@ extension GeoTrack {
                 throw CLIError(.usage, error.message)
             }
 
-            let flags = display.configurationFlags.merging(gpsd.configurationFlags) { $1 }
-            let settings = try await Settings.load(flags: flags, explicitFile: configFile.config)
+            let settings = try await Settings.load(overrides: settingsOverrides, explicitFile: configFile.config)
             let logger = Logger.geotrack()
 
             // Access is decided before anything is served, as for watch; a replay needs none.
@@ -106,7 +111,10 @@ extension GeoTrack {
                                        startingMessage: replay == nil ? nil : "replaying " + sourceName)
             let page = ServePage(options: render, regions: settings.regions)
 
-            let leaflet = ServeAssets.leaflet()
+            // Reading files blocks: on a thread of its own, not on the cooperative pool.
+            let leaflet = await withCheckedContinuation { (continuation: CheckedContinuation<[String: WebAsset], Never>) in
+                DetachedThread.startOrRun(name: "geotrack assets") { continuation.resume(returning: ServeAssets.leaflet()) }
+            }
             if leaflet.isEmpty {
                 Terminal.standardError("geotrack: Leaflet is not in \(ServeAssets.leafletDirectory): the page shows no map; install libjs-leaflet (make deps)")
             }

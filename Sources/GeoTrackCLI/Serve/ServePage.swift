@@ -162,7 +162,7 @@ package final class ServePage: Sendable {
         json.add("altitude_text", (location.altitude ?? location.ellipsoidalAltitude).map(options.units.length))
         json.add("mode", location.gnss.fixMode == .threeD ? "3D" : "2D")
         json.add("satellites", location.gnss.satellitesUsed)
-        json.add("time", StatusLine.utcTime(location.timestamp))
+        json.add("time", UTCText.timeOfDay(location.timestamp))
         return json.json
     }
 

@@ -12,8 +12,7 @@ import Glibc
 enum ServeSession {
     static func run(_ run: TrackingRun, output: TrackerOutput, server: EventStreamServer, fleet: ServeFleet?,
                     logger: Logger) async throws(CLIError) {
-        let lifecycle = await ProcessLifecycle()
-        let states = await MainActor.run { lifecycle.rx.state }
+        let lifecycle = await RunLifecycle(suspends: false, resizes: false)
         let result = ResultBox()
         let tracker = TrackerService(verdicts: run.verdicts, output: output, timeout: nil, result: result)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
@@ -21,7 +20,7 @@ enum ServeSession {
             // failed ends the group, with its error.
             .init(service: FailingTracker(tracker: tracker, result: result), successTerminationBehavior: .ignore,
                   failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "tracker"),
-            .init(service: LifecycleService(states: states, output: output), successTerminationBehavior: .gracefullyShutdownGroup,
+            .init(service: LifecycleService(events: lifecycle.events, output: output), successTerminationBehavior: .gracefullyShutdownGroup,
                   failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "lifecycle"),
             .init(service: ServerService(server: server), successTerminationBehavior: .gracefullyShutdownGroup,
                   failureTerminationBehavior: .gracefullyShutdownGroup, serviceName: "server"),
@@ -40,7 +39,7 @@ enum ServeSession {
         }
         await run.stop()
         await server.stop()
-        await lifecycle.cancel()
+        await lifecycle.end()
         let statistics = server.statistics
         Terminal.standardError("geotrack: served \(statistics.connections) event stream\(statistics.connections == 1 ? "" : "s"); "
             + "\(statistics.droppedEvents) event\(statistics.droppedEvents == 1 ? "" : "s") skipped and "
