@@ -140,6 +140,11 @@ package enum ParallelTPVJSON {
         /// Whether a worker is done with it and it waits to be taken; read and written only
         /// under ``Shared``'s lock.
         var finished = false
+        /// The worker's latest state in this chunk (at its last checkpoint, or its end), while it
+        /// decodes it: the next chunk starts from there, a guess much closer to its first line
+        /// than the true decoder's state, which is a whole chunk behind. Cleared when the job is
+        /// submitted.
+        let latest = Mutex<NMEAStreamDecoder.Snapshot?>(nil)
 
         init(chunkSize: Int) {
             output = JSONWriter(capacity: chunkSize + chunkSize / 2)
