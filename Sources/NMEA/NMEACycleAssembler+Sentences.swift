@@ -24,7 +24,7 @@ extension NMEACycleAssembler {
         let n = f.length(i)
         guard n >= 6, n <= 16 else { return nil }
         // The field's bytes, read directly: its length is checked above.
-        let p = f.base + Int(f.starts[i])
+        let p = f.base + f.start(i)
         @inline(__always) func digit(_ k: Int) -> Int? {
             let d = p[k] &- 0x30
             return d < 10 ? Int(d) : nil
@@ -93,7 +93,7 @@ extension NMEACycleAssembler {
     /// plus minutes / 60 in the ninth decimal gpsd prints. Without one, as a number.
     @inline(__always)
     static func fieldDegrees(_ f: NMEAFields, _ i: Int) -> Double? {
-        let start = Int(f.starts[i]), end = Int(f.ends[i])
+        let start = f.start(i), end = f.end(i)
         var k = start
         var whole = 0
         // Nine digits at most before the point: the arithmetic cannot overflow.
