@@ -11,7 +11,8 @@ import Glibc
 ///
 /// How a chunk is used:
 /// - A worker reads its chunk with `pread`, starts at the first line that begins in it, from a
-///   state the true decoder had a little earlier (``NMEACycleAssembler/seed()``), and decodes
+///   guessed state (``NMEACycleAssembler/seed()`` of the latest state the worker on the chunk
+///   before has reached, or of the true decoder's when that chunk is taken), and decodes
 ///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
 ///   counts and output length at checkpoints: close together near the start (2, 4, … 32 KiB
 ///   in), where the states agree as a rule, then further apart up to the chunk's end.
