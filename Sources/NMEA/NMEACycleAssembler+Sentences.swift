@@ -453,8 +453,13 @@ extension NMEACycleAssembler {
                 // alone (prn(talker0:talker1:satnum:)): found once, not for every field.
                 let talker0 = f.byte(0, 0)
                 let lowOffset = Self.prn(talker0: talker0, talker1: talker, satnum: 1).prn - 1
-                for i in 0..<(f.count - 6) {
-                    let satnum = f.shortAtoi(i + 3)
+                // Fields 3 to count - 4; a wrapping count, as a sentence has at most a hundred
+                // fields: a checked one tested for overflow at every field, mostly empty ones.
+                var field = 3
+                let end = f.count - 3
+                while field < end {
+                    let satnum = f.shortAtoi(field)
+                    field &+= 1
                     if satnum < 1 { continue }
                     let prn = satnum <= 32 ? lowOffset + satnum : Self.prn(talker0: talker0, talker1: talker, satnum: satnum).prn
                     if prn > 0 {
