@@ -17,7 +17,7 @@ struct FieldPrefix: Equatable, Sendable {
     init(_ fields: NMEAFields, _ i: Int) {
         count = min(fields.length(i), Self.capacity)
         guard count > 0 else { return }
-        let source = UnsafeRawBufferPointer(start: fields.base + Int(fields.starts[i]), count: count)
+        let source = UnsafeRawBufferPointer(start: fields.base + fields.start(i), count: count)
         withUnsafeMutableBytes(of: &bytes) { $0.copyMemory(from: source) }
     }
 

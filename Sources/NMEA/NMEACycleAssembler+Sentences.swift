@@ -24,7 +24,7 @@ extension NMEACycleAssembler {
         let n = f.length(i)
         guard n >= 6, n <= 16 else { return nil }
         // The field's bytes, read directly: its length is checked above.
-        let p = f.base + Int(f.starts[i])
+        let p = f.base + f.start(i)
         @inline(__always) func digit(_ k: Int) -> Int? {
             let d = p[k] &- 0x30
             return d < 10 ? Int(d) : nil
@@ -93,7 +93,7 @@ extension NMEACycleAssembler {
     /// plus minutes / 60 in the ninth decimal gpsd prints. Without one, as a number.
     @inline(__always)
     static func fieldDegrees(_ f: NMEAFields, _ i: Int) -> Double? {
-        let start = Int(f.starts[i]), end = Int(f.ends[i])
+        let start = f.start(i), end = f.end(i)
         var k = start
         var whole = 0
         // Nine digits at most before the point: the arithmetic cannot overflow.
@@ -453,8 +453,13 @@ extension NMEACycleAssembler {
                 // alone (prn(talker0:talker1:satnum:)): found once, not for every field.
                 let talker0 = f.byte(0, 0)
                 let lowOffset = Self.prn(talker0: talker0, talker1: talker, satnum: 1).prn - 1
-                for i in 0..<(f.count - 6) {
-                    let satnum = f.shortAtoi(i + 3)
+                // Fields 3 to count - 4; a wrapping count, as a sentence has at most a hundred
+                // fields: a checked one tested for overflow at every field, mostly empty ones.
+                var field = 3
+                let end = f.count - 3
+                while field < end {
+                    let satnum = f.shortAtoi(field)
+                    field &+= 1
                     if satnum < 1 { continue }
                     let prn = satnum <= 32 ? lowOffset + satnum : Self.prn(talker0: talker0, talker1: talker, satnum: satnum).prn
                     if prn > 0 {

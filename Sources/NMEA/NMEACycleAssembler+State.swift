@@ -79,7 +79,7 @@ extension NMEACycleAssembler {
             && errorModelRanPlain == other.errorModelRanPlain
     }
 
-    /// A state to start a chunk from, taken from the decoder's state at an earlier point of the
+    /// A state to start a chunk from, taken from a decoder's state at an earlier point of the
     /// same log: what lasts through a log (the learned end of a cycle, the date, the checksum
     /// habit, the constellations seen) is kept, so that the chunk's state soon becomes the
     /// real one. Only the tag of the last timed sentence goes: seen in the middle of a cycle,

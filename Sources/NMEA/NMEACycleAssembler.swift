@@ -272,19 +272,32 @@ struct NMEACycleAssembler {
         }
         // What a GSA may change that the error model reads: the mode and the DOPs.
         var beforeGSA: (mode: Int, dops: (UInt64, UInt64, UInt64))?
+        // What a GLL, GNS, VTG, ZDA or GST may change that the error model reads besides the
+        // values it merges: GNS's HDOP, and the fix's time that a first date sentence takes back.
+        var beforeRepeat: (hdop: UInt64, sawDate: Bool)?
         let decoded: Mask?
         switch type {
         case .rmc: decoded = decodeRMC(fields)
         case .gga: decoded = decodeGGA(fields)
-        case .gll: decoded = decodeGLL(fields)
-        case .gns: decoded = decodeGNS(fields)
+        case .gll:
+            beforeRepeat = (hdop.bitPattern, sawDateSentence)
+            decoded = decodeGLL(fields)
+        case .gns:
+            beforeRepeat = (hdop.bitPattern, sawDateSentence)
+            decoded = decodeGNS(fields)
         case .gsa:
             beforeGSA = (fix.mode, (pdop.bitPattern, hdop.bitPattern, vdop.bitPattern))
             decoded = decodeGSA(fields)
         case .gsv: decoded = decodeGSV(fields)
-        case .vtg: decoded = decodeVTG(fields)
-        case .zda: decoded = decodeZDA(fields)
-        case .gst: decoded = decodeGST(fields)
+        case .vtg:
+            beforeRepeat = (hdop.bitPattern, sawDateSentence)
+            decoded = decodeVTG(fields)
+        case .zda:
+            beforeRepeat = (hdop.bitPattern, sawDateSentence)
+            decoded = decodeZDA(fields)
+        case .gst:
+            beforeRepeat = (hdop.bitPattern, sawDateSentence)
+            decoded = decodeGST(fields)
         case .gbs: decoded = decodeGBS(fields)
         case .hdt: decoded = decodeHDT(fields)
         case .hdg: decoded = decodeHDG(fields)
@@ -318,8 +331,17 @@ struct NMEACycleAssembler {
         }
         if mask.contains(.time) { newData.time = resolvedTime() }
         endOfCycle(tag: type.rawValue, mask: &mask)
+        // A sentence that repeats what the cycle's others gave (a GLL after an RMC, a VTG, a
+        // ZDA) leaves the fix as the error model, run last on it, left it.
+        var repeatsFix = false
+        if let beforeRepeat, hdop.bitPattern == beforeRepeat.hdop, sawDateSentence == beforeRepeat.sawDate {
+            repeatsFix = mergeKeepsFix(mask)
+        }
         merge(mask)
-        if let beforeGSA, !cycleContinues, errorModelRanPlain, fix.mode == beforeGSA.mode,
+        if repeatsFix && !cycleContinues && errorModelRanPlain {
+            // Run again on the same fix and the same DOPs, the model would give the same fix.
+            rerunErrorModelIfNeeded()
+        } else if let beforeGSA, !cycleContinues, errorModelRanPlain, fix.mode == beforeGSA.mode,
            pdop.bitPattern == beforeGSA.dops.0, hdop.bitPattern == beforeGSA.dops.1, vdop.bitPattern == beforeGSA.dops.2 {
             // A GSA that changed neither the mode nor a DOP changed nothing the error model
             // reads (it gives no time, position or errors of its own): the model, run last on
@@ -423,6 +445,37 @@ struct NMEACycleAssembler {
             fix.dgpsAge = newData.dgpsAge
             fix.dgpsStation = newData.dgpsStation
         }
+    }
+
+    /// Whether ``merge(_:)`` with `mask` would leave the fix and the status exactly as they are,
+    /// and the sentence gave no errors of its own: every value it merges is already the fix's,
+    /// bit for bit. Wind, and a new cycle, count as changes.
+    ///
+    /// It changes nothing, but is `mutating` all the same: called from ``process(_:_:into:)``,
+    /// a non-mutating method had the whole assembler copied for it first.
+    private mutating func mergeKeepsFix(_ mask: Mask) -> Bool {
+        if mask.contains(.clear) || mask.contains(.wind) { return false }
+        if mask.contains(.time) && newData.time.bitPattern != fix.time.bitPattern { return false }
+        if mask.contains(.status) && status < newData.status { return false }
+        if mask.contains(.latLon) && (newData.latitude.bitPattern != fix.latitude.bitPattern
+                                      || newData.longitude.bitPattern != fix.longitude.bitPattern) { return false }
+        if mask.contains(.mode) && newData.mode != fix.mode { return false }
+        if mask.contains(.altitude) && !(Self.keeps(newData.altHAE, fix.altHAE) && Self.keeps(newData.altMSL, fix.altMSL)
+                                         && Self.keeps(newData.depth, fix.depth)) { return false }
+        if mask.contains(.track) && newData.track.bitPattern != fix.track.bitPattern { return false }
+        if mask.contains(.magneticTrack) && !(Self.keeps(newData.magneticTrack, fix.magneticTrack)
+                                              && Self.keeps(newData.magneticVariation, fix.magneticVariation)) { return false }
+        if mask.contains(.speed) && newData.speed.bitPattern != fix.speed.bitPattern { return false }
+        return !newData.epx.isFinite && !newData.epy.isFinite && !newData.epv.isFinite && !newData.sep.isFinite
+            && !newData.eph.isFinite && !newData.eps.isFinite && !newData.epd.isFinite
+            && Self.keeps(newData.geoidSeparation, fix.geoidSeparation)
+            && !(newData.dgpsAge.isFinite && newData.dgpsStation >= 0)
+    }
+
+    /// Whether merging `new`, taken only when finite, leaves `old` as it is.
+    @inline(__always)
+    private static func keeps(_ new: Double, _ old: Double) -> Bool {
+        !new.isFinite || new.bitPattern == old.bitPattern
     }
 
     /// gpsd's error model (`gpsd_error_model()`): derived altitudes, the geoid separation and

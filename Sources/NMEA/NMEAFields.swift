@@ -8,37 +8,46 @@ struct NMEAFields {
     static let capacity = 104
 
     let base: UnsafePointer<UInt8>
-    let starts: UnsafeMutablePointer<Int32>
-    let ends: UnsafeMutablePointer<Int32>
+    /// The separators, as offsets from `base`: field `i` lies between `bounds[i]` (the `$` or
+    /// the comma before it) and `bounds[i + 1]` (the comma, `*` or line end after it), so
+    /// `stored + 1` of them. One offset per comma, not a start and an end per field: the
+    /// framing stores one value per comma.
+    let bounds: UnsafeMutablePointer<Int32>
     /// Fields stored.
     var stored: Int
     /// gpsd's field count: the fields including the tag, except that a sentence without a
     /// checksum does not count its last field (gpsd's splitter drops it).
     var count: Int
 
+    /// Where field `i` (one of those stored) starts, after its separator.
+    @inline(__always) func start(_ i: Int) -> Int { Int(bounds[i]) &+ 1 }
+
+    /// Where field `i` (one of those stored) ends, at the separator after it.
+    @inline(__always) func end(_ i: Int) -> Int { Int(bounds[i &+ 1]) }
+
     @inline(__always) func length(_ i: Int) -> Int {
-        i < stored ? Int(ends[i] - starts[i]) : 0
+        i < stored ? end(i) &- start(i) : 0
     }
 
     @inline(__always) func isEmpty(_ i: Int) -> Bool { length(i) == 0 }
 
     /// The field's first byte, or 0 when it is empty.
     @inline(__always) func first(_ i: Int) -> UInt8 {
-        i < stored && ends[i] > starts[i] ? base[Int(starts[i])] : 0
+        i < stored && end(i) > start(i) ? base[start(i)] : 0
     }
 
     /// The `k`th byte of field `i`, or 0 past its end.
     @inline(__always) func byte(_ i: Int, _ k: Int) -> UInt8 {
         guard i < stored else { return 0 }
-        let at = Int(starts[i]) + k
-        return at < Int(ends[i]) ? base[at] : 0
+        let at = start(i) + k
+        return at < end(i) ? base[at] : 0
     }
 
     /// Whether field `i` holds exactly `text`.
     func equals(_ i: Int, _ text: StaticString) -> Bool {
         guard length(i) == text.utf8CodeUnitCount else { return false }
         let p = text.utf8Start
-        for k in 0..<text.utf8CodeUnitCount where base[Int(starts[i]) + k] != p[k] { return false }
+        for k in 0..<text.utf8CodeUnitCount where base[start(i) + k] != p[k] { return false }
         return true
     }
 
@@ -46,14 +55,14 @@ struct NMEAFields {
     /// (letters, several points, more than 18 significant digits…).
     @inline(__always) func number(_ i: Int) -> Double? {
         guard i < stored else { return .nan }
-        return NMEANumber.parse(base, Int(starts[i]), Int(ends[i]))
+        return NMEANumber.parse(base, start(i), end(i))
     }
 
     /// The field as C's `atoi` reads it: leading digits, 0 when there are none.
     @inline(__always) func atoi(_ i: Int) -> Int {
         guard i < stored else { return 0 }
-        var at = Int(starts[i])
-        let end = Int(ends[i])
+        var at = start(i)
+        let end = end(i)
         var negative = false
         if at < end, base[at] == UInt8(ascii: "-") || base[at] == UInt8(ascii: "+") {
             negative = base[at] == UInt8(ascii: "-")
@@ -74,8 +83,8 @@ struct NMEAFields {
     /// numbers, elevations, azimuths): those cases read directly, anything else by ``atoi(_:)``.
     @inline(__always) func shortAtoi(_ i: Int) -> Int {
         guard i < stored else { return 0 }
-        let start = Int(starts[i])
-        switch Int(ends[i]) - start {
+        let start = start(i)
+        switch end(i) - start {
         case 0:
             return 0
         case 2:
@@ -102,7 +111,7 @@ struct NMEAFields {
         let n = length(i)
         guard n > 0, n <= 9 else { return nil }
         var value = 0
-        let start = Int(starts[i])
+        let start = start(i)
         // Nine digits at most: the arithmetic cannot overflow, so it is not checked.
         for k in start..<(start + n) {
             let d = base[k] &- 0x30

@@ -31,8 +31,8 @@ struct NMEAStreamDecoder: ~Copyable {
     var inJunk = false
     var skipping = false
     var checksumsSeen = false
-    private let starts: UnsafeMutablePointer<Int32>
-    private let ends: UnsafeMutablePointer<Int32>
+    /// The field separators of the sentence being decoded (``NMEAFields/bounds``).
+    private let bounds: UnsafeMutablePointer<Int32>
     /// The commas of the line being framed, sixteen bytes to a mask: bit j of mask k is the byte
     /// 1 + 16k + j after the line's first, up to its `*` or its end (as ``geotrack_nmea_scan`` sets them).
     private let commas: UnsafeMutablePointer<UInt16>
@@ -42,15 +42,13 @@ struct NMEAStreamDecoder: ~Copyable {
 
     init(device: String?) {
         assembler = NMEACycleAssembler(device: device)
-        starts = .allocate(capacity: NMEAFields.capacity)
-        ends = .allocate(capacity: NMEAFields.capacity)
+        bounds = .allocate(capacity: NMEAFields.capacity + 1)
         commas = .allocate(capacity: Self.commaBlocks)
         commas.initialize(repeating: 0, count: Self.commaBlocks)
     }
 
     deinit {
-        starts.deallocate()
-        ends.deallocate()
+        bounds.deallocate()
         commas.deallocate()
     }
 
@@ -243,15 +241,13 @@ struct NMEAStreamDecoder: ~Copyable {
             statistics.oversized += 1
             return
         }
-        let starts = self.starts, ends = self.ends
+        let bounds = self.bounds
+        // The `$` before the tag, then each field's end, a comma or the end.
+        bounds[0] = Int32(truncatingIfNeeded: s)
         var stored = 0
-        var fieldStart = s + 1
-        // Stores the field from fieldStart up to `at`, a comma or the end.
         @inline(__always) func endField(at: Int) {
-            starts[stored] = Int32(truncatingIfNeeded: fieldStart)
-            ends[stored] = Int32(truncatingIfNeeded: at)
             stored &+= 1
-            fieldStart = at &+ 1
+            bounds[stored] = Int32(truncatingIfNeeded: at)
         }
         // The commas the framing noted, lowest first: none lies at or past `end`.
         var block = 0
@@ -266,7 +262,7 @@ struct NMEAStreamDecoder: ~Copyable {
             blockStart &+= 16
         }
         endField(at: end)
-        let fields = NMEAFields(base: base, starts: starts, ends: ends, stored: stored,
+        let fields = NMEAFields(base: base, bounds: bounds, stored: stored,
                                 count: star >= 0 ? stored : stored - 1)
         let before = reports.count
         switch assembler.process(type, fields, into: &reports) {

@@ -1,4 +1,5 @@
 import GPSReports
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -117,12 +118,20 @@ extension ParallelTPVJSON {
                            adopted: adopted, decodedAgain: decodedAgain)
         }
 
-        /// Queues chunk number `chunk`, to start from the true decoder's present state.
+        /// Queues chunk number `chunk`, to start from the latest state a worker has reached in the
+        /// chunk before it, when that one is still to be taken, or else from the true decoder's
+        /// present state. Either is only a guess, checked at the chunk's checkpoints.
         private func submit(_ job: Job, chunk: Int, shared: Shared) {
             job.chunk = chunk
             job.start = chunk * chunkSize
             job.length = min(chunkSize, size - job.start)
-            var seed = decoder.snapshot
+            job.latest.withLock { $0 = nil }
+            var seed: NMEAStreamDecoder.Snapshot
+            if chunk - 1 >= next, let latest = jobs[(chunk - 1) % jobs.count].latest.withLock({ $0 }) {
+                seed = latest
+            } else {
+                seed = decoder.snapshot
+            }
             seed.assembler = seed.assembler.seed()
             job.seed = seed
             shared.submit(job)

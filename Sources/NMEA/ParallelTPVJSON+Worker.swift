@@ -1,4 +1,5 @@
 import GPSReports
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -88,9 +89,11 @@ extension ParallelTPVJSON {
                 job.fixes += ParallelTPVJSON.format(&decoder, into: &job.output)
                 if position + limit == next {
                     // Any point the decoder stopped at is a state between two lines of the file.
-                    job.checkpoints.append(Checkpoint(offset: position + used, state: decoder.snapshot,
+                    let state = decoder.snapshot
+                    job.checkpoints.append(Checkpoint(offset: position + used, state: state,
                                                       statistics: decoder.statistics, fixes: job.fixes,
                                                       outputCount: job.output.count))
+                    job.latest.withLock { $0 = state }
                     continue
                 }
                 // All the buffer holds is decoded that can be: done at the chunk's end; otherwise
@@ -108,6 +111,8 @@ extension ParallelTPVJSON {
             }
             job.end = position + used
             job.final = decoder.snapshot
+            let final = job.final
+            job.latest.withLock { $0 = final }
             job.finalStatistics = decoder.statistics
         }
     }

@@ -11,7 +11,8 @@ import Glibc
 ///
 /// How a chunk is used:
 /// - A worker reads its chunk with `pread`, starts at the first line that begins in it, from a
-///   state the true decoder had a little earlier (``NMEACycleAssembler/seed()``), and decodes
+///   guessed state (``NMEACycleAssembler/seed()`` of the latest state the worker on the chunk
+///   before has reached, or of the true decoder's when that chunk is taken), and decodes
 ///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
 ///   counts and output length at checkpoints: close together near the start (2, 4, … 32 KiB
 ///   in), where the states agree as a rule, then further apart up to the chunk's end.
@@ -140,6 +141,11 @@ package enum ParallelTPVJSON {
         /// Whether a worker is done with it and it waits to be taken; read and written only
         /// under ``Shared``'s lock.
         var finished = false
+        /// The worker's latest state in this chunk (at its last checkpoint, or its end), while it
+        /// decodes it: the next chunk starts from there, a guess much closer to its first line
+        /// than the true decoder's state, which is a whole chunk behind. Cleared when the job is
+        /// submitted.
+        let latest = Mutex<NMEAStreamDecoder.Snapshot?>(nil)
 
         init(chunkSize: Int) {
             output = JSONWriter(capacity: chunkSize + chunkSize / 2)

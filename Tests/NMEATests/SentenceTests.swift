@@ -177,18 +177,12 @@ struct FieldTests {
     ])
     func shortAtoi(_ text: String) {
         let bytes = Array("$GPGSA,\(text),X".utf8)
-        let starts = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
-        let ends = UnsafeMutablePointer<Int32>.allocate(capacity: 3)
-        defer {
-            starts.deallocate()
-            ends.deallocate()
-        }
+        let bounds = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+        defer { bounds.deallocate() }
         let fieldEnd = 7 + text.utf8.count
-        (starts[0], ends[0]) = (1, 6)
-        (starts[1], ends[1]) = (7, Int32(fieldEnd))
-        (starts[2], ends[2]) = (Int32(fieldEnd + 1), Int32(bytes.count))
+        (bounds[0], bounds[1], bounds[2], bounds[3]) = (0, 6, Int32(fieldEnd), Int32(bytes.count))
         bytes.withUnsafeBufferPointer { buffer in
-            let fields = NMEAFields(base: buffer.baseAddress!, starts: starts, ends: ends, stored: 3, count: 3)
+            let fields = NMEAFields(base: buffer.baseAddress!, bounds: bounds, stored: 3, count: 3)
             #expect(fields.shortAtoi(1) == fields.atoi(1), "\(text)")
             #expect(fields.shortAtoi(5) == fields.atoi(5))
         }
