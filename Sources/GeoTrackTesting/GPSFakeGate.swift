@@ -16,7 +16,8 @@ import Glibc
 /// then plays at `-c`, from its first sentence, for the first watcher however late it comes.
 ///
 /// A log played once (`-1`) leaves gpsfake spinning on a core once it is done, until its 60 s
-/// timeout: gpsd has closed the receiver at the log's `# EOF` by then. The gate then stops
+/// timeout (on a two-core machine, half of what the tests have): gpsd has closed the receiver
+/// at the log's `# EOF` by then. The gate then stops
 /// gpsfake (`SIGSTOP`; gpsd, in its own process, stays up and quiet) so the tests keep the core.
 ///
 /// Its thread polls gpsd and writes; ``close()`` ends it, and gpsfake then reads the end of its
@@ -111,29 +112,28 @@ final class GPSFakeGate: Sendable {
     }
 }
 
-/// Whether a process has used most of a core over the last half second: gpsfake, done with a
-/// log it plays once, loops without pause. Playing one, it sleeps between sentences.
+/// Whether a process is spinning: over the last half second it used the CPU and never once
+/// waited. gpsfake, done with a log it plays once, loops without a blocking call; playing one,
+/// it sleeps between sentences (a voluntary context switch each time). Counting waits rather
+/// than CPU time holds on a loaded machine, where a spinning process gets only a share of a core.
 private struct SpinWatch {
     let pid: pid_t
-    private var last: (at: ContinuousClock.Instant, ticks: Int)?
+    private var last: (at: ContinuousClock.Instant, ticks: Int, waits: Int)?
 
     init(pid: pid_t) {
         self.pid = pid
     }
 
     mutating func isSpinning() -> Bool {
-        guard let ticks = cpuTicks() else { return false }
+        guard let ticks = cpuTicks(), let waits = voluntarySwitches() else { return false }
         let now = ContinuousClock.now
         guard let last else {
-            self.last = (now, ticks)
+            self.last = (now, ticks, waits)
             return false
         }
-        let elapsed = now - last.at
-        guard elapsed >= .milliseconds(500) else { return false }
-        self.last = (now, ticks)
-        let perSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return Double(ticks - last.ticks) / perSecond > seconds / 2
+        guard now - last.at >= .milliseconds(500) else { return false }
+        self.last = (now, ticks, waits)
+        return waits == last.waits && ticks > last.ticks
     }
 
     /// The process's user and system time in clock ticks, from /proc/PID/stat.
@@ -144,5 +144,12 @@ private struct SpinWatch {
         let fields = stat[stat.index(after: end)...].split(separator: " ")
         guard fields.count > 12, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
         return user + system
+    }
+
+    /// How many times the process has waited (blocked in a call), from /proc/PID/status.
+    private func voluntarySwitches() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("voluntary_ctxt_switches:") }) else { return nil }
+        return Int(line.dropFirst("voluntary_ctxt_switches:".count).trimmingCharacters(in: .whitespaces))
     }
 }
