@@ -64,36 +64,52 @@ public final class GPSFake: Sendable {
     deinit {
         // A test that did not call stop: gpsfake and its gpsd stop as stop has them, on a thread
         // of their own (deinit may run on the caller's actor).
-        gate.close(process: process)
-        process.signalGroup(SIGTERM)
         let process = process
-        DetachedThread.startOrRun(name: "gpsfake stop") {
-            if process.wait(timeout: 1) == nil { process.signalGroup(SIGKILL) }
-            process.waitUntilExit()
-        }
+        let port = port
+        gate.close(process: process)
+        DetachedThread.startOrRun(name: "gpsfake stop") { _ = Self.end(process, signal: SIGTERM, port: port) }
     }
 
     /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port
-    /// refuses connections. gpsfake and gpsd stop on `SIGTERM` within a second; whatever of them
-    /// has not is then killed.
+    /// refuses connections, on a thread of its own.
     public func stop(signal: Int32 = SIGTERM) async throws {
         gate.close(process: process)
-        process.signalGroup(signal)
-        let port = port
-        let closed = await offThePool("gpsfake stop") { [process] in
-            if process.wait(timeout: 1) == nil {
-                process.signalGroup(SIGKILL)
-                process.waitUntilExit()
-            }
-            // gpsd is in gpsfake's group: it had the same signal, but may take its time.
-            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
-            while Self.accepts(port: port) {
-                if ContinuousClock.now > deadline { return false }
-                usleep(20_000)
-            }
-            return true
-        }
+        let closed = await offThePool("gpsfake stop") { [process, port] in Self.end(process, signal: signal, port: port) }
         guard closed else { throw HarnessError("gpsd still listens on port \(port) after gpsfake stopped") }
+    }
+
+    /// Ends gpsfake and its gpsd, blocking: whether gpsd's port is closed within 10 s.
+    ///
+    /// `SIGKILL` goes to the whole group. Another signal goes to gpsd alone, and gpsfake, which
+    /// watches it, then exits within a cycle: gpsfake's own `SIGTERM` handler can hang for good
+    /// (it polls gpsd, and Python's poll answers "running" while the interrupted main loop holds
+    /// its lock). Whatever has not exited within a second is killed.
+    private static func end(_ process: ChildProcess, signal: Int32, port: Int) -> Bool {
+        let daemons = signal == SIGKILL ? [] : children(of: process.pid)
+        if daemons.isEmpty {
+            process.signalGroup(signal)
+        } else {
+            for daemon in daemons { kill(daemon, signal) }
+        }
+        if process.wait(timeout: 1) == nil {
+            process.signalGroup(SIGKILL)
+            process.waitUntilExit()
+        }
+        // gpsd leaves the control socket gpsfake named after itself.
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        unlink("\(folder)/gpsfake-\(process.pid).sock")
+        let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+        while accepts(port: port) {
+            if ContinuousClock.now > deadline { return false }
+            usleep(20_000)
+        }
+        return true
+    }
+
+    /// The processes `pid` started (gpsfake's gpsd), from /proc.
+    private static func children(of pid: pid_t) -> [pid_t] {
+        let list = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+        return list.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
 
     /// gpsfake's gpsd never served on the port: it exited, or never listed the receiver.
