@@ -67,6 +67,8 @@ public final class GPSFake: Sendable {
         let process = process
         let port = port
         gate.close(process: process)
+        // Stopped already: its process group may be gone, and its number another group's.
+        guard process.exitStatus == nil else { return }
         DetachedThread.startOrRun(name: "gpsfake stop") { _ = Self.end(process, signal: SIGTERM, port: port) }
     }
 
