@@ -114,6 +114,8 @@ release-geotrack:
 # moment gpsd starts, whether or not a client is watching, and a client that connects late
 # misses the start. Run beside the CPU-bound property and corpus tests, on a two-core machine,
 # their clients waited seconds for a thread and missed whole logs; so they run on their own.
+# The harness now holds the log until a client watches (GPSFakeGate in GeoTrackTesting); the
+# suites have not been tried beside the others since.
 GPSD_SUITES = GPSDClientTests|GPSDEndToEndTests|WatchEndToEndTests
 
 test: deps

@@ -152,7 +152,7 @@ let package = Package(
                           swiftSettings: strict),
 
         // MARK: Public testing support: manual clock, replay-driven sources.
-        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit", "NMEA"], swiftSettings: strict),
+        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit", "NMEA", "Executors"], swiftSettings: strict),
 
         // MARK: The command-line tool.
         .executableTarget(

@@ -37,7 +37,7 @@ enum GPSDAgreement {
 
     /// Runs `binary` watch --json --sky beside `installation`'s gpspipe -w on one gpsfake run of
     /// the log, and checks that they agree.
-    static func watchAgrees(binary: String, installation: GPSDInstallation, label: String) throws {
+    static func watchAgrees(binary: String, installation: GPSDInstallation, label: String) async throws {
         let home = try WatchEndToEndTests.grantedHome()
         let environment = WatchEndToEndTests.environment(home)
         // The last time of day in the log, as geotrack's own decoder reads it: when both clients
@@ -45,7 +45,7 @@ enum GPSDAgreement {
         let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try objects(replay.stdout, class: "TPV")
             .compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
-        let gpsd = try GPSFake(log: log, delay: 0.02, once: true, installation: installation)
+        let gpsd = try await GPSFake(log: log, cycle: 0.02, gpsd: installation)
         let gpspipe = installation.command("gpspipe", ["-w", gpsd.address])
         let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         let watch = try ChildProcess(binary, ["watch", "--gpsd", gpsd.address, "--json", "--sky"], environment: environment)
@@ -102,11 +102,11 @@ enum GPSDAgreement {
 
     /// `binary` devices --json lists the receiver `installation`'s gpspipe -w shows, with its path,
     /// driver, speed and cycle.
-    static func devicesAgree(binary: String, installation: GPSDInstallation, label: String) throws {
+    static func devicesAgree(binary: String, installation: GPSDInstallation, label: String) async throws {
         let home = try TestSupport.temporaryDirectory()
         // A long log, so the receiver is still there while the test asks.
-        let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path,
-                               installation: installation)
+        let gpsd = try await GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path,
+                                         once: false, gpsd: installation)
         // gpsd names the receiver's driver once it has recognised a sentence: wait until gpspipe
         // shows it, so both clients are asked about the same, settled receiver.
         var listed: [String: AnyHashable]?
@@ -140,13 +140,13 @@ struct GPSDVersionTests {
     static var label: String { "gpsd at \(GPSDInstallation.current.prefix ?? "/usr")" }
 
     @Test("watch --json --sky prints every TPV key and value gpspipe -w shows, and the same satellites")
-    func watchAgrees() throws {
-        try GPSDAgreement.watchAgrees(binary: TestSupport.binary, installation: .current, label: Self.label)
+    func watchAgrees() async throws {
+        try await GPSDAgreement.watchAgrees(binary: TestSupport.binary, installation: .current, label: Self.label)
     }
 
     @Test("devices --json lists the receiver gpspipe -w shows")
-    func devicesAgree() throws {
-        try GPSDAgreement.devicesAgree(binary: TestSupport.binary, installation: .current, label: Self.label)
+    func devicesAgree() async throws {
+        try await GPSDAgreement.devicesAgree(binary: TestSupport.binary, installation: .current, label: Self.label)
     }
 }
 

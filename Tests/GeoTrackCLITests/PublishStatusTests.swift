@@ -18,8 +18,8 @@ struct PublishStatusTests {
 
     @Test("broker down: the line counts what waits; Ctrl-C or SIGTERM ends the run at once and says how to send it",
           arguments: ["C-c", "SIGTERM"])
-    func brokerDown(ending: String) throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func brokerDown(ending: String) async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try StatusTerminalTests.grantedHome()
         let port = try GeoTrackTesting.GPSFake.freePort()
         let url = "mqtt://127.0.0.1:\(port)"

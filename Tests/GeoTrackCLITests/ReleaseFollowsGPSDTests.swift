@@ -33,10 +33,10 @@ struct ReleaseFollowsGPSDTests {
 
     @Test("the release binary built on 3.22 follows a newer gpsd: every TPV key and value, SKY and devices as its gpspipe -w",
           arguments: versions)
-    func follows(version: String) throws {
+    func follows(version: String) async throws {
         let installation = try Self.installation(version)
         let label = "release geotrack with gpsd \(version)"
-        try GPSDAgreement.watchAgrees(binary: Self.release, installation: installation, label: label)
-        try GPSDAgreement.devicesAgree(binary: Self.release, installation: installation, label: label)
+        try await GPSDAgreement.watchAgrees(binary: Self.release, installation: installation, label: label)
+        try await GPSDAgreement.devicesAgree(binary: Self.release, installation: installation, label: label)
     }
 }

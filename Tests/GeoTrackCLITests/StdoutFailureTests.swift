@@ -70,8 +70,8 @@ struct StdoutFailureTests {
     }
 
     @Test("devices and watch, from gpsd")
-    func fromGPSD() throws {
-        let gpsd = try GPSFake(log: try Corpus.path("sl869.nmea"))
+    func fromGPSD() async throws {
+        let gpsd = try await GPSFake(log: try Corpus.path("sl869.nmea"), once: false)
         let home = try TestSupport.temporaryDirectory()
         for arguments in [["devices", "--gpsd", gpsd.address], ["devices", "--json", "--gpsd", gpsd.address]] {
             Self.expectWriteFailure(try Self.geotrackToFullDevice(arguments, home: home), arguments)

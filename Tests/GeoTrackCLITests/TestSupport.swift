@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import GPSReports
 import GeoTrackService
 import LocationKit
@@ -60,12 +61,6 @@ enum TestSupport {
         let child = try ChildProcess(executable, arguments, environment: environment, input: input)
         let status = child.waitUntilExit()
         return Run(status: status, stdout: child.stdout, stderr: child.stderr)
-    }
-
-    /// A program could not be started.
-    struct SpawnError: Error {
-        var executable: String
-        var code: Int32
     }
 
     /// Runs `geotrack` with a private state and config home, so no test sees another's decision.

@@ -10,7 +10,8 @@ final class TmuxSession {
     static let target = "geotrack-test"
 
     /// Starts `command` in a `width`×`height` terminal; the pane stays after the command exits so
-    /// its last screen and exit status can be read.
+    /// its last screen and exit status can be read. `afterwards`, a shell command, runs once it has
+    /// exited, before ``exitStatus()`` has the status.
     init(width: Int, height: Int = 12, command: [String], environment: [String: String] = [:],
          afterwards: String? = nil) throws {
         socket = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
@@ -23,10 +24,13 @@ final class TmuxSession {
         }
         // A small shell records the exit status in a file (tmux 3.3 does not always report a dead
         // pane's status), then keeps the pane and its last screen until the test ends. It ignores
-        // Ctrl-C itself (a no-op trap, reset to the default in the child).
+        // Ctrl-C itself (a no-op trap, reset to the default in the child). `afterwards` runs
+        // before the status is written, so that a test which waited for the exit finds its output
+        // complete (a loaded machine once showed an stty file still empty).
         statusFile = socket + ".status"
         arguments.append("trap : INT TSTP; " + command.map(Self.quote).joined(separator: " ")
-                         + "; echo $? > " + Self.quote(statusFile) + (afterwards.map { "; " + $0 } ?? "") + "; exec sleep 600")
+                         + "; status=$?" + (afterwards.map { "; " + $0 } ?? "") + "; echo $status > " + Self.quote(statusFile)
+                         + "; exec sleep 600")
         arguments += [";", "set-option", "-w", "-t", Self.target, "remain-on-exit", "on"]
         let run = try tmux(arguments)
         guard run.status == 0 else { throw TmuxError.failed("tmux new-session: \(run.stderr)") }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 
 /// The README's tour, run as a newcomer pastes it after the quick start: every `$ ` line of its
@@ -90,7 +91,7 @@ struct TourTests {
     }
 
     @Test("every command of the tour exits 0 and prints what the README shows")
-    func tourRuns() throws {
+    func tourRuns() async throws {
         let readme = ReadmeTests.readme
         let steps = Self.tour(readme)
         try #require(!steps.isEmpty)
@@ -98,7 +99,7 @@ struct TourTests {
         let log = try #require(readme.firstMatch(of: /gpsfake [^\n]* (Tests\/\S+\.nmea)\n/)?.output.1)
         // Looping, as the README's gpsfake does, at twice its pace (0.05 s a sentence) so the tour
         // takes half the time; the fixes, and so the lines' shapes, are the same.
-        let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent(String(log)).path, delay: 0.05)
+        let gpsd = try await GPSFake(log: TestSupport.packageRoot.appendingPathComponent(String(log)).path, cycle: 0.05, once: false)
 
         let root = try TestSupport.temporaryDirectory()
         let bin = root.appendingPathComponent("bin"), clone = root.appendingPathComponent("clone")

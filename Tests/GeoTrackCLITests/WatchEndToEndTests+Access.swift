@@ -5,8 +5,8 @@ import Testing
 /// Who may see the location while `watch` runs.
 extension WatchEndToEndTests {
     @Test("allowed once at the prompt, a later `geotrack auth deny` stops the recording at once and says so")
-    func denyWinsOverOnce() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func denyWinsOverOnce() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("once.gpx").path
         let session = try Self.watch(gpsd, home: home, width: 100, ["--gpx", gpx])

@@ -29,8 +29,8 @@ extension WatchEndToEndTests {
     }
 
     @Test("under approximate access, --json and the GPX track hold grid positions only, with no altitude, speed or course")
-    func approximateJSONAndGPX() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func approximateJSONAndGPX() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.approximateHome()
         let status = try TestSupport.geotrack(["auth", "status"], home: home)
         #expect(status.stdout == "authorizedAlways (approximate)\n")
@@ -60,8 +60,8 @@ extension WatchEndToEndTests {
     }
 
     @Test("under approximate access the status line shows grid positions and ±km; --precise asks at the terminal and a yes shows precise ones")
-    func approximateStatusLineAndPrecise() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func approximateStatusLineAndPrecise() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.approximateHome()
         let coarse = try Self.watch(gpsd, home: home, width: 120)
         let line = try #require(try coarse.waitFor("a fix on the status line") { $0.contains(where: Self.isFixLine) }

@@ -31,14 +31,14 @@ extension WatchEndToEndTests {
 
     @Test("watch --json prints every TPV gpsd sends with every key and value gpspipe -w shows",
           arguments: [("haicom-305N", 0.05), ("ublox-neo-m9n-nmea", 0.02), ("garmin15x", 0.1)])
-    func jsonIsGpsdsTPV(log name: String, delay: Double) throws {
+    func jsonIsGpsdsTPV(log name: String, delay: Double) async throws {
         let log = try Corpus.path(name + ".nmea")
         let home = try Self.grantedHome()
         // The last time of day in the log, as the decoder reads it: when both clients have it, the
         // log has played. (gpsd 3.22 moves dates older than itself 1024 weeks on; the time of day stays.)
         let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try Self.objects(replay.stdout, class: "TPV").compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
-        let gpsd = try GPSFake(log: log, delay: delay, once: true)
+        let gpsd = try await GPSFake(log: log, cycle: delay)
         let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", gpsd.address])
         let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json"], environment: Self.environment(home))
@@ -73,7 +73,7 @@ extension WatchEndToEndTests {
     }
 
     @Test("watch reports the same region and visit events, at the same fix times, as replay of the same log: JSON and status lines")
-    func eventsMatchReplay() throws {
+    func eventsMatchReplay() async throws {
         let home = try Self.grantedHome()
         let config = home.appendingPathComponent("events.yaml").path
         try OnePipelineTests.eventConfiguration.write(toFile: config, atomically: true, encoding: .utf8)
@@ -81,7 +81,7 @@ extension WatchEndToEndTests {
         let replayed = OnePipelineTests.eventObjects(replayJSON.stdout)
         #expect(replayed.count == 4)
 
-        let gpsd = try GPSFake(log: OnePipelineTests.walk, delay: 0.03, once: true)
+        let gpsd = try await GPSFake(log: OnePipelineTests.walk, cycle: 0.03)
         let json = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json", "--config", config],
                                     environment: Self.environment(home))
         // Not a terminal: the status line becomes plain lines, with the event lines among them.

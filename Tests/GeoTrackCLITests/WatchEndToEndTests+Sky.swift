@@ -1,12 +1,13 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 @testable import GeoTrackCLI
 
 extension WatchEndToEndTests {
     @Test("sky through a real gpsd: satellite table and sky plot, refitted after a resize to 80×24; Ctrl-C gives the terminal back")
-    func skyView() throws {
+    func skyView() async throws {
         let log = SkyCommandTests.log
-        let gpsd = try GPSFake(log: log)
+        let gpsd = try await GPSFake(log: log, once: false)
         let home = try Self.grantedHome()
         let stty = home.appendingPathComponent("stty-after").path
         let session = try TmuxSession(width: 120, height: 40, command: [TestSupport.binary, "sky", "--gpsd", gpsd.address],

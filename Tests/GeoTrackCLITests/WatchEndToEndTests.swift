@@ -32,8 +32,8 @@ struct WatchEndToEndTests {
 
     @Test("the status line is one line, redrawn in place, never wrapping; Ctrl-C ends it with status 0",
           arguments: [80, 40])
-    func statusLine(width: Int) throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func statusLine(width: Int) async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.grantedHome()
         let stty = home.appendingPathComponent("stty-after").path
         let session = try TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
@@ -64,8 +64,8 @@ struct WatchEndToEndTests {
     }
 
     @Test("narrowing the window (SIGWINCH) refits the line to the new width")
-    func resize() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func resize() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.grantedHome()
         let session = try Self.watch(gpsd, home: home, width: 80)
         try session.waitFor("a wide fix line") { $0.count == 1 && Self.isFixLine($0[0]) && $0[0].count > 40 }
@@ -78,8 +78,8 @@ struct WatchEndToEndTests {
     }
 
     @Test("Ctrl-Z stops it with the line cleared and the terminal given back; SIGCONT brings the line back")
-    func suspendAndResume() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func suspendAndResume() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.grantedHome()
         let session = try Self.watch(gpsd, home: home, width: 80)
         try session.waitFor("a fix") { $0.contains(where: Self.isFixLine) }
@@ -110,10 +110,10 @@ struct WatchEndToEndTests {
     }
 
     @Test("devices lists gpsd's receivers; an unreachable gpsd is exit 69")
-    func devices() throws {
+    func devices() async throws {
         // A log of a minute and a half, so the receiver is still there while the test asks: a
         // short one may end, and gpsd forget its receiver, on a loaded machine.
-        let gpsd = try GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path)
+        let gpsd = try await GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path, once: false)
         let home = try TestSupport.temporaryDirectory()
         // gpsd lists gpsfake's pseudo-terminal a moment after it listens, and names its driver
         // only once it has recognised a sentence: wait until gpsd itself (gpspipe) says so, so
@@ -157,8 +157,8 @@ struct WatchEndToEndTests {
     }
 
     @Test("SIGTERM during a recording: exit 0, and the GPX file is valid (xmllint)")
-    func sigtermClosesGPX() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func sigtermClosesGPX() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.grantedHome()
         let gpx = home.appendingPathComponent("track.gpx").path
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx],
@@ -173,8 +173,8 @@ struct WatchEndToEndTests {
     }
 
     @Test("kill -9 during a recording loses at most the last second, and what is left replays")
-    func killLeavesReplayableGPX() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func killLeavesReplayableGPX() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.grantedHome()
         let gpx = home.appendingPathComponent("crash.gpx").path
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx, "--json"],
@@ -200,8 +200,8 @@ struct WatchEndToEndTests {
     }
 
     @Test("--once ends with the first position and exits 0; --timeout with no gpsd fix exits 75 and says why")
-    func onceAndTimeout() throws {
-        let gpsd = try GPSFake(log: Self.log)
+    func onceAndTimeout() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
         let home = try Self.grantedHome()
         let once = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--once", "--json", "--timeout", "20"], home: home)
         #expect(once.status == 0, "\(once.stderr)")

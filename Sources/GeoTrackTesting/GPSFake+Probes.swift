@@ -1,0 +1,94 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What the harness asks of the loopback network and of gpsd: blocking calls, made on the
+/// harness's own threads (or by a test that wants them).
+extension GPSFake {
+    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw HarnessError("getsockname: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether gpsd on the loopback `port` lists at least one receiver, asked with `?DEVICES;`,
+    /// which does not make gpsd open it (only a watch does).
+    public static func listsDevice(port: Int) -> Bool {
+        devices(port: port).map { !$0.isEmpty } ?? false
+    }
+
+    /// Whether gpsd on the loopback `port` has a receiver open: its DEVICES line gives it an
+    /// `activated` time. gpsd (run by gpsfake without `-n`) opens it only once a client watches.
+    static func hasOpenDevice(port: Int) -> Bool {
+        devices(port: port)?.contains { $0["activated"] is String } ?? false
+    }
+
+    /// The receivers gpsd on the loopback `port` lists in its answer to `?DEVICES;` (each a DEVICE
+    /// object with a `path`), or nil when it does not answer within a second.
+    static func devices(port: Int) -> [[String: Any]]? {
+        guard let fd = connectLoopback(port: port) else { return nil }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("?DEVICES;\n".utf8)
+        guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
+        // gpsd answers with its VERSION line, then DEVICES; read until the DEVICES line is complete.
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while received.count < 65_536 {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            guard count > 0 else { return nil }
+            received.append(contentsOf: buffer[0..<count])
+            for line in received.split(separator: UInt8(ascii: "\n")) where line.last == UInt8(ascii: "\r") {
+                guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
+                      object["class"] as? String == "DEVICES" else { continue }
+                return (object["devices"] as? [[String: Any]] ?? []).filter { $0["path"] is String }
+            }
+        }
+        return nil
+    }
+
+    /// Whether a connection to the loopback `port` succeeds.
+    public static func accepts(port: Int) -> Bool {
+        guard let fd = connectLoopback(port: port) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A TCP connection to 127.0.0.1:`port`, or nil when none is made.
+    static func connectLoopback(port: Int) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// The address 127.0.0.1:`port`.
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+}

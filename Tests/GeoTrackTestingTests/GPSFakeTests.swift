@@ -1,0 +1,106 @@
+import Foundation
+@testable import GeoTrackTesting
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The harness's gpsd itself: a real gpsfake and gpsd, and a client written here (a socket and
+/// gpsd's JSON), so that what is checked is the harness, not a GeoTrack client.
+@Suite("GPSFake, the tests' gpsd", .serialized)
+struct GPSFakeTests {
+    /// The lines gpsd sends a client that watches, from its greeting until `enough` holds for
+    /// them or 30 s pass: read on a thread of their own.
+    static func watch(port: Int, until enough: @escaping @Sendable ([String]) -> Bool) async -> [String] {
+        await offThePool("test watcher") {
+            guard let fd = GPSFake.connectLoopback(port: port) else { return [] }
+            defer { close(fd) }
+            var timeout = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let request = Array("?WATCH={\"enable\":true,\"json\":true};\n".utf8)
+            guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return [] }
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let deadline = ContinuousClock.now.advanced(by: .seconds(30))
+            while ContinuousClock.now < deadline {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count == 0 { break }
+                if count > 0 { received.append(contentsOf: buffer[0..<count]) }
+                let lines = String(decoding: received, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+                if enough(lines) { return lines }
+            }
+            return String(decoding: received, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+        }
+    }
+
+    /// gpsfake's process state from /proc (`T`: stopped), or nil once it is gone.
+    static func state(of pid: pid_t) -> Character? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: end)...].first { $0 != " " }
+    }
+
+    @Test("a client that watches after the log's whole length still gets it from its start; gpsfake, done, is parked and gpsd stays up")
+    func logWaitsForTheFirstWatcher() async throws {
+        // 66 sentences at 0.02 s: gpsfake alone would be done with them in 1.3 s.
+        let fake = try await GPSFake(log: try Corpus.path("garmin15x.nmea"), cycle: 0.02)
+        // A client held up for longer than that (as a starved one was in CI).
+        try await Task.sleep(for: .seconds(3))
+        #expect(!fake.isPlaying)
+
+        let lines = await Self.watch(port: fake.port) { lines in
+            lines.contains { $0.contains("\"class\":\"DEVICE\"") && $0.contains("\"activated\":0") }
+        }
+        let times = lines.filter { $0.hasPrefix("{\"class\":\"TPV\"") }.compactMap { $0.firstMatch(of: /"time":"([^"]+)"/)?.output.1 }
+        // The log's cycles run from 11:32:58 to 11:33:04; gpsd may miss the first while it opens
+        // the receiver.
+        let first = try #require(times.first, "no fix before the end of the log: \(lines.suffix(5))")
+        #expect(first <= "2022-10-18T11:32:59.000Z")
+        #expect(times.last == "2022-10-18T11:33:04.000Z")
+        #expect(fake.isPlaying)
+
+        // gpsfake, left alone after a log played once, would spin on a core until its 60 s timeout.
+        let parked = await waitUntil(timeout: .seconds(20)) { Self.state(of: fake.process.pid) == "T" }
+        #expect(parked, "gpsfake is \(String(describing: Self.state(of: fake.process.pid))), not stopped")
+        #expect(GPSFake.listsDevice(port: fake.port))
+
+        try await fake.stop()
+        #expect(fake.process.hasExited)
+        #expect(!GPSFake.accepts(port: fake.port))
+    }
+
+    @Test("a looping log plays over and over for a watcher, and stop ends gpsfake and its gpsd")
+    func loopingLog() async throws {
+        let fake = try await GPSFake(log: try Corpus.path("garmin15x.nmea"), cycle: 0.01, once: false)
+        let lines = await Self.watch(port: fake.port) { lines in
+            lines.filter { $0.contains("\"time\":\"2022-10-18T11:33:04.000Z\"") && $0.hasPrefix("{\"class\":\"TPV\"") }.count >= 2
+        }
+        let last = lines.filter { $0.hasPrefix("{\"class\":\"TPV\"") && $0.contains("\"time\":\"2022-10-18T11:33:04.000Z\"") }
+        #expect(last.count >= 2, "the log's last cycle came \(last.count) times")
+        try await fake.stop()
+        #expect(fake.process.hasExited)
+        #expect(!GPSFake.accepts(port: fake.port))
+    }
+
+    @Test("children start without the harness's GEOTRACK_TEST_ settings, with the test's additions")
+    func childEnvironment() {
+        let base = ["PATH": "/usr/bin", "GEOTRACK_TEST_GPSD_PREFIX": "/opt/gpsd", "GEOTRACK_TEST_RECORDER": "/x",
+                    "GEOTRACK_GPSD_PORT": "2947", "NO_COLOR": "1"]
+        let environment = ChildProcess.childEnvironment(base, adding: ["HOME": "/tmp/home", "PATH": "/bin"])
+        #expect(environment == ["PATH": "/bin", "GEOTRACK_GPSD_PORT": "2947", "NO_COLOR": "1", "HOME": "/tmp/home"])
+    }
+
+    @Test("a program under test has a session of its own, its output captured; a server stays in the test's session")
+    func sessions() async throws {
+        let underTest = try ChildProcess("/bin/sh", ["-c", "ps -o sid= -p $$; echo oops >&2"])
+        #expect(await underTest.waitForExit() == 0)
+        #expect(Int32(underTest.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) == underTest.pid)
+        #expect(underTest.stderr == "oops\n")
+
+        let folder = try TemporaryDirectory()
+        let server = try ChildProcess(path: "/bin/sh", arguments: ["-c", "ps -o sid=,pgid= -p $$"], stdoutPath: folder.path + "/out")
+        #expect(await server.waitForExit(timeout: .seconds(10)))
+        let ids = try String(contentsOfFile: folder.path + "/out", encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(ids == [getsid(0), server.pid])
+    }
+}
