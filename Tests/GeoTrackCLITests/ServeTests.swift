@@ -33,7 +33,7 @@ struct ServeTests {
                 }.first
             }
             guard let found else {
-                throw TestSupport.SpawnError(executable: "geotrack serve (no URL on stderr: \(process.stderr))", code: -1)
+                throw HarnessError("geotrack serve printed no URL on stderr within 60 s: \(process.stderr)")
             }
             url = found
         }
@@ -211,8 +211,8 @@ struct ServeTests {
     @Test("serve --gpsd: a real gpsd (gpsfake) moves #fix, once access is granted; without it, exit 79 as watch")
     func liveFromGPSD() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let fake = try await Self.offPool { Held(try GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path)) }
-        let gpsd = fake.value.port
+        let fake = try await GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path, once: false)
+        let gpsd = fake.port
         let undecided = try await Self.geotrack(["serve", "--gpsd", "127.0.0.1:\(gpsd)", "--listen", "127.0.0.1:0"], home: home)
         #expect(undecided.status == 79, "\(undecided.stderr)")
         #expect(try await Self.geotrack(["auth", "grant"], home: home).status == 0)
