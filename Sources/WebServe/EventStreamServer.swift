@@ -9,7 +9,7 @@ import Synchronization
 /// A client's events go through its channel's write buffer, bounded by NIO's water marks
 /// (``Limits/bufferedBytes``). ``broadcast(_:)`` never waits for a client: a client whose
 /// buffer is full is skipped for that event (counted in ``statistics``), sent a fresh
-/// ``snapshot`` once it reads again, and disconnected after ``Limits/dropsBeforeDisconnect``
+/// `snapshot` once it reads again, and disconnected after ``Limits/dropsBeforeDisconnect``
 /// events in a row were skipped. The server runs on one event-loop thread of its own, so
 /// neither a slow browser nor many of them take time from whoever broadcasts.
 public final class EventStreamServer: Sendable {
