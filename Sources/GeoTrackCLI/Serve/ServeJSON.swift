@@ -1,3 +1,5 @@
+import GPSReports
+
 /// A JSON object written field by field, for the page's events: strings escaped whole (quotes,
 /// backslashes, every control character), numbers that JSON cannot hold (NaN, infinity) as null.
 struct ServeJSON {
@@ -51,40 +53,21 @@ struct ServeJSON {
         "[" + items.joined(separator: ",") + "]"
     }
 
-    /// `value` rounded to `decimals` places, or null when it is not finite.
+    /// `value` with `decimals` places, as every JSON GeoTrack writes prints it (GPSReports'
+    /// `JSONWriter`, printf's rounding), or null when it is not finite.
     static func number(_ value: Double, decimals: Int = 7) -> String {
         guard value.isFinite else { return "null" }
-        var scale = 1.0
-        for _ in 0..<max(0, min(decimals, 12)) { scale *= 10 }
-        let rounded = (value * scale).rounded() / scale
-        guard rounded.isFinite else { return "null" }
-        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int64(rounded)) }
-        return String(rounded)
+        var writer = JSONWriter(capacity: 32)
+        writer.fixed(value, decimals: decimals)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A JSON string: every control character, quote and backslash escaped; `<` too, so that
-    /// no text can close an element if the JSON were ever placed in a page.
+    /// A JSON string, escaped as every JSON GeoTrack writes escapes it (GPSReports'
+    /// `JSONWriter`: quotes, backslashes and every control character). The page only ever sets
+    /// it as text.
     static func quoted(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
+        var writer = JSONWriter(capacity: value.utf8.count + 8)
+        writer.string(value)
+        return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }
