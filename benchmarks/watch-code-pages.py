@@ -61,7 +61,8 @@ def main():
                 pagemap.seek(page // 4096 * 8)
                 if struct.unpack("<Q", pagemap.read(8))[0] >> 63:
                     present.append(page - low + file_offset)
-    windows = sorted({page // WINDOW for page in present})
+    pages_in = collections.Counter(page // WINDOW for page in present)
+    windows = sorted(pages_in)
     mapped = collections.Counter()
     for window in windows:
         low, high = window * WINDOW, (window + 1) * WINDOW
@@ -75,7 +76,7 @@ def main():
             index += 1
         whole = sum(shares.values()) or 1
         for name, part in shares.items():
-            mapped[name] += len([p for p in present if p // WINDOW == window]) * 4096 * part / whole
+            mapped[name] += pages_in[window] * 4096 * part / whole
     print(f"code mapped: {len(present) * 4 / 1024:.1f} MB in {len(windows)} of {size // WINDOW + 1} windows of 64 KiB "
           f"({size / 1e6:.1f} MB of code)")
     print(f"{'module':32} {'mapped':>9} {'its code':>9}")
