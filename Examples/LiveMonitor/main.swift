@@ -42,9 +42,10 @@ final class SourceFailure: LocationManagerDelegate {
 }
 
 /// Replays `path` through the manager, the session, live updates and the monitor; returns the
-/// task printing the monitor's events, which ends once the monitor is let go.
+/// task printing the monitor's events, which ends once the monitor is let go, and the summary
+/// line, which is printed after that task's last line.
 @MainActor
-func replay(_ path: String, radius: Double) async -> Task<Void, Never> {
+func replay(_ path: String, radius: Double) async -> (printer: Task<Void, Never>, summary: String) {
     // A replay is the user's own data: access is granted in memory, as `geotrack replay` does.
     let manager = LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse))
     let failure = SourceFailure()
@@ -105,12 +106,13 @@ func replay(_ path: String, radius: Double) async -> Task<Void, Never> {
         }
         fail(error.message, status: status)
     }
-    print("live updates: \(locations) locations, \(simulated) simulated, \(stationary) stationary")
     session.invalidate()
-    return printer
+    return (printer, "live updates: \(locations) locations, \(simulated) simulated, \(stationary) stationary")
 }
 
 // The monitor lives inside `replay`: letting it go finishes its events, so the printer ends
-// after the last one.
-let printer = await replay(path, radius: radius)
+// after the last one. The summary waits for it: the printer runs beside the loop, and its
+// lines for the last evaluations may still be on their way when the loop ends.
+let (printer, summary) = await replay(path, radius: radius)
 await printer.value
+print(summary)
