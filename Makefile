@@ -95,7 +95,7 @@ build:
 # - --no-export-dynamic, undoing the --export-dynamic that the static runtime's link arguments
 #   add: nothing looks geotrack's own symbols up at run time, and exporting them cost a 1.4 MB
 #   dynamic symbol table.
-# libgps, libmosquitto and SQLite are opened with dlopen when first used (Sources/C*/shim.h),
+# libgps, libmosquitto and SQLite are opened with dlopen when first used (Sources/CGPS, CMosquitto, CSQLite),
 # so only the commands that need one load it. docs/PERFORMANCE.md measures what this costs
 # next to the hand-tuned link it replaced (an order file, a linker script, static C++ runtime
 # and libgps.a linked in); scripts/check-budgets.sh holds the binary and `watch` to budgets.

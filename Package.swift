@@ -57,9 +57,10 @@ let package = Package(
         .target(name: "CExecutors"),
         .target(name: "Executors", dependencies: ["CExecutors"], swiftSettings: strict),
 
-        // MARK: gpsd, through libgps. Only <gps.h> (libgps-dev) at build time: the library is
-        // opened when the first connection to gpsd is made, so other commands never load it.
-        .systemLibrary(name: "CGPS"),
+        // MARK: gpsd, through libgps. Only <gps.h> (libgps-dev) at build time, and only for
+        // CGPS.c: the library is opened when the first connection to gpsd is made, so other
+        // commands never load it.
+        .target(name: "CGPS", linkerSettings: [.linkedLibrary("dl")]),
         .target(
             name: "GPSD",
             dependencies: [

@@ -45,8 +45,7 @@ for target in package["targets"]:
         if module not in declared and module not in TOOLCHAIN and module != name:
             problems.append(f"{path}: imports {module}, which target {name} does not declare")
     for module in sorted(declared):
-        # A C module is imported through the Swift module that wraps it.
-        if module not in imported and module != "CGPS":
+        if module not in imported:
             problems.append(f"Package.swift: target {name} declares {module} but no file of it imports it")
     if name in LAYERS and not declared <= LAYERS[name]:
         problems.append(f"Package.swift: {name} may depend on {sorted(LAYERS[name])} only, not {sorted(declared - LAYERS[name])}")

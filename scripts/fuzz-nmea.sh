@@ -24,13 +24,14 @@ FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name GeoTrack)
 # part, CExecutors).
 if ! { clang -O -g -fsanitize=address -c Sources/CExecutors/CExecutors.c -I Sources/CExecutors/include \
          -o "$OUT/lib/CExecutors.o" &&
+       clang -O -g -fsanitize=address -c Sources/CGPS/CGPS.c -I Sources/CGPS/include -o "$OUT/lib/CGPS.o" &&
        swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name GPSReports \
          -emit-module-path "$OUT/lib/GPSReports.swiftmodule" -o "$OUT/lib/libGPSReports.a" Sources/GPSReports/*.swift &&
        swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name Executors -I Sources/CExecutors/include \
          -emit-module-path "$OUT/lib/Executors.swiftmodule" -o "$OUT/lib/libExecutors.a" Sources/Executors/*.swift &&
        swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors/include -I Sources/CNMEA -L "$OUT/lib" -lGPSReports -lExecutors \
          "$OUT/lib/CExecutors.o" Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
-       swiftc "${FLAGS[@]}" -module-name GPSDFuzz -I "$OUT/lib" -I Sources/CGPS -L "$OUT/lib" -lGPSReports \
+       swiftc "${FLAGS[@]}" -module-name GPSDFuzz -I "$OUT/lib" -I Sources/CGPS/include -L "$OUT/lib" -lGPSReports "$OUT/lib/CGPS.o" \
          Sources/GPSD/GPSDLineBuffer.swift Sources/GPSD/JSONSyntax.swift Sources/GPSD/GPSDMessageDecoder.swift \
          Sources/GPSD/GPSDMessageDecoder+Reports.swift Sources/GPSD/LibGPS.swift \
          scripts/fuzz/GPSDFuzzer.swift -o "$OUT/fuzz-gpsd"; } > "$OUT/build.log" 2>&1; then

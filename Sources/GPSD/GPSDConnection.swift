@@ -38,9 +38,9 @@ final class GPSDConnection {
         self.port = port
         self.logger = logger
         self.interrupter = interrupter
-        switch LibGPS.shared {
-        case .success(let library): decoder = GPSDMessageDecoder(library: library)
-        case .failure(let error):
+        do {
+            decoder = try GPSDMessageDecoder(library: LibGPS.shared.get())
+        } catch {
             isOpen = false
             throw error
         }

@@ -12,7 +12,7 @@ extension GPSDMessageDecoder {
     static let latestTime: Int64 = 4_102_444_800
 
     /// Turns one message, as the shim copied it, into a report, checking what it can.
-    static func makeReport(from raw: geotrack_report, data: UnsafePointer<gps_data_t>) -> Outcome {
+    static func makeReport(from raw: geotrack_report, data: OpaquePointer) -> Outcome {
         switch raw.kind {
         case GEOTRACK_KIND_TPV:
             return makeFix(raw, device: nonEmpty(geotrack_report_device(data)))
@@ -97,7 +97,7 @@ extension GPSDMessageDecoder {
         return .report(.fix(fix))
     }
 
-    private static func makeSky(_ raw: geotrack_report, time: CheckedTime, data: UnsafePointer<gps_data_t>) -> SkyView {
+    private static func makeSky(_ raw: geotrack_report, time: CheckedTime, data: OpaquePointer) -> SkyView {
         var satellites: [Satellite] = []
         var slot = geotrack_satellite()
         for index in 0..<geotrack_satellite_capacity(data) where geotrack_satellite_at(data, index, &slot) {

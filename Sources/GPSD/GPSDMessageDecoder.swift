@@ -22,19 +22,20 @@ struct GPSDMessageDecoder: ~Copyable {
         case rejected(reason: String)
     }
 
-    private let data: UnsafeMutablePointer<gps_data_t>
+    private let data: OpaquePointer
     private let library: LibGPS
 
     /// Creates a decoder with a zeroed `gps_data_t`, parsing with `library`.
-    init(library: LibGPS) {
+    init(library: LibGPS) throws(SourceError) {
+        guard let data = geotrack_data_create() else {
+            throw SourceError(.io, message: "cannot allocate libgps's parsing space: out of memory")
+        }
         self.library = library
-        data = .allocate(capacity: 1)
-        UnsafeMutableRawPointer(data).initializeMemory(as: UInt8.self, repeating: 0,
-                                                       count: MemoryLayout<gps_data_t>.size)
+        self.data = data
     }
 
     deinit {
-        data.deallocate()
+        geotrack_data_free(data)
     }
 
     /// Decodes one line; libgps may write into it.

@@ -3,13 +3,17 @@ import GPSReports
 
 /// libgps's JSON parser, `gps_unpack()`, opened when the first connection to gpsd is made rather
 /// than at every start of the program: only the commands that talk to gpsd need it.
-struct LibGPS: Sendable {
-    /// The parser GeoTrack calls for every line.
+///
+/// Unchecked: what it holds is the address of a function in a library that stays loaded, set
+/// once and only ever called.
+struct LibGPS: @unchecked Sendable {
+    /// The parser GeoTrack calls for every line (through `geotrack_unpack`, which knows its
+    /// signature).
     let unpack: geotrack_json_unpack
 
     /// The library, or why it cannot be used; loaded once per process, on first use.
-    static let shared: Result<LibGPS, SourceError> = load(soname: GEOTRACK_LIBGPS_SONAME,
-                                                          fallback: GEOTRACK_LIBGPS_FALLBACK)
+    static let shared: Result<LibGPS, SourceError> = load(soname: String(cString: geotrack_libgps_soname()),
+                                                          fallback: String(cString: geotrack_libgps_fallback()))
 
     /// Opens `soname`, else `fallback` (the development link `libgps.so`), and finds the parser.
     static func load(soname: String, fallback: String?) -> Result<LibGPS, SourceError> {

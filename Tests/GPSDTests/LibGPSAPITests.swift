@@ -19,10 +19,10 @@ import Testing
         return text.replacing(comments, with: " ")
     }
 
-    /// Every name the shim calls, or looks up by name with dlsym().
+    /// Every name CGPS calls, or looks up by name with dlsym().
     static func shimCalls() throws -> Set<String> {
         let shim = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../Sources/CGPS/shim.h").standardizedFileURL.path
+            .appendingPathComponent("../../Sources/CGPS/CGPS.c").standardizedFileURL.path
         let code = try withoutComments(String(contentsOfFile: shim, encoding: .utf8))
         var names = Set(code.matches(of: try Regex(#"\b([A-Za-z_][A-Za-z0-9_]*)\s*\("#)).compactMap {
             $0.output[1].substring.map(String.init)
@@ -40,7 +40,7 @@ import Testing
     /// The functions the libgps GeoTrack loads defines (its dynamic symbol table, by nm).
     static func libgpsFunctions() throws -> (path: String, names: Set<String>) {
         let library = try LibGPS.shared.get()
-        let unpack = UInt(bitPattern: unsafeBitCast(library.unpack, to: UnsafeRawPointer.self))
+        let unpack = UInt(bitPattern: library.unpack)
         // The file mapped where gps_unpack's code is (/proc/self/maps: "START-END PERMS OFFSET DEV INODE PATH").
         // Read to its end: procfs files have no size for Foundation to go by.
         let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps"))
@@ -82,7 +82,7 @@ import Testing
         header.contains(try Regex(#"\b"# + name + #"\s*\("#))
     }
 
-    @Test("the shim calls only libgps functions gps.h declares (gps_unpack), no private symbol")
+    @Test("CGPS calls only libgps functions gps.h declares (gps_unpack), no private symbol")
     func publicAPIOnly() throws {
         let header = try Self.withoutComments(String(contentsOfFile: Self.header, encoding: .utf8))
         let libgps = try Self.libgpsFunctions()

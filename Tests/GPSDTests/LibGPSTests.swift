@@ -7,7 +7,7 @@ import Testing
     @Test("the installed libgps loads, and its parser reads a line")
     func loads() throws {
         let library = try LibGPS.shared.get()
-        var decoder = GPSDMessageDecoder(library: library)
+        var decoder = try GPSDMessageDecoder(library: library)
         var line = Array(#"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.000Z","lat":51.5,"lon":-0.12}"#.utf8) + [0]
         let outcome = line.withUnsafeMutableBufferPointer { decoder.decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
         guard case .report(let report) = outcome else {
@@ -20,7 +20,7 @@ import Testing
     @Test("a TPV's keys GeoTrack does not read pass through to its TPV JSON as gpsd sent them; known ones are checked, not copied")
     func unknownKeysPassThrough() throws {
         let library = try LibGPS.shared.get()
-        var decoder = GPSDMessageDecoder(library: library)
+        var decoder = try GPSDMessageDecoder(library: library)
         var line = Array(#"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.000Z","lat":51.5,"velN":-1.1,"lon":-0.12,"eph":-5.0,"velE":-2.3,"ecef":{"x":[1,2]},"dgpsSta":"a\u001bb"}"#.utf8) + [0]
         let outcome = line.withUnsafeMutableBufferPointer { decoder.decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
         guard case .report(.fix(let fix)) = outcome else {

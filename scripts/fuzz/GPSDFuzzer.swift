@@ -15,8 +15,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // A small buffer, so the fuzzer reaches the too-long-line path cheaply.
     var lines = GPSDLineBuffer(maximumLineLength: 512)
     // libgps is opened at the first input, as at a first connection to gpsd.
-    guard case .success(let library) = LibGPS.shared else { fatalError("libgps cannot be opened: apt install libgps-dev") }
-    var decoder = GPSDMessageDecoder(library: library)
+    guard case .success(let library) = LibGPS.shared, var decoder = try? GPSDMessageDecoder(library: library) else {
+        fatalError("libgps cannot be opened: apt install libgps-dev")
+    }
     let slice = max(1, size % 131)
     var offset = 0
     while offset < size {

@@ -1,10 +1,6 @@
 /*
- * shim.h -- GeoTrack's stable view of libgps.
- *
- * libgps changes the layout of `struct gps_data_t` between releases. Swift code
- * never reads that struct: these helpers copy what GeoTrack needs into
- * `geotrack_report`, a small struct whose layout does not depend on the libgps
- * release, and hide call signatures that changed.
+ * CGPS.c -- GeoTrack's stable view of libgps (see include/CGPS.h), compiled against the gps.h
+ * of the libgps GeoTrack runs with.
  *
  * Where a field moved, the branch is chosen with GPSD_API_MAJOR_VERSION, after
  * the change list at the top of gpsd's include/gps.h:
@@ -24,116 +20,42 @@
  * Debian 12 ships API 11 (gpsd 3.22), which is what this file is compiled and
  * tested against. APIs older than 7 are refused at compile time.
  *
- * geotrack is not linked with libgps.so: loading it, with the D-Bus, systemd and
- * libgcrypt libraries behind it, took over a millisecond at every start, and only
- * the commands that talk to gpsd parse its JSON. The one function GeoTrack calls
- * is looked up with dlopen() when the first connection opens (geotrack_libgps_load).
+ * LibGPSAPITests reads this file: it calls nothing from libgps that gps.h does not declare.
  */
-#ifndef GEOTRACK_CGPS_SHIM_H
-#define GEOTRACK_CGPS_SHIM_H
+#include "CGPS.h"
 
 #include <gps.h>
 #include <dlfcn.h>
 #include <errno.h>
-#include <math.h>
-#include <poll.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <string.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
-#include <sys/types.h>
 #include <unistd.h>
 
 #if GPSD_API_MAJOR_VERSION < 7
 #error "GeoTrack needs libgps API 7 or newer (gpsd 3.18+): install a newer libgps-dev"
 #endif
 
-/* The JSON class of one gpsd message. */
-typedef enum {
-    GEOTRACK_KIND_NONE = 0,      /* nothing decoded */
-    GEOTRACK_KIND_TPV = 1,
-    GEOTRACK_KIND_SKY = 2,
-    GEOTRACK_KIND_ATT = 3,
-    GEOTRACK_KIND_DEVICES = 4,
-    GEOTRACK_KIND_DEVICE = 5,
-    GEOTRACK_KIND_VERSION = 6,
-    GEOTRACK_KIND_ERROR = 7,
-    GEOTRACK_KIND_OTHER = 8      /* WATCH, POLL, GST, PPS...: not reported */
-} geotrack_kind;
-
-/* A time with presence: `present` is false when the message carried none. */
-typedef struct {
-    bool present;
-    int64_t seconds;
-    int64_t nanoseconds;
-} geotrack_time;
-
-/* One message, copied out of gps_data_t. Every double is NaN when unknown. */
-typedef struct {
-    geotrack_kind kind;
-    geotrack_time time;          /* TPV time, SKY time, ATT mtime */
-
-    /* TPV */
-    int mode;                    /* 0 not seen, 1 no fix, 2 2D, 3 3D */
-    int status;                  /* 0 when unknown or absent */
-    double latitude, longitude;
-    double alt_hae, alt_msl, geoid_sep;
-    double eph, epx, epy, epv, ept, sep;
-    double speed, track, magnetic_track, magnetic_var, climb;
-    double eps, epd, epc;
-
-    /* SKY */
-    double xdop, ydop, vdop, tdop, hdop, pdop, gdop;
-
-    /* ATT */
-    double heading, magnetic_heading, pitch, roll, yaw;
-
-    /* DEVICES */
-    int device_count;
-
-    /* VERSION */
-    int proto_major, proto_minor;
-} geotrack_report;
-
-/* One satellite of the last SKY message. */
-typedef struct {
-    int prn;
-    int gnss_id;
-    int sv_id;
-    double elevation, azimuth, signal_strength; /* NaN when unknown */
-    bool used;
-    int health;                  /* 0 unknown, 1 ok, 2 unhealthy (API 9+; 0 before) */
-} geotrack_satellite;
-
-/* One receiver (DEVICE, or an entry of DEVICES). Strings point into gps_data_t
- * and stay valid until the next read. */
-typedef struct {
-    const char *path;
-    const char *driver;
-    const char *subtype;
-    geotrack_time activated;
-    unsigned int bits_per_second;
-    double cycle;                /* seconds; NaN when unknown */
-} geotrack_device;
-
 /* MARK: helpers */
 
-static inline double geotrack_finite_or_nan(double value) {
+static double geotrack_finite_or_nan(double value) {
     return isfinite(value) ? value : NAN;
 }
 
 #if GPSD_API_MAJOR_VERSION >= 9
-static inline geotrack_time geotrack_time_from(timespec_t ts) {
+static geotrack_time geotrack_time_from(timespec_t ts) {
     geotrack_time t;
     t.present = (ts.tv_sec != 0 || ts.tv_nsec != 0);
     t.seconds = (int64_t)ts.tv_sec;
     t.nanoseconds = (int64_t)ts.tv_nsec;
     return t;
 }
-static inline double geotrack_seconds_from(timespec_t ts) {
+static double geotrack_seconds_from(timespec_t ts) {
     if (ts.tv_sec == 0 && ts.tv_nsec == 0) return NAN;
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
@@ -144,7 +66,7 @@ static inline double geotrack_seconds_from(timespec_t ts) {
  * so tv_sec holds the double's bits (1.0 s arrives as tv_sec 4607182418800017408). No real
  * cycle has 10^15 seconds, and every positive normal double's bits are above that: such a
  * tv_sec is read back as the double it is; a correct timespec is read as one. */
-static inline double geotrack_cycle_from(timespec_t ts) {
+static double geotrack_cycle_from(timespec_t ts) {
     if (ts.tv_nsec == 0 && ts.tv_sec > 1000000000000000LL) {
         double seconds;
         int64_t bits = (int64_t)ts.tv_sec;
@@ -155,7 +77,7 @@ static inline double geotrack_cycle_from(timespec_t ts) {
 }
 #else
 /* Before API 9 times were doubles of Unix seconds, NaN or 0 when absent. */
-static inline geotrack_time geotrack_time_from(double seconds) {
+static geotrack_time geotrack_time_from(double seconds) {
     geotrack_time t;
     t.present = isfinite(seconds) && seconds != 0;
     if (!t.present) { t.seconds = 0; t.nanoseconds = 0; return t; }
@@ -165,18 +87,18 @@ static inline geotrack_time geotrack_time_from(double seconds) {
     if (t.nanoseconds >= 1000000000) { t.seconds += 1; t.nanoseconds -= 1000000000; }
     return t;
 }
-static inline double geotrack_seconds_from(double seconds) {
+static double geotrack_seconds_from(double seconds) {
     return (isfinite(seconds) && seconds != 0) ? seconds : NAN;
 }
 
 /* A DEVICE's cycle in seconds; NaN when unknown. */
-static inline double geotrack_cycle_from(double seconds) {
+static double geotrack_cycle_from(double seconds) {
     return geotrack_seconds_from(seconds);
 }
 #endif
 
 /* Finds `"class":"NAME"` in a JSON line (gpsd writes no spaces, but allow them). */
-static inline geotrack_kind geotrack_kind_of_message(const char *message) {
+geotrack_kind geotrack_kind_of_message(const char *message) {
     const char *key = strstr(message, "\"class\"");
     if (key == NULL) return GEOTRACK_KIND_OTHER;
     const char *p = key + 7;
@@ -208,13 +130,10 @@ static inline geotrack_kind geotrack_kind_of_message(const char *message) {
  * and checks each line, and libgps parses it with gps_unpack(), which needs no
  * connection. */
 
-/* Connection failures that are not errno values. */
-#define GEOTRACK_CONNECT_NOHOST (-1)      /* the name does not resolve */
-#define GEOTRACK_CONNECT_WOKEN (-2)       /* the wake-up descriptor became readable */
 
 /* Waits until `fd` is ready for `events` or `wake_fd` is readable. Returns 1 when `fd` is
  * ready (or in error or hung up), 0 when woken, -1 with errno on failure. */
-static inline int geotrack_wait(int fd, short events, int wake_fd) {
+int geotrack_wait(int fd, short events, int wake_fd) {
     struct pollfd pfd[2];
     pfd[0].fd = fd;
     pfd[0].events = events;
@@ -232,7 +151,7 @@ static inline int geotrack_wait(int fd, short events, int wake_fd) {
 }
 
 /* Makes `fd` non-blocking and close-on-exec. Returns 0, or -1 with errno. */
-static inline int geotrack_set_flags(int fd) {
+static int geotrack_set_flags(int fd) {
     int flags = fcntl(fd, F_GETFL, 0);
     if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0) return -1;
     return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 ? 0 : -1;
@@ -242,7 +161,7 @@ static inline int geotrack_set_flags(int fd) {
  * turn, and the wait for it watches `wake_fd`. On success returns 0 and the connected,
  * non-blocking, close-on-exec socket in *out_fd; otherwise the last errno, or
  * GEOTRACK_CONNECT_NOHOST, or GEOTRACK_CONNECT_WOKEN. */
-static inline int geotrack_connect(const char *host, const char *port, int wake_fd, int *out_fd) {
+int geotrack_connect(const char *host, const char *port, int wake_fd, int *out_fd) {
     struct addrinfo hints;
     memset(&hints, 0, sizeof(hints));
     hints.ai_family = AF_UNSPEC;
@@ -291,7 +210,7 @@ static inline int geotrack_connect(const char *host, const char *port, int wake_
 
 /* Sends all of `buffer` on the non-blocking socket, waiting for room as needed (never raising
  * SIGPIPE). Returns 0, GEOTRACK_CONNECT_WOKEN, or an errno value. */
-static inline int geotrack_send_all(int fd, int wake_fd, const char *buffer, size_t length) {
+int geotrack_send_all(int fd, int wake_fd, const char *buffer, size_t length) {
     size_t sent = 0;
     while (sent < length) {
         ssize_t n = send(fd, buffer + sent, length - sent, MSG_NOSIGNAL);
@@ -310,7 +229,7 @@ static inline int geotrack_send_all(int fd, int wake_fd, const char *buffer, siz
 
 /* Reads what the non-blocking socket has, up to `length` bytes. Returns the count, 0 at the
  * end of the stream, or -1 with errno (EAGAIN when nothing is there yet). */
-static inline ssize_t geotrack_receive(int fd, void *buffer, size_t length) {
+ssize_t geotrack_receive(int fd, void *buffer, size_t length) {
     ssize_t n;
     do {
         n = recv(fd, buffer, length, 0);
@@ -320,7 +239,7 @@ static inline ssize_t geotrack_receive(int fd, void *buffer, size_t length) {
 
 /* A pipe whose read end wakes geotrack_wait: both ends non-blocking and close-on-exec.
  * Returns 0, or -1 with errno. */
-static inline int geotrack_wake_pipe(int fds[2]) {
+int geotrack_wake_pipe(int fds[2]) {
     if (pipe(fds) != 0) return -1;
     if (geotrack_set_flags(fds[0]) != 0 || geotrack_set_flags(fds[1]) != 0) {
         int saved = errno;
@@ -333,7 +252,7 @@ static inline int geotrack_wake_pipe(int fds[2]) {
 }
 
 /* Makes the read end of a wake pipe readable for good (it is never drained). */
-static inline void geotrack_wake(int write_fd) {
+void geotrack_wake(int write_fd) {
     char byte = 1;
     ssize_t n;
     do {
@@ -342,7 +261,7 @@ static inline void geotrack_wake(int write_fd) {
 }
 
 /* Closes a socket GeoTrack opened. */
-static inline void geotrack_close_socket(int fd) {
+void geotrack_close_socket(int fd) {
     close(fd);
 }
 
@@ -356,8 +275,9 @@ static inline void geotrack_close_socket(int fd) {
  * reports the failure without moving on. GeoTrack's strict JSON check (JSONSyntax) refuses
  * such lines before libgps sees them, with the limits geotrack_device_field_capacity() and
  * geotrack_devices_capacity() give. */
-/* That parser, as loaded at run time: its type is checked against gps.h's declaration. */
-typedef __typeof__(&gps_unpack) geotrack_json_unpack;
+/* The parser's type, from gps.h's declaration: the address geotrack_libgps_load() found is
+ * called as gps.h declares it, whatever the release. */
+typedef __typeof__(&gps_unpack) geotrack_unpack_function;
 
 /* The libgps to open. A build against another gpsd (make build GPSD_PREFIX=DIR) names its
  * libgps.so by path (-DGEOTRACK_LIBGPS_PATH), so the program runs with the libgps whose gps.h
@@ -383,20 +303,35 @@ typedef __typeof__(&gps_unpack) geotrack_json_unpack;
 #define GEOTRACK_LIBGPS_FALLBACK "libgps.so"
 #endif
 
-/* The libgps API (GPSD_API_MAJOR_VERSION) of the gps.h this file was compiled with. */
-static inline int geotrack_libgps_api(void) {
+int geotrack_libgps_api(void) {
     return GPSD_API_MAJOR_VERSION;
+}
+
+const char *geotrack_libgps_soname(void) {
+    return GEOTRACK_LIBGPS_SONAME;
+}
+
+const char *geotrack_libgps_fallback(void) {
+    return GEOTRACK_LIBGPS_FALLBACK;
+}
+
+struct gps_data_t *geotrack_data_create(void) {
+    return calloc(1, sizeof(struct gps_data_t));
+}
+
+void geotrack_data_free(struct gps_data_t *data) {
+    free(data);
 }
 
 /* Opens `soname`, else `fallback` (when
  * not NULL), and finds it there. Returns NULL on success, or dlerror()'s text for `soname`.
  * Call it once per process; a library it opens stays loaded. */
-static inline const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack) {
+const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack) {
     void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     const char *problem = library ? NULL : dlerror();
     if (!library && fallback && strcmp(soname, fallback) != 0) library = dlopen(fallback, RTLD_NOW | RTLD_LOCAL);
     if (!library) return problem;
-    *(void **)unpack = dlsym(library, "gps_unpack");
+    *unpack = dlsym(library, "gps_unpack");
     if (!*unpack) {
         dlclose(library);
         return "gps_unpack is missing from it";
@@ -405,14 +340,14 @@ static inline const char *geotrack_libgps_load(const char *soname, const char *f
 }
 
 /* How many entries a DEVICES list may have: libgps fails to parse (and 3.22 loops on) more. */
-static inline int geotrack_devices_capacity(void) {
+int geotrack_devices_capacity(void) {
     struct gps_data_t *none = NULL;
     return (int)(sizeof(none->devices.list) / sizeof(none->devices.list[0]));
 }
 
 /* The size of the string field that a DEVICE key of `length` bytes at `key` fills, terminator
  * included; 0 for a key that is not a string field. */
-static inline int geotrack_device_field_capacity(const char *key, size_t length) {
+int geotrack_device_field_capacity(const char *key, size_t length) {
     struct devconfig_t *none = NULL;
 #define GEOTRACK_FIELD(name) \
     if (length == sizeof(#name) - 1 && strncmp(key, #name, length) == 0) return (int)sizeof(none->name);
@@ -429,7 +364,7 @@ static inline int geotrack_device_field_capacity(const char *key, size_t length)
 
 /* Whether the JSON line has the key `"name"` (followed by a colon). libgps stores a time it
  * read as 1970-01-01T00:00:00Z as zero, the same as no time at all; this tells them apart. */
-static inline bool geotrack_line_has_key(const char *line, const char *name) {
+static bool geotrack_line_has_key(const char *line, const char *name) {
     size_t n = strlen(name);
     for (const char *p = strchr(line, '"'); p != NULL; p = strchr(p + 1, '"')) {
         if (strncmp(p + 1, name, n) != 0 || p[n + 1] != '"') continue;
@@ -446,8 +381,8 @@ static inline bool geotrack_line_has_key(const char *line, const char *name) {
  * libgps accumulates `set` and leaves fields of older messages in place, so `set`, the fix
  * time and the device records are cleared before every line, and the kind comes from this
  * line's own class. */
-static inline geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *data, char *line,
-                                            geotrack_report *out) {
+geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *data, char *line,
+                              geotrack_report *out) {
     memset(out, 0, sizeof(*out));
     data->set = 0;
     /* A DEVICE or DEVICES message may leave out fields (driver, activated...). */
@@ -464,9 +399,11 @@ static inline geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct 
     bool sent_time = (kind == GEOTRACK_KIND_TPV || kind == GEOTRACK_KIND_SKY || kind == GEOTRACK_KIND_ATT)
         && geotrack_line_has_key(line, "time");
     /* gps_unpack() parses only text that starts with the object's brace. */
-    const char *text = line;
+    char *text = line;
     while (*text == ' ' || *text == '\t' || *text == '\r' || *text == '\n') text++;
-    (void)unpack(text, data);
+    geotrack_unpack_function parse;
+    memcpy(&parse, &unpack, sizeof parse);
+    (void)parse(text, data);
     out->kind = kind;
 
     const double nan = NAN;
@@ -558,30 +495,29 @@ static inline geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct 
 }
 
 /* The device that sent the last TPV, SKY, ATT or DEVICE message ("" when none). */
-static inline const char *geotrack_report_device(const struct gps_data_t *data) {
+const char *geotrack_report_device(const struct gps_data_t *data) {
     return data->dev.path;
 }
 
-static inline const char *geotrack_version_release(const struct gps_data_t *data) {
+const char *geotrack_version_release(const struct gps_data_t *data) {
     return data->version.release;
 }
 
-static inline const char *geotrack_version_revision(const struct gps_data_t *data) {
+const char *geotrack_version_revision(const struct gps_data_t *data) {
     return data->version.rev;
 }
 
-static inline const char *geotrack_error_message(const struct gps_data_t *data) {
+const char *geotrack_error_message(const struct gps_data_t *data) {
     return data->error;
 }
 
 /* How many satellite slots the last SKY message may have filled. */
-static inline int geotrack_satellite_capacity(const struct gps_data_t *data) {
+int geotrack_satellite_capacity(const struct gps_data_t *data) {
     return (int)(sizeof(data->skyview) / sizeof(data->skyview[0]));
 }
 
 /* Copies slot `index` of the last SKY message; false when the slot is empty. */
-static inline bool geotrack_satellite_at(const struct gps_data_t *data, int index,
-                                         geotrack_satellite *out) {
+bool geotrack_satellite_at(const struct gps_data_t *data, int index, geotrack_satellite *out) {
     if (index < 0 || index >= geotrack_satellite_capacity(data)) return false;
     const struct satellite_t *sat = &data->skyview[index];
     if (sat->PRN <= 0) return false;
@@ -600,7 +536,7 @@ static inline bool geotrack_satellite_at(const struct gps_data_t *data, int inde
     return true;
 }
 
-static inline geotrack_device geotrack_device_from(const struct devconfig_t *dev) {
+static geotrack_device geotrack_device_from(const struct devconfig_t *dev) {
     geotrack_device out;
     out.path = dev->path;
     out.driver = dev->driver;
@@ -612,13 +548,12 @@ static inline geotrack_device geotrack_device_from(const struct devconfig_t *dev
 }
 
 /* The receiver of the last DEVICE message. */
-static inline geotrack_device geotrack_device_current(const struct gps_data_t *data) {
+geotrack_device geotrack_device_current(const struct gps_data_t *data) {
     return geotrack_device_from(&data->dev);
 }
 
 /* Entry `index` of the last DEVICES message (index < device_count). */
-static inline geotrack_device geotrack_device_at(const struct gps_data_t *data, int index) {
+geotrack_device geotrack_device_at(const struct gps_data_t *data, int index) {
     return geotrack_device_from(&data->devices.list[index]);
 }
 
-#endif /* GEOTRACK_CGPS_SHIM_H */
