@@ -392,6 +392,14 @@ geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *da
 #if GPSD_API_MAJOR_VERSION >= 9
     data->fix.time.tv_sec = 0;
     data->fix.time.tv_nsec = 0;
+    /* Not every libgps release gives these keys a default when a TPV leaves them out. */
+    data->fix.depth = NAN;
+    data->fix.dgps_age = NAN;
+    data->fix.dgps_station = -1;
+#if GPSD_API_MAJOR_VERSION >= 10
+    data->fix.wanglem = data->fix.wangler = data->fix.wanglet = NAN;
+    data->fix.wspeedr = data->fix.wspeedt = NAN;
+#endif
 #else
     data->fix.time = NAN;
 #endif
@@ -411,6 +419,10 @@ geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *da
     out->eph = out->epx = out->epy = out->epv = out->ept = out->sep = nan;
     out->speed = out->track = out->magnetic_track = out->magnetic_var = out->climb = nan;
     out->eps = out->epd = out->epc = nan;
+    out->depth = out->dgps_age = nan;
+    out->dgps_station = -1;
+    out->wind_angle_magnetic = out->wind_angle_relative = out->wind_angle_true = nan;
+    out->wind_speed_relative = out->wind_speed_true = nan;
     out->xdop = out->ydop = out->vdop = out->tdop = out->hdop = out->pdop = out->gdop = nan;
     out->heading = out->magnetic_heading = out->pitch = out->roll = out->yaw = nan;
     switch (kind) {
@@ -448,6 +460,18 @@ geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *da
         out->eps = geotrack_finite_or_nan(fix->eps);
         out->epd = geotrack_finite_or_nan(fix->epd);
         out->epc = geotrack_finite_or_nan(fix->epc);
+#if GPSD_API_MAJOR_VERSION >= 9
+        out->depth = geotrack_finite_or_nan(fix->depth);
+        out->dgps_age = geotrack_finite_or_nan(fix->dgps_age);
+        out->dgps_station = fix->dgps_station;
+#endif
+#if GPSD_API_MAJOR_VERSION >= 10
+        out->wind_angle_magnetic = geotrack_finite_or_nan(fix->wanglem);
+        out->wind_angle_relative = geotrack_finite_or_nan(fix->wangler);
+        out->wind_angle_true = geotrack_finite_or_nan(fix->wanglet);
+        out->wind_speed_relative = geotrack_finite_or_nan(fix->wspeedr);
+        out->wind_speed_true = geotrack_finite_or_nan(fix->wspeedt);
+#endif
         break;
     }
     case GEOTRACK_KIND_SKY:

@@ -94,6 +94,18 @@ extension GPSDMessageDecoder {
         fix.eps = estimate(raw.eps)
         fix.epd = estimate(raw.epd)
         fix.epc = estimate(raw.epc)
+        fix.depth = estimate(raw.depth)
+        // gpsd prints the two together, and only with a station: so does the TPV GeoTrack writes.
+        if let age = estimate(raw.dgps_age), (0...65_535).contains(raw.dgps_station) {
+            fix.dgpsAge = age
+            fix.dgpsStation = Int(raw.dgps_station)
+        }
+        // A relative wind angle is signed (off the bow, port negative); the others are bearings.
+        let wind = Wind(magneticAngle: angle(raw.wind_angle_magnetic),
+                        relativeAngle: finite(raw.wind_angle_relative).flatMap { abs($0) <= 360 ? $0 : nil },
+                        trueAngle: angle(raw.wind_angle_true), relativeSpeed: estimate(raw.wind_speed_relative),
+                        trueSpeed: estimate(raw.wind_speed_true))
+        if wind != Wind() { fix.wind = wind }
         return .report(.fix(fix))
     }
 

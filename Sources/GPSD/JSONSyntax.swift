@@ -1,4 +1,5 @@
 import CGPS
+import GPSReports
 
 /// A strict check of one line of JSON (RFC 8259), before libgps parses it.
 ///
@@ -45,13 +46,10 @@ enum JSONSyntax {
         return scanner.unexpectedShape ? .unexpectedShape : .object
     }
 
-    /// The TPV keys GeoTrack reads into a ``Fix`` and writes back (``Fix/tpvJSON()``); a TPV's
-    /// other keys are kept as gpsd sent them (``unknownMembers(_:)``).
-    static let knownTPVKeys: [StaticString] = [
-        "class", "device", "status", "mode", "time", "ept", "lat", "lon", "altHAE", "altMSL", "alt",
-        "epx", "epy", "epv", "track", "magtrack", "magvar", "speed", "climb", "epd", "eps", "epc",
-        "geoidSep", "eph", "sep",
-    ]
+    /// The TPV keys GeoTrack reads into a ``Fix`` and writes back (``Fix/tpvJSON()``): GPSReports'
+    /// list, the same the writer follows. A TPV's other keys are kept as gpsd sent them
+    /// (``unknownMembers(_:)``).
+    static var knownTPVKeys: [StaticString] { JSONWriter.tpvKeys }
 
     /// The members of a checked TPV object (``check(_:)`` said `.object`) whose keys GeoTrack does
     /// not know, as gpsd wrote them (`"velN":-1.1,"velE":-2.3`), or nil when there are none.

@@ -1,4 +1,15 @@
 extension JSONWriter {
+    /// Every key of a TPV object GeoTrack writes, in the order it writes them (gpsd 3.22's):
+    /// the one list of gpsd's TPV vocabulary. The gpsd client reads these keys into a ``Fix``
+    /// and passes any other through as it came (``Fix/otherTPVMembers``); a test holds
+    /// ``tpv(_:device:otherMembers:)`` to this order.
+    package static let tpvKeys: [StaticString] = [
+        "class", "device", "status", "mode", "time", "ept", "lat", "lon", "altHAE", "altMSL", "alt",
+        "epx", "epy", "epv", "track", "magtrack", "magvar", "speed", "climb", "epd", "eps", "epc",
+        "geoidSep", "eph", "sep", "depth", "dgpsAge", "dgpsSta", "wanglem", "wangler", "wanglet",
+        "wspeedr", "wspeedt",
+    ]
+
     /// The most a TPV object's fields take after its opening: every number at its widest.
     private static let tpvFieldsCapacity = 768
 

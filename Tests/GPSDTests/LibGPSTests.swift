@@ -27,10 +27,47 @@ import Testing
             Issue.record("no fix: \(outcome)")
             return
         }
-        #expect(fix.otherTPVMembers == #""velN":-1.1,"velE":-2.3,"ecef":{"x":[1,2]},"dgpsSta":"a\u001bb""#)
+        // dgpsSta is a key GeoTrack reads: a string there is no station, and is not copied.
+        #expect(fix.otherTPVMembers == #""velN":-1.1,"velE":-2.3,"ecef":{"x":[1,2]}"#)
+        #expect(fix.dgpsStation == nil)
         // A negative error estimate cannot be true: left out, not copied through.
         #expect(fix.eph == nil)
-        #expect(fix.tpvJSON() == #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.000Z","lat":51.500000000,"lon":-0.120000000,"velN":-1.1,"velE":-2.3,"ecef":{"x":[1,2]},"dgpsSta":"a\u001bb"}"#)
+        #expect(fix.tpvJSON() == #"{"class":"TPV","device":"/dev/ttyUSB0","mode":3,"time":"2024-05-01T12:00:00.000Z","lat":51.500000000,"lon":-0.120000000,"velN":-1.1,"velE":-2.3,"ecef":{"x":[1,2]}}"#)
+    }
+
+    @Test("gpsd's DGPS age and station, depth and wind are read into the fix and written back as gpsd printed them")
+    func dgpsDepthAndWind() throws {
+        let library = try LibGPS.shared.get()
+        var decoder = try GPSDMessageDecoder(library: library)
+        // gpsdecode 3.22's TPV for a cycle of nmea-rtk.nmea (Tests/Fixtures/nmea-corpus, a DGPS fix), with a
+        // depth and wind added where gpsd prints them.
+        let sent = #"{"class":"TPV","device":"stdin","status":2,"mode":3,"time":"2020-03-18T13:28:19.700Z","ept":0.005,"lat":41.574965907,"lon":-93.750571904,"altHAE":246.7190,"altMSL":278.1610,"alt":278.1610,"track":139.0600,"magtrack":150.6585,"magvar":11.6,"speed":0.183,"climb":0.000,"geoidSep":-31.442,"eph":4.275,"depth":12.500,"dgpsAge":6.6,"dgpsSta":133,"wanglem":12.5,"wangler":-30.0,"wanglet":14.0,"wspeedr":3.1,"wspeedt":2.9}"#
+        var line = Array(sent.utf8) + [0]
+        let outcome = line.withUnsafeMutableBufferPointer { decoder.decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
+        guard case .report(.fix(let fix)) = outcome else {
+            Issue.record("no fix: \(outcome)")
+            return
+        }
+        #expect(fix.dgpsAge == 6.6)
+        #expect(fix.dgpsStation == 133)
+        #expect(fix.depth == 12.5)
+        #expect(fix.wind == Wind(magneticAngle: 12.5, relativeAngle: -30, trueAngle: 14, relativeSpeed: 3.1, trueSpeed: 2.9))
+        #expect(fix.otherTPVMembers == nil)
+        #expect(fix.tpvJSON() == sent)
+    }
+
+    @Test("a DGPS station or depth that cannot be is left out, not copied through")
+    func impossibleDGPS() throws {
+        let library = try LibGPS.shared.get()
+        var decoder = try GPSDMessageDecoder(library: library)
+        var line = Array(#"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.700Z","lat":41.5,"lon":-93.7,"depth":-3.0,"dgpsAge":-6.6,"dgpsSta":133}"#.utf8) + [0]
+        let outcome = line.withUnsafeMutableBufferPointer { decoder.decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
+        guard case .report(.fix(let fix)) = outcome else {
+            Issue.record("no fix: \(outcome)")
+            return
+        }
+        #expect(fix.depth == nil && fix.dgpsAge == nil && fix.dgpsStation == nil && fix.wind == nil)
+        #expect(fix.tpvJSON() == #"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.700Z","lat":41.500000000,"lon":-93.700000000}"#)
     }
 
     @Test("without the soname, the development link libgps.so is used")

@@ -54,6 +54,11 @@ typedef struct {
     double eph, epx, epy, epv, ept, sep;
     double speed, track, magnetic_track, magnetic_var, climb;
     double eps, epd, epc;
+    double depth;                // API 9+
+    double dgps_age;             // API 9+; with dgps_station
+    int dgps_station;            // API 9+; -1 when unknown
+    double wind_angle_magnetic, wind_angle_relative, wind_angle_true; // API 10+
+    double wind_speed_relative, wind_speed_true;                      // API 10+
 
     // SKY
     double xdop, ydop, vdop, tdop, hdop, pdop, gdop;
