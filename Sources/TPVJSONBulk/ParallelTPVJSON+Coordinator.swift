@@ -1,4 +1,5 @@
 import GPSReports
+import NMEA
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -48,11 +49,8 @@ extension ParallelTPVJSON {
             self.size = size
             chunks = (size + chunkSize - 1) / chunkSize
             self.write = write
-            decoder = NMEAStreamDecoder(device: path)
             // As ReplayReader.forEachFixBatch sets its decoder: TPV numbers only.
-            decoder.assembler.collectsRawFixes = true
-            decoder.assembler.wantsSky = false
-            decoder.assembler.wantsAttitude = false
+            decoder = NMEAStreamDecoder(collectingFixesFor: path)
             buffer = .allocate(capacity: capacity + ParallelTPVJSON.padding)
             buffer.initialize(repeating: 0, count: capacity + ParallelTPVJSON.padding)
         }
@@ -126,14 +124,13 @@ extension ParallelTPVJSON {
             job.start = chunk * chunkSize
             job.length = min(chunkSize, size - job.start)
             job.latest.withLock { $0 = nil }
-            var seed: NMEAStreamDecoder.Snapshot
+            let guess: NMEAStreamDecoder.State
             if chunk - 1 >= next, let latest = jobs[(chunk - 1) % jobs.count].latest.withLock({ $0 }) {
-                seed = latest
+                guess = latest
             } else {
-                seed = decoder.snapshot
+                guess = decoder.state
             }
-            seed.assembler = seed.assembler.seed()
-            job.seed = seed
+            job.seed = guess.seed()
             shared.submit(job)
         }
 
@@ -144,7 +141,7 @@ extension ParallelTPVJSON {
             guard job.end >= 0, let final = job.final else { return false }
             for checkpoint in job.checkpoints where checkpoint.offset >= consumed {
                 try advance(to: checkpoint.offset)
-                guard carry == 0, consumed == checkpoint.offset, decoder.hasSameState(as: checkpoint.state) else { continue }
+                guard carry == 0, consumed == checkpoint.offset, decoder.state == checkpoint.state else { continue }
                 flush()
                 if written && checkpoint.outputCount < job.output.count {
                     written = job.output.withBytes { bytes in
