@@ -76,9 +76,16 @@ extension ParallelTPVJSON {
         }
 
         /// Submits the first chunks, one job each.
+        ///
+        /// Every first job is made ready before any is queued: once the first is, a worker may
+        /// finish it and take it, with the true decoder, while this thread still went on. (It did:
+        /// copying the decoder's state for the second job as the worker changed it freed an array
+        /// both held, which the fuzzer's address sanitizer caught.)
         func start(shared: Shared) {
             jobs = (0..<min(ParallelTPVJSON.depth, chunks)).map { _ in Job(chunkSize: chunkSize) }
-            for index in jobs.indices { submit(jobs[index], chunk: index, shared: shared) }
+            for index in jobs.indices { prepare(jobs[index], chunk: index) }
+            let first = jobs
+            for job in first { shared.submit(job) }
         }
 
         /// The job of the next chunk to be taken, while one is left.
@@ -102,7 +109,10 @@ extension ParallelTPVJSON {
             }
             next += 1
             guard written else { return false }
-            if next - 1 + jobs.count < chunks { submit(job, chunk: next - 1 + jobs.count, shared: shared) }
+            if next - 1 + jobs.count < chunks {
+                prepare(job, chunk: next - 1 + jobs.count)
+                shared.submit(job)
+            }
             return next < chunks
         }
 
@@ -116,10 +126,10 @@ extension ParallelTPVJSON {
                            adopted: adopted, decodedAgain: decodedAgain)
         }
 
-        /// Queues chunk number `chunk`, to start from the latest state a worker has reached in the
-        /// chunk before it, when that one is still to be taken, or else from the true decoder's
-        /// present state. Either is only a guess, checked at the chunk's checkpoints.
-        private func submit(_ job: Job, chunk: Int, shared: Shared) {
+        /// Makes `job` the job of chunk number `chunk`, to start from the latest state a worker has
+        /// reached in the chunk before it, when that one is still to be taken, or else from the
+        /// true decoder's present state. Either is only a guess, checked at the chunk's checkpoints.
+        private func prepare(_ job: Job, chunk: Int) {
             job.chunk = chunk
             job.start = chunk * chunkSize
             job.length = min(chunkSize, size - job.start)
@@ -131,7 +141,6 @@ extension ParallelTPVJSON {
                 guess = decoder.state
             }
             job.seed = guess.seed()
-            shared.submit(job)
         }
 
         /// Decodes up to the job's checkpoints one by one until the true state agrees with the
