@@ -198,7 +198,7 @@ gpsd-version-suites:
 # Every library module's documentation, with its overview page (Sources/MODULE/MODULE.docc):
 # a broken link or an undocumented parameter fails the build.
 DOC_TARGETS = LocationKit GeoTrackKit GeoTrackService GeoTrackReactive GPSReports GPSD NMEA \
-	Executors HTTP MQTT Outbox OwnTracks Publishing WebServe
+	TPVJSONBulk Executors HTTP MQTT Outbox OwnTracks Publishing WebServe
 
 docs:
 	$(SWIFT) package --disable-sandbox generate-documentation $(addprefix --target ,$(DOC_TARGETS)) --warnings-as-errors

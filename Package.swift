@@ -4,6 +4,7 @@
 // The folders follow the data flow:
 //   gpsd → CGPS → GPSD ─┐  (each a GPSReports.LocationSource)
 //   NMEA log / GPX → NMEA ┴→ LocationKit (manager, delegate, proxy; knows only GPSReports and GeoTrackReactive)
+//   (NMEA → TPVJSONBulk: `replay FILE --json`'s bulk path, straight to GeoTrackCLI)
 //     → GeoTrackService (status, heading, events, Drivers) → GeoTrackCLI's outputs → geotrack
 // GeoTrackKit re-exports them all, for one import.
 import PackageDescription
@@ -75,6 +76,9 @@ let package = Package(
         // bit mask, which Swift's SIMD types cannot.
         .systemLibrary(name: "CNMEA"),
         .target(name: "NMEA", dependencies: ["CNMEA", "GPSReports", "Executors"], swiftSettings: strict),
+        // `geotrack replay FILE --json`'s bulk path: a log decoded in chunks on every core, or by one
+        // decoder with the JSON on a second thread, through NMEA's small package API for it.
+        .target(name: "TPVJSONBulk", dependencies: ["NMEA", "GPSReports", "Executors"], swiftSettings: strict),
 
         // MARK: Delegate proxies and traits (generic, no location knowledge).
         .target(name: "GeoTrackReactive", swiftSettings: strict),
@@ -165,8 +169,8 @@ let package = Package(
         .target(
             name: "GeoTrackCLI",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "LocationKit", "GeoTrackService", "GeoTrackReactive", "Executors",
-                "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing", "WebServe",
+                "GPSReports", "GPSD", "NMEA", "TPVJSONBulk", "LocationKit", "GeoTrackService", "GeoTrackReactive",
+                "Executors", "MQTT", "HTTP", "OwnTracks", "Outbox", "Publishing", "WebServe",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Configuration", package: "swift-configuration"),
@@ -191,6 +195,8 @@ let package = Package(
             resources: [.copy("Logs")],
             swiftSettings: strict
         ),
+        // Reads NMEATests' logs from the source tree, as GeoTrackCLITests reads its fixtures.
+        .testTarget(name: "TPVJSONBulkTests", dependencies: ["TPVJSONBulk", "NMEA"], swiftSettings: strict),
         .testTarget(name: "GeoTrackReactiveTests", dependencies: ["GeoTrackReactive", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "LocationKitTests",
@@ -219,7 +225,7 @@ let package = Package(
         .testTarget(
             name: "GeoTrackCLITests",
             dependencies: [
-                "GPSReports", "GPSD", "NMEA", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "GeoTrackReactive", "GeoTrackService", "OwnTracks",
+                "GPSReports", "GPSD", "NMEA", "TPVJSONBulk", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "GeoTrackReactive", "GeoTrackService", "OwnTracks",
                 "Publishing", "Outbox",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

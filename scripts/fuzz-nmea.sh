@@ -6,7 +6,7 @@
 #   scripts/fuzz-nmea.sh [SECONDS] [CORPUS_DIR]
 #   FUZZ_TARGETS=gpsd scripts/fuzz-nmea.sh 600      # one of them
 #
-# Builds GPSReports with the NMEA sources, and with GPSD's decoding sources and libgps, with
+# Builds GPSReports, NMEA and TPVJSONBulk, and GPSD's decoding sources with libgps, all with
 # -sanitize=fuzzer,address into .build/fuzz/; seeds the NMEA fuzzer with the corpus logs (cut
 # into small pieces) and the gpsd fuzzer with gpsdecode's JSON for them; runs each for SECONDS
 # (default 120). Prints libFuzzer's summary of each, including how many inputs ran; exits
@@ -21,7 +21,8 @@ FLAGS=(-sanitize=fuzzer,address -parse-as-library -O -g -package-name GeoTrack)
 
 # The gold linker warns about every sanitizer helper symbol; keep that in build.log.
 # The NMEA sources start their threads through Executors, built here the same way (with its C
-# part, CExecutors).
+# part, CExecutors). NMEA is built for testing, since the fuzzer drives its internal decoders,
+# and TPVJSONBulk (the chunked replay it compares with one decoder's) on top of it.
 if ! { clang -O -g -fsanitize=address -c Sources/CExecutors/CExecutors.c -I Sources/CExecutors/include \
          -o "$OUT/lib/CExecutors.o" &&
        clang -O -g -fsanitize=address -c Sources/CGPS/CGPS.c -I Sources/CGPS/include -o "$OUT/lib/CGPS.o" &&
@@ -29,8 +30,15 @@ if ! { clang -O -g -fsanitize=address -c Sources/CExecutors/CExecutors.c -I Sour
          -emit-module-path "$OUT/lib/GPSReports.swiftmodule" -o "$OUT/lib/libGPSReports.a" Sources/GPSReports/*.swift &&
        swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name Executors -I Sources/CExecutors/include \
          -emit-module-path "$OUT/lib/Executors.swiftmodule" -o "$OUT/lib/libExecutors.a" Sources/Executors/*.swift &&
-       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors/include -I Sources/CNMEA -L "$OUT/lib" -lGPSReports -lExecutors \
-         "$OUT/lib/CExecutors.o" Sources/NMEA/*.swift scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
+       swiftc "${FLAGS[@]}" -enable-testing -emit-module -emit-library -static -module-name NMEA -I "$OUT/lib" \
+         -I Sources/CExecutors/include -I Sources/CNMEA -emit-module-path "$OUT/lib/NMEA.swiftmodule" \
+         -o "$OUT/lib/libNMEA.a" Sources/NMEA/*.swift &&
+       swiftc "${FLAGS[@]}" -emit-module -emit-library -static -module-name TPVJSONBulk -I "$OUT/lib" \
+         -I Sources/CExecutors/include -I Sources/CNMEA -emit-module-path "$OUT/lib/TPVJSONBulk.swiftmodule" \
+         -o "$OUT/lib/libTPVJSONBulk.a" Sources/TPVJSONBulk/*.swift &&
+       swiftc "${FLAGS[@]}" -module-name NMEAFuzz -I "$OUT/lib" -I Sources/CExecutors/include -I Sources/CNMEA -L "$OUT/lib" \
+         -lTPVJSONBulk -lNMEA -lGPSReports -lExecutors \
+         "$OUT/lib/CExecutors.o" scripts/fuzz/NMEAFuzzer.swift -o "$OUT/fuzz-nmea" &&
        swiftc "${FLAGS[@]}" -module-name GPSDFuzz -I "$OUT/lib" -I Sources/CGPS/include -L "$OUT/lib" -lGPSReports "$OUT/lib/CGPS.o" \
          Sources/GPSD/GPSDLineBuffer.swift Sources/GPSD/JSONSyntax.swift Sources/GPSD/GPSDMessageDecoder.swift \
          Sources/GPSD/GPSDMessageDecoder+Reports.swift Sources/GPSD/LibGPS.swift \

@@ -9,13 +9,16 @@ import GPSReports
 ///
 /// Memory stays bounded whatever the input's size: the buffer holds one chunk plus the
 /// unfinished tail of the previous one, which the decoders keep short.
-final class ByteInput {
+///
+/// The bulk JSON path (the TPVJSONBulk module) reads a file as this does: its sizes and its
+/// read error are `package`.
+package final class ByteInput {
     /// Bytes asked for per `read(2)`. `replay --json` hands its fixes to the JSON thread once
     /// per chunk: at 64 KiB the hand-overs' futex calls and thread wake-ups cost 5 to 6 % of its
     /// time.
-    static let chunkSize = 256 * 1024
+    package static let chunkSize = 256 * 1024
     /// Room kept for an unfinished line carried over from the previous chunk.
-    static let carryCapacity = 4 * 1024
+    package static let carryCapacity = 4 * 1024
 
     private let fd: Int32
     private let ownsDescriptor: Bool
@@ -96,7 +99,7 @@ final class ByteInput {
     }
 
     /// A `read(2)` or `pread(2)` of `path` that failed with `code`.
-    static func readError(path: String, errno code: Int32) -> SourceError {
+    package static func readError(path: String, errno code: Int32) -> SourceError {
         SourceError(.io, message: "cannot read \(path): \(String(cString: strerror(code))). Check the file or device.")
     }
 

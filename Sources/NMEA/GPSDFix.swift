@@ -6,42 +6,44 @@ import Glibc
 
 /// gpsd's working fix (`struct gps_fix_t`): NaN for unknown, so the cycle rules can be
 /// followed exactly, then converted to a ``Fix`` with optionals when reported.
-struct GPSDFix {
+///
+/// Equal when every value prints the same (``BitExact``).
+struct GPSDFix: Equatable {
     /// Seconds since 1970; 0 when unknown (gpsd's `tv_sec == 0`).
-    var time: Double = 0
+    @BitExact var time: Double = 0
     /// 0 not seen, 1 no fix, 2 2D, 3 3D.
     var mode = 0
     /// The status a sentence gives (gpsd's STATUS_*), read from ``NMEACycleAssembler/newData`` only.
     var status = 0
-    var latitude = Double.nan
-    var longitude = Double.nan
-    var altHAE = Double.nan
-    var altMSL = Double.nan
-    var geoidSeparation = Double.nan
-    var speed = Double.nan
-    var track = Double.nan
-    var magneticTrack = Double.nan
-    var magneticVariation = Double.nan
-    var climb = Double.nan
-    var ept = Double.nan
-    var epx = Double.nan
-    var epy = Double.nan
-    var epv = Double.nan
-    var eph = Double.nan
-    var sep = Double.nan
-    var eps = Double.nan
-    var epd = Double.nan
-    var epc = Double.nan
+    @BitExact var latitude = Double.nan
+    @BitExact var longitude = Double.nan
+    @BitExact var altHAE = Double.nan
+    @BitExact var altMSL = Double.nan
+    @BitExact var geoidSeparation = Double.nan
+    @BitExact var speed = Double.nan
+    @BitExact var track = Double.nan
+    @BitExact var magneticTrack = Double.nan
+    @BitExact var magneticVariation = Double.nan
+    @BitExact var climb = Double.nan
+    @BitExact var ept = Double.nan
+    @BitExact var epx = Double.nan
+    @BitExact var epy = Double.nan
+    @BitExact var epv = Double.nan
+    @BitExact var eph = Double.nan
+    @BitExact var sep = Double.nan
+    @BitExact var eps = Double.nan
+    @BitExact var epd = Double.nan
+    @BitExact var epc = Double.nan
     /// Metres of water below the sounder (DBT); NaN when unknown.
-    var depth = Double.nan
+    @BitExact var depth = Double.nan
     /// Wind (MWV, MWD): gpsd's wanglem, wangler, wanglet, wspeedr, wspeedt; NaN when unknown.
-    var windAngleMagnetic = Double.nan
-    var windAngleRelative = Double.nan
-    var windAngleTrue = Double.nan
-    var windSpeedRelative = Double.nan
-    var windSpeedTrue = Double.nan
+    @BitExact var windAngleMagnetic = Double.nan
+    @BitExact var windAngleRelative = Double.nan
+    @BitExact var windAngleTrue = Double.nan
+    @BitExact var windSpeedRelative = Double.nan
+    @BitExact var windSpeedTrue = Double.nan
     /// Seconds since the last differential correction (GGA); NaN when unknown.
-    var dgpsAge = Double.nan
+    @BitExact var dgpsAge = Double.nan
     /// The differential reference station (GGA); -1 when unknown, as gpsd keeps it.
     var dgpsStation = -1
 

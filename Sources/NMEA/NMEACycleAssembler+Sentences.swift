@@ -566,16 +566,16 @@ extension NMEACycleAssembler {
             return []
         }
         if (seenGLGSV || seenBDGSV || seenQZSS || seenGAGSV) && talker == UInt8(ascii: "P") { return [] }
-        fillDilutions()
+        // The caller then fills in the DOPs (``fillDilutions(_:)``), with the workspace's memo.
         return .satellite
     }
 
     /// gpsd's DOPs at the end of a sky view: the X and Y DOPs from the used satellites' geometry
     /// (unknown when it gives none), and HDOP, VDOP and PDOP from it only where no sentence gave them.
-    mutating func fillDilutions() {
+    mutating func fillDilutions(_ memo: inout SatelliteGeometry.Memo) {
         xdop = .nan
         ydop = .nan
-        guard let d = geometry.dilutions() else { return }
+        guard let d = memo.dilutions(of: geometry) else { return }
         xdop = d.x
         ydop = d.y
         if !hdop.isFinite { hdop = d.horizontal }
@@ -704,7 +704,7 @@ extension NMEACycleAssembler {
         guard let lat = f.number(6), let lon = f.number(7), let alt = f.number(8),
               lat.isNaN || lat >= 0, lon.isNaN || lon >= 0, alt.isNaN || alt >= 0
         else { return nil }
-        gst = (lat, lon, alt)
+        // Checked, then dropped: gpsd 3.22 does not fold GST's statistics into the TPV either.
         return .gst
     }
 

@@ -31,7 +31,13 @@ import Glibc
 ///
 /// The assembler is a pure state machine: sentences in, reports out. Fields it reads are
 /// validated first; a sentence with an impossible value changes nothing.
-struct NMEACycleAssembler {
+///
+/// Its stored properties are its state, everything that decides what later sentences make,
+/// and nothing else: two assemblers that are equal (`==`, derived) make the same reports of the
+/// same sentences. Numbers are compared as they print (``BitExact``). What only saves work, and
+/// the fixes collected, are kept beside it in a ``Workspace``, which every call that decodes
+/// is given.
+struct NMEACycleAssembler: Equatable {
     /// gpsd's per-sentence change mask, reduced to what the cycle rules use.
     struct Mask: OptionSet {
         let rawValue: UInt32
@@ -77,10 +83,9 @@ struct NMEACycleAssembler {
     var wantsSky = true
     /// Whether to build attitude reports.
     var wantsAttitude = true
-    /// When set, fixes go to ``rawFixes`` as TPV numbers instead of ``Report``s (the JSON bulk path).
+    /// When set, fixes go to the workspace's ``Workspace/rawFixes`` as TPV numbers instead of
+    /// ``Report``s (the JSON bulk path).
     var collectsRawFixes = false
-    /// Fixes collected while ``collectsRawFixes`` is set.
-    var rawFixes: [TPVValues] = []
 
     // The receiver's date and time of day, as gpsd keeps them (year 0 = no date yet).
     var year = 0
@@ -89,14 +94,16 @@ struct NMEACycleAssembler {
     var hour = 0
     var minute = 0
     var second = 0
-    var subseconds = 0.0
+    @BitExact var subseconds = 0.0
     var century = 2000
+    /// The date of the log's `# Date:` header, until a sentence that can give a date is seen:
+    /// never read after that, so forgotten then (two states differ in it only while it counts).
     var headerDate: CivilDate?
     var sawDateSentence = false
 
     // End-of-cycle detection.
-    var thisFractionalTime = 0.0
-    var lastFractionalTime = 0.0
+    @BitExact var thisFractionalTime = 0.0
+    @BitExact var lastFractionalTime = 0.0
     var latchFractionalTime = false
     var lastTag: UInt8 = 0
     var cycleEnders: UInt64 = 0
@@ -119,17 +126,19 @@ struct NMEACycleAssembler {
     var usedPRNs = UsedSatellites()
     var gsvAwait = 0
     var gsvPart = 0
+    /// Compared with ``Satellite``'s own `==`: its numbers are whole degrees and decibels made
+    /// from integers, never NaN or -0, so equal numbers print the same.
     var sky: [Satellite] = []
     /// Satellites counted but not kept, when sky views are not wanted.
     var skyCount = 0
     var skyHasAzimuth = false
-    var pdop = Double.nan
-    var hdop = Double.nan
-    var vdop = Double.nan
+    @BitExact var pdop = Double.nan
+    @BitExact var hdop = Double.nan
+    @BitExact var vdop = Double.nan
     /// gpsd's longitude and latitude DOPs: no NMEA sentence carries them; gpsd computes them
     /// from the used satellites' positions in the sky.
-    var xdop = Double.nan
-    var ydop = Double.nan
+    @BitExact var xdop = Double.nan
+    @BitExact var ydop = Double.nan
     /// The used satellites' directions in the sky view being read, for the DOPs.
     var geometry = SatelliteGeometry()
 
@@ -140,25 +149,31 @@ struct NMEACycleAssembler {
     var lastFix = PreviousFix()
     var oldFix = PreviousFix()
     var newData = GPSDFix()
-    var attitude = Attitude()
+    /// What the heading sentences gave, reported as an ``Attitude``.
+    var attitude = HeadingState()
     /// Whether a heading sentence changed ``attitude`` since it was last cleared: clearing an
     /// unchanged one (at every cycle of a log without heading sentences) only cost time.
     var attitudeChanged = false
     /// Whether the last run of the error model had no errors of a sentence's own (GBS, PGRME,
     /// PSRFEPE) to keep: run again with nothing changed, it then gives the same fix.
     var errorModelRanPlain = true
-    /// The reduced latitudes of the last points a speed was derived between: each fix's is
-    /// needed again when the next one measures from it.
-    var distances = Vincenty.Memo()
-    /// The geoid and magnetic models' answers for the last position.
-    var models = ModelMemo()
-    /// The day number of the first of the last month a time was resolved in: the same for
-    /// every sentence of a log but at midnight on the last of a month.
-    var monthStart = (year: Int.min, month: 0, days: 0)
 
-    /// The most recent GST pseudorange-noise statistics (1-sigma metres), kept for callers; gpsd
-    /// 3.22 does not fold them into the TPV either.
-    var gst: (latitude: Double, longitude: Double, altitude: Double) = (.nan, .nan, .nan)
+    /// What an assembler keeps beside its state: memos of pure functions, whose contents change
+    /// no result, and the fixes collected on the bulk path, which are output. Never compared.
+    struct Workspace {
+        /// The reduced latitudes of the last points a speed was derived between: each fix's is
+        /// needed again when the next one measures from it.
+        var distances = Vincenty.Memo()
+        /// The geoid and magnetic models' answers for the last position.
+        var models = ModelMemo()
+        /// The DOPs of the last sky view's geometry.
+        var dilutions = SatelliteGeometry.Memo()
+        /// The day number of the first of the last month a time was resolved in: the same for
+        /// every sentence of a log but at midnight on the last of a month.
+        var monthStart = (year: Int.min, month: 0, days: 0)
+        /// Fixes collected while ``NMEACycleAssembler/collectsRawFixes`` is set.
+        var rawFixes: [TPVValues] = []
+    }
 
     init(device: String?) {
         self.device = device
@@ -171,7 +186,8 @@ struct NMEACycleAssembler {
     /// sends RMC will supply the date itself, and until it does gpsd gives its time-only
     /// sentences no time, which the replay keeps.
     mutating func setDefaultDate(year: Int, month: Int, day: Int) {
-        guard (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day) else { return }
+        guard !sawDateSentence, (1900...2200).contains(year), (1...12).contains(month), (1...31).contains(day)
+        else { return }
         headerDate = CivilDate(year: year, month: month, day: day)
     }
 
@@ -193,6 +209,7 @@ struct NMEACycleAssembler {
     mutating func noteDateSentence() {
         guard !sawDateSentence else { return }
         sawDateSentence = true
+        headerDate = nil
         guard year != 0 else { return }
         year = 0
         month = 1
@@ -209,35 +226,36 @@ struct NMEACycleAssembler {
     ///
     /// `reachesNMEADriver` is false for what gpsd hands to another driver (AIS): once a DBT has
     /// been seen, every other sentence gpsd's NMEA driver reads ends a cycle and is reported.
-    mutating func noteOtherSentence(reachesNMEADriver: Bool = true, into reports: inout [Report]) {
+    mutating func noteOtherSentence(reachesNMEADriver: Bool = true, _ work: inout Workspace,
+                                    into reports: inout [Report]) {
         lastGSVTalker = 0
         lastGSATalker = 0
         if cycleContinues && reachesNMEADriver {
             latchFractionalTime = false
             newData = GPSDFix()
-            endUntaggedSentence(into: &reports)
+            endUntaggedSentence(&work, into: &reports)
         } else {
-            rerunErrorModelIfNeeded()
+            rerunErrorModelIfNeeded(&work)
         }
     }
 
     /// A sentence gpsd reads without a decoder of its own, or too short, or with values it
     /// refuses, once cycles continue: gpsd gives it tag 0, which its end-of-cycle detector then
     /// marks as the cycle's end, so the fix so far is reported.
-    private mutating func endUntaggedSentence(into reports: inout [Report]) {
+    private mutating func endUntaggedSentence(_ work: inout Workspace, into reports: inout [Report]) {
         var mask: Mask = []
         endOfCycle(tag: 0, mask: &mask)
-        errorModel()
-        appendFix(mask, into: &reports)
+        errorModel(&work)
+        appendFix(mask, &work, into: &reports)
     }
 
     /// The fix as a report (or raw TPV numbers on the bulk path) when `mask` says to report.
     @inline(__always)
-    private mutating func appendFix(_ mask: Mask, into reports: inout [Report]) {
+    private mutating func appendFix(_ mask: Mask, _ work: inout Workspace, into reports: inout [Report]) {
         guard mask.contains(.report) else { return }
         let wind = mask.contains(.wind)
         if collectsRawFixes {
-            rawFixes.append(fix.tpvValues(status: status, wind: wind))
+            work.rawFixes.append(fix.tpvValues(status: status, wind: wind))
         } else {
             reports.append(.fix(fix.report(status: status, device: device, wind: wind)))
         }
@@ -246,27 +264,28 @@ struct NMEACycleAssembler {
     /// gpsd runs its error model after every sentence, even one that changed nothing. Run again
     /// with nothing new, the model gives the same fix but in one case: position errors a
     /// sentence gave (GBS, PGRME) are replaced by the DOP-based ones. Only then is it run.
-    private mutating func rerunErrorModelIfNeeded() {
+    private mutating func rerunErrorModelIfNeeded(_ work: inout Workspace) {
         guard fix.mode >= 2 else { return }
         let horizontalUERE = status == 2 ? 3.75 : 15.0
         if (xdop.isFinite && fix.epx.bitPattern != (xdop * horizontalUERE).bitPattern)
             || (ydop.isFinite && fix.epy.bitPattern != (ydop * horizontalUERE).bitPattern) {
             newData = GPSDFix()
-            errorModel()
+            errorModel(&work)
         }
     }
 
     /// Decodes one checksum-verified sentence and appends any reports it completes.
-    mutating func process(_ type: NMEASentenceType, _ fields: NMEAFields, into reports: inout [Report]) -> Outcome {
+    mutating func process(_ type: NMEASentenceType, _ fields: NMEAFields, _ work: inout Workspace,
+                          into reports: inout [Report]) -> Outcome {
         latchFractionalTime = false
         newData = GPSDFix()
         guard fields.count >= type.minimumFields else {
             if type != .gsv { lastGSVTalker = 0 }
             if type != .gsa { lastGSATalker = 0 }
             if cycleContinues {
-                endUntaggedSentence(into: &reports)
+                endUntaggedSentence(&work, into: &reports)
             } else {
-                rerunErrorModelIfNeeded()
+                rerunErrorModelIfNeeded(&work)
             }
             return .tooShort
         }
@@ -288,7 +307,11 @@ struct NMEACycleAssembler {
         case .gsa:
             beforeGSA = (fix.mode, (pdop.bitPattern, hdop.bitPattern, vdop.bitPattern))
             decoded = decodeGSA(fields)
-        case .gsv: decoded = decodeGSV(fields)
+        case .gsv:
+            decoded = decodeGSV(fields)
+            // At the end of a sky view, its DOPs: here rather than in decodeGSV, whose loop over
+            // the satellites ran slower with the workspace passed to it.
+            if decoded == .satellite { fillDilutions(&work.dilutions) }
         case .vtg:
             beforeRepeat = (hdop.bitPattern, sawDateSentence)
             decoded = decodeVTG(fields)
@@ -313,9 +336,9 @@ struct NMEACycleAssembler {
             latchFractionalTime = false
             newData = GPSDFix()
             if cycleContinues {
-                endUntaggedSentence(into: &reports)
+                endUntaggedSentence(&work, into: &reports)
             } else {
-                rerunErrorModelIfNeeded()
+                rerunErrorModelIfNeeded(&work)
             }
             return .invalid
         }
@@ -323,13 +346,13 @@ struct NMEACycleAssembler {
         if type != .gsa { lastGSATalker = 0 }
         // A GSV before the last of its set changes neither the fix nor what the error model
         // reads (it has no time, and the DOPs change at the set's end): merging would change
-        // nothing, and the error model only what ``rerunErrorModelIfNeeded()`` looks for. GSVs
+        // nothing, and the error model only what ``rerunErrorModelIfNeeded(_:)`` looks for. GSVs
         // are two in five sentences.
         if type == .gsv && mask.isEmpty && !cycleContinues {
-            rerunErrorModelIfNeeded()
+            rerunErrorModelIfNeeded(&work)
             return .decoded
         }
-        if mask.contains(.time) { newData.time = resolvedTime() }
+        if mask.contains(.time) { newData.time = resolvedTime(&work.monthStart) }
         endOfCycle(tag: type.rawValue, mask: &mask)
         // A sentence that repeats what the cycle's others gave (a GLL after an RMC, a VTG, a
         // ZDA) leaves the fix as the error model, run last on it, left it.
@@ -340,23 +363,23 @@ struct NMEACycleAssembler {
         merge(mask)
         if repeatsFix && !cycleContinues && errorModelRanPlain {
             // Run again on the same fix and the same DOPs, the model would give the same fix.
-            rerunErrorModelIfNeeded()
+            rerunErrorModelIfNeeded(&work)
         } else if let beforeGSA, !cycleContinues, errorModelRanPlain, fix.mode == beforeGSA.mode,
            pdop.bitPattern == beforeGSA.dops.0, hdop.bitPattern == beforeGSA.dops.1, vdop.bitPattern == beforeGSA.dops.2 {
             // A GSA that changed neither the mode nor a DOP changed nothing the error model
             // reads (it gives no time, position or errors of its own): the model, run last on
             // this same fix, would give it again. A receiver sends several a cycle, one for each
             // constellation, with the same DOPs.
-            rerunErrorModelIfNeeded()
+            rerunErrorModelIfNeeded(&work)
         } else {
-            errorModel()
+            errorModel(&work)
         }
-        appendFix(mask, into: &reports)
+        appendFix(mask, &work, into: &reports)
         if mask.contains(.satellite) && wantsSky {
             reports.append(.sky(skyView()))
         }
         if mask.contains(.attitude) && wantsAttitude {
-            var report = attitude
+            var report = attitude.report
             report.device = device
             let time = newData.time > 0 ? newData.time : fix.time
             report.time = time > 0 ? Date(timeIntervalSince1970: time) : nil
@@ -401,7 +424,7 @@ struct NMEACycleAssembler {
             fix = GPSDFix()
             status = 0
             if attitudeChanged {
-                attitude = Attitude()
+                attitude = HeadingState()
                 attitudeChanged = false
             }
         }
@@ -482,7 +505,7 @@ struct NMEACycleAssembler {
     /// magnetic variation from gpsd's 5° models where no sentence gave them, a speed from the
     /// last two positions when no sentence gave one, climb, magnetic track, the DOP × UERE
     /// error estimates, and the speed, track and climb errors from this fix and the previous one.
-    private mutating func errorModel() {
+    private mutating func errorModel(_ work: inout Workspace) {
         errorModelRanPlain = !newData.epx.isFinite && !newData.epy.isFinite && !newData.eps.isFinite
         var deltaTime = -1.0
         if fix.time > 0 {
@@ -502,7 +525,7 @@ struct NMEACycleAssembler {
         // Some receivers send a variation of 0.0 for none: gpsd takes its model's then.
         if fix.latitude.isFinite && fix.longitude.isFinite
             && (!fix.geoidSeparation.isFinite || !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09) {
-            let model = models.values(latitude: fix.latitude, longitude: fix.longitude)
+            let model = work.models.values(latitude: fix.latitude, longitude: fix.longitude)
             if !fix.geoidSeparation.isFinite { fix.geoidSeparation = model.separation }
             if !fix.magneticVariation.isFinite || abs(fix.magneticVariation) <= 0.09 {
                 fix.magneticVariation = model.declination
@@ -526,7 +549,7 @@ struct NMEACycleAssembler {
         }
         if deltaTime > 0 && fix.mode >= 2 && oldFix.mode >= 2 {
             if !fix.speed.isFinite {
-                fix.speed = distances.distance(latitude1: fix.latitude, longitude1: fix.longitude,
+                fix.speed = work.distances.distance(latitude1: fix.latitude, longitude1: fix.longitude,
                                                latitude2: oldFix.latitude, longitude2: oldFix.longitude) / deltaTime
                 if abs(fix.speed) > Self.speedLimit { fix.speed = .nan }
             }
@@ -536,14 +559,14 @@ struct NMEACycleAssembler {
             }
         }
         if fix.time > 0 && !fix.ept.isFinite { fix.ept = 0.005 }
-        if fix.mode >= 2 { estimateErrors(deltaTime: deltaTime) }
+        if fix.mode >= 2 { estimateErrors(deltaTime: deltaTime, &work) }
         if fix.time > 0 { lastFix = PreviousFix(fix) }
     }
 
     /// The error estimates of gpsd's error model, for a fix of 2D or better: position errors
     /// from the DOPs times gpsd's user equivalent range errors (smaller with DGPS), then speed,
     /// track and climb errors from this fix's and the previous fix's.
-    private mutating func estimateErrors(deltaTime: Double) {
+    private mutating func estimateErrors(deltaTime: Double, _ work: inout Workspace) {
         // gpsd's UERE constants, metres at 95%: horizontal, vertical and spherical.
         let dgps = status == 2
         let horizontalUERE = dgps ? 3.75 : 15.0
@@ -565,7 +588,7 @@ struct NMEACycleAssembler {
         let opposite = Self.larger(fix.epx, fix.epy)
         if !fix.epd.isFinite && !opposite.isNaN
             && Self.mayBeFarther(than: opposite, oldFix.latitude, oldFix.longitude, fix.latitude, fix.longitude) {
-            let adjacent = distances.distance(latitude1: oldFix.latitude, longitude1: oldFix.longitude,
+            let adjacent = work.distances.distance(latitude1: oldFix.latitude, longitude1: oldFix.longitude,
                                               latitude2: fix.latitude, longitude2: fix.longitude)
             if adjacent.isFinite && adjacent > opposite {
                 let hypotenuse = (adjacent * adjacent + opposite * opposite).squareRoot()
@@ -600,7 +623,8 @@ struct NMEACycleAssembler {
     }
 
     /// Seconds since 1970 from the receiver's date and time of day (gpsd's utc_resolve).
-    mutating func resolvedTime() -> Double {
+    /// `monthStart` is the workspace's memo of the month's first day.
+    mutating func resolvedTime(_ monthStart: inout (year: Int, month: Int, days: Int)) -> Double {
         // A forgotten date (``forgetDate()``) is no time at all.
         if year == 0 && day == 0 { return 0 }
         if monthStart.year != year || monthStart.month != month {

@@ -16,16 +16,23 @@ import GPSReports
 /// accepted, as gpsd accepts it (NMEA 0183 makes the checksum optional for some talkers,
 /// and old receivers omit it), but only until the receiver has sent one checksummed
 /// sentence: from then on a missing checksum means a corrupted `*` and the sentence is dropped.
-struct NMEAStreamDecoder: ~Copyable {
+///
+/// The bulk JSON path (the TPVJSONBulk module) uses it through a small `package` API: it is fed
+/// bytes (``consume(_:readable:atEnd:into:)``), hands out the TPV numbers of its fixes
+/// (``init(collectingFixesFor:)``, ``drainFixes(_:)``), and its decoding state can be taken as a
+/// value, compared and restored (``state``, ``State``, ``restore(_:)``).
+package struct NMEAStreamDecoder: ~Copyable {
     /// gpsd's NMEA_MAX: the longest sentence it accepts, CR LF included.
     static let maximumSentence = 102
     /// Longest line looked at; anything longer is skipped up to its end.
     static let maximumLine = 256
 
-    /// The cycle assembler, fed with every verified sentence.
+    /// The cycle assembler, fed with every verified sentence: its state.
     var assembler: NMEACycleAssembler
+    /// What the assembler keeps beside its state: memos, and the fixes it collected.
+    var workspace = NMEACycleAssembler.Workspace()
     /// Counts of what was read and skipped.
-    var statistics = ReplayStatistics()
+    package var statistics = ReplayStatistics()
 
     var atLineStart = true
     var inJunk = false
@@ -38,7 +45,7 @@ struct NMEAStreamDecoder: ~Copyable {
     private let commas: UnsafeMutablePointer<UInt16>
     private static let commaBlocks = Int(GEOTRACK_NMEA_SCAN_BLOCKS)
     /// Bytes a line needs after its start for the one-pass framing.
-    static let scanReadable = Int(GEOTRACK_NMEA_SCAN_READABLE)
+    package static let scanReadable = Int(GEOTRACK_NMEA_SCAN_READABLE)
 
     init(device: String?) {
         assembler = NMEACycleAssembler(device: device)
@@ -72,8 +79,8 @@ struct NMEAStreamDecoder: ~Copyable {
     /// one-pass framing needs ``scanReadable`` bytes after a line's start, and a caller that
     /// stops at a point in its buffer (a checkpoint, a slice's end) keeps it for the lines
     /// just before that point.
-    mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int, atEnd: Bool,
-                          into reports: inout [Report]) -> Int {
+    package mutating func consume(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int, atEnd: Bool,
+                                  into reports: inout [Report]) -> Int {
         guard let base = bytes.baseAddress else { return 0 }
         let n = bytes.count
         var i = 0
@@ -223,7 +230,7 @@ struct NMEAStreamDecoder: ~Copyable {
         if (proprietary && known == nil) || base[s] == Self.bang {
             if proprietary { statistics.proprietary += 1 } else { statistics.unknown += 1 }
             // AIS goes to gpsd's AIVDM driver, not its NMEA one.
-            assembler.noteOtherSentence(reachesNMEADriver: base[s] != Self.bang, into: &reports)
+            assembler.noteOtherSentence(reachesNMEADriver: base[s] != Self.bang, &workspace, into: &reports)
             return
         }
         // The type comes from the tag before the sentence is split: a sentence of no known type
@@ -232,7 +239,7 @@ struct NMEAStreamDecoder: ~Copyable {
               let type = known ?? NMEASentenceType.lookup(base[s + 3], base[s + 4], base[s + 5])
         else {
             statistics.unknown += 1
-            assembler.noteOtherSentence(into: &reports)
+            assembler.noteOtherSentence(&workspace, into: &reports)
             return
         }
         // A sentence here is at most 100 bytes, so its commas are fewer than NMEAFields.capacity
@@ -265,7 +272,7 @@ struct NMEAStreamDecoder: ~Copyable {
         let fields = NMEAFields(base: base, bounds: bounds, stored: stored,
                                 count: star >= 0 ? stored : stored - 1)
         let before = reports.count
-        switch assembler.process(type, fields, into: &reports) {
+        switch assembler.process(type, fields, &workspace, into: &reports) {
         case .decoded: statistics.decoded += 1
         case .tooShort, .invalid: statistics.invalidValues += 1
         }

@@ -3,20 +3,23 @@
 ///
 /// Kept apart from ``GPSDFix`` because it is copied at every timed sentence: a whole fix was
 /// three times the bytes, and a `memmove` of them was a few percent of replay's time.
-struct PreviousFix {
+struct PreviousFix: Equatable {
     /// Seconds since 1970; 0 when unknown.
-    var time: Double = 0
+    @BitExact var time: Double = 0
     var mode = 0
-    var latitude = Double.nan
-    var longitude = Double.nan
-    var altHAE = Double.nan
-    var altMSL = Double.nan
-    var epx = Double.nan
-    var epy = Double.nan
-    var epv = Double.nan
+    @BitExact var latitude = Double.nan
+    @BitExact var longitude = Double.nan
+    @BitExact var altHAE = Double.nan
+    @BitExact var altMSL = Double.nan
+    @BitExact var epx = Double.nan
+    @BitExact var epy = Double.nan
+    @BitExact var epv = Double.nan
 
     init() {}
 
+    // Inlined: the error model makes one at every timed sentence, and as a call of its own it
+    // cost more than its nine stores.
+    @inline(__always)
     init(_ fix: GPSDFix) {
         time = fix.time
         mode = fix.mode

@@ -80,11 +80,11 @@ public final class ReplayReader {
             let used = nmea.consume(available, atEnd: input.atEnd, into: &pending)
             input.consume(used)
             pending.removeAll(keepingCapacity: true)
-            if !nmea.assembler.rawFixes.isEmpty {
-                fixes += nmea.assembler.rawFixes.count
-                nmea.statistics.reports += nmea.assembler.rawFixes.count
-                guard body(&nmea.assembler.rawFixes, device) else { return fixes }
-                nmea.assembler.rawFixes.removeAll(keepingCapacity: true)
+            if !nmea.workspace.rawFixes.isEmpty {
+                fixes += nmea.workspace.rawFixes.count
+                nmea.statistics.reports += nmea.workspace.rawFixes.count
+                guard body(&nmea.workspace.rawFixes, device) else { return fixes }
+                nmea.workspace.rawFixes.removeAll(keepingCapacity: true)
             }
             if input.atEnd { break }
             _ = try input.refill()

@@ -10,12 +10,12 @@ import Glibc
 /// and 1 for the clock); the DOPs are the square roots of the diagonal of the inverse of the
 /// sum of their outer products. The sums and the inverse follow gpsd's order of operations so
 /// that the digits printed come out the same.
-struct SatelliteGeometry: Sendable {
+struct SatelliteGeometry: Sendable, Equatable {
     /// One unit line of sight: east, north and up components.
     struct LineOfSight: Sendable, Equatable {
-        var east: Double
-        var north: Double
-        var up: Double
+        @BitExact var east: Double
+        @BitExact var north: Double
+        @BitExact var up: Double
     }
 
     /// The DOPs gpsd computes; all finite.
@@ -29,14 +29,37 @@ struct SatelliteGeometry: Sendable {
 
     /// The lines of sight so far, in the order of the sky view.
     private(set) var lines: [LineOfSight] = []
-    /// The lines of the last ``dilutions()`` and what they gave: satellites move a whole degree
-    /// in minutes, so a receiver's sky views are mostly the one before again.
-    private var computedLines: [LineOfSight] = []
-    private var computed: Dilutions?
 
     init() {
         lines.reserveCapacity(NMEACycleAssembler.maximumChannels)
-        computedLines.reserveCapacity(NMEACycleAssembler.maximumChannels)
+    }
+
+    /// The lines of the last ``dilutions(of:)`` and what they gave: satellites move a whole
+    /// degree in minutes, so a receiver's sky views are mostly the one before again. A memo,
+    /// kept apart from the geometry it was asked about: what it holds changes no result.
+    struct Memo {
+        private var computedLines: [LineOfSight] = []
+        private var computed: Dilutions?
+
+        init() {
+            computedLines.reserveCapacity(NMEACycleAssembler.maximumChannels)
+        }
+
+        /// `geometry`'s DOPs, or `nil` with fewer than four satellites or a geometry too close
+        /// to singular (gpsd's determinant limit of 0.0001).
+        mutating func dilutions(of geometry: SatelliteGeometry) -> Dilutions? {
+            let lines = geometry.lines
+            guard lines.count >= 4 else { return nil }
+            // Bit for bit: the same lines give the same DOPs.
+            if lines.elementsEqual(computedLines, by: { a, b in
+                a.east.bitPattern == b.east.bitPattern && a.north.bitPattern == b.north.bitPattern
+                    && a.up.bitPattern == b.up.bitPattern
+            }) { return computed }
+            computedLines.removeAll(keepingCapacity: true)
+            computedLines.append(contentsOf: lines)
+            computed = SatelliteGeometry.dilutions(of: lines)
+            return computed
+        }
     }
 
     /// Forgets the satellites (a new sky view).
@@ -61,22 +84,8 @@ struct SatelliteGeometry: Sendable {
         return (sin(radians), cos(radians))
     }
 
-    /// The DOPs, or `nil` with fewer than four satellites or a geometry too close to singular
-    /// (gpsd's determinant limit of 0.0001).
-    mutating func dilutions() -> Dilutions? {
-        guard lines.count >= 4 else { return nil }
-        // Bit for bit: the same lines give the same DOPs (a cache: it changes no result).
-        if lines.elementsEqual(computedLines, by: { a, b in
-            a.east.bitPattern == b.east.bitPattern && a.north.bitPattern == b.north.bitPattern
-                && a.up.bitPattern == b.up.bitPattern
-        }) { return computed }
-        computedLines.removeAll(keepingCapacity: true)
-        computedLines.append(contentsOf: lines)
-        computed = Self.dilutions(of: lines)
-        return computed
-    }
-
-    private static func dilutions(of lines: [LineOfSight]) -> Dilutions? {
+    /// The DOPs of `lines`, or `nil` when they are too close to singular.
+    fileprivate static func dilutions(of lines: [LineOfSight]) -> Dilutions? {
         // m = Σ v vᵀ with v = (east, north, up, 1), each element summed in the satellites' order;
         // m is symmetric, and a product is the same either way round, so ten sums make it.
         var ee = 0.0, en = 0.0, eu = 0.0, e1 = 0.0, nn = 0.0, nu = 0.0, n1 = 0.0, uu = 0.0, u1 = 0.0, count = 0.0

@@ -4,6 +4,7 @@ import GeoTrackTesting
 import GeoTrackService
 import Logging
 import NMEA
+import TPVJSONBulk
 import Testing
 @testable import GeoTrackCLI
 

@@ -32,19 +32,6 @@ struct MarineTests {
         #expect(ours.contains { $0.contains(#""depth":"#) } && ours.contains { $0.contains(#""wspeedt":"#) })
     }
 
-    @Test("the bulk JSON path prints the same lines, whole and in chunks of any size")
-    func bulkPath() throws {
-        let path = try logPath("marine-mix.nmea")
-        let expected = try Self.gpsdLines(device: path).joined(separator: "\n") + "\n"
-        let whole = try ParallelTPVJSONTests.whole(path)
-        #expect(String(decoding: whole.bytes, as: UTF8.self) == expected)
-        // Chunks of a log this short (4 KB): any larger and the run declines to split it.
-        for chunkSize in [97, 509, 1500] {
-            let (bytes, _) = try ParallelTPVJSONTests.chunked(path, chunkSize: chunkSize, checkpoints: ParallelTPVJSONTests.nearCheckpoints)
-            #expect(String(decoding: bytes, as: UTF8.self) == expected, "chunks of \(chunkSize)")
-        }
-    }
-
     @Test("without a DBT, no cycle continues: one report per cycle, at its learned end")
     func withoutSounder() throws {
         let text = try String(contentsOfFile: try logPath("marine-mix.nmea"), encoding: .utf8)

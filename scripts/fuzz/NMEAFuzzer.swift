@@ -3,10 +3,12 @@
 // Each input is decoded twice, as NMEA and as GPX, in uneven slices so that lines split across
 // reads are exercised too. The decoders must not crash, hang or trip the address sanitizer, and
 // every fix they report must have a valid position when it has one. Then, as a file, it is
-// replayed as TPV JSON by one decoder and in chunks on worker threads (ParallelTPVJSON), cut at
+// replayed as TPV JSON by one decoder and in chunks on worker threads (TPVJSONBulk's ParallelTPVJSON), cut at
 // sizes the input picks: the two must print the same bytes and count the same.
 import GPSReports
+@testable import NMEA
 import Synchronization
+import TPVJSONBulk
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Executors
 import NMEA
+import TPVJSONBulk
 import Synchronization
 import SystemPackage
 #if canImport(Glibc)

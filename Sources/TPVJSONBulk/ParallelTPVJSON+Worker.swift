@@ -1,4 +1,5 @@
 import GPSReports
+import NMEA
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -19,7 +20,7 @@ extension ParallelTPVJSON {
             self.path = path
             distances = checkpoints
             self.shared = shared
-            decoder = NMEAStreamDecoder(device: path)
+            decoder = NMEAStreamDecoder(collectingFixesFor: path)
         }
 
         /// Takes jobs until told to stop.
@@ -75,11 +76,9 @@ extension ParallelTPVJSON {
                 position += count
             }
             let begin = position + used
+            // After a line feed: at the start of a line, neither in junk nor skipping a long line,
+            // as a seed is.
             decoder.restore(seed)
-            // After a line feed: at the start of a line, neither in junk nor skipping a long line.
-            decoder.atLineStart = true
-            decoder.inJunk = false
-            decoder.skipping = false
             decoder.statistics = ReplayStatistics()
             while true {
                 let next = job.checkpoints.count < distances.count ? begin + distances[job.checkpoints.count] : Int.max
@@ -89,7 +88,7 @@ extension ParallelTPVJSON {
                 job.fixes += ParallelTPVJSON.format(&decoder, into: &job.output)
                 if position + limit == next {
                     // Any point the decoder stopped at is a state between two lines of the file.
-                    let state = decoder.snapshot
+                    let state = decoder.state
                     job.checkpoints.append(Checkpoint(offset: position + used, state: state,
                                                       statistics: decoder.statistics, fixes: job.fixes,
                                                       outputCount: job.output.count))
@@ -110,7 +109,7 @@ extension ParallelTPVJSON {
                 count += got
             }
             job.end = position + used
-            job.final = decoder.snapshot
+            job.final = decoder.state
             let final = job.final
             job.latest.withLock { $0 = final }
             job.finalStatistics = decoder.statistics
@@ -149,13 +148,8 @@ extension ParallelTPVJSON {
     /// (as ``ReplayReader/forEachFixBatch(_:)`` does), and empties the collection; returns how many.
     @discardableResult
     static func format(_ decoder: inout NMEAStreamDecoder, into writer: inout JSONWriter) -> Int {
-        let count = decoder.assembler.rawFixes.count
-        guard count > 0 else { return 0 }
-        let device = decoder.assembler.device
-        decoder.assembler.rawFixes.withUnsafeBufferPointer { writer.tpvLines($0, device: device) }
-        decoder.assembler.rawFixes.removeAll(keepingCapacity: true)
-        decoder.statistics.reports += count
-        return count
+        let device = decoder.device
+        return decoder.drainFixes { writer.tpvLines($0, device: device) }
     }
 
     /// Reads `count` bytes of `path` (open as `fd`) at `offset`, fewer only at the end of the

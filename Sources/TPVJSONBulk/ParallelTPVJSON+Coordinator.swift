@@ -1,4 +1,5 @@
 import GPSReports
+import NMEA
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -48,11 +49,8 @@ extension ParallelTPVJSON {
             self.size = size
             chunks = (size + chunkSize - 1) / chunkSize
             self.write = write
-            decoder = NMEAStreamDecoder(device: path)
             // As ReplayReader.forEachFixBatch sets its decoder: TPV numbers only.
-            decoder.assembler.collectsRawFixes = true
-            decoder.assembler.wantsSky = false
-            decoder.assembler.wantsAttitude = false
+            decoder = NMEAStreamDecoder(collectingFixesFor: path)
             buffer = .allocate(capacity: capacity + ParallelTPVJSON.padding)
             buffer.initialize(repeating: 0, count: capacity + ParallelTPVJSON.padding)
         }
@@ -78,9 +76,16 @@ extension ParallelTPVJSON {
         }
 
         /// Submits the first chunks, one job each.
+        ///
+        /// Every first job is made ready before any is queued: once the first is, a worker may
+        /// finish it and take it, with the true decoder, while this thread still went on. (It did:
+        /// copying the decoder's state for the second job as the worker changed it freed an array
+        /// both held, which the fuzzer's address sanitizer caught.)
         func start(shared: Shared) {
             jobs = (0..<min(ParallelTPVJSON.depth, chunks)).map { _ in Job(chunkSize: chunkSize) }
-            for index in jobs.indices { submit(jobs[index], chunk: index, shared: shared) }
+            for index in jobs.indices { prepare(jobs[index], chunk: index) }
+            let first = jobs
+            for job in first { shared.submit(job) }
         }
 
         /// The job of the next chunk to be taken, while one is left.
@@ -104,7 +109,10 @@ extension ParallelTPVJSON {
             }
             next += 1
             guard written else { return false }
-            if next - 1 + jobs.count < chunks { submit(job, chunk: next - 1 + jobs.count, shared: shared) }
+            if next - 1 + jobs.count < chunks {
+                prepare(job, chunk: next - 1 + jobs.count)
+                shared.submit(job)
+            }
             return next < chunks
         }
 
@@ -118,23 +126,21 @@ extension ParallelTPVJSON {
                            adopted: adopted, decodedAgain: decodedAgain)
         }
 
-        /// Queues chunk number `chunk`, to start from the latest state a worker has reached in the
-        /// chunk before it, when that one is still to be taken, or else from the true decoder's
-        /// present state. Either is only a guess, checked at the chunk's checkpoints.
-        private func submit(_ job: Job, chunk: Int, shared: Shared) {
+        /// Makes `job` the job of chunk number `chunk`, to start from the latest state a worker has
+        /// reached in the chunk before it, when that one is still to be taken, or else from the
+        /// true decoder's present state. Either is only a guess, checked at the chunk's checkpoints.
+        private func prepare(_ job: Job, chunk: Int) {
             job.chunk = chunk
             job.start = chunk * chunkSize
             job.length = min(chunkSize, size - job.start)
             job.latest.withLock { $0 = nil }
-            var seed: NMEAStreamDecoder.Snapshot
+            let guess: NMEAStreamDecoder.State
             if chunk - 1 >= next, let latest = jobs[(chunk - 1) % jobs.count].latest.withLock({ $0 }) {
-                seed = latest
+                guess = latest
             } else {
-                seed = decoder.snapshot
+                guess = decoder.state
             }
-            seed.assembler = seed.assembler.seed()
-            job.seed = seed
-            shared.submit(job)
+            job.seed = guess.seed()
         }
 
         /// Decodes up to the job's checkpoints one by one until the true state agrees with the
@@ -144,7 +150,7 @@ extension ParallelTPVJSON {
             guard job.end >= 0, let final = job.final else { return false }
             for checkpoint in job.checkpoints where checkpoint.offset >= consumed {
                 try advance(to: checkpoint.offset)
-                guard carry == 0, consumed == checkpoint.offset, decoder.hasSameState(as: checkpoint.state) else { continue }
+                guard carry == 0, consumed == checkpoint.offset, decoder.state == checkpoint.state else { continue }
                 flush()
                 if written && checkpoint.outputCount < job.output.count {
                     written = job.output.withBytes { bytes in

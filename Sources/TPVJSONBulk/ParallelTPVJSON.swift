@@ -1,5 +1,6 @@
 import Executors
 import GPSReports
+import NMEA
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -11,7 +12,7 @@ import Glibc
 ///
 /// How a chunk is used:
 /// - A worker reads its chunk with `pread`, starts at the first line that begins in it, from a
-///   guessed state (``NMEACycleAssembler/seed()`` of the latest state the worker on the chunk
+///   guessed state (`NMEAStreamDecoder.State.seed()` of the latest state the worker on the chunk
 ///   before has reached, or of the true decoder's when that chunk is taken), and decodes
 ///   to the last line that ends in it. It formats every fix as TPV JSON, and notes its state,
 ///   counts and output length at checkpoints: close together near the start (2, 4, … 32 KiB
@@ -19,7 +20,7 @@ import Glibc
 /// - Chunks are taken in the file's order. The worker that finishes the next chunk to be taken
 ///   (or finds it finished) takes it, and any finished after it: it decodes with the true
 ///   decoder from where that stands to the first checkpoint and compares its state with the
-///   worker's there (``NMEAStreamDecoder/hasSameState(as:)``). Once they agree, the same bytes
+///   worker's there (`==` of their `NMEAStreamDecoder.State`s). Once they agree, the same bytes
 ///   can only make the same fixes: the worker's output from that point is written as it is, and
 ///   its state at the chunk's end becomes the true one. Until they agree it tries the next
 ///   checkpoint; when none agrees, it decodes the chunk itself with the true decoder.
@@ -123,12 +124,12 @@ package enum ParallelTPVJSON {
         var start = 0
         var length = 0
         /// The state the worker starts from.
-        var seed: NMEAStreamDecoder.Snapshot?
+        var seed: NMEAStreamDecoder.State?
 
         /// Where the worker stopped (its last consumed byte, plus one), and its state, counts
         /// and fixes there. `end` is -1 when no line began and ended in the chunk.
         var end = -1
-        var final: NMEAStreamDecoder.Snapshot?
+        var final: NMEAStreamDecoder.State?
         var finalStatistics = ReplayStatistics()
         var fixes = 0
         var checkpoints: [Checkpoint] = []
@@ -145,7 +146,7 @@ package enum ParallelTPVJSON {
         /// decodes it: the next chunk starts from there, a guess much closer to its first line
         /// than the true decoder's state, which is a whole chunk behind. Cleared when the job is
         /// submitted.
-        let latest = Mutex<NMEAStreamDecoder.Snapshot?>(nil)
+        let latest = Mutex<NMEAStreamDecoder.State?>(nil)
 
         init(chunkSize: Int) {
             output = JSONWriter(capacity: chunkSize + chunkSize / 2)
@@ -156,7 +157,7 @@ package enum ParallelTPVJSON {
     /// A worker's state at a file offset, with its counts, fixes and output length there.
     struct Checkpoint {
         var offset: Int
-        var state: NMEAStreamDecoder.Snapshot
+        var state: NMEAStreamDecoder.State
         var statistics: ReplayStatistics
         var fixes: Int
         var outputCount: Int

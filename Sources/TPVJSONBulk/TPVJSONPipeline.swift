@@ -1,6 +1,7 @@
 import Executors
 import FoundationEssentials
 import GPSReports
+import NMEA
 import Synchronization
 #if canImport(Glibc)
 import Glibc

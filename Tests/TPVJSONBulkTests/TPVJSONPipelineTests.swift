@@ -1,6 +1,7 @@
+import NMEA
 import Synchronization
 import Testing
-@testable import NMEA
+import TPVJSONBulk
 
 /// replay --json's bulk path: the JSON written on a second thread, or on the calling thread
 /// where no thread can be made, must be the same bytes.

@@ -1,8 +1,8 @@
 import Foundation
-import GPSReports
+import NMEA
 import Synchronization
 import Testing
-@testable import NMEA
+@testable import TPVJSONBulk
 
 /// replay --json in chunks on worker threads: every byte and every count must be what one
 /// decoder reading the file whole gives, wherever the chunks are cut.
@@ -154,38 +154,27 @@ struct ParallelTPVJSONTests {
         #expect(try Self.chunked(gpx, chunkSize: 4096).outcome == nil)
     }
 
-    @Test("states compare numbers bit for bit, any NaN alike, and a header's date only until a sentence gave one")
-    func stateComparison() {
-        var a = NMEACycleAssembler(device: "d")
-        var b = NMEACycleAssembler(device: "d")
-        #expect(a.hasSameState(as: b))
-        a.fix.speed = 0
-        b.fix.speed = -0.0
-        #expect(!a.hasSameState(as: b))
-        b.fix.speed = 0
-        a.hdop = .nan
-        b.hdop = -Double.nan
-        #expect(a.hasSameState(as: b))
-        a.headerDate = CivilDate(year: 2020, month: 1, day: 2)
-        #expect(!a.hasSameState(as: b))
-        a.sawDateSentence = true
-        b.sawDateSentence = true
-        #expect(a.hasSameState(as: b))
-        b.cycleEnders = 2
-        #expect(!a.hasSameState(as: b))
-        #expect(a.seed().lastTag == 0)
+    @Test("every count of the statistics is added up, so a log taken in chunks counts as one read whole")
+    func sumCoversEveryCount() {
+        func labels(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
+        #expect(labels(ReplayStatistics()) == ReplayStatistics.combinedProperties)
     }
 
-    @Test("the comparison covers every stored property, or says why it leaves one out")
-    func comparisonCoversEveryProperty() {
-        func labels(_ value: Any) -> Set<String> { Set(Mirror(reflecting: value).children.compactMap(\.label)) }
-        let assembler = NMEACycleAssembler(device: nil)
-        #expect(labels(assembler) == NMEACycleAssembler.comparedProperties.union(NMEACycleAssembler.ignoredProperties))
-        #expect(NMEACycleAssembler.comparedProperties.isDisjoint(with: NMEACycleAssembler.ignoredProperties))
-        #expect(labels(GPSDFix()) == GPSDFix.comparedProperties)
-        #expect(labels(PreviousFix()) == PreviousFix.comparedProperties)
-        #expect(labels(Satellite(prn: 1)) == NMEACycleAssembler.comparedSatelliteProperties)
-        #expect(labels(Attitude()) == NMEACycleAssembler.comparedAttitudeProperties)
-        #expect(labels(ReplayStatistics()) == ReplayStatistics.combinedProperties)
+    @Test("a boat's instruments: gpsd's TPV lines, whole and in chunks of any size")
+    func marineLog() throws {
+        let path = try logPath("marine-mix.nmea")
+        // gpsd's TPV lines (gpsdecode), with the device named as the replay names it.
+        let gpsd = try String(contentsOfFile: try logPath("marine-mix.tpv.jsonl"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).filter { $0.contains(#""class":"TPV""#) }
+            .map { $0.replacingOccurrences(of: #""device":"stdin""#, with: #""device":"\#(path)""#) }
+        #expect(gpsd.count > 40)
+        let expected = gpsd.joined(separator: "\n") + "\n"
+        let whole = try Self.whole(path)
+        #expect(String(decoding: whole.bytes, as: UTF8.self) == expected)
+        // Chunks of a log this short (4 KB): any larger and the run declines to split it.
+        for chunkSize in [97, 509, 1500] {
+            let (bytes, _) = try Self.chunked(path, chunkSize: chunkSize, checkpoints: Self.nearCheckpoints)
+            #expect(String(decoding: bytes, as: UTF8.self) == expected, "chunks of \(chunkSize)")
+        }
     }
 }

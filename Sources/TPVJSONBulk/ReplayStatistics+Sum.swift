@@ -1,3 +1,5 @@
+import NMEA
+
 /// Counts of parts of a log added up, and the counts of a stretch of it taken as a difference:
 /// a log decoded in chunks (``ParallelTPVJSON``) reports the same counts as one decoded whole.
 extension ReplayStatistics {
