@@ -277,15 +277,25 @@ enum JSONSyntax {
             return true
         }
 
+        /// The longest key libgps's JSON parser reads, in bytes: its JSON_ATTR_MAX (31, in
+        /// gpsd 3.22 to 3.27) less the terminator.
+        static let longestLibgpsKey = 30
+        /// The longest value it reads, in bytes: a string's between its quotes, or a number's
+        /// (JSON_VAL_MAX, 512).
+        static let longestLibgpsValue = 512
+
         /// Whether `value` (valid JSON) is what libgps reads for `key` in an entry of a DEVICES
         /// list without failing: the types of its device table (json_attrs_subdevices in gpsd's
         /// libgps_json.c, the same in 3.22 to 3.27), strings shorter than the field they fill
-        /// (their raw bytes, which are never fewer than the bytes they decode to).
+        /// (their raw bytes, which are never fewer than the bytes they decode to), and no key or
+        /// value longer than its parser reads (any key, even one it does not know: the fuzzer
+        /// found 3.22 looping on a 31-byte key).
         static func isDeviceValue(key: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
-            guard let first = value.first else { return false }
+            guard let first = value.first, key.count <= longestLibgpsKey else { return false }
             let isString = first == UInt8(ascii: "\"")
             let isNumber = first == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first)
             let stringLength = value.count - 2
+            guard (isString ? stringLength : value.count) <= longestLibgpsValue else { return false }
             if equals(key, "class") {
                 return isString && equals(UnsafeBufferPointer(rebasing: value.dropFirst().dropLast()), "DEVICE")
             }

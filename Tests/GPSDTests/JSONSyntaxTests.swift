@@ -61,6 +61,12 @@ import Testing
         #"{"class":"DEVICES","devices":[{"class":"DEVICE","x":{"a":1}}]}"#,
         #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":""# + longPath + #""}]}"#,
         #"{"class":"DEVICES","devices":["# + Array(repeating: #"{"class":"DEVICE"}"#, count: 33).joined(separator: ",") + "]}",
+        // Longer than libgps's parser reads (found by scripts/fuzz-nmea.sh): a key of 31 bytes,
+        // a value of 513, whether libgps knows the key or not.
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x",""# + String(repeating: "a", count: 31) + #"":"N"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x",""# + String(repeating: "\u{8D}", count: 13) + #"flags":"N"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x","zz":""# + String(repeating: "b", count: 513) + #""}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x","bps":"# + String(repeating: "1", count: 513) + "}]}",
     ])
     func unparsableDeviceEntry(line: String) {
         #expect(Self.verdict(line) == .unexpectedShape)
@@ -71,6 +77,10 @@ import Testing
         #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/pts/3","driver":"NMEA0183","activated":1714557600.5,"sernum":"1234","x":null,"y":true}],"remote":"tcp://x"}"#,
         #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0"},{"class":"DEVICE","path":"/dev/ttyACM1"},{"class":"DEVICE","path":"/dev/ttyACM2"},{"class":"DEVICE","path":"/dev/ttyACM3"}]}"#,
         #"{"class":"DEVICES","devices":[]}"#,
+        // As long as libgps's parser reads: a key of 30 bytes, values of 512.
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x",""# + String(repeating: "a", count: 30) + #"":"N"}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x","zz":""# + String(repeating: "b", count: 512) + #""}]}"#,
+        #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/x","bps":"# + String(repeating: "1", count: 512) + "}]}",
     ])
     func deviceEntries(line: String) {
         #expect(Self.verdict(line) == .object)

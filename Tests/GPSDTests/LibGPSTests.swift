@@ -70,6 +70,32 @@ import Testing
         #expect(fix.tpvJSON() == #"{"class":"TPV","mode":3,"time":"2020-03-18T13:28:19.700Z","lat":41.500000000,"lon":-93.700000000}"#)
     }
 
+    @Test("DEVICES entries as long as libgps reads are parsed by it; longer ones, on which 3.22's parser loops, are refused before it")
+    func deviceEntryLimits() throws {
+        let library = try LibGPS.shared.get()
+        var decoder = try GPSDMessageDecoder(library: library)
+        func decode(_ text: String) -> GPSDMessageDecoder.Outcome {
+            var line = Array(text.utf8) + [0]
+            return line.withUnsafeMutableBufferPointer { decoder.decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
+        }
+        let entry = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyACM0","activated":"2024-05-01T10:00:00.000Z","#
+        for longest in [String(repeating: "k", count: 30) + #"":"N""#, #"zz":""# + String(repeating: "v", count: 512) + #"""#,
+                        #"bps":"# + String(repeating: "9", count: 512)] {
+            // Were these past libgps's limits, this call would not return.
+            guard case .report(.devices(let devices)) = decode(entry + #"""# + longest + "}]}") else {
+                Issue.record("not parsed: \(longest.prefix(40))")
+                continue
+            }
+            #expect(devices.map(\.path) == ["/dev/ttyACM0"])
+        }
+        for tooLong in [String(repeating: "k", count: 31) + #"":"N""#, #"zz":""# + String(repeating: "v", count: 513) + #"""#] {
+            guard case .rejected = decode(entry + #"""# + tooLong + "}]}") else {
+                Issue.record("not refused: \(tooLong.prefix(40))")
+                continue
+            }
+        }
+    }
+
     @Test("without the soname, the development link libgps.so is used")
     func fallback() throws {
         _ = try LibGPS.load(soname: "libgeotrack-no-such-gps.so.99", fallback: "libgps.so").get()
