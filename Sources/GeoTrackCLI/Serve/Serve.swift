@@ -100,13 +100,10 @@ extension GeoTrack {
             let logger = Logger.geotrack()
 
             // Access is decided before anything is served, as for watch; a replay needs none.
-            var access: AuthorizationGate.Access?
-            let store = AuthorizationStore()
-            if replay == nil { access = try AuthorizationGate(store: store).requireAccess() }
-            let follower = access?.followDecisions(of: store)
-            defer { follower?.cancel() }
+            let access = try RunAccess.unlessReplaying(replay)
+            defer { access?.end() }
 
-            let sourceName = replay.map { $0 == "-" ? "standard input" : $0 } ?? "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"
+            let sourceName = LocationSources.sourceName(replay: replay, settings: settings)
             let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: sourceName,
                                        startingMessage: replay == nil ? nil : "replaying " + sourceName)
             let page = ServePage(options: render, regions: settings.regions)
@@ -142,7 +139,7 @@ extension GeoTrack {
                                        outputs: [ServeOutput(page: page)], stopAfter: nil)
             let run = await MainActor.run {
                 let manager = replay.map { LocationSources.replayManager(path: $0, speed: pace.factor, settings: settings, logger: logger) }
-                    ?? LocationSources.gpsdManager(settings: settings, store: access?.store(default: store) ?? store,
+                    ?? LocationSources.gpsdManager(settings: settings, store: access?.store ?? AuthorizationStore(),
                                                    retries: true, allSkyViews: true, logger: logger)
                 return TrackingRun(manager: manager, output: output)
             }

@@ -7,6 +7,12 @@ import NMEA
 /// Where location events come from, and the location manager over them: the adapters to the
 /// GPSD and NMEA layers, configured from the settings the same way for `watch` and `replay`.
 package enum LocationSources {
+    /// What the run reads, as the outputs name it: the replayed file ("standard input" for
+    /// `-`), or gpsd's address.
+    package static func sourceName(replay: String?, settings: Settings) -> String {
+        replay.map { $0 == "-" ? "standard input" : $0 } ?? "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"
+    }
+
     /// The gpsd client for the settings' host, port and device.
     package static func gpsdClient(settings: Settings, logger: Logger) -> GPSDClient {
         GPSDClient(configuration: gpsdConfiguration(settings: settings), logger: logger)

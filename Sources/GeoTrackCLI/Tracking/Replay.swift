@@ -40,7 +40,7 @@ extension GeoTrack {
                 return
             }
             let logger = Logger.geotrack()
-            let sourceName = file == "-" ? "standard input" : file
+            let sourceName = LocationSources.sourceName(replay: file, settings: settings)
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: paced, sourceName: sourceName,
                                                   startingMessage: "replaying " + sourceName,
                                                   input: file, progress: !paced)

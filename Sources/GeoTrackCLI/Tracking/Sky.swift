@@ -65,14 +65,11 @@ extension GeoTrack {
             let logger = Logger.geotrack()
 
             // Access is settled first: the question, if any, is asked on the normal screen.
-            var access: AuthorizationGate.Access?
-            let store = AuthorizationStore()
-            if replay == nil { access = try AuthorizationGate(store: store).requireAccess() }
-            let follower = access?.followDecisions(of: store)
-            defer { follower?.cancel() }
+            let access = try RunAccess.unlessReplaying(replay)
+            defer { access?.end() }
 
             let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
-            let sourceName = replay.map { $0 == "-" ? "standard input" : $0 } ?? "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"
+            let sourceName = LocationSources.sourceName(replay: replay, settings: settings)
             let render = RenderOptions(format: settings.format, units: settings.units,
                                        color: Terminal.colorAllowed(isTerminal: isTerminal,
                                                                     environment: ProcessInfo.processInfo.environment),
@@ -86,7 +83,7 @@ extension GeoTrack {
                     LocationSources.replayManager(path: replay, speed: pace.factor, settings: settings, logger: logger)
                 } else {
                     // Every SKY report: the plot moves with each one, even when the counts repeat.
-                    LocationSources.gpsdManager(settings: settings, store: access?.store(default: store) ?? store,
+                    LocationSources.gpsdManager(settings: settings, store: access?.store ?? AuthorizationStore(),
                                                 retries: true, allSkyViews: true, logger: logger)
                 }
                 return TrackingRun(manager: manager, output: output)

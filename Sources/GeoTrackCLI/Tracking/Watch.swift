@@ -68,22 +68,14 @@ extension GeoTrack {
         package func run() async throws {
             let settings = try await Settings.load(overrides: settingsOverrides, explicitFile: output.configFile.config)
 
-            let store = AuthorizationStore()
-            let gate = AuthorizationGate(store: store)
-            var access = try gate.requireAccess()
-            if precise {
-                let (refined, note) = try gate.requestFullAccuracy(for: access, purpose: "geotrack watch --precise")
-                access = refined
-                if let note { Terminal.write("geotrack: \(note)\n", to: STDERR_FILENO) }
-            }
-            let follower = access.followDecisions(of: store)
-            defer { follower?.cancel() }
+            let access = try RunAccess(precise: precise ? "geotrack watch --precise" : nil)
+            defer { access.end() }
 
             let logger = Logger.geotrack()
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: true,
-                                                  sourceName: "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)")
+                                                  sourceName: LocationSources.sourceName(replay: nil, settings: settings))
             let run = await MainActor.run {
-                TrackingRun(manager: LocationSources.gpsdManager(settings: settings, store: access.store(default: store),
+                TrackingRun(manager: LocationSources.gpsdManager(settings: settings, store: access.store,
                                                                  retries: !noRetry, allSkyViews: output.sky, logger: logger),
                             output: outputs)
             }
