@@ -196,7 +196,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Reads NMEATests' logs from the source tree, as GeoTrackCLITests reads its fixtures.
-        .testTarget(name: "TPVJSONBulkTests", dependencies: ["TPVJSONBulk", "NMEA"], swiftSettings: strict),
+        .testTarget(name: "TPVJSONBulkTests", dependencies: ["TPVJSONBulk", "NMEA", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "GeoTrackReactiveTests", dependencies: ["GeoTrackReactive", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(
             name: "LocationKitTests",

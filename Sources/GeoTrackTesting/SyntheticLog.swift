@@ -22,7 +22,13 @@ public enum SyntheticLog {
 
     /// `body` as a sentence: `$`, the body, `*` and its checksum.
     public static func sentence(_ body: String) -> String {
-        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
-        return "$" + body + String(format: "*%02X", checksum)
+        checksummed("$" + body)
+    }
+
+    /// `sentence` (`$GPRMC,...` or `!AIVDM,...`) with `*` and the checksum of what follows its
+    /// first character.
+    public static func checksummed(_ sentence: String) -> String {
+        let checksum = sentence.utf8.dropFirst().reduce(UInt8(0)) { $0 ^ $1 }
+        return sentence + String(format: "*%02X", checksum)
     }
 }

@@ -1,3 +1,4 @@
+import GeoTrackTesting
 import GPSReports
 import Testing
 @testable import NMEA
@@ -16,9 +17,9 @@ struct ChecksumTests {
 
     @Test("upper- and lower-case hex both verify")
     func bothCases() throws {
-        let second = checksummed(rmc("113259"))
+        let second = SyntheticLog.checksummed(rmc("113259"))
         let lowercase = String(second.dropLast(2)) + second.suffix(2).lowercased()
-        let text = checksummed(rmc("113258")) + "\r\n" + lowercase + "\r\n"
+        let text = SyntheticLog.checksummed(rmc("113258")) + "\r\n" + lowercase + "\r\n"
         let result = try replay(text)
         #expect(positions(result.reports).count == 1)
         #expect(result.statistics.badChecksums == 0)
@@ -27,9 +28,9 @@ struct ChecksumTests {
 
     @Test("a checksum that does not match drops the sentence")
     func mismatch() throws {
-        var bad = checksummed(rmc("113259"))
+        var bad = SyntheticLog.checksummed(rmc("113259"))
         bad = String(bad.dropLast(2)) + (bad.hasSuffix("00") ? "01" : "00")
-        let text = checksummed(rmc("113258")) + "\r\n" + bad + "\r\n" + checksummed(rmc("113300")) + "\r\n"
+        let text = SyntheticLog.checksummed(rmc("113258")) + "\r\n" + bad + "\r\n" + SyntheticLog.checksummed(rmc("113300")) + "\r\n"
         let result = try replay(text)
         #expect(result.statistics.badChecksums == 1)
         let reported = positions(result.reports).map { $0.time?.timeIntervalSince1970 ?? 0 }
@@ -48,8 +49,8 @@ struct ChecksumTests {
             let sum = mutated.reduce(UInt8(0), ^)
             let hex = Array(String(sum, radix: 16, uppercase: true).utf8)
             let line = [UInt8(ascii: "$")] + mutated + [UInt8(ascii: "*")] + (hex.count == 1 ? [0x30] + hex : hex)
-            let bytes = Array((checksummed(rmc("113258")) + "\r\n").utf8) + line + [0x0D, 0x0A]
-                + Array((checksummed(rmc("113300")) + "\r\n").utf8)
+            let bytes = Array((SyntheticLog.checksummed(rmc("113258")) + "\r\n").utf8) + line + [0x0D, 0x0A]
+                + Array((SyntheticLog.checksummed(rmc("113300")) + "\r\n").utf8)
             let result = try replay(bytes)
             #expect(times(result.reports) == [1_666_092_780], "byte \(unusual) at \(position + 1)")
         }
@@ -57,7 +58,7 @@ struct ChecksumTests {
 
     @Test("malformed checksums are bad", arguments: ["*6", "*G1", "*6BX", "*", "*123"])
     func malformed(_ suffix: String) throws {
-        let text = checksummed(rmc("113258")) + "\r\n" + rmc("113259") + suffix + "\r\n"
+        let text = SyntheticLog.checksummed(rmc("113258")) + "\r\n" + rmc("113259") + suffix + "\r\n"
         let result = try replay(text)
         #expect(result.statistics.badChecksums == 1)
         #expect(positions(result.reports).isEmpty)
@@ -73,7 +74,7 @@ struct ChecksumTests {
 
     @Test("a missing checksum after checksummed sentences is a corrupted sentence")
     func missingRejected() throws {
-        let text = checksummed(rmc("113258")) + "\r\n" + rmc("113259") + "\r\n" + checksummed(rmc("113300")) + "\r\n"
+        let text = SyntheticLog.checksummed(rmc("113258")) + "\r\n" + rmc("113259") + "\r\n" + SyntheticLog.checksummed(rmc("113300")) + "\r\n"
         let result = try replay(text)
         #expect(result.statistics.missingChecksums == 1)
         #expect(times(result.reports) == [1_666_092_780])

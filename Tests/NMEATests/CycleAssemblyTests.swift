@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import GPSReports
 import Testing
 @testable import NMEA
@@ -13,7 +14,7 @@ struct CycleAssemblyTests {
         ]
     }
 
-    private func text(_ lines: [String]) -> String { lines.map { checksummed($0) + "\r\n" }.joined() }
+    private func text(_ lines: [String]) -> String { lines.map { SyntheticLog.checksummed($0) + "\r\n" }.joined() }
 
     @Test("RMC, GGA and GSA of one second become one fix with the data of all three")
     func merge() throws {

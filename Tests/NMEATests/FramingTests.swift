@@ -30,7 +30,7 @@ struct FramingTests {
     func plainSentence() throws {
         let body = "$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,"
         for ending in ["\r\n", "\n"] {
-            let line = checksummed(body) + ending
+            let line = SyntheticLog.checksummed(body) + ending
             let scanned = try #require(Self.scan(line))
             #expect(scanned.star == body.utf8.count)
             #expect(scanned.sum == body.utf8.dropFirst().reduce(0, ^))
@@ -42,7 +42,7 @@ struct FramingTests {
         // Every length from the shortest up to a star 251 bytes in, across every block boundary.
         for length in 0...244 {
             let body = "$GPTXT" + String(repeating: ",", count: length % 3 == 0 ? 0 : 1) + String(repeating: "a", count: length)
-            let line = checksummed(body) + "\r\n"
+            let line = SyntheticLog.checksummed(body) + "\r\n"
             let scanned = try #require(Self.scan(line), "length \(length)")
             #expect(scanned.star == body.utf8.count)
             #expect(scanned.sum == body.utf8.dropFirst().reduce(0, ^))
@@ -69,8 +69,8 @@ struct FramingTests {
 
     @Test("a star too far for its line feed to lie within 256 bytes is declined")
     func tooLong() {
-        #expect(Self.scan(checksummed("$GPTXT," + String(repeating: "a", count: 244)) + "\r\n") != nil)   // star at 251
-        #expect(Self.scan(checksummed("$GPTXT," + String(repeating: "a", count: 245)) + "\r\n") == nil)   // star at 252
+        #expect(Self.scan(SyntheticLog.checksummed("$GPTXT," + String(repeating: "a", count: 244)) + "\r\n") != nil)   // star at 251
+        #expect(Self.scan(SyntheticLog.checksummed("$GPTXT," + String(repeating: "a", count: 245)) + "\r\n") == nil)   // star at 252
         #expect(Self.scan("$GPTXT," + String(repeating: "a", count: 300) + "*00\r\n") == nil)
     }
 

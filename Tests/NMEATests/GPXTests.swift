@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import GPSReports
 import Testing
 @testable import NMEA

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import GPSReports
 import Testing
 @testable import NMEA
@@ -81,7 +82,7 @@ struct SentenceTests {
             "$GPGGA,\(t),3238.9148,N,10822.4466,W,1,08,1.1,1577.4,M,-24.6,M,,",
         ] }
         let lines = cycle("113258") + cycle("113259") + cycle("113300")
-        let text = lines.map { checksummed($0) + "\r\n" }.joined()
+        let text = lines.map { SyntheticLog.checksummed($0) + "\r\n" }.joined()
         let last = try #require(positions(try replay(text).reports).last)
         #expect(last.track == 54.7)
         #expect(abs((last.speed ?? 0) - 5.5 * 1852 / 3600) < 1e-9)

@@ -1,18 +1,7 @@
 import Foundation
+import GeoTrackTesting
 import GPSReports
 @testable import NMEA
-
-/// Writes `bytes` to a fresh temporary file and returns its path.
-func temporaryFile(_ bytes: [UInt8], suffix: String = ".nmea") throws -> String {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("nmea-test-\(UUID().uuidString)\(suffix)")
-    try Data(bytes).write(to: url)
-    return url.path
-}
-
-func temporaryFile(_ text: String, suffix: String = ".nmea") throws -> String {
-    try temporaryFile(Array(text.utf8), suffix: suffix)
-}
 
 /// Every report of a replay of `bytes`, and the statistics.
 func replay(_ bytes: [UInt8], format: ReplayFormat? = nil) throws -> (reports: [Report], statistics: ReplayStatistics) {
@@ -42,17 +31,9 @@ func positions(_ reports: [Report]) -> [Fix] {
     }
 }
 
-/// Adds `*hh` to a sentence body such as `$GPRMC,...`.
-func checksummed(_ body: String) -> String {
-    var sum: UInt8 = 0
-    for byte in body.utf8.dropFirst() { sum ^= byte }
-    let hex = String(sum, radix: 16, uppercase: true)
-    return body + "*" + (hex.count == 1 ? "0" + hex : hex)
-}
-
 /// Lines with checksums, CR LF terminated.
 func log(_ bodies: String...) -> String {
-    bodies.map { checksummed($0) + "\r\n" }.joined()
+    bodies.map { SyntheticLog.checksummed($0) + "\r\n" }.joined()
 }
 
 /// The path of a log copied into Tests/NMEATests/Logs.
@@ -81,14 +62,4 @@ func containsValidSentence(_ line: [UInt8]) -> Bool {
         i = j
     }
     return false
-}
-
-/// Where two outputs (bytes, or reports as text) first differ, "none" when they do not: an
-/// expectation that fails says this rather than printing megabytes.
-func difference<Element: Equatable>(_ a: [Element], _ b: [Element]) -> String {
-    let common = min(a.count, b.count)
-    guard let index = (0..<common).first(where: { a[$0] != b[$0] }) ?? (a.count == b.count ? nil : common) else {
-        return "none"
-    }
-    return "at element \(index) of \(a.count) and \(b.count)"
 }

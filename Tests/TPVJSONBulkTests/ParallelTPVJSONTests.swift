@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import NMEA
 import Synchronization
 import Testing
@@ -108,8 +109,8 @@ struct ParallelTPVJSONTests {
             if second % 7 == 0 { text += "$GPTXT," + String(repeating: "x", count: 300) + "\n" + String(repeating: "y", count: 90) + "\n" }
             if second % 11 == 0 { text += "\u{01}\u{02}$GPRMC,cut\r\n# a comment\n" }
             if second == 200 { text += "# Date: 2022-05-06\n" }
-            text += checksummed("$GPRMC,\(time),A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W") + "\r\n"
-            text += checksummed("$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1") + "\n"
+            text += SyntheticLog.checksummed("$GPRMC,\(time),A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W") + "\r\n"
+            text += SyntheticLog.checksummed("$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1") + "\n"
         }
         let path = try temporaryFile(text)
         defer { try? FileManager.default.removeItem(atPath: path) }
