@@ -294,16 +294,16 @@ struct NMEACycleAssembler: Equatable {
         // What a GLL, GNS, VTG, ZDA or GST may change that the error model reads besides the
         // values it merges: GNS's HDOP, and the fix's time that a first date sentence takes back.
         var beforeRepeat: (hdop: UInt64, sawDate: Bool)?
+        switch type {
+        case .gll, .gns, .vtg, .zda, .gst: beforeRepeat = (hdop.bitPattern, sawDateSentence)
+        default: break
+        }
         let decoded: Mask?
         switch type {
         case .rmc: decoded = decodeRMC(fields)
         case .gga: decoded = decodeGGA(fields)
-        case .gll:
-            beforeRepeat = (hdop.bitPattern, sawDateSentence)
-            decoded = decodeGLL(fields)
-        case .gns:
-            beforeRepeat = (hdop.bitPattern, sawDateSentence)
-            decoded = decodeGNS(fields)
+        case .gll: decoded = decodeGLL(fields)
+        case .gns: decoded = decodeGNS(fields)
         case .gsa:
             beforeGSA = (fix.mode, (pdop.bitPattern, hdop.bitPattern, vdop.bitPattern))
             decoded = decodeGSA(fields)
@@ -312,15 +312,9 @@ struct NMEACycleAssembler: Equatable {
             // At the end of a sky view, its DOPs: here rather than in decodeGSV, whose loop over
             // the satellites ran slower with the workspace passed to it.
             if decoded == .satellite { fillDilutions(&work.dilutions) }
-        case .vtg:
-            beforeRepeat = (hdop.bitPattern, sawDateSentence)
-            decoded = decodeVTG(fields)
-        case .zda:
-            beforeRepeat = (hdop.bitPattern, sawDateSentence)
-            decoded = decodeZDA(fields)
-        case .gst:
-            beforeRepeat = (hdop.bitPattern, sawDateSentence)
-            decoded = decodeGST(fields)
+        case .vtg: decoded = decodeVTG(fields)
+        case .zda: decoded = decodeZDA(fields)
+        case .gst: decoded = decodeGST(fields)
         case .gbs: decoded = decodeGBS(fields)
         case .hdt: decoded = decodeHDT(fields)
         case .hdg: decoded = decodeHDG(fields)
