@@ -25,17 +25,7 @@ source benchmarks/work.sh
 
 "$BIN" auth grant >/dev/null
 # Without -1 gpsfake loops over the log for as long as the run lasts.
-/usr/bin/gpsfake -q -P "$PORT" -c "$SENTENCE_DELAY" "$LOG" >"$WORK/gpsfake.log" 2>&1 &
-stop_on_exit $!
-for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
-
-# The fix rate gpsd actually delivers, measured over 5 s.
-RATE_SAMPLE=$(timeout 5 gpspipe -w "127.0.0.1:$PORT" 2>/dev/null | grep -c '"class":"TPV".*"mode":[23]' || true)
-# Without fixes every figure below would describe idle clients: refuse rather than report them.
-if [ "$RATE_SAMPLE" -eq 0 ]; then
-    echo "cli-vs-cgps: gpsd on port $PORT delivered no fix in 5 s; gpsfake said: $(tail -3 "$WORK/gpsfake.log" | tr '\n' ' ')" >&2
-    exit 1
-fi
+feed_gpsd cli-vs-cgps "$PORT" "$SENTENCE_DELAY" "$LOG"
 
 tmux -S "$SOCK" new-session -d -s bench -x 80 -y 24 "exec $BIN watch --gpsd 127.0.0.1:$PORT"
 tmux -S "$SOCK" new-window -t bench "exec cgps 127.0.0.1:$PORT"

@@ -14,3 +14,19 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+# feed_gpsd NAME PORT DELAY LOG: gpsfake looping LOG into a gpsd on PORT, DELAY seconds a
+# sentence, stopped on exit; returns once gpsd delivers fixes, with RATE_SAMPLE set to the fix
+# rate it actually delivers, counted by gpspipe over 5 s. Without fixes every figure a benchmark
+# reports would describe idle clients: NAME refuses then, with gpsfake's last words, and exits 1.
+feed_gpsd() {
+    local name=$1 port=$2 delay=$3 log=$4
+    /usr/bin/gpsfake -q -P "$port" -c "$delay" "$log" >"$WORK/gpsfake.log" 2>&1 &
+    stop_on_exit $!
+    for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+    RATE_SAMPLE=$(timeout 5 gpspipe -w "127.0.0.1:$port" 2>/dev/null | grep -c '"class":"TPV".*"mode":[23]' || true)
+    if [ "$RATE_SAMPLE" -eq 0 ]; then
+        echo "$name: gpsd on port $port delivered no fix in 5 s; gpsfake said: $(tail -3 "$WORK/gpsfake.log" | tr '\n' ' ')" >&2
+        exit 1
+    fi
+}
