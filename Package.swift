@@ -220,7 +220,7 @@ let package = Package(
         .testTarget(name: "OutboxTests", dependencies: ["Outbox", "CSQLite", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Outbox", "MQTT", "HTTP", "GeoTrackTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "WebServeTests", dependencies: ["WebServe"], swiftSettings: strict),
+        .testTarget(name: "WebServeTests", dependencies: ["WebServe", "GeoTrackTesting"], swiftSettings: strict),
         .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",

@@ -11,7 +11,7 @@ extension GPSFake {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var address = loopback(port: 0)
+        var address = Loopback.address(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -39,10 +39,8 @@ extension GPSFake {
     /// The receivers gpsd on the loopback `port` lists in its answer to `?DEVICES;` (each a DEVICE
     /// object with a `path`), or nil when it does not answer within a second.
     static func devices(port: Int) -> [[String: Any]]? {
-        guard let fd = connectLoopback(port: port) else { return nil }
+        guard let fd = Loopback.connect(port: port, receiveTimeout: 1) else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 1, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         let request = Array("?DEVICES;\n".utf8)
         guard send(fd, request, request.count, Int32(MSG_NOSIGNAL)) == request.count else { return nil }
         // gpsd answers with its VERSION line, then DEVICES; read until the DEVICES line is complete.
@@ -63,32 +61,8 @@ extension GPSFake {
 
     /// Whether a connection to the loopback `port` succeeds.
     public static func accepts(port: Int) -> Bool {
-        guard let fd = connectLoopback(port: port) else { return false }
+        guard let fd = Loopback.connect(port: port) else { return false }
         close(fd)
         return true
-    }
-
-    /// A TCP connection to 127.0.0.1:`port`, or nil when none is made.
-    static func connectLoopback(port: Int) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var address = loopback(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            close(fd)
-            return nil
-        }
-        return fd
-    }
-
-    /// The address 127.0.0.1:`port`.
-    static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
     }
 }

@@ -128,20 +128,11 @@ public final class OwnTracksRecorder {
 
     /// An HTTP/1.0 GET on loopback: the body, once the Recorder closed the connection.
     private static func get(port: Int, path: String) throws -> String {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw HarnessError("socket() failed") }
-        defer { close(socket) }
-        // Generous: the Recorder answers between its MQTT packets.
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        // A generous timeout: the Recorder answers between its MQTT packets.
+        guard let socket = Loopback.connect(port: port, receiveTimeout: 20) else {
+            throw HarnessError("cannot connect to ot-recorder's HTTP port \(port)")
         }
-        guard connected == 0 else { throw HarnessError("cannot connect to ot-recorder's HTTP port \(port)") }
+        defer { close(socket) }
         let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
         guard request.withUnsafeBytes({ send(socket, $0.baseAddress, $0.count, 0) }) == request.count else {
             throw HarnessError("cannot send a request to ot-recorder")

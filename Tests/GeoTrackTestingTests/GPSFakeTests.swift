@@ -13,7 +13,7 @@ struct GPSFakeTests {
     /// them or 30 s pass: read on a thread of their own.
     static func watch(port: Int, until enough: @escaping @Sendable ([String]) -> Bool) async -> [String] {
         await offThePool("test watcher") {
-            guard let fd = GPSFake.connectLoopback(port: port) else { return [] }
+            guard let fd = Loopback.connect(port: port) else { return [] }
             defer { close(fd) }
             var timeout = timeval(tv_sec: 1, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 import WebServe
 
@@ -12,20 +13,10 @@ struct EventStreamServerTests {
         let socket: Int32
 
         init(port: Int, receiveBuffer: Int32? = nil) throws {
-            socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            if var size = receiveBuffer {
-                setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+            guard let socket = Loopback.connect(port: port, receiveTimeout: 10, receiveBuffer: receiveBuffer) else {
+                throw POSIXError(.ECONNREFUSED)
             }
-            var timeout = timeval(tv_sec: 10, tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
+            self.socket = socket
         }
 
         deinit { close(socket) }
