@@ -468,7 +468,7 @@ struct NMEACycleAssembler: Equatable {
     /// and the sentence gave no errors of its own: every value it merges is already the fix's,
     /// bit for bit. Wind, and a new cycle, count as changes.
     ///
-    /// It changes nothing, but is `mutating` all the same: called from ``process(_:_:into:)``,
+    /// It changes nothing, but is `mutating` all the same: called from ``process(_:_:_:into:)``,
     /// a non-mutating method had the whole assembler copied for it first.
     private mutating func mergeKeepsFix(_ mask: Mask) -> Bool {
         if mask.contains(.clear) || mask.contains(.wind) { return false }

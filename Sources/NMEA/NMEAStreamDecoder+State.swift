@@ -32,6 +32,12 @@ extension NMEAStreamDecoder {
     /// ``drainFixes(_:)``), and builds no sky views or attitudes: the bulk JSON path.
     package init(collectingFixesFor device: String?) {
         self.init(device: device)
+        collectFixesOnly()
+    }
+
+    /// From now on reports nothing but collects the TPV numbers of its fixes, and builds no sky
+    /// views or attitudes.
+    mutating func collectFixesOnly() {
         assembler.collectsRawFixes = true
         assembler.wantsSky = false
         assembler.wantsAttitude = false

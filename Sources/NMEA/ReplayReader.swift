@@ -70,9 +70,7 @@ public final class ReplayReader {
             if !batch.isEmpty { _ = body(&batch, gpx.device) }
             return fixes
         }
-        nmea.assembler.collectsRawFixes = true
-        nmea.assembler.wantsSky = false
-        nmea.assembler.wantsAttitude = false
+        nmea.collectFixesOnly()
         defer { nmea.assembler.collectsRawFixes = false }
         let device = nmea.assembler.device
         while true {

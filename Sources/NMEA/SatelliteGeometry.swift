@@ -50,11 +50,8 @@ struct SatelliteGeometry: Sendable, Equatable {
         mutating func dilutions(of geometry: SatelliteGeometry) -> Dilutions? {
             let lines = geometry.lines
             guard lines.count >= 4 else { return nil }
-            // Bit for bit: the same lines give the same DOPs.
-            if lines.elementsEqual(computedLines, by: { a, b in
-                a.east.bitPattern == b.east.bitPattern && a.north.bitPattern == b.north.bitPattern
-                    && a.up.bitPattern == b.up.bitPattern
-            }) { return computed }
+            // The same lines, as they print (``BitExact``), give the same DOPs.
+            if lines == computedLines { return computed }
             computedLines.removeAll(keepingCapacity: true)
             computedLines.append(contentsOf: lines)
             computed = SatelliteGeometry.dilutions(of: lines)
