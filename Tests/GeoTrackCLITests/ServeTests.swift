@@ -1,5 +1,6 @@
 import Foundation
 import GeoTrackTesting
+import LocationKit
 import Testing
 
 /// `geotrack serve`: the page in a real browser (Debian's chromium, headless, driven by
@@ -142,6 +143,60 @@ struct ServeTests {
         #expect(server.process.stderr.contains("served 1 event stream; 0 events skipped and 0 clients dropped"), "\(server.process.stderr)")
     }
 
+    @Test("serve --replay in chromium: the satellite table, the sky plot and the DOPs are the replay's last SKY")
+    func skyInBrowser() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let name = "quectelLC79D.nmea"
+        // The oracle: the last SKY object `replay --json --sky` prints for the same log.
+        let json = try await Self.geotrack(["replay", Self.logs.appendingPathComponent(name).path, "--json", "--sky"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        let last = try #require(json.stdout.split(separator: "\n").last { $0.contains(#""class":"SKY""#) })
+        let sky = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let satellites = try #require(sky["satellites"] as? [[String: Any]])
+        #expect(satellites.count > 10)
+        // Each satellite as the table shows it: PRN, elevation, azimuth, signal, used; nil for "–".
+        func cell(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
+        let expected = satellites.map { [cell($0["PRN"]), cell($0["el"]), cell($0["az"]), cell($0["ss"]),
+                                         ($0["used"] as? Bool ?? false) ? 1 : 0] }
+        let plotted = satellites.filter { cell($0["el"]).map { $0 >= 0 } ?? false && $0["az"] != nil }
+        #expect(plotted.count < satellites.count, "the log should have satellites without a direction, which the plot leaves out")
+
+        let server = try await Self.offPool { try Server(["--replay", name, "--tiles", "none"], in: Self.logs, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: """
+            document.getElementById("status").textContent === "end of \(name)" \
+            && document.querySelectorAll("#satellites tbody tr").length === \(satellites.count)
+            """,
+            read: """
+            ({rows: [...document.querySelectorAll("#satellites tbody tr")].map(r => [...r.cells].map(c => c.textContent)),
+              dots: [...document.querySelectorAll("#sky circle[r='6']")].map(c => [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))]),
+              used: document.querySelectorAll("#sky circle[r='6'][fill='#2e9e44']").length,
+              labels: [...document.querySelectorAll("#sky text")].map(t => t.textContent).filter(t => t !== "N"),
+              dop: document.getElementById("dop").textContent})
+            """)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the replay's last sky: \(page) \(server.process.stderr)")
+        let rows = (page["rows"] as? [[String]] ?? []).map { row in
+            row.enumerated().map { index, text -> Double? in index == 4 ? (text == "yes" ? 1 : 0) : Double(text) }
+        }
+        #expect(rows == expected, "\(page)")
+        // Each plotted satellite where the sky plot puts it: the zenith in the middle, the horizon
+        // 100 units out, north up and east to the right.
+        let dots = page["dots"] as? [[Double]] ?? []
+        #expect(dots.count == plotted.count, "\(page)")
+        for (dot, satellite) in zip(dots, plotted) {
+            let radius = 100 * (90 - (cell(satellite["el"]) ?? 0)) / 90, azimuth = (cell(satellite["az"]) ?? 0) * .pi / 180
+            #expect(abs(dot[0] - radius * sin(azimuth)) <= 0.051 && abs(dot[1] + radius * cos(azimuth)) <= 0.051, "\(dot) \(satellite)")
+        }
+        #expect(page["used"] as? Int == plotted.filter { $0["used"] as? Bool == true }.count)
+        #expect(page["labels"] as? [String] == plotted.map { "\(cell($0["PRN"]).map(Int.init) ?? -1)" })
+        let dops = (page["dop"] as? String ?? "").split(separator: " ").compactMap { Double($0) }
+        #expect(dops == [cell(sky["hdop"]), cell(sky["pdop"])].compactMap { $0 }, "\(page)")
+        #expect(dops.count == 2, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
     @Test("serve --fleet: a device named <img src=x onerror=alert(1)> on a real mosquitto shows as text, and no element comes of it")
     func hostileDeviceName() async throws {
         let broker = try await Mosquitto()
@@ -225,6 +280,76 @@ struct ServeTests {
         #expect(held, "no fix from gpsd reached the page: \(page) \(server.process.stderr)")
         // loop.nmea goes round Geneva.
         #expect(abs((Double(page["lat"] as? String ?? "") ?? 0) - 46.2) < 0.05, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+        withExtendedLifetime(fake) {}
+    }
+
+    @Test("serve --gpsd: a `geotrack auth deny` mid-run says so on the page, and no later fix reaches it")
+    func denialMidRun() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let fake = try await GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path, once: false)
+        let gpsd = fake.port
+        #expect(try await Self.geotrack(["auth", "grant"], home: home).status == 0)
+        let server = try await Self.offPool { try Server(["--gpsd", "127.0.0.1:\(gpsd)", "--tiles", "none"], in: home, home: home) }
+        let moving = try await Self.browse(server.url, until: #"Number(document.getElementById("track").dataset.points) >= 2"#,
+                                           read: #"document.getElementById("track").dataset.points"#)
+        #expect(moving.held, "no fix from gpsd reached the page: \(String(describing: moving.value)) \(server.process.stderr)")
+
+        let deny = try await Self.geotrack(["auth", "deny"], home: home)
+        #expect(deny.status == 0, "\(deny.stderr)")
+        let read = #"({status: document.getElementById("status").textContent, points: document.getElementById("track").dataset.points, lat: document.getElementById("fix").dataset.lat})"#
+        let denied = try await Self.browse(server.url, until: #"document.getElementById("status").textContent.includes("location access denied")"#,
+                                           read: read)
+        #expect(denied.held, "the page never said access was denied: \(String(describing: denied.value)) \(server.process.stderr)")
+        let before = denied.value as? [String: Any] ?? [:]
+
+        // gpsd goes on sending fixes (gpsfake loops the log): let another client see three more.
+        let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", "127.0.0.1:\(gpsd)"])
+        let three = try await Self.offPool { () throws -> Bool in
+            let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
+            defer { pipe.signal(SIGTERM) }
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, pipe.wait(timeout: 0.05) == nil {
+                let fixes = pipe.stdout.split(whereSeparator: \.isNewline).filter { $0.contains("\"class\":\"TPV\"") && $0.contains("\"lat\"") }
+                if fixes.count >= 3 { return true }
+            }
+            return false
+        }
+        #expect(three, "gpspipe saw no three fixes from gpsd")
+        // A new page, from the server's snapshot once it has arrived.
+        let after = try await Self.browse(server.url, until: #"document.getElementById("status").textContent !== "connecting…""#, read: read)
+        let page = after.value as? [String: Any] ?? [:]
+        #expect(after.held, "\(page) \(server.process.stderr)")
+        #expect(page["points"] as? String == before["points"] as? String, "points reached the page after the denial: \(before) → \(page)")
+        #expect(page["lat"] as? String == before["lat"] as? String, "\(before) → \(page)")
+        #expect((page["status"] as? String ?? "").contains("location access denied"), "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+        withExtendedLifetime(fake) {}
+    }
+
+    @Test("serve --gpsd under approximate access: the page's position is on the grid, with no altitude, speed or heading")
+    func approximateFromGPSD() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let fake = try await GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path, once: false)
+        let gpsd = fake.port
+        let grant = try await Self.geotrack(["auth", "grant", "--approximate"], home: home)
+        #expect(grant.status == 0, "\(grant.stderr)")
+        let server = try await Self.offPool { try Server(["--gpsd", "127.0.0.1:\(gpsd)", "--tiles", "none"], in: home, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: #"Number(document.getElementById("track").dataset.points) >= 1 && document.getElementById("fix").dataset.lat !== """#,
+            read: """
+            ({lat: document.getElementById("fix").dataset.lat, lon: document.getElementById("fix").dataset.lon,
+              altitude: document.getElementById("fix-altitude").textContent, speed: document.getElementById("fix-speed").textContent,
+              heading: document.getElementById("fix-heading").textContent})
+            """)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "no fix from gpsd reached the page: \(page) \(server.process.stderr)")
+        let latitude = try #require(Double(page["lat"] as? String ?? ""), "\(page)")
+        let longitude = try #require(Double(page["lon"] as? String ?? ""), "\(page)")
+        #expect(ApproximateLocation.isOnGrid(latitude) && ApproximateLocation.isOnGrid(longitude), "\(page)")
+        #expect(abs(latitude - 46.2) < 0.1, "\(page)")
+        for key in ["altitude", "speed", "heading"] { #expect(page[key] as? String == "–", "\(key): \(page)") }
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
         withExtendedLifetime(fake) {}
     }
