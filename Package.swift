@@ -226,7 +226,7 @@ let package = Package(
             name: "GeoTrackCLITests",
             dependencies: [
                 "GPSReports", "GPSD", "NMEA", "TPVJSONBulk", "GeoTrackCLI", "GeoTrackTesting", "LocationKit", "GeoTrackReactive", "GeoTrackService", "OwnTracks",
-                "Publishing", "Outbox",
+                "Publishing", "Outbox", "MQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -376,14 +376,40 @@ struct ServeTests {
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 
-    @Test("serve --fleet: a broker that refuses the login ends serve with 77, saying what to check")
+    @Test("serve --fleet: a broker that refuses the login ends serve with 77, saying what to check; --publish-password-file logs in as for fleet")
     func refusedLogin() async throws {
         let broker = try await Mosquitto(users: ["alice": "right"])
         let home = try TestSupport.temporaryDirectory()
-        let run = try await Self.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path, "--listen", "127.0.0.1:0",
+        let log = Self.logs.appendingPathComponent("loop.nmea").path
+        let run = try await Self.geotrack(["serve", "--replay", log, "--listen", "127.0.0.1:0",
                                             "--tiles", "none", "--fleet", "mqtt://alice@127.0.0.1:\(broker.port)"],
                                           home: home, environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong"])
         #expect(run.status == 77, "\(run.stderr)")
-        #expect(run.stderr.contains("refused the login") && run.stderr.contains("GEOTRACK_PUBLISH_PASSWORD"), "\(run.stderr)")
+        #expect(run.stderr.contains("refused the login") && run.stderr.contains("--publish-password-file or GEOTRACK_PUBLISH_PASSWORD"),
+                "\(run.stderr)")
+
+        // The right password from a file: the broker lets serve in, and its devices reach the page.
+        let passwordFile = home.appendingPathComponent("password").path
+        try "right\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let mosquitto = Held(broker)
+        try await Self.offPool {
+            try mosquitto.value.publish(topic: "owntracks/alice/phone", message: #"{"_type":"location","lat":46.2,"lon":6.15,"tst":1700000000}"#,
+                                        retain: true, user: ("alice", "right"))
+        }
+        let port = broker.port
+        let server = try await Self.offPool {
+            try Server(["--replay", "loop.nmea", "--tiles", "none", "--fleet", "mqtt://alice@127.0.0.1:\(port)",
+                        "--publish-password-file", passwordFile], in: Self.logs, home: home)
+        }
+        let (held, value) = try await Self.browse(server.url, until: ##"document.querySelectorAll("#devices li").length === 1"##,
+                                                  read: ##"document.querySelector("#devices li .name")?.textContent"##)
+        #expect(held, "the device never appeared: \(String(describing: value)) \(server.process.stderr)")
+        #expect(value as? String == "alice/phone")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+
+        // The broker's options without a broker are a usage error.
+        let alone = try await Self.geotrack(["serve", "--replay", log, "--publish-password-file", passwordFile], home: home)
+        #expect(alone.status == 64, "\(alone.stderr)")
+        #expect(alone.stderr.contains("give --fleet URL too"), "\(alone.stderr)")
     }
 }

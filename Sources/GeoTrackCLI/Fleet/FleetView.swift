@@ -54,9 +54,7 @@ package struct FleetView: Sendable {
         let display = mode == .terminal ? FleetDisplay(descriptor: STDOUT_FILENO) : nil
         client.start()
 
-        var roster = FleetRoster()
-        var connected = false
-        var problem: String?
+        var feed = FleetFeed()
         var dirty = true
         var lastDraw = ContinuousClock.now.advanced(by: .seconds(-10))
         var failure: CLIError?
@@ -71,43 +69,37 @@ package struct FleetView: Sendable {
                 if !Task.isCancelled { input.yield(.tick) }
             }
         }
-        let draw = { (roster: FleetRoster, connected: Bool, problem: String?) in
-            display?.draw(FleetScreen.lines(roster, broker: broker, connected: connected, problem: problem, now: Date(),
+        let draw = { (feed: FleetFeed) in
+            display?.draw(FleetScreen.lines(feed.roster, broker: broker, connected: feed.connected, problem: feed.problem, now: Date(),
                                             staleAfter: staleAfter, options: options, width: Terminal.columns(STDOUT_FILENO),
                                             height: Terminal.rows(STDOUT_FILENO)))
         }
-        draw(roster, connected, problem)
+        draw(feed)
         loop: for await next in inputs {
             switch next {
-            case .mqtt(.connected):
-                connected = true
-                problem = nil
-                dirty = true
-                for filter in OwnTracksTopic.everyDevice { _ = try? client.subscribe(filter) }
-            case .mqtt(.refused(let code)):
-                failure = CLIError(.noPermission, "\(broker) refused the login (\(OutboxSender.refusalReason(code))); check the user in the URL and --publish-password-file")
-                break loop
-            case .mqtt(.disconnected):
-                connected = false
-                dirty = true
-            case .mqtt(.failed(let code)):
-                let reason = MQTTClient.failureReason(code)
-                guard reason != problem else { continue }
-                problem = reason
-                dirty = true
-                // Without a terminal the header is not drawn: say it once on stderr.
-                if display == nil { Terminal.standardError("geotrack: cannot connect to \(Terminal.safe(broker)): \(reason); retrying") }
-            case .mqtt(.message(let topic, let payload, _)):
-                let received = Date()
-                guard let message = OwnTracksMessage(payload: payload, receivedAt: OwnTracksLocation.seconds(received)),
-                      OwnTracksTopic(topic: topic) != nil else { continue }
-                if roster.receive(topic: topic, message: message, receivedAt: received) { dirty = true }
-                // Every location received is printed, even one that changes nothing shown.
-                if case .location(let location) = message { write(location, payload: payload, topic: topic, roster: roster) }
-                // Lines that stdout does not take are lost: stop, and the command exits 74 saying why.
-                if display == nil, StandardOutput.failure != nil { break loop }
-            case .mqtt:
-                continue
+            case .mqtt(let event):
+                switch feed.receive(event, broker: broker) {
+                case .none:
+                    continue
+                case .subscribe:
+                    for filter in OwnTracksTopic.everyDevice { _ = try? client.subscribe(filter) }
+                    dirty = true
+                case .refused(let error):
+                    failure = error
+                    break loop
+                case .changed:
+                    dirty = true
+                case .failed(let reason):
+                    dirty = true
+                    // Without a terminal the header is not drawn: say it once on stderr.
+                    if display == nil { Terminal.standardError("geotrack: cannot connect to \(Terminal.safe(broker)): \(reason); retrying") }
+                case .location(let location, let topic, let payload, let changed):
+                    if changed { dirty = true }
+                    // Every location received is printed, even one that changes nothing shown.
+                    write(location, payload: payload, topic: topic, roster: feed.roster)
+                    // Lines that stdout does not take are lost: stop, and the command exits 74 saying why.
+                    if display == nil, StandardOutput.failure != nil { break loop }
+                }
             case .tick:
                 // A held-back draw, or ages that now read differently.
                 armed = nil
@@ -121,14 +113,14 @@ package struct FleetView: Sendable {
             // At most four draws a second.
             let now = ContinuousClock.now
             if dirty, now - lastDraw >= .milliseconds(250) {
-                draw(roster, connected, problem)
+                draw(feed)
                 dirty = false
                 lastDraw = now
             }
             let due: ContinuousClock.Instant?
             if dirty {
                 due = lastDraw.advanced(by: .milliseconds(250))
-            } else if let seconds = FleetScreen.secondsUntilChange(roster, now: Date(), staleAfter: staleAfter) {
+            } else if let seconds = FleetScreen.secondsUntilChange(feed.roster, now: Date(), staleAfter: staleAfter) {
                 // A millisecond past the change, so that the redraw reads the new text. Capped at
                 // a day: a far-off change (a huge --stale, a tst from the past) is checked again
                 // then, and no number from a device or the command line makes the duration trap.
@@ -142,7 +134,7 @@ package struct FleetView: Sendable {
                 timer = due.map(arm)
             }
         }
-        if dirty { draw(roster, connected, problem) }
+        if dirty { draw(feed) }
         display?.finish()
         timer?.cancel()
         watcher.cancel()

@@ -41,6 +41,8 @@ extension GeoTrack {
         @Option(help: ArgumentHelp("Also show every device on this MQTT broker (as 'geotrack fleet' does).", valueName: "url"))
         package var fleet: String?
 
+        @OptionGroup(title: "Fleet broker") package var broker: BrokerOptions
+
         @Option(help: ArgumentHelp("Map tiles: a URL template with {z}, {x} and {y}, or none (default: OpenStreetMap's standard tiles).",
                                    valueName: "url|none"))
         package var tiles: String?
@@ -63,6 +65,9 @@ extension GeoTrack {
             }
             if replay == nil, pace.isPaced {
                 throw ValidationError("--realtime and --speed pace a replay; give --replay FILE too.")
+            }
+            if fleet == nil, broker.isSet {
+                throw ValidationError("--publish-password-file, --publish-ca, --publish-cert and --publish-key are for --fleet's broker; give --fleet URL too.")
             }
             if let fleet {
                 let destination: PublishDestination
@@ -120,14 +125,18 @@ extension GeoTrack {
                                            snapshot: { page.snapshot() })
             page.connect { server.broadcast($0) }
 
-            var fleetFeed: ServeFleet?
-            if let fleet { fleetFeed = try ServeFleet.make(url: fleet, page: page) }
+            var fleetService: ServeFleet?
+            if let fleet { fleetService = try ServeFleet.make(url: fleet, options: broker, page: page) }
 
+            // SIGINT and SIGTERM are caught before the address is announced: whoever reads it and
+            // stops serve at once gets the clean end, not the signal's default one.
+            let lifecycle = await RunLifecycle(suspends: false, resizes: false)
             let port: Int
             do throws(WebServeError) {
                 port = try await server.start(host: address.host, port: address.port)
             } catch {
                 await server.stop()
+                await lifecycle.end()
                 throw CLIError(.unavailable, "\(error.message); choose another --listen address")
             }
             if !address.isLoopback {
@@ -143,7 +152,7 @@ extension GeoTrack {
                                                    retries: true, allSkyViews: true, logger: logger)
                 return TrackingRun(manager: manager, output: output)
             }
-            try await ServeSession.run(run, output: output, server: server, fleet: fleetFeed, logger: logger)
+            try await ServeSession.run(run, output: output, server: server, fleet: fleetService, lifecycle: lifecycle, logger: logger)
         }
     }
 }

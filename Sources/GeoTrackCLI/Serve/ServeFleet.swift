@@ -15,11 +15,10 @@ struct ServeFleet: Service {
     let page: ServePage
     let result: ResultBox
 
-    /// Connects to `url` as the fleet command does (user in the URL, GEOTRACK_PUBLISH_PASSWORD).
-    static func make(url: String, page: ServePage) throws(CLIError) -> ServeFleet {
+    /// Connects to `url` as the fleet command does: the user in the URL, the password and the
+    /// TLS files from `options`.
+    static func make(url: String, options: BrokerOptions, page: ServePage) throws(CLIError) -> ServeFleet {
         let destination = try PublishDestination(url: url, option: "--fleet")
-        let options: BrokerOptions
-        do { options = try BrokerOptions.parse([]) } catch { throw CLIError(.failure, "cannot read the broker options") }
         guard let endpoint = destination.endpoint(credentials: try options.credentials()) else {
             throw CLIError(.usage, "--fleet \(Terminal.safe(url)): the fleet is read from an MQTT broker; write mqtt://HOST[:PORT]")
         }
@@ -33,33 +32,25 @@ struct ServeFleet: Service {
     }
 
     func run() async throws {
-        var roster = FleetRoster()
-        var connected = false
-        var problem: String?
-        page.fleet(roster, broker: broker, connected: false, problem: nil)
+        var feed = FleetFeed()
+        page.fleet(feed.roster, broker: broker, connected: false, problem: nil)
         client.start()
         for await event in client.events.cancelOnGracefulShutdown() {
-            switch event {
-            case .connected:
-                connected = true
-                problem = nil
+            switch feed.receive(event, broker: broker) {
+            case .none:
+                continue
+            case .subscribe:
                 for filter in OwnTracksTopic.everyDevice { _ = try? client.subscribe(filter) }
-            case .refused(let code):
-                result.value = CLIError(.noPermission, "\(broker) refused the login (\(OutboxSender.refusalReason(code))); check the user in the --fleet URL and GEOTRACK_PUBLISH_PASSWORD")
+            case .refused(let error):
+                result.value = error
                 await client.close()
                 throw CancellationError()
-            case .disconnected:
-                connected = false
-            case .failed(let code):
-                problem = MQTTClient.failureReason(code)
-            case .message(let topic, let payload, _):
-                let received = Date()
-                guard let message = OwnTracksMessage(payload: payload, receivedAt: OwnTracksLocation.seconds(received)),
-                      roster.receive(topic: topic, message: message, receivedAt: received) else { continue }
-            case .acknowledged, .subscribed:
-                continue
+            case .changed, .failed:
+                break
+            case .location(_, _, _, let changed):
+                guard changed else { continue }
             }
-            page.fleet(roster, broker: broker, connected: connected, problem: problem)
+            page.fleet(feed.roster, broker: broker, connected: feed.connected, problem: feed.problem)
         }
         await client.close()
     }

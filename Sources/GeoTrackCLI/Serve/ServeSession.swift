@@ -8,11 +8,11 @@ import Glibc
 
 /// Runs `geotrack serve` under a ServiceGroup: the tracker (whose end, a replay's, leaves the
 /// page up), the fleet feed, the server, and the process lifecycle whose SIGINT or SIGTERM
-/// shuts them all down within a second.
+/// shuts them all down within a second. The caller made `lifecycle` before it announced the
+/// address; this ends it.
 enum ServeSession {
     static func run(_ run: TrackingRun, output: TrackerOutput, server: EventStreamServer, fleet: ServeFleet?,
-                    logger: Logger) async throws(CLIError) {
-        let lifecycle = await RunLifecycle(suspends: false, resizes: false)
+                    lifecycle: RunLifecycle, logger: Logger) async throws(CLIError) {
         let result = ResultBox()
         let tracker = TrackerService(verdicts: run.verdicts, output: output, timeout: nil, result: result)
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [

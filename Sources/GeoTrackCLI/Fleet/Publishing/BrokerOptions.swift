@@ -32,6 +32,11 @@ package struct BrokerOptions: ParsableArguments {
         }
     }
 
+    /// Whether any of these options was given.
+    package var isSet: Bool {
+        passwordFile != nil || caFile != nil || certificateFile != nil || keyFile != nil
+    }
+
     /// The environment variable a password may come from.
     package static let passwordVariable = "GEOTRACK_PUBLISH_PASSWORD"
 
