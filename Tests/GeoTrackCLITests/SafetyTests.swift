@@ -30,6 +30,52 @@ struct SafetyTests {
         }
     }
 
+    @Test("--gpx and --svg naming one file are a usage error before anything runs, also under two spellings and with --overwrite")
+    func gpxAndSVGOnOneFile() throws {
+        let (home, log) = try Self.copiedLog()
+        let kept = home.appendingPathComponent("kept.gpx").path
+        let recorded = try TestSupport.geotrack(["replay", log, "--gpx", kept], home: home)
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let before = try Data(contentsOf: URL(fileURLWithPath: kept))
+        try FileManager.default.createDirectory(atPath: home.appendingPathComponent("sub").path, withIntermediateDirectories: true)
+        for (gpx, svg, extra) in [(kept, kept, ["--overwrite"]), (kept, home.appendingPathComponent("sub/../kept.gpx").path, []),
+                                  (home.appendingPathComponent("new.gpx").path, home.appendingPathComponent("./new.gpx").path, [])] {
+            let run = try TestSupport.geotrack(["replay", log, "--gpx", gpx, "--svg", svg] + extra, home: home)
+            #expect(run.status == 64, "\(gpx) \(svg): \(run.stderr)")
+            #expect(run.stderr.contains("--gpx and --svg name the same file") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == before)
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("new.gpx").path))
+    }
+
+    @Test("--overwrite replaces a recording only once a point comes: a run that records nothing leaves the old file whole")
+    func overwriteKeepsTheOldUntilAPoint() throws {
+        let (home, log) = try Self.copiedLog()
+        let kept = home.appendingPathComponent("kept.gpx").path
+        #expect(try TestSupport.geotrack(["replay", log, "--gpx", kept], home: home).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: kept))
+        #expect(String(decoding: before, as: UTF8.self).contains("<trkpt"))
+        // gpsd down, and a file that is no log: each fails before a point, and the old file stays.
+        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        let down = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", kept, "--overwrite"], home: home)
+        #expect(down.status == 69, "\(down.stderr)")
+        let junk = home.appendingPathComponent("junk.bin").path
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: junk))
+        let notALog = try TestSupport.geotrack(["replay", junk, "--gpx", kept, "--overwrite"], home: home)
+        #expect(notALog.status == 65, "\(notALog.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == before)
+        // Nothing is left beside it.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(".geotrack") } == [])
+        // A run with points replaces it, with the file's mode.
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let replaced = try TestSupport.geotrack(["replay", walk, "--gpx", kept, "--overwrite"], home: home)
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        let after = try String(contentsOfFile: kept, encoding: .utf8)
+        #expect(after.contains("<trkpt") && after.hasSuffix("</gpx>\n") && Data(after.utf8) != before)
+        let mode = try FileManager.default.attributesOfItem(atPath: kept)[.posixPermissions] as? Int
+        #expect(mode == 0o644)
+    }
+
     @Test("an existing --gpx file is refused unless --overwrite; a symbolic link never followed")
     func existingAndLinkedFiles() throws {
         let (home, log) = try Self.copiedLog()

@@ -70,6 +70,10 @@ package struct BasicOutputOptions: ParsableArguments {
                 throw ValidationError("\(name) must be 0 or more (got \(value)).")
             }
         }
+        // Each output writes its own file: one written over the other would lose the track.
+        if let gpxPath, let svgPath, OutputFile.same(gpxPath, svgPath) {
+            throw ValidationError("--gpx and --svg name the same file, \(Terminal.safe(svgPath)); give each its own.")
+        }
         if overwrite, gpxPath == nil, svgPath == nil {
             throw ValidationError("--overwrite replaces an existing --gpx or --svg file; give one of them too.")
         }

@@ -26,6 +26,10 @@ package final class GPXWriter: Sendable {
         /// Where the file ends, and where the last point written starts (nil until a point is written).
         var end: Int64 = 0
         var lastPointStart: Int64?
+        /// With `--overwrite` over an existing file: the temporary file beside it that takes its
+        /// place at the first point. Until then the old recording stays where it was, so a run
+        /// that records nothing (gpsd down, a file that is no log) does not destroy it.
+        var replaces: String?
     }
 
     /// The file being written.
@@ -34,7 +38,8 @@ package final class GPXWriter: Sendable {
     private let now: @Sendable () -> Double
     private let syncInterval: Double
 
-    /// Creates the file at `path` and writes the GPX header.
+    /// Creates the file at `path` and writes the GPX header. Replacing an existing file, it writes
+    /// beside it and takes its place at the first point (see `State.replaces`).
     ///
     /// An existing file is never destroyed unasked: it is refused unless `replacing` is set, and
     /// even then a symbolic link is never followed, and the file being read (`input`) is never
@@ -45,11 +50,25 @@ package final class GPXWriter: Sendable {
     ///   - now: a monotonic clock in seconds, to pace `fsync`.
     package init(path: String, options: GPXOptions, replacing: Bool = false, input: String? = nil, created: Date = Date(),
                  now: @escaping @Sendable () -> Double = MonotonicClock.seconds) throws(CLIError) {
-        if let input, Self.sameFile(input, path) {
+        if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
         }
-        let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
-        let descriptor = open(path, flags, 0o644)
+        var existing = stat()
+        let replacesFile = replacing && lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
+        var temporary: String?
+        let descriptor: Int32
+        if replacesFile {
+            let directory = FilePath(path).removingLastComponent().string
+            var template = Array(((directory.isEmpty ? "." : directory) + "/.geotrack-gpx.XXXXXX").utf8CString)
+            descriptor = mkstemp(&template)
+            if descriptor >= 0 {
+                temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                fchmod(descriptor, 0o644)
+            }
+        } else {
+            let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
+            descriptor = open(path, flags, 0o644)
+        }
         guard descriptor >= 0 else {
             let reason = errno
             switch reason {
@@ -64,7 +83,9 @@ package final class GPXWriter: Sendable {
         self.path = path
         self.now = now
         self.syncInterval = options.syncInterval
-        self.state = Mutex(State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now()))
+        var initial = State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now())
+        initial.replaces = temporary
+        self.state = Mutex(initial)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         try state.withLock { state throws(CLIError) in
             let header = GPXFormat.header(creator: "geotrack", name: name, created: created)
@@ -101,6 +122,16 @@ package final class GPXWriter: Sendable {
                 try Self.write(text, to: state.descriptor, path: path)
                 state.end += Int64(text.utf8.count)
                 state.points += 1
+                if let temporary = state.replaces {
+                    // The first point: the new recording takes the old one's place, whole.
+                    fsync(state.descriptor)
+                    guard rename(temporary, path) == 0 else {
+                        let reason = String(cString: strerror(errno))
+                        unlink(temporary)
+                        throw CLIError(.cannotCreate, "cannot replace GPX file \(path): \(reason); the previous file was left as it was")
+                    }
+                    state.replaces = nil
+                }
             }
             state.unsynced = true
             if now - state.lastSync >= syncInterval {
@@ -143,16 +174,14 @@ package final class GPXWriter: Sendable {
             guard !state.closed else { return }
             state.closed = true
             defer { _ = Glibc.close(state.descriptor) }
+            if let temporary = state.replaces {
+                // No point was recorded: the previous file stays, and the new one was never there.
+                unlink(temporary)
+                return
+            }
             try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
             fsync(state.descriptor)
         }
-    }
-
-    /// Whether both paths name one existing file (the same device and inode).
-    package static func sameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat(), b = stat()
-        guard first != "-", stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
     }
 
     /// Writes `text` at `start`, over the file's tail, and cuts the file after it: a single

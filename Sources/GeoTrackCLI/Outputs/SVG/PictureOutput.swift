@@ -25,7 +25,7 @@ package final class PictureOutput: Sendable {
     /// Checks `path` and prepares the picture; `regions` are drawn as dashed circles.
     package init(path: String, replacing: Bool, input: String?, units: Units, title: String,
                  regions: [RegionSetting]) throws(CLIError) {
-        if let input, GPXWriter.sameFile(input, path) {
+        if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the SVG picture over \(path), the file being replayed; choose another name")
         }
         var info = stat()

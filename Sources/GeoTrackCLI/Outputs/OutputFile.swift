@@ -1,0 +1,34 @@
+import FoundationEssentials
+import SystemPackage
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which file an output's name stands for, so that two outputs, or an output and the input,
+/// are never given one file.
+enum OutputFile {
+    /// Whether `first` and `second` name one file: for two files that exist, the same device and
+    /// inode (a hard link, a second path, a link to it); otherwise the same path once each one's
+    /// directory is resolved (`a.gpx` and `./x/../a.gpx`, before either is created). `-`
+    /// (standard input) names no file.
+    static func same(_ first: String, _ second: String) -> Bool {
+        guard first != "-", second != "-" else { return false }
+        var a = stat(), b = stat()
+        let firstExists = stat(first, &a) == 0, secondExists = stat(second, &b) == 0
+        if firstExists && secondExists { return a.st_dev == b.st_dev && a.st_ino == b.st_ino }
+        if firstExists != secondExists { return false }
+        guard let resolvedFirst = resolved(first), let resolvedSecond = resolved(second) else { return first == second }
+        return resolvedFirst == resolvedSecond
+    }
+
+    /// `path` with its directory resolved (links, `.` and `..`), and its last component as given;
+    /// nil when the directory does not exist.
+    private static func resolved(_ path: String) -> String? {
+        let file = FilePath(path)
+        guard let name = file.lastComponent else { return nil }
+        let directory = file.removingLastComponent().string
+        guard let real = realpath(directory.isEmpty ? "." : directory, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real) + "/" + name.string
+    }
+}
