@@ -343,10 +343,18 @@ public final class Outbox: Sendable {
             ?? OutboxSummary(destination: destination, count: 0, oldest: nil, dropped: 0)
     }
 
-    /// Deletes what waits for `destination` (every destination when nil), and its dropped
-    /// count; returns how many messages were deleted.
+    /// What ``clear(destination:)`` deleted.
+    public struct Cleared: Sendable, Equatable {
+        /// Messages that were waiting.
+        public var messages: Int
+        /// Dead letters: messages a server refused for good, kept to be looked at.
+        public var deadLetters: Int
+    }
+
+    /// Deletes what waits for `destination` (every destination when nil), its dead letters and
+    /// its dropped count; returns how many messages and dead letters were deleted.
     @discardableResult
-    public func clear(destination: String? = nil) throws(OutboxError) -> Int {
+    public func clear(destination: String? = nil) throws(OutboxError) -> Cleared {
         try perform("clearing the outbox") { connection throws(SQLiteFailure) in
             try keepingCounts(connection) { counts throws(SQLiteFailure) in
                 if let destination { counts[destination] = 0 } else { counts.removeAll() }
@@ -359,12 +367,14 @@ public final class Outbox: Sendable {
                 let dropped = try connection.prepare("DELETE FROM dropped" + filter)
                 try dropped.bind(arguments)
                 try dropped.run()
+                var deadLetters = 0
                 if try Self.hasDeadLetters(connection) {
                     let dead = try connection.prepare("DELETE FROM dead_letter" + filter)
                     try dead.bind(arguments)
                     try dead.run()
+                    deadLetters = connection.changes
                 }
-                return deleted
+                return Cleared(messages: deleted, deadLetters: deadLetters)
             }
         }
     }

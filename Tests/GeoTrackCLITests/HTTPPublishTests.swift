@@ -278,6 +278,11 @@ struct HTTPPublishTests {
         #expect(reason.contains("400") && reason.contains("Bad Request"), "\(reason)")
         let text = try TestSupport.geotrack(["outbox"], home: home)
         #expect(text.stdout.contains("400"), "\(text.stdout)")
+        // Clearing says what it deleted, the dead letter too.
+        let cleared = try TestSupport.geotrack(["outbox", "clear", "--all"], home: home)
+        #expect(cleared.status == 0, "\(cleared.stderr)")
+        #expect(cleared.stdout == "Deleted 0 messages and 1 dead letter.\n")
+        #expect(try Self.outbox(home: home).allSatisfy { $0["dead_letters"] as? Int ?? 0 == 0 })
     }
 
     @Test("an unknown host and a refused connection are named, in the note at exit and by outbox flush (69)")

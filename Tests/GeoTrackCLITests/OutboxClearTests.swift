@@ -2,9 +2,10 @@ import Foundation
 import GeoTrackTesting
 import Testing
 
-/// `outbox clear DESTINATION` for a destination the outbox does not hold is a mistake to report
-/// (exit 66, naming what it holds), not a clear that deleted nothing.
-@Suite("outbox clear names a destination it holds")
+/// `outbox clear DESTINATION` and `outbox flush DESTINATION` for a destination the outbox does
+/// not hold are a mistake to report (exit 66, naming what it holds), not a clear that deleted
+/// nothing or a flush with nothing to send.
+@Suite("outbox clear and flush name a destination it holds")
 struct OutboxClearTests {
     @Test("without an outbox: 66, it is empty; --all still deletes nothing and succeeds")
     func noOutbox() throws {
@@ -13,6 +14,9 @@ struct OutboxClearTests {
         #expect(run.status == 66)
         #expect(run.stderr == "geotrack: no destination 'mqtt://nowhere/x' in the outbox, which is empty\n")
         #expect(run.stdout.isEmpty)
+        let flush = try TestSupport.geotrack(["outbox", "flush", "mqtt://nowhere/x", "--timeout", "1"], home: home)
+        #expect(flush.status == 66)
+        #expect(flush.stderr == "geotrack: no destination 'mqtt://nowhere/x' in the outbox, which is empty\n")
         let all = try TestSupport.geotrack(["outbox", "clear", "--all"], home: home)
         #expect(all.status == 0, "\(all.stderr)")
         #expect(all.stdout == "Deleted 0 messages: the outbox is empty.\n")
@@ -35,6 +39,11 @@ struct OutboxClearTests {
         #expect(typo.stderr == "geotrack: no destination 'mqtt://127.0.0.1:1/owntracks/ann/vna' in the outbox; it holds '\(destination)' (see 'geotrack outbox list')\n")
         #expect(typo.stdout.isEmpty)
         #expect(try Self.waiting(home: home) == waiting, "a refused clear deletes nothing")
+        // The URL given to --publish, without the topic the outbox names its destination by.
+        let flush = try TestSupport.geotrack(["outbox", "flush", "mqtt://127.0.0.1:1", "--timeout", "1"], home: home)
+        #expect(flush.status == 66, "\(flush.stdout) \(flush.stderr)")
+        #expect(flush.stderr == "geotrack: no destination 'mqtt://127.0.0.1:1' in the outbox; it holds '\(destination)' (see 'geotrack outbox list')\n")
+        #expect(flush.stdout.isEmpty)
 
         let clear = try TestSupport.geotrack(["outbox", "clear", destination], home: home)
         #expect(clear.status == 0, "\(clear.stderr)")

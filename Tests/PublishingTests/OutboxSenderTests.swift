@@ -59,7 +59,7 @@ struct OutboxSenderTests {
         #expect(summary.deadLetters == 4)
         #expect(summary.deadLetterReason?.contains("publishing to #") == true, "\(String(describing: summary.deadLetterReason))")
         // Clearing the destination deletes its dead letters too.
-        #expect(try outbox.clear(destination: destination) == 0)
+        #expect(try outbox.clear(destination: destination).messages == 0)
         #expect(try outbox.summary(for: destination).deadLetters == 0)
         await client.close()
         await running.value

@@ -102,7 +102,7 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(
                 commandName: "flush",
                 abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
-                discussion: "Exit status 0 when the outbox is empty afterwards, 69 when a broker could not be reached in time, 77 when one refused the login.")
+                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 77 when one refused the login.")
 
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
@@ -121,17 +121,24 @@ extension GeoTrack {
             package func run() async throws {
                 let environment = ProcessInfo.processInfo.environment
                 guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
+                    if let destination { throw Clear.unknown(destination, known: []) }
                     StandardOutput.line("Nothing to send: the outbox is empty.")
                     return
                 }
                 let outbox = try OutboxLocation.open(environment: environment)
                 let credentials = try broker.credentials(environment: environment)
-                let waiting: [OutboxSummary]
+                let summaries: [OutboxSummary]
                 do {
-                    waiting = try outbox.summaries().filter { $0.count > 0 && (destination == nil || $0.destination == destination) }
+                    summaries = try outbox.summaries()
                 } catch {
                     throw CLIError(.ioError, error.message)
                 }
+                // A destination the outbox does not hold is a typo (or the URL without its topic),
+                // not a flush with nothing to do: "nothing waits" would hide what still waits.
+                if let destination, !summaries.contains(where: { $0.destination == destination }) {
+                    throw Clear.unknown(destination, known: summaries.map(\.destination))
+                }
+                let waiting = summaries.filter { $0.count > 0 && (destination == nil || $0.destination == destination) }
                 if let destination, waiting.isEmpty {
                     StandardOutput.line("Nothing waits for \(Terminal.safe(destination)).")
                     return
@@ -250,13 +257,15 @@ extension GeoTrack {
                 // A destination the outbox does not hold is a typo, not a clear with nothing to
                 // do: "Deleted 0 messages" would hide that the real one still waits.
                 if let destination, !known.contains(destination) { throw Self.unknown(destination, known: known) }
-                let deleted: Int
+                let deleted: Outbox.Cleared
                 do {
                     deleted = try outbox.clear(destination: destination)
                 } catch {
                     throw CLIError(.ioError, error.message)
                 }
-                StandardOutput.line("Deleted \(deleted) message\(deleted == 1 ? "" : "s").")
+                let messages = "\(deleted.messages) message\(deleted.messages == 1 ? "" : "s")"
+                let dead = deleted.deadLetters == 0 ? "" : " and \(deleted.deadLetters) dead letter\(deleted.deadLetters == 1 ? "" : "s")"
+                StandardOutput.line("Deleted \(messages)\(dead).")
             }
 
             /// `destination` is not in the outbox: exit 66 (EX_NOINPUT: nothing by that name),
