@@ -36,4 +36,20 @@ struct BrokerReasonTests {
         #expect(run.stderr.contains("cannot connect to mqtt://127.0.0.1:\(port): the broker's host refused the connection: check the URL's port, and that the broker runs"),
                 "\(run.stderr)")
     }
+    @Test("a broker that refuses the login is said to on every status line after, not 'unreachable' between its refused retries")
+    func refusedOnTheStatusLine() async throws {
+        let broker = try await Mosquitto(users: ["alice": "right"])
+        let home = try TestSupport.temporaryDirectory()
+        let password = home.appendingPathComponent("password").path
+        try "wrong\n".write(toFile: password, atomically: true, encoding: .utf8)
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let run = try TestSupport.geotrack(["replay", walk, "--speed", "20", "--count", "40", "--publish", "mqtt://alice@127.0.0.1:\(broker.port)",
+                                            "--publish-password-file", password, "--publish-user", "alice", "--publish-device", "pi"],
+                                           home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        let first = try #require(lines.firstIndex { $0.contains("broker refused the login") }, "\(run.stdout)")
+        #expect(lines[first...].allSatisfy { $0.contains("queued, broker refused the login") }, "\(run.stdout)")
+        #expect(run.stderr.contains("(the broker refused the login: not authorized"), "\(run.stderr)")
+    }
 }

@@ -32,6 +32,23 @@ struct PublishingMonitorTests {
         #expect(monitor.status?.text == "2 queued, broker unreachable")
     }
 
+    @Test("a broker that refuses the login is said to, across the disconnect after each refused retry, until connected")
+    func refusalKept() {
+        let monitor = PublishingMonitor()
+        monitor.start("m", waiting: 4)
+        monitor.sender("m", reported: .refused(code: 5))
+        #expect(monitor.status?.text == "4 queued, broker refused the login")
+        monitor.sender("m", reported: .unreachable)
+        #expect(monitor.status?.text == "4 queued, broker refused the login")
+        monitor.sender("m", reported: .refused(code: 5))
+        monitor.sender("m", reported: .unreachable)
+        #expect(monitor.status?.text == "4 queued, broker refused the login")
+        monitor.sender("m", reported: .connected)
+        #expect(monitor.status == nil)
+        monitor.sender("m", reported: .unreachable)
+        #expect(monitor.status?.text == "4 queued, broker unreachable")
+    }
+
     @Test("an HTTP server: the reason the sender names, cut before what to check; a refused login is the server's")
     func httpServer() {
         let monitor = PublishingMonitor()

@@ -63,10 +63,13 @@ package final class PublishingMonitor: Sendable {
             switch progress {
             case .connected: state.routes[key]?.link = .connected
             case .unreachable:
-                // A named reason stays until a connection succeeds: each retry is lost again
-                // before it fails the same way, and the line would flicker between the two.
-                if case .failed? = state.routes[key]?.link { break }
-                state.routes[key]?.link = .unreachable
+                // A named reason or a refusal stays until a connection succeeds: the broker
+                // drops each retry it refuses (a disconnect after the refusal), and the line
+                // would flicker to "unreachable" in between.
+                switch state.routes[key]?.link {
+                case .failed?, .refused?: break
+                default: state.routes[key]?.link = .unreachable
+                }
             case .failed(let code): state.routes[key]?.link = .failed(MQTTClient.failureSummary(code))
             case .unavailable(let reason):
                 // What happened, without what to check, as MQTT's failureSummary cuts it.
