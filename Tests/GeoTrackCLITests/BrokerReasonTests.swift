@@ -36,6 +36,7 @@ struct BrokerReasonTests {
         #expect(run.stderr.contains("cannot connect to mqtt://127.0.0.1:\(port): the broker's host refused the connection: check the URL's port, and that the broker runs"),
                 "\(run.stderr)")
     }
+
     @Test("a broker that refuses the login is said to on every status line after, not 'unreachable' between its refused retries")
     func refusedOnTheStatusLine() async throws {
         let broker = try await Mosquitto(users: ["alice": "right"])
