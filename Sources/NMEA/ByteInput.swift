@@ -44,13 +44,26 @@ package final class ByteInput {
             var info = stat()
             if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
                 close(opened)
-                throw SourceError(.unreadableFile, message:
-                    "cannot replay \(path): it is a directory. Give an NMEA log or a GPX track file.")
+                throw Self.directoryError(path: path)
             }
             fd = opened
             ownsDescriptor = true
         }
         storage = .allocate(capacity: capacity)
+    }
+
+    /// Checks that `path` can be opened for reading as ``init(path:)`` opens it, with the same
+    /// errors, and closes it again: a caller that starts other work first (a server, a status
+    /// line) finds a missing file before it. A pipe is opened without waiting for its writer.
+    package static func check(path: String) throws(SourceError) {
+        guard path != "-" else { return }
+        let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard opened >= 0 else { throw openError(path: path, errno: errno) }
+        defer { close(opened) }
+        var info = stat()
+        if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw directoryError(path: path)
+        }
     }
 
     deinit {
@@ -101,6 +114,10 @@ package final class ByteInput {
     /// A `read(2)` or `pread(2)` of `path` that failed with `code`.
     package static func readError(path: String, errno code: Int32) -> SourceError {
         SourceError(.io, message: "cannot read \(path): \(String(cString: strerror(code))). Check the file or device.")
+    }
+
+    private static func directoryError(path: String) -> SourceError {
+        SourceError(.unreadableFile, message: "cannot replay \(path): it is a directory. Give an NMEA log or a GPX track file.")
     }
 
     private static func openError(path: String, errno code: Int32) -> SourceError {

@@ -90,7 +90,7 @@ public final class EventStreamServer: Sendable {
         do {
             channel = try await bootstrap.bind(host: host, port: port).get()
         } catch {
-            throw WebServeError(.cannotListen, "cannot listen on \(host):\(port): \(error)")
+            throw WebServeError.listening(host: host, port: port, error: error)
         }
         let seconds = max(1, limits.heartbeatSeconds)
         let heartbeat = channel.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(seconds), delay: .seconds(seconds)) {

@@ -22,11 +22,12 @@ struct ReplayTests {
         #expect(stdin.stdout.split(separator: "\n").count == 6)
     }
 
-    @Test("a missing file or a directory: one line on stderr, non-zero exit", arguments: ["/nonexistent/track.nmea", "/tmp"])
-    func missing(path: String) throws {
-        let run = try TestSupport.geotrack(["replay", path, "--json"], home: try TestSupport.temporaryDirectory())
+    @Test("a missing file or a directory: one line on stderr and nothing else, exit 66, with --json or the status line",
+          arguments: ["/nonexistent/track.nmea", "/tmp"], [["--json"], []])
+    func missing(path: String, output: [String]) throws {
+        let run = try TestSupport.geotrack(["replay", path] + output, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 66)
-        #expect(run.stdout.isEmpty)
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
         #expect(run.stderr.hasPrefix("geotrack: "))
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(run.stderr.contains(path))

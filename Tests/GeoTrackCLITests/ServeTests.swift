@@ -253,6 +253,8 @@ struct ServeTests {
         let missing = try await Self.geotrack(["serve", "--replay", home.appendingPathComponent("none.nmea").path, "--listen", "127.0.0.1:0",
                                                 "--tiles", "none"], home: home)
         #expect(missing.status == 66, "\(missing.stderr)")
+        // Found before anything is served: the error is all it prints.
+        #expect(missing.stderr == "geotrack: cannot replay \(home.appendingPathComponent("none.nmea").path): no such file. Check the path.\n")
 
         let open = try await Self.offPool {
             try Server(["--replay", "loop.nmea", "--realtime", "--speed", "50", "--tiles", "none", "--listen", "0.0.0.0:0"],
@@ -372,7 +374,11 @@ struct ServeTests {
         let taken = try await Self.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
                                               "--listen", String(server.url.dropFirst("http://".count).dropLast())], home: home)
         #expect(taken.status == 69, "\(taken.stderr)")
-        #expect(taken.stderr.contains("choose another --listen address"), "\(taken.stderr)")
+        #expect(taken.stderr == "geotrack: cannot listen on \(server.url.dropFirst("http://".count).dropLast()): address already in use; choose another --listen address\n")
+        let nowhere = try await Self.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
+                                                "--listen", "no-such-host.invalid:8080"], home: home)
+        #expect(nowhere.status == 69, "\(nowhere.stderr)")
+        #expect(nowhere.stderr == "geotrack: cannot listen on no-such-host.invalid:8080: no such host; choose another --listen address\n")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 

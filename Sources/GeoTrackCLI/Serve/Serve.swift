@@ -103,6 +103,8 @@ extension GeoTrack {
 
             let settings = try await Settings.load(overrides: settingsOverrides, explicitFile: configFile.config)
             let logger = Logger.geotrack()
+            // A missing log is found before the address is announced: it is then the only output.
+            if let replay { try LocationSources.checkReplayable(replay) }
 
             // Access is decided before anything is served, as for watch; a replay needs none.
             let access = try RunAccess.unlessReplaying(replay)

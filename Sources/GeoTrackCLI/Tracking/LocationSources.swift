@@ -38,6 +38,16 @@ package enum LocationSources {
         return manager
     }
 
+    /// Fails as the replay would if `path` cannot be opened: called before a command prints or
+    /// serves anything, so that a missing file is its only output.
+    package static func checkReplayable(_ path: String) throws(CLIError) {
+        do throws(SourceError) {
+            try ByteInput.check(path: path)
+        } catch {
+            throw CLIError(error)
+        }
+    }
+
     /// A manager on a replay of `path` ("-" for stdin), as fast as possible or at `speed` times
     /// the recorded pace. The data is the user's own, so access is granted in memory.
     @MainActor

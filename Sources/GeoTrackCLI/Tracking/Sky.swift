@@ -68,6 +68,7 @@ extension GeoTrack {
             let access = try RunAccess.unlessReplaying(replay)
             defer { access?.end() }
 
+            if let replay { try LocationSources.checkReplayable(replay) }
             let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
             let sourceName = LocationSources.sourceName(replay: replay, settings: settings)
             let render = RenderOptions(format: settings.format, units: settings.units,
