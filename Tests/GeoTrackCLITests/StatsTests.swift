@@ -111,16 +111,28 @@ struct StatsTests {
         #expect(lines.stderr.contains("points       8\n") && lines.stderr.contains("distance     6.8 m\n"), "\(lines.stderr)")
     }
 
-    @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so")
+    @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so and no summary of nothing")
     func badInput() throws {
         let home = try TestSupport.temporaryDirectory()
-        let missing = try TestSupport.geotrack(["stats", home.appendingPathComponent("nope.nmea").path], home: home)
-        #expect(missing.status == 66)
-        #expect(missing.stderr.split(separator: "\n").count == 1, "\(missing.stderr)")
+        let good = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let missingPath = home.appendingPathComponent("nope.nmea").path
+        // Checked before any file is summed up, wherever it stands in the list.
+        for files in [[missingPath], [good, missingPath]] {
+            let missing = try TestSupport.geotrack(["stats"] + files, home: home)
+            #expect(missing.status == 66)
+            #expect(missing.stderr == "geotrack: cannot replay \(missingPath): no such file. Check the path.\n")
+            #expect(missing.stdout.isEmpty, "\(missing.stdout)")
+        }
         let junk = home.appendingPathComponent("junk.nmea")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: junk)
         let notALog = try TestSupport.geotrack(["stats", junk.path], home: home)
         #expect(notALog.status == 65, "\(notALog.stderr)")
+        #expect(notALog.stdout.isEmpty, "\(notALog.stdout)")
+        #expect(notALog.stderr.split(separator: "\n").count == 1, "\(notALog.stderr)")
+        // The files before it are summed up; the one that is no log gets its error alone.
+        let both = try TestSupport.geotrack(["stats", good, junk.path], home: home)
+        #expect(both.status == 65, "\(both.stderr)")
+        #expect(both.stdout.hasPrefix("== \(good)\n") && !both.stdout.contains("== \(junk.path)"), "\(both.stdout)")
         #expect(try TestSupport.geotrack(["stats"], home: home).status == 64)
     }
 }

@@ -53,9 +53,12 @@ extension GeoTrack {
         package func run() async throws {
             let settings = try await Settings.load(overrides: display.settingsOverrides, explicitFile: configFile.config)
             let logger = Logger.geotrack()
+            // Every file is checked before the first is summed up: a missing one is the only output.
+            for file in files { try LocationSources.checkReplayable(file) }
             for file in files {
                 let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,
-                                                  format: settings.format, file: json || files.count > 1 ? file : nil)
+                                                  format: settings.format, file: json || files.count > 1 ? file : nil,
+                                                  writesWhenFinished: false)
                 let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: file)
                 let picture = try svgPath.map { svgPath throws(CLIError) in
                     try PictureOutput(path: svgPath, replacing: overwrite, input: file, units: settings.units,
@@ -69,6 +72,8 @@ extension GeoTrack {
                                 output: output)
                 }
                 try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
+                // Only a file read to its end is summed up: one that is no log gets its error alone.
+                statistics.write()
             }
         }
     }

@@ -19,5 +19,7 @@ extension StatisticsOutput: BuiltInOutput {
         if case .location(let location) = update { add(location) }
     }
 
-    package func finishAfterDisplay() { write() }
+    package func finishAfterDisplay() {
+        if writesWhenFinished { write() }
+    }
 }

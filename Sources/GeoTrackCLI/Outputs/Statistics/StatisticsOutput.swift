@@ -14,16 +14,22 @@ package final class StatisticsOutput: Sendable {
     private let units: Units
     private let format: CoordinateFormat
     private let file: String?
+    /// Whether the run's end writes the summary (`--stats`, whatever ended the run), or the
+    /// caller does once the run succeeded (`geotrack stats`, which prints nothing for a file
+    /// that is no log).
+    let writesWhenFinished: Bool
     private let state = Mutex(TrackStatistics())
 
     /// Statistics written to `descriptor` at the end: one JSON object with `json`, else lines
-    /// (headed by `file` when given).
-    package init(descriptor: Int32, json: Bool, units: Units, format: CoordinateFormat, file: String? = nil) {
+    /// (headed by `file` when given); by ``write()`` only, unless `writesWhenFinished`.
+    package init(descriptor: Int32, json: Bool, units: Units, format: CoordinateFormat, file: String? = nil,
+                 writesWhenFinished: Bool = true) {
         self.descriptor = descriptor
         self.json = json
         self.units = units
         self.format = format
         self.file = file
+        self.writesWhenFinished = writesWhenFinished
     }
 
     /// Adds a location the run delivered.
