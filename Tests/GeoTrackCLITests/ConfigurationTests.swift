@@ -226,4 +226,16 @@ struct PublishConfigurationTests {
             #expect(!error.message.contains("secret"), "a password is never repeated: \(error.message)")
         }
     }
+
+    @Test("a destination refused in the environment names the variable, not a file that may not exist")
+    func refusedFromEnvironment() async throws {
+        do {
+            _ = try await ConfigurationTests.load(environment: ["GEOTRACK_PUBLISH_DESTINATIONS": "mqtt://a.lan, bogus://x"], yaml: "")
+            Issue.record("accepted bogus://x")
+        } catch let error as CLIError {
+            #expect(error.status == .config)
+            #expect(error.message.hasPrefix("config: publish.destinations in GEOTRACK_PUBLISH_DESTINATIONS: --publish bogus://x: unknown scheme"),
+                    "\(error.message)")
+        }
+    }
 }

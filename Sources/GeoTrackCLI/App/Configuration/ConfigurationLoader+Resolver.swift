@@ -83,7 +83,7 @@ extension ConfigurationLoader {
                     _ = try PublishDestination(url: url)
                 } catch {
                     // The URL itself is not repeated: it may hold a password, which is refused.
-                    throw CLIError(.config, "config: \(key) in \(filePath): \(error.message)")
+                    throw CLIError(.config, "config: \(key) \(origin(key)): \(error.message)")
                 }
             }
             result.destinations = urls
@@ -145,15 +145,14 @@ extension ConfigurationLoader {
             return number
         }
 
+        /// Where `key` was set: its environment variable, else the file.
+        func origin(_ key: String) -> String {
+            loader.environment[ConfigKeys.environmentName(key)] != nil ? "in \(ConfigKeys.environmentName(key))" : "in \(filePath)"
+        }
+
         /// The error for a bad value, naming where it was set.
         func bad(_ key: String, _ value: String, _ allowed: String) -> CLIError {
-            let origin: String
-            if loader.environment[ConfigKeys.environmentName(key)] != nil {
-                origin = "in \(ConfigKeys.environmentName(key))"
-            } else {
-                origin = "in \(filePath)"
-            }
-            return CLIError(.config, "config: \(key) = '\(value)' \(origin) is not allowed; use \(allowed)")
+            CLIError(.config, "config: \(key) = '\(value)' \(origin(key)) is not allowed; use \(allowed)")
         }
     }
 }
