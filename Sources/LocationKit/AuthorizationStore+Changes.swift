@@ -18,13 +18,13 @@ extension AuthorizationStore {
         try ensureDirectory()
         let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard fd >= 0 else {
-            throw .authorizationStore(path: directory, reason: "cannot watch it for changes: \(String(cString: strerror(errno)))")
+            throw .stateFolder(path: directory, reason: "cannot watch it for changes: \(String(cString: strerror(errno)))")
         }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
         guard inotify_add_watch(fd, directory, mask) >= 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)
-            throw .authorizationStore(path: directory, reason: "cannot watch it for changes: \(reason)")
+            throw .stateFolder(path: directory, reason: "cannot watch it for changes: \(reason)")
         }
         // The policy directory may not exist (no policy at all); then there is nothing to watch.
         let policyDirectory = policyPath.deletingLastPathComponent

@@ -77,13 +77,15 @@ public final class AuthorizationStore: Sendable {
         if let memory { return memory.status }
         if isRestrictedByPolicy() { return StoredAuthorization(.restricted) }
         // A decision in a folder others can write to, or another user's, is no one's to trust.
-        if let problem = StateDirectory.problem(directory) { throw .authorizationStore(path: path, reason: problem) }
+        if let problem = StateDirectory.problem(directory) { throw .stateFolder(path: directory, reason: problem) }
         let text: String
-        switch Self.readSmallFile(path) {
+        // A link is never followed: the decision is the file in the user's own folder, nothing else.
+        switch Self.readSmallFile(path, followingLinks: false) {
         case .missing:
             return StoredAuthorization(.notDetermined)
         case .unreadable(let reason):
-            throw .authorizationStore(path: path, reason: "it cannot be read (\(reason))")
+            throw .authorizationStore(path: path, reason: Self.isLink(path) ? "it is a symbolic link, which is not followed there"
+                                                                             : "it cannot be read (\(reason))")
         case .text(let content, _):
             text = content
         }
@@ -114,7 +116,7 @@ public final class AuthorizationStore: Sendable {
             let stored = StoredAuthorization(status, accuracy: accuracy)
             if let memory { return memory.set(stored) }
             try ensureDirectory()
-            if let problem = StateDirectory.problem(directory) { throw .authorizationStore(path: path, reason: problem) }
+            if let problem = StateDirectory.problem(directory) { throw .stateFolder(path: directory, reason: problem) }
             try writeAtomically(stored.fileText)
         }
     }
@@ -171,13 +173,19 @@ public final class AuthorizationStore: Sendable {
         return .text(text, info)
     }
 
+    /// Whether `path` is a symbolic link.
+    static func isLink(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
+    }
+
     /// Creates the directory (mode 0700) when missing.
     func ensureDirectory() throws(LocationError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .authorizationStore(path: directory, reason: "the directory cannot be created")
+            throw .stateFolder(path: directory, reason: "the folder cannot be created")
         }
     }
 

@@ -15,8 +15,11 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     case source(SourceError)
     /// A region could not be monitored.
     case regionMonitoringFailed(identifier: String, reason: String)
-    /// The authorization decision could not be read or saved.
+    /// The authorization decision's file could not be read or saved, or holds no decision.
     case authorizationStore(path: String, reason: String)
+    /// The folder that holds the authorization decision may not hold it (another user's, or
+    /// others may write to it), or cannot be made or watched; `reason` says which.
+    case stateFolder(path: String, reason: String)
     /// A ``Monitor``'s conditions could not be read or saved at `path`, or a monitor or
     /// condition was given something it cannot hold.
     case monitorFailed(name: String, path: String, reason: String)
@@ -37,6 +40,8 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
             "cannot monitor region '\(identifier)': \(reason)"
         case .authorizationStore(let path, let reason):
             "cannot use the authorization file \(path): \(reason)"
+        case .stateFolder(let path, let reason):
+            "refusing the authorization decision in \(path): \(reason)"
         case .monitorFailed(let name, let path, let reason):
             "monitor '\(name)' (\(path)): \(reason)"
         }

@@ -166,7 +166,8 @@ import Testing
         try store.write(.authorizedAlways)
         #expect(chmod(directory.path, 0o777) == 0)
         let read = #expect(throws: LocationError.self) { try store.read() }
-        #expect(read?.description.contains("others may write to the folder \(directory.path) (mode 777); run `chmod 700 \(directory.path)`") == true,
+        #expect(read == .stateFolder(path: directory.path,
+                                     reason: "others may write to the folder \(directory.path) (mode 777); run `chmod 700 \(directory.path)`"),
                 "\(String(describing: read))")
         #expect(throws: LocationError.self) { try store.write(.denied) }
         #expect(chmod(directory.path, 0o700) == 0)
@@ -184,6 +185,21 @@ import Testing
         defer { _ = chown(directory.path, 0, 0) }
         let read = #expect(throws: LocationError.self) { try store.read() }
         #expect(read?.description.contains("belongs to user 65534, not to you (0)") == true, "\(String(describing: read))")
+    }
+
+    @Test("a decision file that is a symbolic link is refused, not followed, even to a file that grants; reset removes the link only")
+    func linkedDecision() throws {
+        let directory = try TemporaryDirectory()
+        let store = AuthorizationStore(directory: directory.path + "/state", policyPath: directory.path + "/none")
+        try store.write(.denied)
+        let granting = directory.path + "/granting"
+        try "authorizedAlways\n".write(toFile: granting, atomically: true, encoding: .utf8)
+        #expect(unlink(store.path) == 0 && symlink(granting, store.path) == 0)
+        let read = #expect(throws: LocationError.self) { try store.read() }
+        #expect(read == .authorizationStore(path: store.path, reason: "it is a symbolic link, which is not followed there"))
+        try store.reset()
+        #expect(try store.read() == .notDetermined)
+        #expect(try String(contentsOfFile: granting, encoding: .utf8) == "authorizedAlways\n")
     }
 
     @Test("a policy path that is a dangling symbolic link denies; nothing there allows")

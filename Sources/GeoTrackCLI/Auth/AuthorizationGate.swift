@@ -137,21 +137,22 @@ package struct AuthorizationGate: Sendable {
         try write(.authorizedAlways, accuracy: approximate ? .reducedAccuracy : .fullAccuracy, to: store)
     }
 
-    /// Reads a store's whole decision, as a CLI error when it cannot.
+    /// Reads a store's whole decision, as a CLI error when it cannot: 73, as for the outbox's
+    /// state, since the decision's folder or file cannot be used.
     package static func readAuthorization(_ store: AuthorizationStore) throws(CLIError) -> StoredAuthorization {
         do {
             return try store.readAuthorization()
         } catch {
-            throw CLIError(.failure, error.advisedMessage)
+            throw CLIError(.cannotCreate, error.advisedMessage)
         }
     }
 
-    /// Reads a store, as a CLI error when it cannot.
+    /// Reads a store, as a CLI error when it cannot (see ``readAuthorization(_:)``).
     package static func read(_ store: AuthorizationStore) throws(CLIError) -> AuthorizationStatus {
         do {
             return try store.read()
         } catch {
-            throw CLIError(.failure, error.advisedMessage)
+            throw CLIError(.cannotCreate, error.advisedMessage)
         }
     }
 

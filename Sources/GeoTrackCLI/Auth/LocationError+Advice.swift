@@ -13,7 +13,12 @@ extension LocationError {
         case .locationUnknown:
             description + ". Check that the receiver has a clear view of the sky (try `cgps`)."
         case .authorizationStore:
-            description + ". Check its permissions, or run `geotrack auth reset` and decide again."
+            // Resetting removes the file whatever it holds (a link, text that is no decision, a
+            // file no one may read), and the folder is the user's own.
+            description + ". Run `geotrack auth reset` and decide again."
+        case .stateFolder:
+            // The reason says what to do with the folder; a reset cannot help.
+            description
         case .source(let error):
             error.advisedMessage
         case .regionMonitoringFailed, .monitorFailed:
