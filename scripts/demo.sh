@@ -38,7 +38,7 @@ echo "demo: location access granted ahead of time (geotrack auth grant, in a thr
 
 echo "demo: gpsd (via gpsfake) on 127.0.0.1:$port replaying $(basename "$log"); geotrack watch, $fixes fixes, recording demo.gpx:"
 timeout 60 "$bin" watch --gpsd "127.0.0.1:$port" --count "$fixes" --timeout 30 --gpx "$work/demo.gpx" </dev/null
-echo "demo: demo.gpx has $(grep -c '<trkpt' "$work/demo.gpx") track points$(command -v xmllint >/dev/null && xmllint --noout "$work/demo.gpx" && echo ', valid XML')"
+echo "demo: demo.gpx has $(grep -c '<trkpt' "$work/demo.gpx") track points, one per receiver time (gpsd may report one time twice, as its sentences come)$(command -v xmllint >/dev/null && xmllint --noout "$work/demo.gpx" && echo '; valid XML')"
 echo "demo: geotrack replay demo.gpx --json, the first two fixes:"
 "$bin" replay "$work/demo.gpx" --json | head -n 2 || true
 echo "demo: done. Next: make install PREFIX=~/.local puts geotrack in ~/.local/bin (see the README's quick start)"
