@@ -196,7 +196,8 @@ package final class ServePage: Sendable {
 
     private static func regionJSON(_ region: RegionSetting) -> String {
         var json = ServeJSON()
-        json.add("name", region.name)
+        // Control characters shown as the events list and the terminal show them (`\u{1b}`).
+        json.add("name", Terminal.safe(region.name))
         json.add("lat", region.latitude)
         json.add("lon", region.longitude)
         json.add("radius", region.radius, decimals: 1)
@@ -228,12 +229,12 @@ package final class ServePage: Sendable {
         json.add("problem", problem)
         let devices = roster.sorted.map { device in
             var item = ServeJSON()
-            item.add("name", device.name)
+            item.add("name", Terminal.safe(device.name))
             item.add("lat", device.location?.latitude)
             item.add("lon", device.location?.longitude)
             item.add("accuracy", device.location?.accuracy.map(Double.init), decimals: 0)
             item.add("tst", device.location.map { Double($0.timestamp) }, decimals: 0)
-            item.add("regions", raw: ServeJSON.array(device.regions.sorted().map(ServeJSON.quoted)))
+            item.add("regions", raw: ServeJSON.array(device.regions.sorted().map { ServeJSON.quoted(Terminal.safe($0)) }))
             item.add("gone", device.gone)
             return item.json
         }
