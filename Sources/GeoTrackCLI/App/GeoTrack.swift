@@ -34,9 +34,9 @@ package struct GeoTrack: AsyncParsableCommand {
             GEOTRACK_DEBUG     log debug messages on stderr
             GEOTRACK_PUBLISH_PASSWORD
                                the broker's or HTTP server's password (--publish,
-                               fleet, outbox flush)
+                               fleet, serve --fleet, outbox flush)
             XDG_CONFIG_HOME    where the configuration lives (default ~/.config)
-            XDG_STATE_HOME     the authorization decision and monitors
+            XDG_STATE_HOME     the authorization decision, the outbox and monitors
                                (default ~/.local/state)
             HOME               the base of both defaults
             NO_COLOR, TERM     NO_COLOR set, or TERM=dumb, turns colour off
