@@ -107,7 +107,7 @@ public final class GPSDClient: Sendable {
                 // that accepted but never listed its devices as gpsd does at once.
                 if connected.value.load(ordering: .acquiring) {
                     return .failure(SourceError(.timedOut, message:
-                        "gpsd at \(host):\(port) did not list its devices within \(timeout). Is it gpsd listening there?"))
+                        "gpsd at \(HostAndPort.text(host, port)) did not list its devices within \(timeout). Is it gpsd listening there?"))
                 }
                 return .failure(.noAnswer(host: host, port: port, within: timeout))
             }
@@ -119,7 +119,7 @@ public final class GPSDClient: Sendable {
                     return result
                 }
             }
-            return .failure(SourceError(.io, message: "the device query to gpsd at \(host):\(port) was cancelled"))
+            return .failure(SourceError(.io, message: "the device query to gpsd at \(HostAndPort.text(host, port)) was cancelled"))
         }
     }
 }

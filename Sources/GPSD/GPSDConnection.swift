@@ -56,7 +56,7 @@ final class GPSDConnection {
 
     deinit {
         if isOpen {
-            assertionFailure("leaked open GPSDConnection to \(host):\(port). Call close() when done.")
+            assertionFailure("leaked open GPSDConnection to \(HostAndPort.text(host, port)). Call close() when done.")
             geotrack_close_socket(descriptor)
         }
     }
@@ -78,7 +78,7 @@ final class GPSDConnection {
         case GEOTRACK_CONNECT_WOKEN: throw Self.interrupted
         case EPIPE, ECONNRESET: throw SourceError.connectionClosed(host: host, port: port)
         default:
-            throw SourceError(.io, message: "writing to gpsd at \(host):\(port) failed: \(String(cString: strerror(code)))")
+            throw SourceError(.io, message: "writing to gpsd at \(HostAndPort.text(host, port)) failed: \(String(cString: strerror(code)))")
         }
     }
 
@@ -98,13 +98,13 @@ final class GPSDConnection {
                     rejected += 1
                     let level: Logger.Level = rejected == 1 ? .warning : .debug
                     logger.log(level: level, "ignored a line from gpsd", metadata: [
-                        "host": "\(host):\(port)", "reason": "\(reason)", "rejected": "\(rejected)"])
+                        "host": "\(HostAndPort.text(host, port))", "reason": "\(reason)", "rejected": "\(rejected)"])
                 }
             }
             if lines.oversizedLines > oversizedReported {
                 oversizedReported = lines.oversizedLines
                 logger.warning("ignored a line from gpsd longer than \(Self.maximumLineLength) bytes",
-                               metadata: ["host": "\(host):\(port)", "count": "\(oversizedReported)"])
+                               metadata: ["host": "\(HostAndPort.text(host, port))", "count": "\(oversizedReported)"])
             }
             try fill()
         }
@@ -124,12 +124,12 @@ final class GPSDConnection {
                 case 1: continue
                 default:
                     throw SourceError(.io, message:
-                        "waiting for gpsd at \(host):\(port) failed: \(String(cString: strerror(errno)))")
+                        "waiting for gpsd at \(HostAndPort.text(host, port)) failed: \(String(cString: strerror(errno)))")
                 }
             case ECONNRESET, EPIPE, ESHUTDOWN:
                 throw SourceError.connectionClosed(host: host, port: port)
             default:
-                throw SourceError(.io, message: "reading from gpsd at \(host):\(port) failed: \(String(cString: strerror(code)))")
+                throw SourceError(.io, message: "reading from gpsd at \(HostAndPort.text(host, port)) failed: \(String(cString: strerror(code)))")
             }
         }
     }
@@ -153,8 +153,8 @@ final class GPSDConnection {
         case ETIMEDOUT: return .timedOut(host: host, port: port)
         default:
             let reason = String(cString: strerror(code))
-            return SourceError(.io, message: "cannot connect to gpsd at \(host):\(port): \(reason)",
-                               reason: reason, address: "\(host):\(port)")
+            return SourceError(.io, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): \(reason)",
+                               reason: reason, address: "\(HostAndPort.text(host, port))")
         }
     }
 }

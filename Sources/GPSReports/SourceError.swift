@@ -52,27 +52,27 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// Nothing listens at `host:port`.
     public static func connectionRefused(host: String, port: Int) -> SourceError {
-        SourceError(.connectionRefused, message: "cannot connect to gpsd at \(host):\(port): connection refused",
-                    reason: "connection refused", address: "\(host):\(port)")
+        SourceError(.connectionRefused, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): connection refused",
+                    reason: "connection refused", address: "\(HostAndPort.text(host, port))")
     }
 
     /// `host` does not resolve.
     public static func hostNotFound(host: String, port: Int) -> SourceError {
         // The port says nothing about a name that does not resolve: the reason names the host.
-        SourceError(.hostNotFound, message: "cannot connect to gpsd at \(host):\(port): unknown host",
+        SourceError(.hostNotFound, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): unknown host",
                     reason: "host \(host) does not resolve")
     }
 
     /// gpsd closed the connection.
     public static func connectionClosed(host: String, port: Int) -> SourceError {
-        SourceError(.connectionClosed, message: "gpsd at \(host):\(port) closed the connection",
-                    reason: "connection closed", address: "\(host):\(port)")
+        SourceError(.connectionClosed, message: "gpsd at \(HostAndPort.text(host, port)) closed the connection",
+                    reason: "connection closed", address: "\(HostAndPort.text(host, port))")
     }
 
     /// Connecting to gpsd at `host:port` did not complete: the kernel gave up waiting.
     public static func timedOut(host: String, port: Int) -> SourceError {
-        SourceError(.timedOut, message: "cannot connect to gpsd at \(host):\(port): no answer",
-                    reason: "no answer", address: "\(host):\(port)")
+        SourceError(.timedOut, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): no answer",
+                    reason: "no answer", address: "\(HostAndPort.text(host, port))")
     }
 
     /// Nothing came from `host:port` within `timeout`: the connect did not complete, or the
@@ -80,13 +80,13 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     public static func noAnswer(host: String, port: Int, within timeout: Duration) -> SourceError {
         let seconds = timeout.inSeconds
         let shown = seconds == seconds.rounded() && abs(seconds) < 1e9 ? "\(Int(seconds))" : "\(seconds)"
-        return SourceError(.timedOut, message: "no answer from gpsd at \(host):\(port) within \(shown) s",
-                           reason: "no answer in \(shown) s", address: "\(host):\(port)", timeout: timeout)
+        return SourceError(.timedOut, message: "no answer from gpsd at \(HostAndPort.text(host, port)) within \(shown) s",
+                           reason: "no answer in \(shown) s", address: "\(HostAndPort.text(host, port))", timeout: timeout)
     }
 
     /// gpsd has no receiver attached.
     public static func noReceiver(host: String, port: Int) -> SourceError {
-        SourceError(.noReceiver, message: "no GPS receiver is attached to gpsd at \(host):\(port)",
-                     reason: "no GPS receiver attached", address: "\(host):\(port)")
+        SourceError(.noReceiver, message: "no GPS receiver is attached to gpsd at \(HostAndPort.text(host, port))",
+                     reason: "no GPS receiver attached", address: "\(HostAndPort.text(host, port))")
     }
 }

@@ -10,7 +10,7 @@ package enum LocationSources {
     /// What the run reads, as the outputs name it: the replayed file ("standard input" for
     /// `-`), or gpsd's address.
     package static func sourceName(replay: String?, settings: Settings) -> String {
-        replay.map { $0 == "-" ? "standard input" : $0 } ?? "gpsd at \(settings.gpsdHost):\(settings.gpsdPort)"
+        replay.map { $0 == "-" ? "standard input" : $0 } ?? "gpsd at \(HostAndPort.text(settings.gpsdHost, settings.gpsdPort))"
     }
 
     /// The gpsd client for the settings' host, port and device.
