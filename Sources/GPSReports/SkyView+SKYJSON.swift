@@ -1,7 +1,8 @@
 extension SkyView {
     /// The sky view as one line of gpsd SKY JSON, with gpsd's names and number formats:
-    /// `{"class":"SKY","device":…,"time":…,"xdop":0.64,…,"satellites":[{"PRN":5,"el":28.0,"az":139.0,"ss":43.0,"used":true,"gnssid":0,"svid":5}]}`.
-    /// Unknown values are left out.
+    /// `{"class":"SKY","device":…,"time":…,"xdop":0.64,…,"nSat":1,"uSat":1,"satellites":[{"PRN":5,"el":28.0,"az":139.0,"ss":43.0,"used":true,"gnssid":0,"svid":5}]}`.
+    /// Unknown values are left out; `nSat` (satellites listed) and `uSat` (those used) are always
+    /// there, before the list, as gpsd 3.22 prints them.
     public func skyJSON() -> String {
         var writer = JSONWriter()
         writer.raw("{\"class\":\"SKY\"")
@@ -16,6 +17,12 @@ extension SkyView {
             writer.raw(name)
             writer.fixed(value, decimals: 2)
         }
+        // Counted from the list itself, as gpsd counts its own: a receiver's GGA count of used
+        // satellites (`reportedUsedCount`) is not what gpsd prints here.
+        writer.raw(",\"nSat\":")
+        writer.integer(satellites.count)
+        writer.raw(",\"uSat\":")
+        writer.integer(satellites.lazy.filter(\.used).count)
         writer.raw(",\"satellites\":[")
         for (index, satellite) in satellites.enumerated() {
             writer.raw(index == 0 ? "{\"PRN\":" : ",{\"PRN\":")

@@ -42,6 +42,8 @@ public final class GeolocationService {
     private var lastSent: Location?
     /// The last location handed to the outputs with a velocity the receiver measured.
     private var lastMeasured: Location?
+    /// The last location handed to the outputs with a height.
+    private var lastHeight: Location?
     private var observations: [ObservationToken] = []
 
     /// Creates the service over `manager`.
@@ -99,6 +101,7 @@ public final class GeolocationService {
                     let location = shownLocation(for: delivered)
                     lastSent = location
                     if location.reportedSpeed != nil { lastMeasured = location }
+                    if location.hasHeight { lastHeight = location }
                     let displayed = displayedLocation(for: location)
                     // The status first: an output that stops at this location has drawn it.
                     apply(.location(displayed, heading: shownHeading(for: displayed)))
@@ -188,13 +191,29 @@ public final class GeolocationService {
     /// velocity for an earlier fix that the manager still considers current (a sensor
     /// reading's 5 s), the status keeps that velocity. A receiver whose cycle starts with a GGA
     /// (gpsd's derived speed) and ends with an RMC (the receiver's own) would otherwise show
-    /// 41.2 km/h and 0.0 km/h in turn, and its heading would come and go. The outputs in gpsd's
+    /// 41.2 km/h and 0.0 km/h in turn, and its heading would come and go. The same rule keeps
+    /// the height: a 3D location without one, after an earlier location with one that is still
+    /// current, shows that height, its error and its climb (`Location.withHeight(of:)`); a
+    /// receiver whose cycle ends with a report without a height (garmin48's GLL) would otherwise
+    /// show its altitude and climb, then `-`, in turn. A height stops showing only once the
+    /// receiver has given none for that long, or has no 3D fix. The outputs in gpsd's
     /// format, the statistics and the publisher still get the location as it was sent.
     public func displayedLocation(for location: Location) -> Location {
-        guard location.course == nil, location.speed != nil, !location.isStale,
-              let measured = lastMeasured, !measured.isStale, measured.timestamp < location.timestamp,
-              manager.isCurrent(measured.timestamp, at: location.timestamp) else { return location }
-        return location.withVelocity(of: measured)
+        var shown = location
+        if location.course == nil, location.speed != nil, let measured = lastMeasured, isCurrent(measured, at: location) {
+            shown = shown.withVelocity(of: measured)
+        }
+        if location.gnss.fixMode == .threeD, !location.hasHeight, let height = lastHeight, isCurrent(height, at: location) {
+            shown = shown.withHeight(of: height)
+        }
+        return shown
+    }
+
+    /// Whether `earlier`, a location sent before, may still stand in for what `location` lacks:
+    /// neither is stale, it is older, and the manager still considers it current at `location`'s time.
+    private func isCurrent(_ earlier: Location, at location: Location) -> Bool {
+        !location.isStale && !earlier.isStale && earlier.timestamp < location.timestamp
+            && manager.isCurrent(earlier.timestamp, at: location.timestamp)
     }
 
     /// The fix that caused a region event, as outputs may see it: the manager keeps it as the
@@ -231,6 +250,7 @@ public final class GeolocationService {
         // A precise report's speed and course must not complete or steady an approximate one.
         lastSent = nil
         lastMeasured = nil
+        lastHeight = nil
         let status = reducer.status
         guard status != statusRelay.value else { return }
         statusRelay.accept(status)

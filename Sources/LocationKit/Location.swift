@@ -40,8 +40,9 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     /// The report this location was made from, exactly as the source sent it (gpsd's TPV, or the
     /// NMEA cycle decoded as gpsd would): every field, including those a location has no
     /// property for (climb, magnetic track, the error estimates). Outputs that speak gpsd's
-    /// format print this, so nothing is lost between the receiver and them.
-    public let fix: Fix
+    /// format print this, so nothing is lost between the receiver and them. Only a location made
+    /// for display (``withHeight(of:)``) has its missing vertical values filled in here too.
+    public private(set) var fix: Fix
 
     /// Creates a location by hand; non-finite and out-of-range values become `nil`, and ``fix``
     /// is a report holding the same values.
@@ -126,6 +127,29 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         carried.speedAccuracy = other.speedAccuracy
         carried.course = other.course
         carried.courseAccuracy = other.courseAccuracy
+        return carried
+    }
+
+    /// Whether this location has a height (above sea level or the ellipsoid).
+    public var hasHeight: Bool { altitude != nil || ellipsoidalAltitude != nil }
+
+    /// This location with the heights of `other`, and the vertical error, climb and climb error
+    /// it lacks taken from `other` too, for display: a receiver whose cycle holds a report without
+    /// a height (garmin48's GLL, one second after its GGA) still has the height it gave a moment
+    /// before. Unlike ``withVelocity(of:)`` this also fills ``fix`` (climb has no property of its
+    /// own), so only views get such a location, never an output in gpsd's format.
+    public func withHeight(of other: Location) -> Location {
+        var carried = self
+        carried.altitude = other.altitude
+        carried.ellipsoidalAltitude = other.ellipsoidalAltitude
+        carried.verticalAccuracy = verticalAccuracy ?? other.verticalAccuracy
+        carried.fix.altitudeMSL = other.fix.altitudeMSL
+        carried.fix.altitudeHAE = other.fix.altitudeHAE
+        carried.fix.epv = fix.epv ?? other.fix.epv
+        if fix.climb == nil {
+            carried.fix.climb = other.fix.climb
+            carried.fix.epc = other.fix.epc
+        }
         return carried
     }
 

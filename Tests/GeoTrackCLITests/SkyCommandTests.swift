@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 @testable import GeoTrackCLI
 
@@ -83,6 +84,24 @@ struct SkyCommandTests {
         for system in ["GPS", "GLONASS", "Galileo"] {
             #expect(lines.contains { $0.dropFirst(SkyScreen.rightStart).hasPrefix(system + " ") }, "\(system)")
         }
+    }
+
+    @Test("without a terminal, the last screen keeps the cycle's altitude and climb when the log ends on a report without them")
+    func snapshotKeepsTheCyclesHeight() throws {
+        // garmin48 ends on a GLL, a second after the GGA with the height: gpsd's last TPV has none.
+        let log = try Corpus.path("garmin48.nmea")
+        let run = try TestSupport.geotrack(["sky", "--replay", log], home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+        let tpvs = try WatchEndToEndTests.objects(decoded.stdout, class: "TPV")
+        #expect(tpvs.last?["altMSL"] == nil, "the log's last report has no height")
+        let last = try #require(tpvs.last { $0["altMSL"] != nil && $0["climb"] != nil })
+        // Whole metres as the view prints them (printf's rounding: 12.5 is 12).
+        let metres = { (key: String) in ((last[key] as? Double).map { String(format: "%.0f", $0) }) ?? "missing \(key)" }
+        #expect(SkyScreenTests.value("Altitude", in: lines) == "\(metres("altMSL")) m MSL  \(metres("altHAE")) m HAE", "\(lines)")
+        let climb = try #require(last["climb"] as? Double)
+        #expect(SkyScreenTests.value("Climb", in: lines)?.hasPrefix("+" + String(format: "%.1f", climb) + " m/s") == true, "\(lines)")
     }
 
     @Test("usage errors exit 64 with one line", arguments: [

@@ -60,4 +60,58 @@ extension WatchEndToEndTests {
         let settings = try String(contentsOfFile: stty, encoding: .utf8)
         #expect(settings.contains(" echo ") && !settings.contains("-echo "), "\(settings)")
     }
+
+    /// The times of day (seconds) at which gpsd's decoding of `log` gives a TPV with a height.
+    static func heightTimes(_ log: String) throws -> [Double] {
+        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+        return try Self.objects(decoded.stdout, class: "TPV").compactMap { tpv in
+            guard tpv["altMSL"] != nil || tpv["altHAE"] != nil, let time = tpv["time"] as? String else { return nil }
+            return Self.secondOfDay(time.split(separator: "T").last.map(String.init) ?? "")
+        }
+    }
+
+    /// `22:53:10Z` or `22:53:10.000Z` (or a longer text starting with one) as seconds since midnight.
+    static func secondOfDay(_ text: String) -> Double? {
+        let parts = text.prefix(8).split(separator: ":").compactMap { Double($0) }
+        return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : nil
+    }
+
+    @Test("sky through a real gpsd keeps the cycle's altitude, climb and speed: a report without them (garmin48's GLL) does not blank them")
+    func skyKeepsTheCyclesValues() async throws {
+        // garmin48 sends a GLL a second after each RMC and GGA: gpsd 3.22 makes it a 3D TPV of its
+        // own, without altitude or climb. The view shows `-` only when gpsd gave no height for 5 s
+        // (the manager's sensorHeadingValidity, the rule that also keeps the cycle's velocity).
+        let log = try Corpus.path("garmin48.nmea")
+        let withHeight = try Self.heightTimes(log)
+        #expect(withHeight.count >= 5)
+        let gpsd = try await GPSFake(log: log, cycle: 0.05, once: false)
+        let home = try Self.grantedHome()
+        let session = try TmuxSession(width: 80, height: 24, command: [TestSupport.binary, "sky", "--gpsd", gpsd.address],
+                                      environment: Self.environment(home))
+        try session.waitFor("a 3D fix with an altitude") { lines in
+            lines.contains { $0.hasPrefix("Status    3D fix") } && SkyScreenTests.value("Altitude", in: lines)?.hasSuffix("HAE") == true
+        }
+        var times = Set<String>()
+        let deadline = Date().addingTimeInterval(90)
+        while times.count < 12, Date() < deadline {
+            let lines = try session.lines()
+            guard lines.contains(where: { $0.hasPrefix("Status    3D fix") }),
+                  let time = SkyScreenTests.value("Time", in: lines), let second = Self.secondOfDay(String(time.dropFirst(11))) else {
+                usleep(50_000)
+                continue
+            }
+            times.insert(time)
+            let altitude = SkyScreenTests.value("Altitude", in: lines)
+            // What gpsd really gave: a height within the 5 s before this fix, of the same pass of the log.
+            let recent = withHeight.contains { $0 <= second && second - $0 < 5 }
+            if recent {
+                #expect(altitude?.hasSuffix("HAE") == true, "at \(time): Altitude \(altitude ?? "missing")\n\(lines.joined(separator: "\n"))")
+            }
+            #expect(SkyScreenTests.value("Speed", in: lines) != "-", "at \(time): Speed -")
+            usleep(50_000)
+        }
+        #expect(times.count >= 12, "only \(times.count) fixes seen")
+        try session.send("C-c")
+        #expect(try session.waitForExit(timeout: 30) == 0)
+    }
 }
