@@ -24,14 +24,9 @@ extension WatchEndToEndTests {
         throw TmuxSession.TmuxError.timeout(what)
     }
 
-    /// How many TPVs agree when `ours[i]` is put beside `theirs[i + offset]`.
-    static func agreement(_ theirs: [[String: AnyHashable]], _ ours: [[String: AnyHashable]], offset: Int) -> Int {
-        ours.indices.filter { theirs.indices.contains($0 + offset) && theirs[$0 + offset] == ours[$0] }.count
-    }
-
-    @Test("watch --json prints every TPV gpsd sends with every key and value gpspipe -w shows",
-          arguments: [("haicom-305N", 0.05), ("ublox-neo-m9n-nmea", 0.02), ("garmin15x", 0.1)])
-    func jsonIsGpsdsTPV(log name: String, delay: Double) async throws {
+    /// What `gpspipe -w` and `geotrack watch --gpsd … OPTIONS` printed, side by side on one gpsd
+    /// (gpsfake) playing the corpus log `name` once, each stopped once it has the log's last fix.
+    static func watchBesideGPSPipe(log name: String, delay: Double, _ options: [String]) async throws -> (gpspipe: String, watch: String) {
         let log = try Corpus.path(name + ".nmea")
         let home = try Self.grantedHome()
         // The last time of day in the log, as the decoder reads it: when both clients have it, the
@@ -41,16 +36,27 @@ extension WatchEndToEndTests {
         let gpsd = try await GPSFake(log: log, cycle: delay)
         let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", gpsd.address])
         let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
-        let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json"], environment: Self.environment(home))
+        let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address] + options, environment: Self.environment(home))
         try Self.waitForOutput(pipe, "gpspipe's last fix") { $0.contains(lastTime) }
         try Self.waitForOutput(watch, "watch's last fix") { $0.contains(lastTime) }
         watch.signal(SIGTERM)
         pipe.signal(SIGTERM)
         #expect(watch.wait(timeout: 3) == 0, "\(watch.stderr)")
         _ = pipe.wait(timeout: 3)
+        return (pipe.stdout, watch.stdout)
+    }
 
-        let theirs = try Self.objects(pipe.stdout, class: "TPV")
-        let ours = try Self.objects(watch.stdout, class: "TPV")
+    /// How many TPVs agree when `ours[i]` is put beside `theirs[i + offset]`.
+    static func agreement(_ theirs: [[String: AnyHashable]], _ ours: [[String: AnyHashable]], offset: Int) -> Int {
+        ours.indices.filter { theirs.indices.contains($0 + offset) && theirs[$0 + offset] == ours[$0] }.count
+    }
+
+    @Test("watch --json prints every TPV gpsd sends with every key and value gpspipe -w shows",
+          arguments: [("haicom-305N", 0.05), ("ublox-neo-m9n-nmea", 0.02), ("garmin15x", 0.1)])
+    func jsonIsGpsdsTPV(log name: String, delay: Double) async throws {
+        let (gpspipe, watch) = try await Self.watchBesideGPSPipe(log: name, delay: delay, ["--json"])
+        let theirs = try Self.objects(gpspipe, class: "TPV")
+        let ours = try Self.objects(watch, class: "TPV")
         // Either client may have connected a moment after the other, and TPVs without a position
         // repeat word for word: line the two up where the most TPVs agree.
         let offsets = (-(ours.count - 1))...(theirs.count - 1)
