@@ -38,7 +38,7 @@ extension ExitStatus {
         case .dataError: "the input is not NMEA or GPX that gpsd would read"
         case .noInput: "no such file to replay, or no such outbox destination"
         case .unavailable: "gpsd, or a broker, cannot be reached, or serve cannot listen"
-        case .cannotCreate: "an output file (--gpx, --svg), the outbox or the access decision cannot be created or used"
+        case .cannotCreate: "an output file, the outbox or the access decision cannot be used"
         case .ioError: "reading or writing failed, standard output included"
         case .noFix: "no fix within --timeout"
         case .noPermission: "location access denied, or a broker refused the login"
