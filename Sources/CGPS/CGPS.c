@@ -548,6 +548,7 @@ bool geotrack_satellite_at(const struct gps_data_t *data, int index, geotrack_sa
     out->prn = sat->PRN;
     out->gnss_id = (int)sat->gnssid;
     out->sv_id = (int)sat->svid;
+    out->sig_id = (int)sat->sigid;
     out->elevation = geotrack_finite_or_nan((double)sat->elevation);
     out->azimuth = geotrack_finite_or_nan((double)sat->azimuth);
     out->signal_strength = geotrack_finite_or_nan(sat->ss);

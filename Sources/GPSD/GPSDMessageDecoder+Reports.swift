@@ -118,6 +118,7 @@ extension GPSDMessageDecoder {
                 // gps.h: gnssid and sigid mean nothing when svid is 0.
                 gnssID: slot.sv_id == 0 ? nil : Int(slot.gnss_id),
                 svID: slot.sv_id == 0 ? nil : Int(slot.sv_id),
+                signalID: slot.sv_id == 0 || slot.sig_id == 0 ? nil : Int(slot.sig_id),
                 elevation: finite(slot.elevation).flatMap { abs($0) <= 90 ? $0 : nil },
                 azimuth: angle(slot.azimuth),
                 signalStrength: estimate(slot.signal_strength),

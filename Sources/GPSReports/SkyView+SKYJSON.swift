@@ -1,8 +1,14 @@
 extension SkyView {
     /// The sky view as one line of gpsd SKY JSON, with gpsd's names and number formats:
     /// `{"class":"SKY","device":…,"time":…,"xdop":0.64,…,"nSat":1,"uSat":1,"satellites":[{"PRN":5,"el":28.0,"az":139.0,"ss":43.0,"used":true,"gnssid":0,"svid":5}]}`.
-    /// Unknown values are left out; `nSat` (satellites listed) and `uSat` (those used) are always
-    /// there, before the list, as gpsd 3.22 prints them.
+    /// Unknown values are left out, and so are an elevation beyond ±90° and an azimuth beyond
+    /// ±359°; `nSat` and `uSat` are always there, before the list, as gpsd 3.22 prints them.
+    ///
+    /// `nSat` and `uSat` count the satellites with a PRN (gpsd's decoders keep a satellite they
+    /// could not number as PRN 0, and its SKY leaves those out). gpsd 3.22 then lists the
+    /// numbered satellites among only the first `nSat` of its entries: when a PRN 0 comes
+    /// before the last numbered one, it prints fewer satellites than `nSat` says, and so does
+    /// this.
     public func skyJSON() -> String {
         var writer = JSONWriter()
         writer.raw("{\"class\":\"SKY\"")
@@ -19,19 +25,30 @@ extension SkyView {
         }
         // Counted from the list itself, as gpsd counts its own: a receiver's GGA count of used
         // satellites (`reportedUsedCount`) is not what gpsd prints here.
+        let numbered = satellites.lazy.filter { $0.prn != 0 }
+        let seen = numbered.count
         writer.raw(",\"nSat\":")
-        writer.integer(satellites.count)
+        writer.integer(seen)
         writer.raw(",\"uSat\":")
-        writer.integer(satellites.lazy.filter(\.used).count)
-        writer.raw(",\"satellites\":[")
-        for (index, satellite) in satellites.enumerated() {
-            writer.raw(index == 0 ? "{\"PRN\":" : ",{\"PRN\":")
+        writer.integer(numbered.filter(\.used).count)
+        // gpsd prints no list at all when nothing is numbered.
+        if seen > 0 { writer.raw(",\"satellites\":[") }
+        var first = true
+        for satellite in satellites.prefix(seen) where satellite.prn != 0 {
+            writer.raw(first ? "{\"PRN\":" : ",{\"PRN\":")
+            first = false
             writer.integer(satellite.prn)
-            for (name, value) in [(",\"el\":", satellite.elevation), (",\"az\":", satellite.azimuth),
-                                  (",\"ss\":", satellite.signalStrength)] as [(StaticString, Double?)] {
-                guard let value, value.isFinite else { continue }
-                writer.raw(name)
-                writer.fixed(value, decimals: 1)
+            if let elevation = satellite.elevation, elevation.isFinite, abs(elevation) <= 90 {
+                writer.raw(",\"el\":")
+                writer.fixed(elevation, decimals: 1)
+            }
+            if let azimuth = satellite.azimuth, azimuth.isFinite, abs(azimuth) <= 359 {
+                writer.raw(",\"az\":")
+                writer.fixed(azimuth, decimals: 1)
+            }
+            if let signalStrength = satellite.signalStrength, signalStrength.isFinite {
+                writer.raw(",\"ss\":")
+                writer.fixed(signalStrength, decimals: 1)
             }
             writer.raw(satellite.used ? ",\"used\":true" : ",\"used\":false")
             if let gnssID = satellite.gnssID {
@@ -42,6 +59,11 @@ extension SkyView {
                 writer.raw(",\"svid\":")
                 writer.integer(svID)
             }
+            // gpsd prints a signal only when it is not the first (0).
+            if let signalID = satellite.signalID, signalID != 0 {
+                writer.raw(",\"sigid\":")
+                writer.integer(signalID)
+            }
             // gpsd prints health only when the receiver said it.
             if let health = satellite.health {
                 writer.raw(",\"health\":")
@@ -49,7 +71,7 @@ extension SkyView {
             }
             writer.raw("}")
         }
-        writer.raw("]}")
+        writer.raw(seen > 0 ? "]}" : "}")
         return writer.withBytes { String(decoding: $0, as: UTF8.self) }
     }
 }

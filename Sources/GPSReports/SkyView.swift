@@ -11,6 +11,9 @@ public struct Satellite: Sendable, Hashable {
     public var gnssID: Int?
     /// The satellite's number within its constellation, when known.
     public var svID: Int?
+    /// The signal tracked, u-blox numbering (gpsd's SKY `sigid`), when the receiver says and it
+    /// is not the constellation's first (0: GPS L1C/A, Galileo E1, GLONASS L1 OF…).
+    public var signalID: Int?
     /// Elevation in degrees above the horizon, when known.
     public var elevation: Double?
     /// Azimuth in degrees from true north, when known.
@@ -23,12 +26,13 @@ public struct Satellite: Sendable, Hashable {
     public var health: SatelliteHealth?
 
     /// Creates a satellite entry.
-    public init(prn: Int, gnssID: Int? = nil, svID: Int? = nil, elevation: Double? = nil,
+    public init(prn: Int, gnssID: Int? = nil, svID: Int? = nil, signalID: Int? = nil, elevation: Double? = nil,
                 azimuth: Double? = nil, signalStrength: Double? = nil, used: Bool = false,
                 health: SatelliteHealth? = nil) {
         self.prn = prn
         self.gnssID = gnssID
         self.svID = svID
+        self.signalID = signalID
         self.elevation = elevation
         self.azimuth = azimuth
         self.signalStrength = signalStrength
@@ -74,8 +78,9 @@ public struct SkyView: Sendable, Hashable {
         self.satellites = satellites
     }
 
-    /// How many satellites are listed.
-    public var seen: Int { satellites.count }
+    /// How many satellites are listed with a PRN: gpsd's `nSat`, which leaves out those its
+    /// decoders could not number (PRN 0).
+    public var seen: Int { satellites.lazy.filter { $0.prn != 0 }.count }
 
     /// How many satellites are used in the solution.
     public var used: Int {

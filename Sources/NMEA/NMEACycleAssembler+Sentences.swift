@@ -494,7 +494,8 @@ extension NMEACycleAssembler {
             clearSky()
             return []
         }
-        let signal = count % 4 == 1 ? f.atoi(count - 1) : 0
+        // NMEA 4.10's signal id, as gpsd 3.22 keeps it: a byte, turned into u-blox numbering.
+        let signal = count % 4 == 1 ? Self.ubxSignal(nmea: Int(UInt8(truncatingIfNeeded: f.atoi(count - 1)))) : 0
         gsvAwait = f.atoi(1)
         gsvPart = f.atoi(2)
         if gsvPart < 1 {
@@ -550,15 +551,16 @@ extension NMEACycleAssembler {
             }
             let elevationValue = f.shortAtoi(field), azimuthValue = f.shortAtoi(field + 1), snrValue = f.shortAtoi(field + 2)
             let id = Self.gsvPRN(talker0: f.byte(0, 0), talker1: talker, constellation: constellation, satnum: svid)
-            let elevation = f.isEmpty(field) ? nil : Double(elevationValue)
-            let azimuth = f.isEmpty(field + 1) ? nil : Double(azimuthValue)
-            let snr = f.isEmpty(field + 2) ? nil : Double(snrValue)
             field += 3
             var used = false
-            if id.prn > 0, let snr, snr > 0 { used = usedPRNs.contains(id.prn) }
+            if id.prn > 0, snrValue > 0 { used = usedPRNs.contains(id.prn) }
             if used { geometry.addUsedSatellite(azimuth: azimuthValue, elevation: elevationValue) }
-            sky.append(Satellite(prn: id.prn, gnssID: id.gnssID, svID: id.svID,
-                                 elevation: elevation, azimuth: azimuth, signalStrength: snr, used: used))
+            // An empty elevation, azimuth or signal is 0 to gpsd, and its SKY prints it so.
+            // gps.h: a gnssid means nothing with a svid of 0 (a satellite gpsd could not number).
+            sky.append(Satellite(prn: id.prn, gnssID: id.svID == 0 ? nil : id.gnssID, svID: id.svID == 0 ? nil : id.svID,
+                                 signalID: signal == 0 ? nil : signal,
+                                 elevation: Double(elevationValue),
+                                 azimuth: Double(azimuthValue), signalStrength: Double(snrValue), used: used))
         }
         if gsvPart < gsvAwait { return [] }
         if !skyHasAzimuth && !sky.contains(where: { ($0.azimuth ?? 0) != 0 }) {
@@ -570,17 +572,34 @@ extension NMEACycleAssembler {
         return .satellite
     }
 
-    /// gpsd's DOPs at the end of a sky view: the X and Y DOPs from the used satellites' geometry
-    /// (unknown when it gives none), and HDOP, VDOP and PDOP from it only where no sentence gave them.
+    /// gpsd's DOPs at the end of a sky view: the X, Y, time and geometric DOPs from the used
+    /// satellites' geometry (unknown when it gives none), and HDOP, VDOP and PDOP from it only
+    /// where no sentence gave them.
     mutating func fillDilutions(_ memo: inout SatelliteGeometry.Memo) {
         xdop = .nan
         ydop = .nan
+        tdop = .nan
+        gdop = .nan
         guard let d = memo.dilutions(of: geometry) else { return }
         xdop = d.x
         ydop = d.y
+        tdop = d.time
+        gdop = d.geometric
         if !hdop.isFinite { hdop = d.horizontal }
         if !vdop.isFinite { vdop = d.vertical }
         if !pdop.isFinite { pdop = d.position }
+    }
+
+    /// gpsd 3.22's u-blox signal id for an NMEA 4.10 one (its nmea_sigid_to_ubx): 0 for L1,
+    /// E1 and anything it does not know.
+    static func ubxSignal(nmea: Int) -> Int {
+        switch nmea {
+        case 2: 5
+        case 3: 2
+        case 5: 4
+        case 6: 3
+        default: 0
+        }
     }
 
     /// gpsd_zero_satellites: forgets the satellites seen.
@@ -604,10 +623,17 @@ extension NMEACycleAssembler {
     }
 
     /// A GSV satellite's PRN: by its constellation when the sentence gave one (see
-    /// ``gsvConstellation(_:)``), else by the talker as in ``prn(talker0:talker1:satnum:)``.
+    /// ``gsvConstellation(_:)``), else by the talker as in ``prn(talker0:talker1:satnum:)``
+    /// for 1 to 32 and by the number alone above.
     @inline(__always)
     static func gsvPRN(talker0: UInt8, talker1: UInt8, constellation: Int, satnum: Int) -> (prn: Int, gnssID: Int, svID: Int) {
-        guard constellation > 0, satnum >= 1 else { return prn(talker0: talker0, talker1: talker1, satnum: satnum) }
+        guard constellation > 0, satnum >= 1 else {
+            // gpsd 3.22 gives no talker's constellation to a set's later sentences, so Quectel's
+            // Galileo 101 to 136 there are not Galileo: 101 to 119 are no satellite (PRN 0),
+            // 120 and up SBAS. No talker (0) makes prn(…) go by the number alone.
+            if satnum > 32 { return prn(talker0: 0, talker1: 0, satnum: satnum) }
+            return prn(talker0: talker0, talker1: talker1, satnum: satnum)
+        }
         // gpsd keeps the satellite's number in a byte, which wraps.
         func byte(_ value: Int) -> Int { Int(UInt8(truncatingIfNeeded: value)) }
         switch constellation {

@@ -139,6 +139,9 @@ struct NMEACycleAssembler: Equatable {
     /// from the used satellites' positions in the sky.
     @BitExact var xdop = Double.nan
     @BitExact var ydop = Double.nan
+    /// gpsd's time and geometric DOPs, from the same geometry: printed in SKY reports only.
+    @BitExact var tdop = Double.nan
+    @BitExact var gdop = Double.nan
     /// The used satellites' directions in the sky view being read, for the DOPs.
     var geometry = SatelliteGeometry()
 
@@ -628,9 +631,14 @@ struct NMEACycleAssembler: Equatable {
         return Double(days * 86_400 + hour * 3600 + minute * 60 + second) + subseconds
     }
 
+    /// The sky view as gpsd 3.22 reports it: without a time (its NMEA driver zeroes the sky
+    /// view's time at the end of every GSV set, and prints none then), with every DOP known.
     private func skyView() -> SkyView {
-        var view = SkyView(device: device, time: fix.time > 0 ? Date(timeIntervalSince1970: fix.time) : nil,
-                           satellites: sky)
+        var view = SkyView(device: device, satellites: sky)
+        view.xdop = xdop.isFinite ? xdop : nil
+        view.ydop = ydop.isFinite ? ydop : nil
+        view.tdop = tdop.isFinite ? tdop : nil
+        view.gdop = gdop.isFinite ? gdop : nil
         view.hdop = hdop.isFinite ? hdop : nil
         view.vdop = vdop.isFinite ? vdop : nil
         view.pdop = pdop.isFinite ? pdop : nil

@@ -169,7 +169,7 @@ package struct NMEAStreamDecoder: ~Copyable {
                 if j - i >= Self.maximumLine { skipping = true }
                 handleComment(base, start: i, end: j)
                 atLineStart = false
-                i = j
+                i = j < n && !skipping ? Self.sentenceInComment(base, start: i, end: j) : j
             } else if b == UInt8(ascii: " ") || b == UInt8(ascii: "\t") {
                 i += 1
             } else {
@@ -295,6 +295,20 @@ package struct NMEAStreamDecoder: ~Copyable {
     }
 
     /// `# Date: YYYY-MM-DD` in a log's header gives the date to logs whose sentences carry none.
+    /// Where to go on after the comment line `start..<end`: its end, or the first `$` or `!` in
+    /// it when gpsd 3.22 would read a sentence there.
+    ///
+    /// gpsd's lexer takes a `#` line as a comment only when nothing but printable characters
+    /// come before its LF. At any other byte, the CR of a CRLF log among them, it drops the `#`
+    /// alone and reads the rest of the line again as data, so a sentence quoted in such a log's
+    /// header (Quectel LC79D's `#   $GAGSV,…`) is decoded like any other.
+    private static func sentenceInComment(_ base: UnsafePointer<UInt8>, start: Int, end: Int) -> Int {
+        if base[end] == Self.lf && !(start + 1..<end).contains(where: { base[$0] < 0x20 || base[$0] > 0x7E }) {
+            return end
+        }
+        return (start + 1..<end).first { base[$0] == Self.dollar || base[$0] == Self.bang } ?? end
+    }
+
     private mutating func handleComment(_ base: UnsafePointer<UInt8>, start: Int, end: Int) {
         // A StaticString: an array here cost an allocation per comment line.
         let prefix: StaticString = "# Date: "

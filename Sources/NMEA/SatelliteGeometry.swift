@@ -4,7 +4,8 @@ import Glibc
 
 /// The directions of the satellites used in a fix, and the dilutions of precision gpsd 3.22
 /// computes from them (its `fill_dop()`): NMEA gives HDOP, VDOP and PDOP at most, and gpsd's
-/// longitude and latitude errors (epx, epy) need the X and Y DOPs that only the geometry gives.
+/// longitude and latitude errors (epx, epy) need the X and Y DOPs that only the geometry gives;
+/// its SKY reports print the time and geometric DOPs it gives too.
 ///
 /// Each used satellite with a sane azimuth and elevation adds a line of sight (east, north, up,
 /// and 1 for the clock); the DOPs are the square roots of the diagonal of the inverse of the
@@ -25,6 +26,8 @@ struct SatelliteGeometry: Sendable, Equatable {
         var horizontal: Double
         var vertical: Double
         var position: Double
+        var time: Double
+        var geometric: Double
     }
 
     /// The lines of sight so far, in the order of the sky view.
@@ -101,16 +104,20 @@ struct SatelliteGeometry: Sendable, Equatable {
         let m = ((ee, en, eu, e1), (en, nn, nu, n1), (eu, nu, uu, u1), (e1, n1, u1, count))
         guard let d = invertedDiagonal(m) else { return nil }
         return Dilutions(x: d.0.squareRoot(), y: d.1.squareRoot(), horizontal: (d.0 + d.1).squareRoot(),
-                         vertical: d.2.squareRoot(), position: (d.0 + d.1 + d.2).squareRoot())
+                         vertical: d.2.squareRoot(), position: (d.0 + d.1 + d.2).squareRoot(),
+                         time: d.3.squareRoot(), geometric: (d.0 + d.1 + d.2 + d.3).squareRoot())
     }
 
     typealias Row = (Double, Double, Double, Double)
 
-    /// The first three diagonal elements of the inverse of a 4×4 matrix, by cofactors in
-    /// gpsd's order; `nil` when the determinant is below 0.0001 in size.
-    private static func invertedDiagonal(_ m: (Row, Row, Row, Row)) -> (Double, Double, Double)? {
+    /// The diagonal of the inverse of a 4×4 matrix, by cofactors in gpsd's order; `nil` when
+    /// the determinant is below 0.0001 in size.
+    private static func invertedDiagonal(_ m: (Row, Row, Row, Row)) -> (Double, Double, Double, Double)? {
         let (r0, r1, r2, r3) = m
         // 2×2 minors of rows 1–3, named by their rows and columns.
+        let d12_01 = r1.0 * r2.1 - r1.1 * r2.0
+        let d12_02 = r1.0 * r2.2 - r1.2 * r2.0
+        let d12_12 = r1.1 * r2.2 - r1.2 * r2.1
         let d13_01 = r1.0 * r3.1 - r1.1 * r3.0
         let d13_03 = r1.0 * r3.3 - r1.3 * r3.0
         let d13_13 = r1.1 * r3.3 - r1.3 * r3.1
@@ -121,6 +128,7 @@ struct SatelliteGeometry: Sendable, Equatable {
         let d23_13 = r2.1 * r3.3 - r2.3 * r3.1
         let d23_23 = r2.2 * r3.3 - r2.3 * r3.2
         // 3×3 minors.
+        let d012_012 = r0.0 * d12_12 - r0.1 * d12_02 + r0.2 * d12_01
         let d013_013 = r0.0 * d13_13 - r0.1 * d13_03 + r0.3 * d13_01
         let d023_023 = r0.0 * d23_23 - r0.2 * d23_03 + r0.3 * d23_02
         let d123_012 = r1.0 * d23_12 - r1.1 * d23_02 + r1.2 * d23_01
@@ -130,6 +138,6 @@ struct SatelliteGeometry: Sendable, Equatable {
         let determinant = r0.0 * d123_123 - r0.1 * d123_023 + r0.2 * d123_013 - r0.3 * d123_012
         // A determinant this small is floating-point fuzz around a singular geometry.
         if abs(determinant) < 0.0001 { return nil }
-        return (d123_123 / determinant, d023_023 / determinant, d013_013 / determinant)
+        return (d123_123 / determinant, d023_023 / determinant, d013_013 / determinant, d012_012 / determinant)
     }
 }

@@ -78,6 +78,7 @@ typedef struct {
     int prn;
     int gnss_id;
     int sv_id;
+    int sig_id;                  // u-blox signal id; 0 for the first signal or none
     double elevation, azimuth, signal_strength; // NaN when unknown
     bool used;
     int health;                  // 0 unknown, 1 ok, 2 unhealthy (API 9+; 0 before)
