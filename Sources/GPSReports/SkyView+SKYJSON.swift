@@ -25,16 +25,15 @@ extension SkyView {
         }
         // Counted from the list itself, as gpsd counts its own: a receiver's GGA count of used
         // satellites (`reportedUsedCount`) is not what gpsd prints here.
-        let numbered = satellites.lazy.filter { $0.prn != 0 }
-        let seen = numbered.count
+        let seen = seen
         writer.raw(",\"nSat\":")
         writer.integer(seen)
         writer.raw(",\"uSat\":")
-        writer.integer(numbered.filter(\.used).count)
+        writer.integer(satellites.lazy.filter { $0.prn != 0 && $0.used }.count)
         // gpsd prints no list at all when nothing is numbered.
         if seen > 0 { writer.raw(",\"satellites\":[") }
         var first = true
-        for satellite in satellites.prefix(seen) where satellite.prn != 0 {
+        for satellite in listed {
             writer.raw(first ? "{\"PRN\":" : ",{\"PRN\":")
             first = false
             writer.integer(satellite.prn)

@@ -82,6 +82,13 @@ public struct SkyView: Sendable, Hashable {
     /// decoders could not number (PRN 0).
     public var seen: Int { satellites.lazy.filter { $0.prn != 0 }.count }
 
+    /// The satellites as gpsd 3.22's SKY report lists them: those with a PRN, among only the first
+    /// ``seen`` entries. When a PRN 0 comes before the last numbered satellite, gpsd lists fewer
+    /// than `nSat` says; every view (SKY JSON, the sky screen, the page) shows this list.
+    public var listed: [Satellite] {
+        satellites.prefix(seen).filter { $0.prn != 0 }
+    }
+
     /// How many satellites are used in the solution.
     public var used: Int {
         let listed = satellites.lazy.filter(\.used).count

@@ -158,8 +158,8 @@ struct ServeTests {
         func cell(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
         let expected = satellites.map { [cell($0["PRN"]), cell($0["el"]), cell($0["az"]), cell($0["ss"]),
                                          ($0["used"] as? Bool ?? false) ? 1 : 0] }
+        // The plot shows a satellite with a direction above or on the horizon, as the page's script does.
         let plotted = satellites.filter { cell($0["el"]).map { $0 >= 0 } ?? false && $0["az"] != nil }
-        #expect(plotted.count < satellites.count, "the log should have satellites without a direction, which the plot leaves out")
 
         let server = try await Self.offPool { try Server(["--replay", name, "--tiles", "none"], in: Self.logs, home: home) }
         let (held, value) = try await Self.browse(

@@ -208,7 +208,7 @@ package final class ServePage: Sendable {
         var json = ServeJSON()
         json.add("hdop", sky.hdop, decimals: 2)
         json.add("pdop", sky.pdop, decimals: 2)
-        let satellites = sky.satellites.map { satellite in
+        let satellites = sky.listed.map { satellite in
             var item = ServeJSON()
             item.add("prn", satellite.prn)
             item.add("gnss", satellite.gnssID)

@@ -70,7 +70,7 @@ package struct SkyScreen: Sendable {
         let usable = max(10, width - 1)
         let twoColumns = width >= Self.twoColumnMinimum
         let fix = fixLines(valueWidth: (twoColumns ? Self.leftWidth : usable) - Self.labelWidth)
-        let satellites = sky?.satellites ?? []
+        let satellites = sky?.listed ?? []
 
         // The plot: as tall as the window allows, square in dots, with room for its legend.
         let rightWidth = twoColumns ? usable - Self.rightStart : usable
@@ -107,7 +107,7 @@ package struct SkyScreen: Sendable {
         let seen = sky?.seen ?? 0
         canvas.put(SkyPlot.usedMark, row: top, column: left, style: .green)
         canvas.put(" used     \(used)", row: top, column: left + 1)
-        canvas.put(SkyPlot.unusedMark + " not used \(max(0, seen - (sky?.satellites.filter(\.used).count ?? 0)))",
+        canvas.put(SkyPlot.unusedMark + " not used \(max(0, seen - (sky?.listed.filter(\.used).count ?? 0)))",
                    row: top + 1, column: left)
         canvas.put("  seen     \(seen)", row: top + 2, column: left, style: .dim)
     }
