@@ -76,7 +76,11 @@ extension WatchEndToEndTests {
         return parts.count == 3 ? parts[0] * 3600 + parts[1] * 60 + parts[2] : nil
     }
 
-    @Test("sky through a real gpsd keeps the cycle's altitude, climb and speed: a report without them (garmin48's GLL) does not blank them")
+    // The premise and the oracle are gpsd 3.22's (Debian 12's gpsdecode): 3.25 and 3.27 make other
+    // reports of garmin48's GLL. make test-gpsd-versions runs this suite against those two, where
+    // this test is shown as not run, with this reason.
+    @Test("sky through a real gpsd keeps the cycle's altitude, climb and speed: a report without them (garmin48's GLL) does not blank them",
+          .enabled(if: GPSDInstallation.current == .system, "garmin48's GLL is a TPV of its own in gpsd 3.22, the system's, whose gpsdecode is the oracle"))
     func skyKeepsTheCyclesValues() async throws {
         // garmin48 sends a GLL a second after each RMC and GGA: gpsd 3.22 makes it a 3D TPV of its
         // own, without altitude or climb. The view shows `-` only when gpsd gave no height for 5 s
