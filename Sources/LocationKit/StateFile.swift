@@ -11,10 +11,7 @@ enum StateFile {
     /// Writes `text` to `path`; returns why it could not, or `nil`.
     static func writeAtomically(_ text: String, to path: String, directory: String) -> String? {
         let name = path.lastPathComponent
-        var template = Array((directory + "/.\(name).XXXXXX").utf8CString)
-        let fd = mkstemp(&template)
-        guard fd >= 0 else { return reason() }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let (fd, temporary) = TemporaryFile.create(in: directory, prefix: ".\(name)") else { return reason() }
         let bytes = Array(text.utf8)
         var written = 0
         while written < bytes.count {

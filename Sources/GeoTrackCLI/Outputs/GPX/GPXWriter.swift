@@ -58,13 +58,10 @@ package final class GPXWriter: Sendable {
         var temporary: String?
         let descriptor: Int32
         if replacesFile {
-            let directory = FilePath(path).removingLastComponent().string
-            var template = Array(((directory.isEmpty ? "." : directory) + "/.geotrack-gpx.XXXXXX").utf8CString)
-            descriptor = mkstemp(&template)
-            if descriptor >= 0 {
-                temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                fchmod(descriptor, 0o644)
-            }
+            let created = TemporaryFile.create(in: FilePath(path).removingLastComponent().string, prefix: ".geotrack-gpx")
+            descriptor = created?.descriptor ?? -1
+            temporary = created?.path
+            if descriptor >= 0 { fchmod(descriptor, 0o644) }
         } else {
             let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
             descriptor = open(path, flags, 0o644)

@@ -65,11 +65,9 @@ package final class PictureOutput: Sendable {
     /// Draws the picture and puts it in place.
     package func write() throws(CLIError) {
         let text = state.withLock { $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
-        let directory = FilePath(path).removingLastComponent().string
-        var template = Array(((directory.isEmpty ? "." : directory) + "/.geotrack-svg.XXXXXX").utf8CString)
-        let descriptor = mkstemp(&template)
-        guard descriptor >= 0 else { throw failure("cannot create a temporary file beside it") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let (descriptor, temporary) = TemporaryFile.create(in: FilePath(path).removingLastComponent().string, prefix: ".geotrack-svg") else {
+            throw failure("cannot create a temporary file beside it")
+        }
         defer { unlink(temporary) }
         let written: Bool
         do {
