@@ -154,7 +154,7 @@ final class GPSDConnection {
         default:
             let reason = String(cString: strerror(code))
             return SourceError(.io, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): \(reason)",
-                               reason: reason, address: "\(HostAndPort.text(host, port))")
+                               reason: reason, address: HostAndPort.text(host, port))
         }
     }
 }

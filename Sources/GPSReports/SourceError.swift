@@ -53,7 +53,7 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing listens at `host:port`.
     public static func connectionRefused(host: String, port: Int) -> SourceError {
         SourceError(.connectionRefused, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): connection refused",
-                    reason: "connection refused", address: "\(HostAndPort.text(host, port))")
+                    reason: "connection refused", address: HostAndPort.text(host, port))
     }
 
     /// `host` does not resolve.
@@ -66,13 +66,13 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// gpsd closed the connection.
     public static func connectionClosed(host: String, port: Int) -> SourceError {
         SourceError(.connectionClosed, message: "gpsd at \(HostAndPort.text(host, port)) closed the connection",
-                    reason: "connection closed", address: "\(HostAndPort.text(host, port))")
+                    reason: "connection closed", address: HostAndPort.text(host, port))
     }
 
     /// Connecting to gpsd at `host:port` did not complete: the kernel gave up waiting.
     public static func timedOut(host: String, port: Int) -> SourceError {
         SourceError(.timedOut, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): no answer",
-                    reason: "no answer", address: "\(HostAndPort.text(host, port))")
+                    reason: "no answer", address: HostAndPort.text(host, port))
     }
 
     /// Nothing came from `host:port` within `timeout`: the connect did not complete, or the
@@ -81,12 +81,12 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         let seconds = timeout.inSeconds
         let shown = seconds == seconds.rounded() && abs(seconds) < 1e9 ? "\(Int(seconds))" : "\(seconds)"
         return SourceError(.timedOut, message: "no answer from gpsd at \(HostAndPort.text(host, port)) within \(shown) s",
-                           reason: "no answer in \(shown) s", address: "\(HostAndPort.text(host, port))", timeout: timeout)
+                           reason: "no answer in \(shown) s", address: HostAndPort.text(host, port), timeout: timeout)
     }
 
     /// gpsd has no receiver attached.
     public static func noReceiver(host: String, port: Int) -> SourceError {
         SourceError(.noReceiver, message: "no GPS receiver is attached to gpsd at \(HostAndPort.text(host, port))",
-                     reason: "no GPS receiver attached", address: "\(HostAndPort.text(host, port))")
+                     reason: "no GPS receiver attached", address: HostAndPort.text(host, port))
     }
 }

@@ -7,7 +7,7 @@ import Publishing
 /// is not. The one reading of the broker's events that `fleet` and `serve --fleet` share; each
 /// only shows it.
 ///
-/// ``receive(_:at:)`` changes the state and returns what the caller must do; it does nothing
+/// ``receive(_:broker:at:)`` changes the state and returns what the caller must do; it does nothing
 /// itself, so the caller runs the effects (subscribing, printing, closing) in its own order.
 package struct FleetFeed: Sendable, Equatable {
     /// The devices heard from.
