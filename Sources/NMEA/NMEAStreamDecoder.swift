@@ -294,7 +294,6 @@ package struct NMEAStreamDecoder: ~Copyable {
         return nil
     }
 
-    /// `# Date: YYYY-MM-DD` in a log's header gives the date to logs whose sentences carry none.
     /// Where to go on after the comment line `start..<end`: its end, or the first `$` or `!` in
     /// it when gpsd 3.22 would read a sentence there.
     ///
@@ -309,6 +308,7 @@ package struct NMEAStreamDecoder: ~Copyable {
         return (start + 1..<end).first { base[$0] == Self.dollar || base[$0] == Self.bang } ?? end
     }
 
+    /// `# Date: YYYY-MM-DD` in a log's header gives the date to logs whose sentences carry none.
     private mutating func handleComment(_ base: UnsafePointer<UInt8>, start: Int, end: Int) {
         // A StaticString: an array here cost an allocation per comment line.
         let prefix: StaticString = "# Date: "
