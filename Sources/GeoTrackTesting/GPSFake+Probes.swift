@@ -6,22 +6,9 @@ import Glibc
 /// What the harness asks of the loopback network and of gpsd: blocking calls, made on the
 /// harness's own threads (or by a test that wants them).
 extension GPSFake {
-    /// A TCP port on 127.0.0.1 that nothing listens on right now.
+    /// A TCP port on the loopback that nothing uses right now: ``Loopback/freePort()``.
     public static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = Loopback.address(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw HarnessError("bind: \(String(cString: strerror(errno)))") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw HarnessError("getsockname: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        try Loopback.freePort()
     }
 
     /// Whether gpsd on the loopback `port` lists at least one receiver, asked with `?DEVICES;`,

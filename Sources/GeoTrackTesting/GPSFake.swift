@@ -156,8 +156,15 @@ public final class GPSFake: Sendable {
             close(ends.gate)
             return error
         }
-        let listening = waitBlocking(seconds: 30) { process.hasExited || accepts(port: port) }
+        // gpsd binds 127.0.0.1 and ::1, and serves on whichever it could bind: with 127.0.0.1's
+        // port taken it listens on ::1 alone, and the tests (which dial 127.0.0.1) never reach it.
+        let listening = waitBlocking(seconds: 30) {
+            process.hasExited || accepts(port: port) || Loopback.acceptsOnIPv6(port: port)
+        }
         if process.hasExited { throw fail(PortTaken(message: "gpsfake exited before gpsd listened on port \(port)")) }
+        if listening, !accepts(port: port) {
+            throw fail(PortTaken(message: "gpsd listened on [::1]:\(port) but not on 127.0.0.1:\(port), taken"))
+        }
         guard listening else { throw fail(HarnessError("gpsfake did not start gpsd on port \(port) within 30 s")) }
         // gpsd listens before gpsfake has added its receiver. A client that watches in between
         // is told there are no devices, and gpsd 3.22 then never tells it of the one added

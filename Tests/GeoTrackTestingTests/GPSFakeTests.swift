@@ -103,4 +103,56 @@ struct GPSFakeTests {
         let ids = try String(contentsOfFile: folder.path + "/out", encoding: .utf8).split(separator: " ").compactMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(ids == [getsid(0), server.pid])
     }
+
+    /// Whether this machine has ::1 to bind.
+    static var hasIPv6Loopback: Bool {
+        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        } == 0
+    }
+
+    @Test("a free port lies below the kernel's ephemeral range, where no outgoing connection can take it, and binds on 127.0.0.1 and ::1")
+    func freePortsAreOutsideTheEphemeralRange() throws {
+        let ephemeral = Loopback.ephemeralPorts()
+        for _ in 0..<50 {
+            let port = try Loopback.freePort()
+            #expect(!ephemeral.contains(port))
+            #expect(Loopback.isUnused(port: port))
+        }
+    }
+
+    @Test("with 127.0.0.1's port taken, gpsd listens on ::1 alone: the harness says so at once instead of waiting 30 s for 127.0.0.1")
+    func aPortTakenOnIPv4IsFoundOut() async throws {
+        // A socket bound (not listening, no SO_REUSEADDR) to 127.0.0.1:PORT, as a connection's
+        // local end is: gpsd's bind there fails, its bind to ::1 succeeds.
+        let port = try Loopback.freePort()
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        try #require(holder >= 0)
+        defer { close(holder) }
+        var address = Loopback.address(port: port)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        try #require(bound == 0)
+        do {
+            _ = try await GPSFake(log: try Corpus.path("garmin15x.nmea"), port: port)
+            Issue.record("gpsfake started on a port whose 127.0.0.1 was taken")
+        } catch {
+            let message = String(describing: error)
+            #expect(message.contains("three attempts"), "\(message)")
+            if Self.hasIPv6Loopback {
+                #expect(message.contains("gpsd listened on [::1]:\(port) but not on 127.0.0.1"), "\(message)")
+            } else {
+                // No ::1 here (a container without IPv6): gpsd bound nothing, and gpsfake exited.
+                #expect(message.contains("exited before gpsd listened"), "\(message)")
+            }
+        }
+    }
 }
+
