@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,6 +65,10 @@ public enum Loopback {
     /// binds it: gpsd then failed to bind 127.0.0.1, listened on ::1 alone, and a test waited
     /// for it in vain. Only when the range leaves too little room below it is the port the
     /// kernel's own choice.
+    ///
+    /// A port is handed out once per process: two tests starting servers at the same moment
+    /// never get the same one (the second server would fail to bind, and its harness, asking
+    /// the port, would hear the first server).
     public static func freePort() throws -> Int {
         let lowest = 10_000
         let ephemeral = ephemeralPorts()
@@ -71,11 +76,18 @@ public enum Loopback {
         if ephemeral.lowerBound - lowest >= 1_000 {
             for _ in 0..<200 {
                 let port = Int.random(in: lowest..<ephemeral.lowerBound, using: &generator)
-                if isUnused(port: port) { return port }
+                if isUnused(port: port), handedOut.withLock({ $0.insert(port).inserted }) { return port }
             }
         }
-        return try kernelChosenPort()
+        for _ in 0..<200 {
+            let port = try kernelChosenPort()
+            if handedOut.withLock({ $0.insert(port).inserted }) { return port }
+        }
+        throw HarnessError("no free loopback port found in 200 tries")
     }
+
+    /// The ports ``freePort()`` has returned in this process.
+    private static let handedOut = Mutex<Set<Int>>([])
 
     /// The kernel's range for the local ports of outgoing connections (ip_local_port_range).
     static func ephemeralPorts() -> ClosedRange<Int> {

@@ -117,13 +117,15 @@ struct GPSFakeTests {
         } == 0
     }
 
-    @Test("a free port lies below the kernel's ephemeral range, where no outgoing connection can take it, and binds on 127.0.0.1 and ::1")
+    @Test("a free port lies below the kernel's ephemeral range, where no outgoing connection can take it, binds on 127.0.0.1 and ::1, and is never handed out twice")
     func freePortsAreOutsideTheEphemeralRange() throws {
         let ephemeral = Loopback.ephemeralPorts()
-        for _ in 0..<50 {
+        var seen: Set<Int> = []
+        for _ in 0..<500 {
             let port = try Loopback.freePort()
             #expect(!ephemeral.contains(port))
             #expect(Loopback.isUnused(port: port))
+            #expect(seen.insert(port).inserted, "port \(port) handed out twice")
         }
     }
 
