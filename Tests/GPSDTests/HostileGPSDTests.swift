@@ -8,7 +8,7 @@ import Testing
 /// `GPSDClient` against a scripted peer that breaks every rule a real gpsd keeps. Each test
 /// ends when the client delivers the script's last, valid fix (the marker) or an expected
 /// state, and has a time limit in case it hangs instead.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct HostileGPSDTests {
     static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
     static let devices = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/ttyX","driver":"NMEA0183","activated":"2024-05-01T10:00:00.000Z"}]}"#

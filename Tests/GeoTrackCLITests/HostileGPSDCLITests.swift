@@ -3,7 +3,7 @@ import GeoTrackTesting
 import Testing
 
 /// The command line against a peer that breaks gpsd's rules (``HostileGPSD``).
-@Suite("geotrack against a hostile gpsd", .timeLimit(.minutes(2)))
+@Suite("geotrack against a hostile gpsd", .timeLimit(.minutes(5)))
 struct HostileGPSDCLITests {
     static let version = #"{"class":"VERSION","release":"3.22","rev":"3.22","proto_major":3,"proto_minor":14}"#
 

@@ -79,7 +79,7 @@ struct TickScheduleTests {
 
 @Suite("Tracker outputs' timer: a countdown goes on after SIGCONT")
 struct TrackerOutputTimerTests {
-    @Test("stopped (SIGTSTP) nothing is due; after SIGCONT the countdown's timer is armed again", .timeLimit(.minutes(1)))
+    @Test("stopped (SIGTSTP) nothing is due; after SIGCONT the countdown's timer is armed again", .timeLimit(.minutes(5)))
     func countdownResumes() async {
         let clock = ManualClock()
         let (read, write) = Self.pipe()

@@ -5,7 +5,7 @@ import Testing
 
 /// `BufferedChannel`: a producer that can wait never loses an element; one that cannot loses the
 /// oldest beyond the capacity, and the consumer is told how many with the next element.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct BufferedChannelTests {
     @Test("a waiting producer never outruns a slow consumer: every element arrives, in order, none dropped")
     func waitingProducerLosesNothing() async {

@@ -90,7 +90,7 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
         #expect(await service.authorized.firstElements(1) == [true])
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func waitsForAuthorizationThenFollowsAnOutsideGrant() async throws {
         let harness = try ServiceHarness(status: nil) { _ in
             [.state(.receiverPresent), .fix(.synthetic(at: ServiceHarness.origin, second: 0))]

@@ -7,7 +7,7 @@ import Testing
 /// Reduced (approximate) accuracy: stored with the decision, applied to each fix as it arrives,
 /// and never leaking a precise coordinate through any of the manager's outputs.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ApproximateAccessTests {
     /// A precise track heading east at 5 m/s, with altitude, speed and course.
     static func track(_ count: Int) -> [Fix] {

@@ -73,7 +73,7 @@ import Testing
         #expect(harness.manager.authorizationStatus == .notDetermined)
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func changeMadeByAnotherProcessIsNoticed() async throws {
         let harness = try Harness({ _ in fixes(2) }, status: nil)
         let changes = harness.manager.rx.didChangeAuthorization

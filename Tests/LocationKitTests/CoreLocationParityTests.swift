@@ -7,7 +7,7 @@ import Testing
 /// The smaller CoreLocation members: significant-change monitoring, activity types, and the
 /// class methods ported code calls.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct CoreLocationParityTests {
     /// A walk north at 50 m a minute, one fix a minute, for `minutes` minutes.
     static func walk(_ minutes: Int) -> [Fix] {

@@ -10,7 +10,7 @@ import Testing
 /// reads it, the manager delivers locations and headings to its delegate and its streams.
 @MainActor
 @Suite(.serialized) struct GPSDEndToEndTests {
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(5)))
     func gpsfakeFixesReachTheDelegateAndTheStreams() async throws {
         let log = Bundle.module.path(forResource: "garmin15x", ofType: "nmea", inDirectory: "Logs") ?? "Logs/garmin15x.nmea"
         // Looping: the receiver stays present however late the main actor looks. Played once, the

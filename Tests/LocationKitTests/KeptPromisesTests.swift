@@ -8,7 +8,7 @@ import Testing
 /// `import GeoTrackKit` alone: a slow loop over a long replay, a receiver at rest with ordinary
 /// accuracy, a relaunched monitor, and access reduced while the program runs.
 @MainActor
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct KeptPromisesTests {
     // MARK: Logs
 

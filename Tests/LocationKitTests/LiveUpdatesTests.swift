@@ -6,7 +6,7 @@ import Testing
 
 /// `LocationUpdate.liveUpdates`: iOS 17's shape of location updates, on the existing manager.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct LiveUpdatesTests {
     /// The first `count` updates of one iteration; the iteration ends when this returns.
     static func first(_ count: Int, of updates: LocationUpdate.LiveUpdates) async -> [LocationUpdate] {

@@ -6,7 +6,7 @@ import Testing
 
 /// `Monitor`: iOS 17's CLMonitor, with its conditions kept by name across runs.
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct MonitorTests {
     nonisolated static let added = Date(timeIntervalSince1970: 1_735_000_000)
 

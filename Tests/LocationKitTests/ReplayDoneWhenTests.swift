@@ -10,7 +10,7 @@ import Testing
 @Suite struct ReplayDoneWhenTests {
     static let log = Bundle.module.path(forResource: "garmin15x", ofType: "nmea", inDirectory: "Logs") ?? "Logs/garmin15x.nmea"
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(5)))
     func delegateAndTwoSubscribersEachGetEveryReplayedLocation() async throws {
         let directory = try TemporaryDirectory()
         let store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/policy")

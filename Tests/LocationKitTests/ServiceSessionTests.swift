@@ -7,7 +7,7 @@ import Testing
 
 /// `ServiceSession`: iOS 18's way of saying "this program needs location access now".
 @MainActor
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct ServiceSessionTests {
     static func first(_ count: Int, of diagnostics: EventStream<ServiceSession.Diagnostic>) async -> [ServiceSession.Diagnostic] {
         var seen: [ServiceSession.Diagnostic] = []
