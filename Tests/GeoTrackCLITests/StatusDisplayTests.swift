@@ -185,6 +185,37 @@ struct StatusDisplayTests {
         #expect(Self.countdownOutput(.lines) == "gpsd unreachable: refused  retrying in 3s\n")
     }
 
+    @Test("as plain lines, losing gpsd and the retry planned with it are one line per attempt; a loss with no plan is still said")
+    func oneLinePerAttempt() {
+        let refused = SourceError(.io, message: "refused")
+        let harness = Harness()
+        let display = harness.display(.lines)
+        for delay in [1, 2, 4] {
+            display.show(.unreachable(refused, retryingIn: nil))
+            display.show(.unreachable(refused, retryingIn: .seconds(delay)))
+            harness.advance(Double(delay))
+            display.tick()
+        }
+        // A loss with no retry planned (the last attempt, or another failure): said once the
+        // wait for a plan is over, before what comes next, or at the end.
+        display.show(.unreachable(refused, retryingIn: nil))
+        #expect(display.nextTick == StatusDisplay.retryPlanWait)
+        harness.advance(StatusDisplay.retryPlanWait)
+        display.tick()
+        display.show(Self.fix(0))
+        display.show(.unreachable(SourceError(.io, message: "closed"), retryingIn: nil))
+        display.show(.finished)
+        display.show(.unreachable(refused, retryingIn: nil))
+        display.finish()
+        let lines = harness.output().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(Array(lines.prefix(4)) == ["gpsd unreachable: refused  retrying in 1s", "gpsd unreachable: refused  retrying in 2s",
+                                           "gpsd unreachable: refused  retrying in 4s", "gpsd unreachable: refused"])
+        #expect(lines.count == 9, "\(lines)")
+        #expect(lines[5] == "gpsd unreachable: closed")
+        #expect(lines[7] == "gpsd unreachable: refused")
+        #expect(lines.last == "")
+    }
+
     @Test("a burst of fixes is coalesced on a terminal, and the last one is drawn at the end")
     func coalescing() {
         let harness = Harness()

@@ -41,6 +41,9 @@ package final class StatusDisplay: Sendable {
         var outputClosed = false
         /// In ``Mode/changes``, the state last reported.
         var lastChange: String?
+        /// As plain lines, when a "gpsd unreachable" with no retry planned yet is printed if no
+        /// retry plan has replaced it by then.
+        var heldUntil: Double?
     }
 
     /// The mode chosen at start.
@@ -56,6 +59,9 @@ package final class StatusDisplay: Sendable {
     /// than anyone reads a line. The latest fix is drawn with the next one after the interval,
     /// on the next tick, or at the end, so what is on screen is at most one fix behind.
     private let minimumRedrawInterval: Double
+    /// As plain lines, how long "gpsd unreachable" waits for the retry plan that follows it at
+    /// once (the client says both together), so that a log gets one line per attempt, not two.
+    static let retryPlanWait = 0.5
 
     /// Creates a display writing to `descriptor`; `width` is asked on start and on every resize.
     package init(mode: Mode, options: RenderOptions, descriptor: Int32 = STDOUT_FILENO,
@@ -84,6 +90,18 @@ package final class StatusDisplay: Sendable {
         let now = now()
         state.withLock { state in
             guard !state.finished else { return }
+            if mode == .lines {
+                if state.heldUntil != nil {
+                    state.heldUntil = nil
+                    // Replaced by the retry plan for the same failure: the held line goes unsaid.
+                    if !Self.plansRetry(after: state.status, status) { draw(&state, now: now) }
+                }
+                if case .unreachable(_, nil) = status {
+                    state.status = status
+                    state.heldUntil = now + Self.retryPlanWait
+                    return
+                }
+            }
             let sameKind = Self.sameKind(state.status, status)
             state.status = status
             // Only a line redrawn in place counts down: as plain lines, a countdown would print
@@ -155,6 +173,9 @@ package final class StatusDisplay: Sendable {
             if state.pending {
                 next = max(0, state.lastDraw + minimumRedrawInterval - now)
             }
+            if let held = state.heldUntil {
+                next = min(next ?? .infinity, max(0, held - now))
+            }
             if let deadline = state.retryDeadline, deadline > now {
                 // The countdown shows whole seconds rounded up: it changes as the time left
                 // crosses each whole second.
@@ -170,6 +191,12 @@ package final class StatusDisplay: Sendable {
     package func tick() {
         let now = now()
         state.withLock { state in
+            if let held = state.heldUntil {
+                guard now >= held else { return }
+                state.heldUntil = nil
+                draw(&state, now: now)
+                return
+            }
             guard state.retryDeadline != nil || state.pending else { return }
             draw(&state, now: now)
         }
@@ -219,7 +246,8 @@ package final class StatusDisplay: Sendable {
     package func finish() {
         state.withLock { state in
             guard !state.finished else { return }
-            if state.pending {
+            if state.pending || state.heldUntil != nil {
+                state.heldUntil = nil
                 draw(&state, now: now())
             }
             state.finished = true
@@ -233,6 +261,7 @@ package final class StatusDisplay: Sendable {
     private func draw(_ state: inout State, now: Double) {
         guard mode != .silent, !state.suspended, var status = state.status else { return }
         state.pending = false
+        state.heldUntil = nil
         state.lastDraw = now
         if case .unreachable(let error, _) = status, let deadline = state.retryDeadline {
             status = .unreachable(error, retryingIn: .milliseconds(Int(max(0, deadline - now) * 1000)))
@@ -285,6 +314,12 @@ package final class StatusDisplay: Sendable {
     }
 
     /// Whether two states are the same kind (fix and fix, searching and searching): only those are coalesced.
+    /// Whether `new` is the retry plan for the failure `old` said, with no plan yet.
+    static func plansRetry(after old: TrackingStatus?, _ new: TrackingStatus) -> Bool {
+        guard case .unreachable(let failure, nil)? = old, case .unreachable(let again, _?) = new else { return false }
+        return failure == again
+    }
+
     static func sameKind(_ old: TrackingStatus?, _ new: TrackingStatus) -> Bool {
         switch (old, new) {
         case (.fix?, .fix), (.searching?, .searching), (.stale?, .stale): true
