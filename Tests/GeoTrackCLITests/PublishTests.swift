@@ -102,6 +102,38 @@ struct PublishTests {
         }
     }
 
+    @Test("Ctrl-C stops outbox flush while the broker holds it up: status 0, what was delivered and what waits, nothing lost", arguments: [SIGINT, SIGTERM])
+    func flushStopsOnASignal(_ signal: Int32) async throws {
+        let home = try TestSupport.temporaryDirectory()
+        // A "broker" that accepts and never answers the MQTT CONNECT: the flush waits on it.
+        let silent = try HostileGPSD(.acceptThenSilence)
+        defer { silent.stop() }
+        let url = "mqtt://127.0.0.1:\(silent.port)"
+        let run = try TestSupport.geotrack(["replay", try Self.log, "--publish", url, "--publish-user", "ann",
+                                            "--publish-device", "van", "--publish-wait", "0.5"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let queued = try #require(JSONSerialization.jsonObject(with: Data(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.utf8))
+            as? [String: Any])["messages"] as? Int
+        let count = try #require(queued)
+        #expect(count > 0)
+        let connections = silent.accepted
+
+        let flush = try ChildProcess(TestSupport.binary, ["outbox", "flush", "--timeout", "600"],
+                                     environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                   "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
+        // Connecting to the broker comes after the signals are watched.
+        let connected = await waitUntil(timeout: .seconds(30)) { silent.accepted > connections }
+        try #require(connected, "the flush never reached the broker")
+        flush.signal(signal)
+        // Without the signal it would wait for ten minutes: the ceiling guards that.
+        #expect(flush.wait(timeout: 30) == 0, "\(flush.stderr)")
+        #expect(flush.stdout == "\(url)/owntracks/ann/van: 0 delivered, \(count) waiting (stopped)\n", "\(flush.stdout)")
+        #expect(flush.stderr.isEmpty, "\(flush.stderr)")
+        let after = try #require(JSONSerialization.jsonObject(with: Data(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.utf8))
+            as? [String: Any])
+        #expect(after["messages"] as? Int == count)
+    }
+
     @Test("with the broker down every message is queued; outbox flush delivers them all once it is back")
     func storeAndForward() async throws {
         let home = try TestSupport.temporaryDirectory()

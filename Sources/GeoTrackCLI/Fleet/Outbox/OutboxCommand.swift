@@ -102,7 +102,7 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(
                 commandName: "flush",
                 abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
-                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 77 when one refused the login.")
+                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 77 when one refused the login. Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
 
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
@@ -143,16 +143,38 @@ extension GeoTrack {
                     StandardOutput.line("Nothing waits for \(Terminal.safe(destination)).")
                     return
                 }
-                var failure: CLIError?
-                for summary in waiting {
-                    guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
-                        failure = failure ?? CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it")
-                        continue
+                // A signal cancels the flush: the destination being sent to says what it delivered
+                // and what still waits, the rest are left as they are, and the run ends with 0.
+                let lifecycle = await RunLifecycle(suspends: false, resizes: false)
+                let limit = Duration.milliseconds(Int(timeout * 1000))
+                let work = Task { () async -> CLIError? in
+                    var failure: CLIError?
+                    for summary in waiting where !Task.isCancelled {
+                        guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
+                            failure = failure ?? CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it")
+                            continue
+                        }
+                        do throws(CLIError) {
+                            if let error = try await Self.flush(summary, outbox: outbox, destination: target,
+                                                                credentials: credentials, timeout: limit) {
+                                failure = failure ?? error
+                            }
+                        } catch {
+                            return error
+                        }
                     }
-                    let result = try await Self.flush(summary, outbox: outbox, destination: target, credentials: credentials,
-                                                        timeout: .milliseconds(Int(timeout * 1000)))
-                    if let error = result { failure = failure ?? error }
+                    return Task.isCancelled ? nil : failure
                 }
+                let watcher = Task {
+                    for await event in lifecycle.events {
+                        guard case .terminate = event else { continue }
+                        work.cancel()
+                        return
+                    }
+                }
+                let failure = await work.value
+                watcher.cancel()
+                await lifecycle.end()
                 if let failure { throw failure }
             }
 
@@ -193,6 +215,7 @@ extension GeoTrack {
                     group.cancelAll()
                     return first
                 }
+                let interrupted = Task.isCancelled
                 let delivered = await sender.acknowledgedCount
                 let failed = await sender.failureDescription
                 let refusal = await sender.refusalDescription
@@ -204,7 +227,8 @@ extension GeoTrack {
                 let name = Terminal.safe(summary.destination)
                 let party = destination.isHTTP ? "server" : "broker"
                 let url = destination.description
-                StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting")
+                StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting" + (interrupted ? " (stopped)" : ""))
+                if interrupted { return nil }
                 switch outcome {
                 case .refused?:
                     return CLIError(.noPermission, "\(url) refused the login (\(refusal ?? "refused")); check the user in the destination and --publish-password-file")
