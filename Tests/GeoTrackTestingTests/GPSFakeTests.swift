@@ -60,7 +60,7 @@ struct GPSFakeTests {
         #expect(fake.isPlaying)
 
         // gpsfake, left alone after a log played once, would spin on a core until its 60 s timeout.
-        let parked = await waitUntil(timeout: .seconds(20)) { Self.state(of: fake.process.pid) == "T" }
+        let parked = await waitUntil(timeout: .seconds(60)) { Self.state(of: fake.process.pid) == "T" }
         #expect(parked, "gpsfake is \(String(describing: Self.state(of: fake.process.pid))), not stopped")
         #expect(GPSFake.listsDevice(port: fake.port))
 
