@@ -2,8 +2,16 @@ extension LocationManager {
     /// Delivers one location through ``LocationManagerDelegate/locationManager(_:didUpdateLocations:)``,
     /// then stops: the first as accurate as ``desiredAccuracy`` asks, or, when
     /// ``requestLocationTimeout`` passes on the manager's clock first, the most accurate one that
-    /// arrived meanwhile; ``LocationError/locationUnknown(timeout:)`` when none arrived at all.
+    /// arrived meanwhile; ``LocationError/locationUnknown(timeout:)`` when none arrived at all,
+    /// or ``LocationError/notDetermined`` when access was still undecided then (the source
+    /// starts only once it is granted).
     public func requestLocation() {
+        requestOneLocation(forDelegate: true)
+    }
+
+    /// ``requestLocation()``, asked by the delegate's caller (`forDelegate`), or only by async
+    /// waiters, whose request ends when the last of them is cancelled.
+    private func requestOneLocation(forDelegate: Bool) {
         switch authorizationStatus {
         case .denied, .restricted:
             reportIfNotAuthorized()
@@ -14,6 +22,7 @@ extension LocationManager {
             break
         }
         startOneShotIfNeeded()
+        if forDelegate { oneShot?.askedByDelegate = true }
         reconcileSource()
     }
 
@@ -54,7 +63,8 @@ extension LocationManager {
             finishOneShot(request, with: best)
             return
         }
-        failOneShot(.locationUnknown(timeout: timeout), report: true)
+        // Undecided all along, the source never started: no fix is not the reason.
+        failOneShot(authorizationStatus == .notDetermined ? .notDetermined : .locationUnknown(timeout: timeout), report: true)
     }
 
     private func finishOneShot(_ request: OneShotRequest, with location: Location) {
@@ -101,7 +111,7 @@ extension LocationManager {
                     waiter.resume(returning: .failure(CancellationError()))
                     return
                 }
-                requestLocation()
+                requestOneLocation(forDelegate: false)
                 if oneShot == nil {
                     waiter.resume(returning: .failure(LocationError.denied))
                     return
@@ -114,8 +124,16 @@ extension LocationManager {
         return try result.get()
     }
 
+    /// Hands the cancelled waiter `id` its cancellation. A request only async waiters asked
+    /// for ends with the last of them: nothing reaches the delegate for it later, and the
+    /// source is released.
     func cancelOneShotWaiter(_ id: UInt64) {
         guard let waiter = oneShot?.waiters.removeValue(forKey: id) else { return }
         waiter.resume(returning: .failure(CancellationError()))
+        if let request = oneShot, request.waiters.isEmpty, !request.askedByDelegate {
+            oneShot = nil
+            request.complete(with: .failure(CancellationError()))
+            reconcileSource()
+        }
     }
 }

@@ -6,6 +6,8 @@ struct OneShotRequest {
     var waiters: [UInt64: Waiter] = [:]
     /// The most accurate location so far that did not meet ``LocationManager/desiredAccuracy``.
     var best: Location?
+    /// Whether ``LocationManager/requestLocation()`` asked for it (not only async waiters).
+    var askedByDelegate = false
 
     /// Ends the request: cancels the timeout and hands every waiter `result`.
     func complete(with result: Result<Location, any Error>) {

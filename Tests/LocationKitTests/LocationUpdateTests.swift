@@ -1,7 +1,7 @@
 import Foundation
 import GeoTrackTesting
 import GPSReports
-import LocationKit
+@testable import LocationKit
 import Testing
 
 @MainActor
@@ -214,6 +214,55 @@ import Testing
         await harness.clock.sleepers(atLeast: 2)
         single.cancel()
         await #expect(throws: CancellationError.self) { try await single.value }
+    }
+
+    @Test("a request only an async caller made ends with its cancellation: no error reaches the delegate later, and the source is released")
+    func cancellingTheLastWaiterEndsTheRequest() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent), .wait(.seconds(600))] }
+        harness.manager.requestLocationTimeout = .seconds(5)
+        let manager = harness.manager
+        let single = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 2)
+        #expect(manager.needsSource)
+        single.cancel()
+        await #expect(throws: CancellationError.self) { try await single.value }
+        // The cancellation reaches the manager through a main-actor task of its own.
+        for _ in 0..<10_000 where manager.needsSource { await Task.yield() }
+        #expect(!manager.needsSource)
+        harness.clock.advance(by: .seconds(30))
+        await Task.yield()
+        #expect(harness.delegate.errors.isEmpty)
+        #expect(harness.delegate.locations.isEmpty)
+    }
+
+    @Test("the delegate's requestLocation() outlives an async caller that gave up on the same request")
+    func theDelegatesRequestOutlivesACancelledWaiter() async throws {
+        let harness = try Harness { _ in [.state(.receiverPresent), .wait(.seconds(600))] }
+        harness.manager.requestLocationTimeout = .seconds(5)
+        let manager = harness.manager
+        let errors = manager.rx.didFailWithError
+        manager.requestLocation()
+        let single = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 2)
+        single.cancel()
+        await #expect(throws: CancellationError.self) { try await single.value }
+        #expect(manager.needsSource)
+        harness.clock.advance(by: .seconds(5))
+        #expect(await errors.firstElements(1).first == .locationUnknown(timeout: .seconds(5)))
+    }
+
+    @Test("undecided access until the timeout: requestLocation fails with notDetermined, not with 'no fix'")
+    func undecidedUntilTheTimeout() async throws {
+        // No prompter: only a grant from outside (geotrack auth grant) could decide it meanwhile.
+        let harness = try Harness({ _ in [.state(.receiverPresent), .fix(.synthetic(at: .at(north: 0)))] }, status: nil)
+        harness.manager.requestLocationTimeout = .seconds(3)
+        let manager = harness.manager
+        let single = Task { try await manager.rx.requestLocation() }
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(3))
+        await #expect(throws: LocationError.notDetermined) { try await single.value }
+        #expect(harness.delegate.errors == [.notDetermined])
+        #expect(harness.delegate.locations.isEmpty)
     }
 
     @Test func singleFailsAtOnceWhenDenied() async throws {
