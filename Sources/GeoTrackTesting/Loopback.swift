@@ -15,6 +15,15 @@ public enum Loopback {
         return address
     }
 
+    /// The address [::1]:`port`.
+    static func ipv6Address(port: Int) -> sockaddr_in6 {
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = UInt16(port).bigEndian
+        address.sin6_addr = in6addr_loopback
+        return address
+    }
+
     /// A blocking, close-on-exec TCP connection to 127.0.0.1:`port`, or nil when none is made.
     ///
     /// - Parameters:
@@ -47,10 +56,7 @@ public enum Loopback {
         let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_port = UInt16(port).bigEndian
-        address.sin6_addr = in6addr_loopback
+        var address = ipv6Address(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
         }
@@ -102,11 +108,14 @@ public enum Loopback {
     static func isUnused(port: Int) -> Bool {
         var v4 = address(port: port)
         guard bindsAndReleases(family: AF_INET, &v4) else { return false }
-        var v6 = sockaddr_in6()
-        v6.sin6_family = sa_family_t(AF_INET6)
-        v6.sin6_port = UInt16(port).bigEndian
-        v6.sin6_addr = in6addr_loopback
+        var v6 = ipv6Address(port: port)
         return bindsAndReleases(family: AF_INET6, &v6, absentIsFine: true)
+    }
+
+    /// Whether this machine has ::1 to bind (a container may have no IPv6 at all).
+    static var hasIPv6Loopback: Bool {
+        var address = ipv6Address(port: 0)
+        return bindsAndReleases(family: AF_INET6, &address)
     }
 
     /// Binds a fresh socket of `family` to `address` and closes it: whether the bind succeeded

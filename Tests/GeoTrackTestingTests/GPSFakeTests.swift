@@ -104,19 +104,6 @@ struct GPSFakeTests {
         #expect(ids == [getsid(0), server.pid])
     }
 
-    /// Whether this machine has ::1 to bind.
-    static var hasIPv6Loopback: Bool {
-        let fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in6()
-        address.sin6_family = sa_family_t(AF_INET6)
-        address.sin6_addr = in6addr_loopback
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-        } == 0
-    }
-
     @Test("a free port lies below the kernel's ephemeral range, where no outgoing connection can take it, binds on 127.0.0.1 and ::1, and is never handed out twice")
     func freePortsAreOutsideTheEphemeralRange() throws {
         let ephemeral = Loopback.ephemeralPorts()
@@ -148,7 +135,7 @@ struct GPSFakeTests {
         } catch {
             let message = String(describing: error)
             #expect(message.contains("three attempts"), "\(message)")
-            if Self.hasIPv6Loopback {
+            if Loopback.hasIPv6Loopback {
                 #expect(message.contains("gpsd listened on [::1]:\(port) but not on 127.0.0.1"), "\(message)")
             } else {
                 // No ::1 here (a container without IPv6): gpsd bound nothing, and gpsfake exited.
