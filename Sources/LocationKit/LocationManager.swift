@@ -242,6 +242,15 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
                 }
             }
         }
+        // As CoreLocation does since iOS 14: the delegate hears the status once the manager is
+        // made, so code that starts updates from this callback runs. On the main actor's next
+        // turn, so a delegate set right after init is there to hear it. The delegate alone:
+        // `rx.authorizationStatus` starts with the status already, and `rx.didChangeAuthorization`
+        // says changes only.
+        Task { @MainActor [weak self] in
+            guard let self else { return }
+            self.delegate?.locationManagerDidChangeAuthorization(self)
+        }
     }
 
     isolated deinit {

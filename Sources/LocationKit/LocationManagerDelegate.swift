@@ -10,7 +10,8 @@ public protocol LocationManagerDelegate: AnyObject {
     func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading)
     /// Something failed; the error says what to do.
     func locationManager(_ manager: LocationManager, didFailWithError error: LocationError)
-    /// ``LocationManager/authorizationStatus`` changed.
+    /// ``LocationManager/authorizationStatus`` changed; also called once when the manager is
+    /// made, as on iOS 14 and later.
     func locationManagerDidChangeAuthorization(_ manager: LocationManager)
     /// The device entered a monitored region.
     func locationManager(_ manager: LocationManager, didEnterRegion region: CircularRegion)

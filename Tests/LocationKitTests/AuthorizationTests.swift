@@ -18,6 +18,24 @@ import Testing
         #expect(harness.manager.authorizationStatus == .authorizedAlways)
     }
 
+    @Test("as on iOS 14: the delegate set right after the manager is made hears its status once; the rx streams say the status once, as before")
+    func theStatusIsSaidWhenTheManagerIsMade() async throws {
+        for status in [AuthorizationStatus.authorizedWhenInUse, .denied, nil] {
+            let harness = try Harness({ _ in [] }, status: status)
+            let statuses = harness.manager.rx.authorizationStatus
+            let changes = harness.manager.rx.didChangeAuthorization
+            let told = Task { await statuses.firstElements(2) }
+            let changed = Task { await changes.firstElements(1) }
+            for _ in 0..<100 { await Task.yield() }
+            #expect(harness.delegate.events == [.authorization(status ?? .notDetermined)])
+            // A change afterwards reaches both; the streams hold no second copy of the first status.
+            try harness.store.write(.authorizedAlways)
+            #expect(await told.value == [status ?? .notDetermined, .authorizedAlways])
+            #expect(await changed.value == [.authorizedAlways])
+            #expect(harness.delegate.events == [.authorization(status ?? .notDetermined), .authorization(.authorizedAlways)])
+        }
+    }
+
     @Test func notDeterminedThenGrantedThroughThePrompter() async throws {
         let prompter = ScriptedAuthorizationPrompter()
         let harness = try Harness({ _ in fixes(3) }, status: nil, prompter: prompter)
@@ -35,7 +53,8 @@ import Testing
         #expect(prompter.prompts == [.whenInUse])
         #expect(harness.manager.authorizationStatus == .authorizedWhenInUse)
         #expect(try harness.store.read() == .authorizedWhenInUse)
-        #expect(harness.delegate.events.first == .authorization(.authorizedWhenInUse))
+        // Undecided when the manager was made (as iOS 14 says it), then the grant.
+        #expect(Array(harness.delegate.events.prefix(2)) == [.authorization(.notDetermined), .authorization(.authorizedWhenInUse)])
         let delivered = await locations.firstElements(3).flatMap { $0 }
         #expect(delivered.count == 3)
     }
