@@ -41,16 +41,22 @@ extension LocationManager {
         switch state {
         case .receiverPresent:
             locationServicesEnabled = true
+            reportedSourceError = nil
         case .receiverAbsent, .retrying, .finished:
             locationServicesEnabled = false
         case .disconnected(let error):
             locationServicesEnabled = false
-            if updatingLocation || updatingHeading || oneShot != nil { report(.source(error)) }
+            if updatingLocation || updatingHeading || oneShot != nil, error != reportedSourceError {
+                reportedSourceError = error
+                report(.source(error))
+            }
         case .stale:
             // The last fix no longer describes the present: say so instead of showing it as current.
             location?.isStale = true
             latestReceivedLocation?.isStale = true
-        case .connecting, .connected:
+        case .connected:
+            reportedSourceError = nil
+        case .connecting:
             break
         }
         updateReceiverStatus {

@@ -197,6 +197,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// The source's running session, while one is needed and allowed.
     var session: SourceSession?
+    /// The source's failure already said to the delegate in this outage: a source that keeps
+    /// retrying fails the same way at every attempt, and the delegate hears it once, until a
+    /// connection succeeds, the failure changes, or the source is started again.
+    var reportedSourceError: SourceError?
     var authorizationWatch: Task<Void, Never>?
 
     /// Creates a manager reading `source`.
@@ -377,6 +381,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     func reconcileSource() {
         let wanted = needsSource && authorizationStatus.isAuthorized
         if wanted, session == nil {
+            reportedSourceError = nil
             if let pulled = source as? any PulledLocationSource {
                 session = pull(pulled)
             } else {

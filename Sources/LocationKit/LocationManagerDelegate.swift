@@ -8,7 +8,9 @@ public protocol LocationManagerDelegate: AnyObject {
     func locationManager(_ manager: LocationManager, didUpdateLocations locations: [Location])
     /// A new heading.
     func locationManager(_ manager: LocationManager, didUpdateHeading heading: Heading)
-    /// Something failed; the error says what to do.
+    /// Something failed; the error says what to do. A source that keeps failing the same way
+    /// while it retries (gpsd down) is reported once, until it connects or fails otherwise;
+    /// ``LocationManager/receiverStatus`` follows every attempt.
     func locationManager(_ manager: LocationManager, didFailWithError error: LocationError)
     /// ``LocationManager/authorizationStatus`` changed; also called once when the manager is
     /// made, as on iOS 14 and later.

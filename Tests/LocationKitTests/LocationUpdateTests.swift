@@ -265,6 +265,28 @@ import Testing
         #expect(harness.delegate.locations.isEmpty)
     }
 
+    @Test("a source that keeps failing the same way is reported once per outage, not at every retry")
+    func aLastingOutageIsReportedOnce() async throws {
+        let refused = SourceError.connectionRefused(host: "127.0.0.1", port: 9)
+        let unknownHost = SourceError.hostNotFound(host: "nohost.invalid", port: 2947)
+        let harness = try Harness { _ in
+            [.state(.disconnected(refused)), .state(.retrying(after: .seconds(1))),
+             .state(.disconnected(refused)), .state(.retrying(after: .seconds(2))),
+             .state(.disconnected(refused)), .state(.retrying(after: .seconds(4))),
+             // Another failure is news; a connection ends the outage.
+             .state(.disconnected(unknownHost)), .state(.retrying(after: .seconds(8))),
+             .state(.connected), .state(.disconnected(refused)), .state(.retrying(after: .seconds(1)))]
+        }
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.errors == [.source(refused), .source(unknownHost), .source(refused)])
+        // The receiver status still says every attempt.
+        #expect(harness.delegate.events.filter {
+            if case .receiver(let status) = $0, case .retrying? = status.sourceState { true } else { false }
+        }.count == 5)
+    }
+
     @Test func singleFailsAtOnceWhenDenied() async throws {
         let harness = try Harness({ _ in [] }, status: .denied)
         await #expect(throws: LocationError.denied) { try await harness.manager.rx.requestLocation() }
