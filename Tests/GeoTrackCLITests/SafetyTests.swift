@@ -135,6 +135,11 @@ struct SafetyTests {
     func terminalSafety() throws {
         #expect(Terminal.safe("plain /dev/ttyACM0") == "plain /dev/ttyACM0")
         #expect(Terminal.safe("x\u{1B}]0;owned\u{07}y\u{9B}2J") == "x\\u{1b}]0;owned\\u{7}y\\u{9b}2J")
+        // A right-to-left override (or isolate) would turn the rest of the line around: a
+        // foreign device named so in the fleet view would show the figures after it reversed.
+        #expect(Terminal.safe("car\u{202E}21 km/h") == "car\\u{202e}21 km/h")
+        #expect(Terminal.safe("a\u{2067}b\u{2069}c\u{200F}d\u{61C}e\u{2028}f") == "a\\u{2067}b\\u{2069}c\\u{200f}d\\u{61c}e\\u{2028}f")
+        #expect(Terminal.safe("Zoë 📱 عربى") == "Zoë 📱 عربى")
         var device = Device(path: "/dev/\u{1B}[2Jtty")
         device.driver = "u-blox\u{1B}[31m"
         let table = DeviceTable.lines([device]).joined(separator: "\n")

@@ -33,7 +33,10 @@ package enum Terminal {
 
     /// `text` made safe for a terminal: control characters (C0, DEL and C1, the escape among
     /// them) become `\u{…}`, so a string from gpsd, a log or a configuration file can never move
-    /// the cursor, recolour the screen or retitle the window.
+    /// the cursor, recolour the screen or retitle the window. So do Unicode's bidirectional
+    /// controls and its line and paragraph separators, so that such a string cannot reorder the
+    /// rest of the line it is shown on (a right-to-left override in a device's name turning the
+    /// figures after it around) or start a new one.
     package static func safe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
@@ -48,7 +51,15 @@ package enum Terminal {
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+        switch scalar.value {
+        case 0..<0x20, 0x7F...0x9F: true
+        // The bidirectional formatting characters (Unicode's UAX #9): the Arabic letter mark,
+        // the left-to-right and right-to-left marks, the embeddings, overrides and isolates.
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        // The line and paragraph separators.
+        case 0x2028, 0x2029: true
+        default: false
+        }
     }
 
     /// Whether the descriptor is a terminal.
