@@ -67,6 +67,9 @@ struct StatusLineFittingTests {
             == "gpsd unreachable: connection refused at localhost:2947 (is gpsd running? sudo systemctl start gpsd) · 55 queued, broker unreachable  retrying in 8s")
         #expect(Self.line(Self.refused, publishing: publishing, width: 120)
             == "gpsd unreachable: connection refused at localhost:2947 (is gpsd running?) · 55 queued, broker unreachable")
+        // Short of room the backlog keeps its count, before the hint gives way.
+        #expect(Self.line(Self.refused, publishing: publishing, width: 90)
+            == "gpsd unreachable: connection refused at localhost:2947 (is gpsd running?) · 55 queued")
         #expect(Self.line(Self.refused, publishing: publishing, width: 80)
             == "gpsd unreachable: connection refused at localhost:2947 (is gpsd running?)")
     }
@@ -79,8 +82,18 @@ struct StatusLineFittingTests {
             == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued, broker refused the login  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20Z")
         #expect(Self.line(fix, publishing: publishing, width: 80)
             == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued, broker refused the login  36.0 km/h")
+        #expect(Self.line(fix, publishing: publishing, width: 45) == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued")
         #expect(Self.line(fix, publishing: publishing, width: 40) == "3D  51.50012°N 0.12346°W  ±4 m")
         #expect(Self.line(fix, publishing: nil, width: nil) == StatusLine.render(fix, width: nil, options: RenderOptions()))
+    }
+
+    @Test("publishing: on an 80-column terminal a long reason gives way, and the count stays")
+    func publishingCountAt80Columns() {
+        let fix = fixStatus(StatusLineTests.sampleFix(), satellitesUsed: 8)
+        let publishing = PublishingStatus(queued: 20, problem: "the broker's host name was not found")
+        #expect(Self.line(fix, publishing: publishing, width: 120)
+            == "3D  51.50012°N 0.12346°W  ±4 m · 20 queued, the broker's host name was not found  alt 45 m  36.0 km/h  275° W  8 sats")
+        #expect(Self.line(fix, publishing: publishing, width: 80) == "3D  51.50012°N 0.12346°W  ±4 m · 20 queued")
     }
 
     @Test("hostile text in an error's parts is made safe before the terminal")

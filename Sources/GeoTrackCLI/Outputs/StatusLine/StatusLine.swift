@@ -16,14 +16,16 @@ import Glibc
 ///
 /// What goes first when the line is narrow (priorities, 0 = never dropped):
 /// - gpsd unreachable: the countdown (6), then the command that may help (5), the publishing
-///   backlog (3), the hint (2), the address (1); the state and its reason stay
-///   (`gpsd unreachable: connection refused at localhost:2947 (is gpsd running?)` at 80 columns).
+///   backlog's reason (3), its count (2), the hint (2), the address (1); the state and its
+///   reason stay (`gpsd unreachable: connection refused at localhost:2947 (is gpsd running?)` at
+///   80 columns).
 /// - a fix: the time (8), satellites (7), heading (6), altitude (5), speed (4), the publishing
-///   backlog (3), the accuracy (1); the mode and the coordinates stay.
+///   backlog's reason (3), its count (2), the accuracy (1); the mode and the coordinates stay.
 ///
 /// The publishing backlog (`· 55 queued, broker unreachable`, only while a broker cannot take
 /// what waits) sits where its importance puts it: after a gpsd problem's hint or a fix's
-/// accuracy, before the countdown or the fix's details.
+/// accuracy, before the countdown or the fix's details. Short of room it keeps its count
+/// (`· 55 queued`), so that a fix on an 80-column terminal still says its messages wait.
 package enum StatusLine {
     /// One piece of the line: its text, how important it is (0 = essential), its colour, what
     /// joins it to the part before, and a shorter text to try, at its own priority, before the
@@ -37,10 +39,13 @@ package enum StatusLine {
     }
 
     static let separator = "  "
-    /// How important the publishing backlog is: after a gpsd problem's reason, address and hint
-    /// and a fix's accuracy; before the command that may help, the countdown, and a fix's speed,
-    /// altitude, heading, satellites and time.
+    /// How important the publishing backlog's reason is: after a gpsd problem's reason, address
+    /// and hint and a fix's accuracy; before the command that may help, the countdown, and a
+    /// fix's speed, altitude, heading, satellites and time.
     static let publishingPriority = 3
+    /// How important the backlog's count is, once its reason has given way: it goes before the
+    /// hint it follows, and before the accuracy.
+    static let publishingCountPriority = 2
 
     /// The line for `state`; `width` is the terminal's column count, or nil for no limit.
     /// `now`, for a countdown, is measured against `retryDeadline` by the caller and passed as `retryingIn`.
@@ -51,7 +56,8 @@ package enum StatusLine {
         if let publishing {
             // Placed, as kept, by importance: after what matters more (the state, its reason, the
             // position), before what matters less (the countdown, the fix's details).
-            let part = Part(text: publishing.text, priority: publishingPriority, style: .yellow, joiner: " · ")
+            let part = Part(text: publishing.text, priority: publishingCountPriority, style: .yellow, joiner: " · ",
+                            shorter: ("\(publishing.queued) queued", publishingPriority))
             parts.insert(part, at: parts.firstIndex { $0.priority > publishingPriority } ?? parts.endIndex)
         }
         let fitted = fit(parts, width: width)
