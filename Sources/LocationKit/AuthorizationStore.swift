@@ -185,8 +185,25 @@ public final class AuthorizationStore: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .stateFolder(path: directory, reason: "the folder cannot be created")
+            throw .stateFolder(path: directory, reason: "the folder cannot be created" + Self.creationObstacle(directory))
         }
+    }
+
+    /// Why a folder could not be made, as far as can be told: the nearest existing folder above
+    /// it that this user may not write to (a service's state folder not made yet, under a
+    /// /var/lib that root owns), or a file where a folder should be.
+    static func creationObstacle(_ directory: String) -> String {
+        var path = directory
+        while let slash = path.lastIndex(of: "/"), slash > path.startIndex {
+            path = String(path[..<slash])
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) != S_IFDIR { return ": \(path) is not a folder" }
+            guard access(path, W_OK | X_OK) != 0 else { return "" }
+            let uid = getuid()
+            return ": this user (uid \(uid)) may not write to \(path); make the folder for it first (`sudo install -d -m 700 -o \(uid) \(directory)`)"
+        }
+        return ""
     }
 
     private func writeAtomically(_ text: String) throws(LocationError) {

@@ -193,6 +193,17 @@ import Testing
         #expect(try store.read() == .authorizedAlways)
     }
 
+    @Test("a folder that cannot be made says why: a file stands where a folder above it should be")
+    func folderCannotBeMade() throws {
+        let directory = try TemporaryDirectory()
+        let file = directory.path + "/state"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let store = AuthorizationStore(directory: file + "/geotrack", policyPath: directory.path + "/none")
+        let error = #expect(throws: LocationError.self) { try store.write(.authorizedAlways) }
+        #expect(error == .stateFolder(path: file + "/geotrack", reason: "the folder cannot be created: \(file) is not a folder"),
+                "\(String(describing: error))")
+    }
+
     @Test("a decision in a folder another user owns is refused, naming the owner")
     func ownedByAnother() throws {
         let directory = try TemporaryDirectory()
