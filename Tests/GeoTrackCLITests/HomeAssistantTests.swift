@@ -1,5 +1,6 @@
 import Foundation
 import GeoTrackTesting
+import OwnTracks
 import Testing
 @testable import GeoTrackCLI
 
@@ -23,9 +24,9 @@ struct HomeAssistantTests {
         #expect(await subscriber.waitForMessages(2))
         let messages = subscriber.messages()
         let config = try #require(messages.first { $0.topic.hasPrefix("homeassistant/") })
-        #expect(config.topic == "homeassistant/device_tracker/geotrack_ann_boat_1/config")
+        #expect(config.topic == "homeassistant/device_tracker/geotrack_ann_boat_1_19a364aa/config")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
-        #expect(object["unique_id"] as? String == "geotrack_ann_boat_1")
+        #expect(object["unique_id"] as? String == "geotrack_ann_boat_1_19a364aa")
         #expect(object["name"] as? String == "boat.1")
         #expect(object["source_type"] as? String == "gps")
         #expect(object["json_attributes_topic"] as? String == "owntracks/ann/boat.1")
@@ -34,11 +35,29 @@ struct HomeAssistantTests {
             #expect(template.contains(field), "\(template)")
         }
         let device = try #require(object["device"] as? [String: Any])
-        #expect(device["identifiers"] as? [String] == ["geotrack_ann_boat_1"])
+        #expect(device["identifiers"] as? [String] == ["geotrack_ann_boat_1_19a364aa"])
         // The attributes topic holds a location with the fields the template reads.
         let location = try #require(messages.last { $0.topic == "owntracks/ann/boat.1" }, "\(messages.map(\.topic))")
         let fields = try #require(try JSONSerialization.jsonObject(with: Data(location.payload.utf8)) as? [String: Any])
         #expect(fields["lat"] is Double && fields["lon"] is Double)
+    }
+
+    @Test("two devices never share a discovery id, whatever their names; plain names keep a plain id")
+    func distinctIDs() throws {
+        let id = { (user: String, device: String) in
+            HomeAssistantDiscovery.objectID(try #require(OwnTracksTopic(user: user, device: device)))
+        }
+        #expect(try id("ann", "boat-1") == "geotrack_ann_boat-1")
+        // FNV-1a of "ann/boat.1", worked out apart from the code (Python).
+        #expect(try id("ann", "boat.1") == "geotrack_ann_boat_1_19a364aa")
+        // Names that the allowed letters alone would fold together: spaces, underscores, emoji,
+        // and the split between user and device.
+        let pairs = [("ha", "a b"), ("ha", "a_b"), ("ha", "Zoë📱"), ("ha", "Zoë😀"), ("a_b", "c"), ("a", "b_c"), ("ha", "a-b")]
+        let ids = try pairs.map { try id($0.0, $0.1) }
+        #expect(Set(ids).count == pairs.count, "\(ids)")
+        for value in ids {
+            #expect(value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }, "\(value)")
+        }
     }
 
     @Test("without an MQTT destination there is nothing to announce on: a usage error")

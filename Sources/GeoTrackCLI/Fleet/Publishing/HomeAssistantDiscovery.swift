@@ -9,16 +9,39 @@ package enum HomeAssistantDiscovery {
     /// Home Assistant's default discovery prefix.
     package static let prefix = "homeassistant"
 
-    /// The discovery id: `geotrack_USER_DEVICE`, in the letters Home Assistant allows in one
-    /// (others become `_`), so two devices never share a config.
+    /// The discovery id: `geotrack_USER_DEVICE` in the letters Home Assistant allows in one.
+    ///
+    /// A name with any other character (a space, a dot, an accent, an emoji), or with `_`,
+    /// which would make `USER_DEVICE` ambiguous ("a_b" and "c" against "a" and "b_c"), also
+    /// gets a hash of the exact user and device (`geotrack_Zo___3f2a9c10`): otherwise "a b" and
+    /// "a_b", or two emoji, would share one config, and each device's announcement would
+    /// replace the other's. Names of letters, digits and `-` keep their plain id.
     package static func objectID(_ topic: OwnTracksTopic) -> String {
         let raw = "geotrack_\(topic.user)_\(topic.device)"
-        return String(String.UnicodeScalarView(raw.unicodeScalars.map { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "_", "-": scalar
-            default: "_"
-            }
-        }))
+        let plain = { (name: String) in name.unicodeScalars.allSatisfy { isAllowed($0) && $0 != "_" } }
+        let id = String(String.UnicodeScalarView(raw.unicodeScalars.map { isAllowed($0) ? $0 : "_" }))
+        guard !(plain(topic.user) && plain(topic.device)) else { return id }
+        let hash = fnv1a32(Array("\(topic.user)/\(topic.device)".utf8))
+        let hex = String(hash, radix: 16)
+        return id + "_" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+
+    private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "a"..."z", "A"..."Z", "0"..."9", "_", "-": true
+        default: false
+        }
+    }
+
+    /// FNV-1a, 32 bits: stable across runs and releases (a discovery id must never change for
+    /// the same names), unlike Swift's seeded `Hasher`.
+    static func fnv1a32(_ bytes: [UInt8]) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for byte in bytes {
+            hash ^= UInt32(byte)
+            hash = hash &* 0x0100_0193
+        }
+        return hash
     }
 
     /// `homeassistant/device_tracker/ID/config`.
