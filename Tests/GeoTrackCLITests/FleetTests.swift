@@ -236,6 +236,13 @@ struct FleetCommandTests {
         let bad = try TestSupport.geotrack(["fleet", "http://host"], home: home)
         #expect(bad.status == 64)
         #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
+        // Its advice names only what the fleet view takes: no publishing options, no HTTP.
+        let path = try TestSupport.geotrack(["fleet", "mqtt://host/foo"], home: home)
+        #expect(path.status == 64)
+        #expect(path.stderr.contains("the fleet view follows every device") && !path.stderr.contains("--publish"), "\(path.stderr)")
+        let bare = try TestSupport.geotrack(["fleet", "127.0.0.1:1883"], home: home)
+        #expect(bare.status == 64)
+        #expect(bare.stderr.contains("write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]") && !bare.stderr.contains("osmand"), "\(bare.stderr)")
         let stale = try TestSupport.geotrack(["fleet", "mqtt://h", "--stale", "0"], home: home)
         #expect(stale.status == 64)
         let id = try TestSupport.geotrack(["fleet", "mqtt://h", "--client-id", ""], home: home)

@@ -25,11 +25,24 @@ struct UntrustedInputTests {
         let publish = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
                                                 "--publish-device", name, "--publish-wait", "0"], home: home)
         #expect(publish.status == 64, "\(publish.stderr)")
-        #expect(publish.stderr.contains("--publish-device must be a non-empty name without /, +, # or control characters"))
+        #expect(publish.stderr.contains("--publish-device must be a name of 1 to 256 bytes without /, +, # or control characters"))
         #expect(!publish.stderr.contains("out of memory"))
         let fleet = try TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--client-id", name], home: home)
         #expect(fleet.status == 64, "\(fleet.stderr)")
-        #expect(fleet.stderr.contains("--client-id must be a non-empty name without control characters"))
+        #expect(fleet.stderr.contains("--client-id must be a name of 1 to 65535 bytes without control characters"))
+    }
+
+    @Test("a name past its length limit is refused naming the limit, not rules it keeps")
+    func nameTooLong() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let publish = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                                "--publish-device", String(repeating: "d", count: 257), "--publish-wait", "0"], home: home)
+        #expect(publish.status == 64, "\(publish.stderr)")
+        #expect(publish.stderr.contains("--publish-device must be a name of 1 to 256 bytes"), "\(publish.stderr)")
+        let wait = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                             "--publish-wait", "1e9"], home: home)
+        #expect(wait.status == 64, "\(wait.stderr)")
+        #expect(wait.stderr.contains("--publish-wait must be 0 to 31622400 seconds (got 1000000000.0)"), "\(wait.stderr)")
     }
 
     @Test("outbox and outbox --json list an outbox whose created times are damaged: the count, no oldest, no trap")

@@ -51,7 +51,7 @@ extension GeoTrack {
             }
             if let clientID, clientID.isEmpty || clientID.utf8.count > 65_535
                 || !OwnTracksTopic.isMQTTText(clientID) {
-                throw ValidationError("--client-id must be a non-empty name without control characters.")
+                throw ValidationError("--client-id must be a name of 1 to 65535 bytes without control characters.")
             }
             // Past a year a device is stale for any purpose, and the redraw timer's duration
             // would overflow (1e30 trapped in a multiplication).

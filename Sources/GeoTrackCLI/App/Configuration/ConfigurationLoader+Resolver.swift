@@ -88,8 +88,8 @@ extension ConfigurationLoader {
             }
             result.destinations = urls
             for (key, path) in [(ConfigKeys.publishUser, \PublishSettings.user), (ConfigKeys.publishDevice, \PublishSettings.device)] {
-                guard let name = try text(key, allowed: "a name without /, +, # or control characters"), !name.isEmpty else { continue }
-                guard OwnTracksTopic.isValidPart(name) else { throw bad(key, name, "a name without /, +, # or control characters") }
+                guard let name = try text(key, allowed: "a name of 1 to 256 bytes without /, +, # or control characters"), !name.isEmpty else { continue }
+                guard OwnTracksTopic.isValidPart(name) else { throw bad(key, name, "a name of 1 to 256 bytes without /, +, # or control characters") }
                 result[keyPath: path] = name
             }
             if let flag = try text(ConfigKeys.publishHomeAssistant, allowed: "true or false") {

@@ -36,8 +36,11 @@ package struct PublishDestination: Sendable, Hashable {
         let bad = { (why: String) in
             CLIError(.usage, "\(option) \(Terminal.safe(Self.redacted(url))): \(why)")
         }
+        // The fleet view only subscribes to a broker: its errors name only what it takes.
+        let subscribing = option == "fleet"
+        let schemes = subscribing ? "mqtt://HOST[:PORT] or mqtts://HOST[:PORT]" : Self.schemes
         guard let schemeEnd = url.firstRange(of: "://") else {
-            throw bad("not a URL; write \(Self.schemes)")
+            throw bad("not a URL; write \(schemes)")
         }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         let secure: Bool
@@ -50,7 +53,7 @@ package struct PublishDestination: Sendable, Hashable {
         // Traccar's port for the OsmAnd protocol.
         case "osmand": (secure, defaultPort) = (false, 5055)
         default:
-            throw bad("unknown scheme \(scheme); write \(Self.schemes)")
+            throw bad("unknown scheme \(scheme); write \(schemes)")
         }
         let isMQTT = scheme.hasPrefix("mqtt")
         var rest = url[schemeEnd.upperBound...]
@@ -58,7 +61,8 @@ package struct PublishDestination: Sendable, Hashable {
         if isMQTT {
             if rest.hasSuffix("/") { rest = rest.dropLast() }
             guard !rest.contains("/"), !rest.contains("?"), !rest.contains("#") else {
-                throw bad("a broker URL has no path; the topic is set with --publish-user and --publish-device")
+                throw bad(subscribing ? "a broker URL has no path; the fleet view follows every device (owntracks/+/+)"
+                                      : "a broker URL has no path; the topic is set with --publish-user and --publish-device")
             }
         } else {
             guard !rest.contains("?"), !rest.contains("#") else {

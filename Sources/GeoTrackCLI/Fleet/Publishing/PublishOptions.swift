@@ -52,10 +52,10 @@ package struct PublishOptions: ParsableArguments {
             }
         }
         if let user, !OwnTracksTopic.isValidPart(user) {
-            throw ValidationError("--publish-user must be a non-empty name without /, +, # or control characters.")
+            throw ValidationError("--publish-user must be a name of 1 to 256 bytes without /, +, # or control characters.")
         }
         if let device, !OwnTracksTopic.isValidPart(device) {
-            throw ValidationError("--publish-device must be a non-empty name without /, +, # or control characters.")
+            throw ValidationError("--publish-device must be a name of 1 to 256 bytes without /, +, # or control characters.")
         }
         if let trackerID, !(1...2).contains(trackerID.count) || trackerID.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             throw ValidationError("--publish-tid must be 1 or 2 printable characters.")
@@ -64,7 +64,7 @@ package struct PublishOptions: ParsableArguments {
             throw ValidationError("--publish-interval must be 1 to \(Int(OutputOptions.maximumTimeout)) whole seconds (got \(interval)).")
         }
         guard wait >= 0, wait.isFinite, wait <= OutputOptions.maximumTimeout else {
-            throw ValidationError("--publish-wait must be 0 or more seconds (got \(wait)).")
+            throw ValidationError("--publish-wait must be 0 to \(Int(OutputOptions.maximumTimeout)) seconds (got \(wait)).")
         }
         let publishing = !urls.isEmpty
         if !publishing, user != nil || device != nil || trackerID != nil || broker.passwordFile != nil || broker.caFile != nil
@@ -91,7 +91,7 @@ package struct PublishOptions: ParsableArguments {
     /// `owntracks/USER/DEVICE`, from the flags or the login and host names.
     package func topic() throws(CLIError) -> OwnTracksTopic {
         guard let topic = OwnTracksTopic(user: user ?? Self.loginName(), device: device ?? Self.hostName()) else {
-            throw CLIError(.usage, "--publish-user and --publish-device must be names without /, +, # or control characters")
+            throw CLIError(.usage, "--publish-user and --publish-device must be names of 1 to 256 bytes without /, +, # or control characters")
         }
         return topic
     }
