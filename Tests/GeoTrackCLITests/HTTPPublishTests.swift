@@ -162,6 +162,19 @@ struct HTTPPublishTests {
         #expect(requests.allSatisfy { $0.headers["authorization"] == credentials }, "\(requests.first?.headers ?? [:])")
         #expect(requests.allSatisfy { $0.path == "/pub" }, "a URL without a path posts to the Recorder's /pub")
 
+        // The URL's user is percent-encoded: an e-mail address as the login reaches the server whole.
+        let mail = try RecordingHTTPServer(answers: [200])
+        let encoded = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://me%40example.com@127.0.0.1:\(mail.port)",
+                                                "--publish-password-file", passwordFile,
+                                                "--publish-user", "ann", "--publish-device", "pi"], home: home)
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        let mailCredentials = "Basic " + Data("me@example.com:tide-table-42".utf8).base64EncodedString()
+        let mailRequests = try mail.requests()
+        #expect(!mailRequests.isEmpty && mailRequests.allSatisfy { $0.headers["authorization"] == mailCredentials },
+                "\(mailRequests.first?.headers ?? [:])")
+        let broken = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://me%4@127.0.0.1:1"], home: home)
+        #expect(broken.status == 64 && broken.stderr.contains("write %25 for a %"), "\(broken.stderr)")
+
         let refusing = try RecordingHTTPServer(answers: [401])
         let url = "http://fleet@127.0.0.1:\(refusing.port)/pub"
         let refused = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi",

@@ -82,8 +82,12 @@ package struct PublishDestination: Sendable, Hashable {
             guard !user.contains(":") else {
                 throw bad("no password in the URL (it would show in ps and shell history); use --publish-password-file or GEOTRACK_PUBLISH_PASSWORD")
             }
-            guard !user.isEmpty, OwnTracksTopic.isValidPart(user) else { throw bad("the user name is empty or has control characters") }
-            username = user
+            // A URL's user is percent-encoded (RFC 3986): `me%40example.com` is the login me@example.com.
+            guard let decoded = Self.percentDecoded(user) else {
+                throw bad("the user name has a % that is not followed by two hex digits of UTF-8; write %25 for a %")
+            }
+            guard !decoded.isEmpty, OwnTracksTopic.isValidPart(decoded) else { throw bad("the user name is empty or has control characters") }
+            username = decoded
             rest = rest[rest.index(after: at)...]
         }
         var host = Substring(rest)
@@ -118,6 +122,29 @@ package struct PublishDestination: Sendable, Hashable {
         default:
             target = .osmAnd(HTTPEndpoint(secure: secure, host: String(host), port: port, path: path.isEmpty ? "/" : path,
                                           username: username))
+        }
+    }
+
+    /// `text` with each `%XX` replaced by its byte; nil when a `%` is not followed by two hex
+    /// digits or the bytes are not UTF-8.
+    static func percentDecoded(_ text: String) -> String? {
+        guard text.contains("%") else { return text }
+        var bytes: [UInt8] = []
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            bytes.append(high << 4 | low)
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
         }
     }
 
