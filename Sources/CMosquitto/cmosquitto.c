@@ -13,7 +13,7 @@ const char *geotrack_mosquitto_load(geotrack_mosquitto *api, const char *soname)
     GEOTRACK_MOSQUITTO_RESOLVE(destroy, "mosquitto_destroy")
     GEOTRACK_MOSQUITTO_RESOLVE(int_option, "mosquitto_int_option")
     GEOTRACK_MOSQUITTO_RESOLVE(max_inflight_messages_set, "mosquitto_max_inflight_messages_set")
-    GEOTRACK_MOSQUITTO_RESOLVE(connect_callback_set, "mosquitto_connect_callback_set")
+    GEOTRACK_MOSQUITTO_RESOLVE(connect_with_flags_callback_set, "mosquitto_connect_with_flags_callback_set")
     GEOTRACK_MOSQUITTO_RESOLVE(disconnect_callback_set, "mosquitto_disconnect_callback_set")
     GEOTRACK_MOSQUITTO_RESOLVE(publish_callback_set, "mosquitto_publish_callback_set")
     GEOTRACK_MOSQUITTO_RESOLVE(subscribe_callback_set, "mosquitto_subscribe_callback_set")
@@ -58,11 +58,12 @@ void geotrack_mqtt_emit(void *obj, geotrack_mqtt_event event) {
     if (sink && sink->handler) sink->handler(sink->context, &event);
 }
 
-void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, int rc) {
+void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, int rc, int flags) {
     (void)mosq;
     /* Called on the loop thread, the delay's only user. */
     if (rc == 0 && obj) ((geotrack_mqtt_sink *)obj)->delay = GEOTRACK_MQTT_FIRST_DELAY;
-    geotrack_mqtt_event event = { GEOTRACK_MQTT_CONNECTED, rc, 0, NULL, NULL, 0, false };
+    /* Bit 0 of the CONNACK's flags: the broker kept this client id's session (MQTT 3.1.1, 3.2.2.2). */
+    geotrack_mqtt_event event = { GEOTRACK_MQTT_CONNECTED, rc, 0, NULL, NULL, 0, false, rc == 0 && (flags & 1) != 0 };
     geotrack_mqtt_emit(obj, event);
 }
 
@@ -112,7 +113,7 @@ struct mosquitto *geotrack_mqtt_new(const geotrack_mosquitto *api, const char *c
     if (!mosq) return NULL;
     api->int_option(mosq, MOSQ_OPT_PROTOCOL_VERSION, MQTT_PROTOCOL_V311);
     api->max_inflight_messages_set(mosq, (unsigned int)max_inflight);
-    api->connect_callback_set(mosq, geotrack_mqtt_on_connect);
+    api->connect_with_flags_callback_set(mosq, geotrack_mqtt_on_connect);
     api->disconnect_callback_set(mosq, geotrack_mqtt_on_disconnect);
     api->publish_callback_set(mosq, geotrack_mqtt_on_publish);
     api->subscribe_callback_set(mosq, geotrack_mqtt_on_subscribe);

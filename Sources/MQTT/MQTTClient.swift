@@ -185,7 +185,9 @@ public final class MQTTClient: Sendable {
     }
 
     /// Subscribes to a topic filter (`+` and `#` allowed); returns the id the SUBACK carries.
-    /// Subscriptions do not survive a reconnection: subscribe again on each ``MQTTEvent/connected``.
+    /// Subscriptions last as long as the session: subscribe again on each
+    /// ``MQTTEvent/connected(sessionPresent:)`` whose session is not present. (Subscribing again
+    /// makes the broker send each topic's retained message again.)
     @discardableResult
     public func subscribe(_ filter: String, qos: Int32 = 1) throws(MQTTError) -> Int32 {
         var messageID: Int32 = 0
@@ -316,7 +318,7 @@ extension MQTTClient {
         func receive(_ event: geotrack_mqtt_event) {
             switch event.kind {
             case GEOTRACK_MQTT_CONNECTED:
-                continuation.yield(event.code == 0 ? .connected : .refused(code: event.code))
+                continuation.yield(event.code == 0 ? .connected(sessionPresent: event.session_present) : .refused(code: event.code))
             case GEOTRACK_MQTT_DISCONNECTED:
                 continuation.yield(.disconnected(code: event.code))
             case GEOTRACK_MQTT_PUBLISHED:

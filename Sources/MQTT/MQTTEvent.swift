@@ -1,7 +1,9 @@
 /// What the broker connection reports, in the order libmosquitto's network thread saw it.
 public enum MQTTEvent: Sendable, Hashable {
-    /// The broker accepted the connection.
-    case connected
+    /// The broker accepted the connection; `sessionPresent` when it kept this client id's
+    /// session from before (its subscriptions, and what arrived for them meanwhile), which only
+    /// a client made with a lasting session can have.
+    case connected(sessionPresent: Bool)
     /// The broker refused the connection; the code is its CONNACK return code (4: bad user name
     /// or password, 5: not authorized).
     case refused(code: Int32)

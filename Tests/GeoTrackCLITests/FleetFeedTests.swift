@@ -17,15 +17,40 @@ struct FleetFeedTests {
     @Test("connected subscribes; a failure is said once until its reason changes; a disconnect is shown")
     func connection() {
         var feed = FleetFeed()
-        #expect(feed.receive(.connected, broker: broker) == .subscribe)
+        #expect(feed.receive(.connected(sessionPresent: false), broker: broker) == .subscribe)
         #expect(feed.connected)
         #expect(feed.receive(.failed(code: 8), broker: broker) == .failed(MQTTClient.failureReason(8)))
         #expect(feed.receive(.failed(code: 8), broker: broker) == FleetFeed.Action.none)
         #expect(feed.receive(.disconnected(code: 7), broker: broker) == .changed)
         #expect(!feed.connected)
-        #expect(feed.receive(.connected, broker: broker) == .subscribe)
+        #expect(feed.receive(.connected(sessionPresent: false), broker: broker) == .subscribe)
         #expect(feed.problem == nil)
         #expect(feed.receive(.subscribed(messageID: 1), broker: broker) == FleetFeed.Action.none)
+        // A session the broker kept (--client-id) keeps its subscriptions: subscribing again would
+        // only bring every retained location again.
+        #expect(feed.receive(.disconnected(code: 7), broker: broker) == .changed)
+        #expect(feed.receive(.connected(sessionPresent: true), broker: broker) == .changed)
+        #expect(feed.connected)
+    }
+
+    @Test("a retained copy of the location last received on a topic is not handed out again; a new one, or one sent again live, is")
+    func retainedRepeat() {
+        var feed = FleetFeed()
+        let payload = Array(#"{"_type":"location","lat":52.5,"lon":13.4,"tst":1000}"#.utf8)
+        let retained = MQTTEvent.message(topic: "owntracks/ann/phone", payload: payload, retained: true)
+        guard case .location = feed.receive(retained, broker: broker) else { Issue.record("the first retained location was not handed out"); return }
+        // Subscribed again after a lost connection: the broker sends its retained copy again.
+        #expect(feed.receive(retained, broker: broker) == FleetFeed.Action.none)
+        guard case .location = feed.receive(.message(topic: "owntracks/ann/phone", payload: payload, retained: false), broker: broker) else {
+            Issue.record("a location the device sent again live was not handed out"); return
+        }
+        let other = Array(#"{"_type":"location","lat":52.6,"lon":13.4,"tst":1010}"#.utf8)
+        guard case .location = feed.receive(.message(topic: "owntracks/ann/phone", payload: other, retained: true), broker: broker) else {
+            Issue.record("a new retained location was not handed out"); return
+        }
+        guard case .location = feed.receive(.message(topic: "owntracks/bob/phone", payload: payload, retained: true), broker: broker) else {
+            Issue.record("the same payload on another topic was not handed out"); return
+        }
     }
 
     @Test("every location is handed out, one older than the device's kept one marked unchanged; other topics and payloads are not")

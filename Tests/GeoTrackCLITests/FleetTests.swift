@@ -210,10 +210,13 @@ struct FleetCommandTests {
             #"{"_type":"location","lat":52.5,"lon":13.4,"tst":\#(tst)}"#
         }
         let first = home.appendingPathComponent("first.jsonl").path
+        // Retained, as OwnTracks' apps publish locations: the broker keeps the last one per device
+        // and hands it to the viewer when it subscribes. (Published once: a copy still in flight
+        // when the viewer stops would rightly come again, QoS 1, with the session.)
+        try broker.publish(topic: "owntracks/jp/phone", message: message(1), retain: true)
         let viewer = try GeoTrackTesting.ChildProcess(path: TestSupport.binary, arguments: arguments, stdoutPath: first)
         let subscribed = await waitUntil(timeout: .seconds(15)) {
-            try? broker.publish(topic: "owntracks/jp/phone", message: message(1))
-            return ((try? String(contentsOfFile: first, encoding: .utf8)) ?? "").contains("owntracks/jp/phone")
+            ((try? String(contentsOfFile: first, encoding: .utf8)) ?? "").contains("owntracks/jp/phone")
         }
         #expect(subscribed)
         viewer.signalGroup(SIGTERM)
@@ -228,6 +231,10 @@ struct FleetCommandTests {
         #expect(queued, "the message published while the viewer was away")
         again.signalGroup(SIGTERM)
         #expect(await again.waitForExit(timeout: .seconds(2)))
+        // The session kept its subscriptions, so the broker did not send the retained location
+        // again: a recorder appending to one file gets each location once (`>> fleet.jsonl`).
+        let lines = ((try? String(contentsOfFile: second, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(!lines.contains { $0.contains("\"tst\":1") }, "\(lines)")
     }
 
     @Test("usage errors and a refused login are one line each, with their own exit codes")

@@ -14,7 +14,7 @@ struct MQTTClientTests {
         let client = try MQTTClient(clientID: "geotrack-test-pub", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port))
         var events = client.events.makeAsyncIterator()
         client.start()
-        #expect(await events.next() == .connected)
+        #expect(await events.next() == .connected(sessionPresent: false))
         var ids: [Int32] = []
         for index in 0..<50 {
             ids.append(try client.publish(topic: "test/order", payload: Array("m\(index)".utf8)))
@@ -29,13 +29,31 @@ struct MQTTClientTests {
         await client.close()
     }
 
+    @Test("a lasting session is present when the same client id connects again, and never for a clean one")
+    func sessionPresent() async throws {
+        let broker = try await Mosquitto()
+        let endpoint = MQTTEndpoint(host: "127.0.0.1", port: broker.port)
+        for expected in [false, true] {
+            let client = try MQTTClient(clientID: "geotrack-test-session", endpoint: endpoint, keepsSession: true)
+            var events = client.events.makeAsyncIterator()
+            client.start()
+            #expect(await events.next() == .connected(sessionPresent: expected))
+            await client.close()
+        }
+        let clean = try MQTTClient(clientID: "geotrack-test-session", endpoint: endpoint)
+        var events = clean.events.makeAsyncIterator()
+        clean.start()
+        #expect(await events.next() == .connected(sessionPresent: false))
+        await clean.close()
+    }
+
     @Test("after the broker restarts, the client reconnects by itself and publishes again")
     func reconnects() async throws {
         let broker = try await Mosquitto()
         let client = try MQTTClient(clientID: "geotrack-test-re", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port))
         var events = client.events.makeAsyncIterator()
         client.start()
-        #expect(await events.next() == .connected)
+        #expect(await events.next() == .connected(sessionPresent: false))
         try await broker.stop(signal: SIGKILL)
         var sawDisconnect = false
         while let event = await events.next() {
@@ -45,7 +63,7 @@ struct MQTTClientTests {
         try await broker.restart()
         var reconnected = false
         while let event = await events.next() {
-            if event == .connected { reconnected = true; break }
+            if event == .connected(sessionPresent: false) { reconnected = true; break }
         }
         #expect(reconnected)
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["test/again"])
@@ -116,7 +134,7 @@ struct MQTTClientTests {
                                     will: will)
         var events = client.events.makeAsyncIterator()
         client.start()
-        #expect(await events.next() == .connected)
+        #expect(await events.next() == .connected(sessionPresent: false))
         await client.close()
         // The broker handles the client's going before this later message; a will would come first.
         try broker.publish(topic: "test/end", message: "end")
@@ -134,7 +152,7 @@ struct MQTTClientTests {
         let client = try MQTTClient(clientID: "geotrack-test-tls", endpoint: endpoint)
         var events = client.events.makeAsyncIterator()
         client.start()
-        #expect(await events.next() == .connected)
+        #expect(await events.next() == .connected(sessionPresent: false))
         let id = try client.publish(topic: "test/tls", payload: Array("sealed".utf8))
         #expect(await events.next() == .acknowledged(messageID: id))
         #expect(await subscriber.waitForMessages(1))
@@ -168,7 +186,7 @@ struct MQTTClientTests {
         let client = try MQTTClient(clientID: "geotrack-test-mtls", endpoint: signed)
         var events = client.events.makeAsyncIterator()
         client.start()
-        #expect(await events.next() == .connected)
+        #expect(await events.next() == .connected(sessionPresent: false))
         let id = try client.publish(topic: "test/mtls", payload: Array("signed".utf8))
         #expect(await events.next() == .acknowledged(messageID: id))
         await client.close()
@@ -186,7 +204,7 @@ struct MQTTClientTests {
             if case .failed(let code) = event { failure = code }
         }
         await anonymous.close()
-        #expect(!seen.contains(.connected), "\(seen)")
+        #expect(!seen.contains { if case .connected = $0 { true } else { false } }, "\(seen)")
         let code = try #require(failure, "no failure among \(seen)")
         #expect(MQTTClient.failureSummary(code) == "the TLS handshake failed")
         #expect(MQTTClient.failureReason(code).contains("client certificate"))
@@ -261,7 +279,7 @@ struct MQTTClientTests {
         let client = try MQTTClient(clientID: "geotrack-test-sub", endpoint: MQTTEndpoint(host: "127.0.0.1", port: broker.port))
         var events = client.events.makeAsyncIterator()
         client.start()
-        #expect(await events.next() == .connected)
+        #expect(await events.next() == .connected(sessionPresent: false))
         let id = try client.subscribe("owntracks/+/+")
         #expect(await events.next() == .subscribed(messageID: id))
         try broker.publish(topic: "owntracks/ann/phone", message: "{\"_type\":\"location\"}")

@@ -52,7 +52,7 @@ typedef struct {
     __typeof__(&mosquitto_destroy) destroy;
     __typeof__(&mosquitto_int_option) int_option;
     __typeof__(&mosquitto_max_inflight_messages_set) max_inflight_messages_set;
-    __typeof__(&mosquitto_connect_callback_set) connect_callback_set;
+    __typeof__(&mosquitto_connect_with_flags_callback_set) connect_with_flags_callback_set;
     __typeof__(&mosquitto_disconnect_callback_set) disconnect_callback_set;
     __typeof__(&mosquitto_publish_callback_set) publish_callback_set;
     __typeof__(&mosquitto_subscribe_callback_set) subscribe_callback_set;
@@ -79,7 +79,8 @@ const char *geotrack_mosquitto_load(geotrack_mosquitto *api, const char *soname)
 
 /* What the network thread tells Swift: one entry point, so Swift registers one C function. */
 typedef enum {
-    GEOTRACK_MQTT_CONNECTED = 1,    /* code: the broker's CONNACK return code (0 accepted) */
+    GEOTRACK_MQTT_CONNECTED = 1,    /* code: the broker's CONNACK return code (0 accepted);
+                                       session_present: the CONNACK's flag */
     GEOTRACK_MQTT_DISCONNECTED = 2, /* code: 0 when asked for, else the reason */
     GEOTRACK_MQTT_PUBLISHED = 3,    /* message_id: the PUBACK's (QoS 1) */
     GEOTRACK_MQTT_MESSAGE = 4,      /* topic, payload, payload_length */
@@ -95,6 +96,7 @@ typedef struct {
     const void *payload;
     int payload_length;
     bool retained;
+    bool session_present;
 } geotrack_mqtt_event;
 
 typedef void (*geotrack_mqtt_handler)(void *context, const geotrack_mqtt_event *event);
@@ -128,7 +130,7 @@ void geotrack_mqtt_sink_deinit(geotrack_mqtt_sink *sink);
 
 void geotrack_mqtt_emit(void *obj, geotrack_mqtt_event event);
 
-void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, int rc);
+void geotrack_mqtt_on_connect(struct mosquitto *mosq, void *obj, int rc, int flags);
 
 /*
  * A connection that failed in the system (MOSQ_ERR_ERRNO) says why only in errno, read here

@@ -16,13 +16,18 @@ package struct FleetFeed: Sendable, Equatable {
     package private(set) var connected = false
     /// Why no connection can be made, while that lasts (``MQTTClient/failureReason(_:)``).
     package private(set) var problem: String?
+    /// The last location's payload on each topic: a retained copy of it, which the broker sends
+    /// again at each subscription, is not a new location.
+    private var lastLocation: [String: [UInt8]] = [:]
 
     /// What the caller does after an event.
     package enum Action: Sendable, Equatable {
         /// Nothing shown changed.
         case none
-        /// The broker accepted the connection: subscribe to ``OwnTracksTopic/everyDevice``, and
-        /// show the change.
+        /// The broker accepted the connection without the session from before: subscribe to
+        /// ``OwnTracksTopic/everyDevice``, and show the change. (A session the broker kept, for
+        /// `--client-id`, keeps its subscriptions: subscribing again would only make the broker
+        /// send every retained location again, and the view is just ``changed``.)
         case subscribe
         /// The broker refused the login: stop with this error.
         case refused(CLIError)
@@ -41,10 +46,10 @@ package struct FleetFeed: Sendable, Equatable {
     /// Takes in one event of the client connected to `broker`, received at `now`.
     package mutating func receive(_ event: MQTTEvent, broker: String, at now: Date = Date()) -> Action {
         switch event {
-        case .connected:
+        case .connected(let sessionPresent):
             connected = true
             problem = nil
-            return .subscribe
+            return sessionPresent ? .changed : .subscribe
         case .refused(let code):
             return .refused(Self.refusal(broker: broker, code: code))
         case .disconnected:
@@ -55,9 +60,15 @@ package struct FleetFeed: Sendable, Equatable {
             guard reason != problem else { return .none }
             problem = reason
             return .failed(reason)
-        case .message(let topic, let payload, _):
+        case .message(let topic, let payload, let retained):
             guard let message = OwnTracksMessage(payload: payload, receivedAt: OwnTracksLocation.seconds(now)),
                   OwnTracksTopic(topic: topic) != nil else { return .none }
+            if case .location = message {
+                // The broker's retained copy of the location already received on this topic, sent
+                // again because the view subscribed again after a lost connection.
+                if retained, lastLocation[topic] == payload { return .none }
+                lastLocation[topic] = payload
+            }
             let changed = roster.receive(topic: topic, message: message, receivedAt: now)
             if case .location(let location) = message {
                 return .location(location, topic: topic, payload: payload, changed: changed)
