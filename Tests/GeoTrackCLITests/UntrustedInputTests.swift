@@ -32,6 +32,26 @@ struct UntrustedInputTests {
         #expect(fleet.stderr.contains("--client-id must be a name of 1 to 65535 bytes without control characters"))
     }
 
+    @Test("TLS files that are not PEM are refused at the start, naming the option (64); a missing one is 66")
+    func tlsFilesArePEM() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = try Corpus.path("haicom-305N.nmea")
+        let base = ["replay", log, "--publish", "mqtts://127.0.0.1:1", "--publish-wait", "0"]
+        let notPEM = try TestSupport.geotrack(base + ["--publish-ca", log], home: home)
+        #expect(notPEM.status == 64, "\(notPEM.stderr)")
+        #expect(notPEM.stderr.contains("--publish-ca \(log): not a PEM file"), "\(notPEM.stderr)")
+        #expect(notPEM.stderr.split(separator: "\n").count == 1, "\(notPEM.stderr)")
+        // A key where the certificate should be, and the other way round.
+        let key = home.appendingPathComponent("client.key").path
+        try "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n".write(toFile: key, atomically: true, encoding: .utf8)
+        let certificate = home.appendingPathComponent("client.crt").path
+        try "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".write(toFile: certificate, atomically: true, encoding: .utf8)
+        let swapped = try TestSupport.geotrack(base + ["--publish-cert", key, "--publish-key", certificate], home: home)
+        #expect(swapped.status == 64 && swapped.stderr.contains("--publish-cert \(key): not a PEM file"), "\(swapped.stderr)")
+        let missing = try TestSupport.geotrack(base + ["--publish-ca", home.appendingPathComponent("none.pem").path], home: home)
+        #expect(missing.status == 66 && missing.stderr.contains("cannot read it; check the path"), "\(missing.stderr)")
+    }
+
     @Test("a name past its length limit is refused naming the limit, not rules it keeps")
     func nameTooLong() throws {
         let home = try TestSupport.temporaryDirectory()

@@ -37,6 +37,19 @@ package struct BrokerOptions: ParsableArguments {
         passwordFile != nil || caFile != nil || certificateFile != nil || keyFile != nil
     }
 
+    /// Whether `data` holds a PEM block whose label ends in `marker` (`-----BEGIN CERTIFICATE-----`,
+    /// `-----BEGIN RSA PRIVATE KEY-----`, `-----BEGIN TRUSTED CERTIFICATE-----`).
+    static func containsPEM(_ data: Data, marker: String) -> Bool {
+        let text = String(decoding: data, as: UTF8.self)
+        var rest = Substring(text)
+        while let begin = rest.firstRange(of: "-----BEGIN ") {
+            let line = rest[begin.upperBound...].prefix { $0 != "\n" && $0 != "\r" }
+            if line.hasSuffix(marker) { return true }
+            rest = rest[begin.upperBound...]
+        }
+        return false
+    }
+
     /// The environment variable a password may come from.
     package static let passwordVariable = "GEOTRACK_PUBLISH_PASSWORD"
 
@@ -51,9 +64,18 @@ package struct BrokerOptions: ParsableArguments {
             let text = String(decoding: data, as: UTF8.self)
             password = String(text.prefix { $0 != "\n" && $0 != "\r" })
         }
-        for (flag, file) in [("--publish-ca", caFile), ("--publish-cert", certificateFile), ("--publish-key", keyFile)] {
-            if let file, !FileManager.default.isReadableFile(atPath: file) {
+        // libmosquitto and libcurl (OpenSSL) read PEM only. A file of another kind is told here,
+        // naming the option, not later as a TLS handshake that failed "check the CA file".
+        let files = [("--publish-ca", caFile, "CERTIFICATE-----", "certificates"),
+                     ("--publish-cert", certificateFile, "CERTIFICATE-----", "certificate"),
+                     ("--publish-key", keyFile, "PRIVATE KEY-----", "private key")]
+        for (flag, file, marker, kind) in files {
+            guard let file else { continue }
+            guard FileManager.default.isReadableFile(atPath: file), let data = FileManager.default.contents(atPath: file) else {
                 throw CLIError(.noInput, "\(flag) \(Terminal.safe(file)): cannot read it; check the path")
+            }
+            guard Self.containsPEM(data, marker: marker) else {
+                throw CLIError(.usage, "\(flag) \(Terminal.safe(file)): not a PEM file (no -----BEGIN …\(marker)); give the \(kind) in PEM")
             }
         }
         return BrokerCredentials(password: password, caFile: caFile, certificateFile: certificateFile, keyFile: keyFile)
