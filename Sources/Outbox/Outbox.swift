@@ -235,7 +235,7 @@ public final class Outbox: Sendable {
         do {
             try result.get()
         } catch {
-            throw OutboxError(path: path, message: "cannot update the outbox \(path): \(error.reason)")
+            throw OutboxError(path: path, message: "cannot update the outbox \(path): \(error.reason)", reason: error.reason)
         }
     }
 
@@ -280,7 +280,7 @@ public final class Outbox: Sendable {
         do {
             try result.get()
         } catch {
-            throw OutboxError(path: path, message: "cannot set a message aside in \(path): \(error.reason)")
+            throw OutboxError(path: path, message: "cannot set a message aside in \(path): \(error.reason)", reason: error.reason)
         }
     }
 

@@ -25,6 +25,10 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     private var refusal: Int?
     private var failure: String?
     private var delivered = 0
+    /// Why a message the server took could not be removed from the outbox; nothing more is sent after.
+    private var storage: OutboxError?
+    /// Messages the server took that could not be removed.
+    private var unremoved = 0
     /// Counts the `queued()` inputs read: a read of the outbox that found nothing says it is
     /// exhausted only if none arrived since it began.
     private var generation = 0
@@ -95,6 +99,10 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     /// Why the last request went unanswered or was answered "not now", in words; nil once one
     /// was delivered.
     public var failureDescription: String? { failure }
+    /// Why the outbox could not remove what the server took (or set a message aside), once it could not.
+    public var storageFailure: OutboxError? { storage }
+    /// How many messages the server took that could not be removed from the outbox.
+    public var unremovedCount: Int { unremoved }
 
     /// Sends until stopped (``stop()``) or cancelled; what is not delivered stays in the outbox.
     public func run() async {
@@ -109,7 +117,8 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                 wake.yield()
             case .waiting(let id):
                 drainWaiters.questionRead(id)
-                if exhausted { drainWaiters.answer(.delivered) }
+                // Halted by the outbox, nothing more will be sent: the caller reads why.
+                if exhausted || storage != nil { drainWaiters.answer(.delivered) }
             }
         }
         wake.finish()
@@ -160,7 +169,11 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                     do {
                         try await outbox.remove([message.id])
                     } catch {
+                        // Taken but still queued: whatever is sent next would be sent again
+                        // too, so nothing more is sent; the caller says why.
                         logger?.error("\(error.message)")
+                        delivered += 1
+                        halt(error, unremoved: 1)
                         return
                     }
                     cursor = message.id
@@ -180,6 +193,7 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                         try await outbox.setAside(message.id, reason: reason)
                     } catch {
                         logger?.error("\(error.message)")
+                        halt(error, unremoved: 0)
                         return
                     }
                     logger?.error("HTTP: message \(message.id) cannot be delivered (\(reason)); set aside, see 'geotrack outbox'")
@@ -210,6 +224,14 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                 }
             }
         }
+    }
+
+    /// The outbox cannot record what happened to a message: sends nothing more, and answers
+    /// those waiting for the outbox to empty, as it will not.
+    private func halt(_ error: OutboxError, unremoved count: Int) {
+        storage = error
+        unremoved += count
+        drainWaiters.answer(.delivered)
     }
 
     /// Sleeps before a retry; false when cancelled (stopped).

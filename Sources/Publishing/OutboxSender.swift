@@ -48,6 +48,10 @@ public actor OutboxSender: DrainAnswering {
     private var refusal: Int32?
     /// The last connection failure reported, so that a retry failing the same way is not told again.
     private var failure: Int32?
+    /// Why acknowledged messages could not be removed from the outbox; nothing more is sent after.
+    private var storage: OutboxError?
+    /// Acknowledged messages that could not be removed.
+    private var unremoved = 0
     private let observer: (@Sendable (Progress) -> Void)?
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
@@ -107,6 +111,10 @@ public actor OutboxSender: DrainAnswering {
 
     /// How many messages the broker acknowledged since the sender started.
     public var acknowledgedCount: Int { state.acknowledgedCount }
+    /// Why the outbox could not remove what the broker acknowledged, once it could not.
+    public var storageFailure: OutboxError? { storage }
+    /// How many acknowledged messages could not be removed from the outbox.
+    public var unremovedCount: Int { unremoved }
 
     /// Starts the client and sends until the client is closed or the task cancelled.
     public func run() async {
@@ -157,7 +165,9 @@ public actor OutboxSender: DrainAnswering {
             case .mqtt:
                 break
             }
-            if state.isIdle { drainWaiters.answer(.delivered) }
+            // Halted by the outbox: nothing more will be sent, so once what is in flight was
+            // answered, a wait has nothing more to wait for (the caller reads the failure).
+            if state.isIdle || (storage != nil && state.inFlight.isEmpty) { drainWaiters.answer(.delivered) }
         }
         // Ended (closed or stopped): what is still queued stays in the outbox; the caller
         // counts it there, so the answer is only whether the broker refused.
@@ -199,9 +209,14 @@ public actor OutboxSender: DrainAnswering {
                 do {
                     try await outbox.remove(ids)
                 } catch {
-                    logger?.error("\(error.message)")
+                    // Taken but still queued: each message sent from now on would be sent
+                    // again too, so nothing more is sent; the caller says why.
+                    if storage == nil { logger?.error("\(error.message)") }
+                    storage = error
+                    unremoved += ids.count
                 }
             case .fetch(let after, let limit):
+                guard storage == nil else { continue }
                 let messages: [OutboxMessage]
                 do {
                     messages = try await outbox.messages(for: destination, after: after, limit: limit)
@@ -225,6 +240,7 @@ public actor OutboxSender: DrainAnswering {
                             logger?.error("MQTT: message \(message.id) cannot be delivered (\(error.message)); set aside, see 'geotrack outbox'")
                         } catch {
                             logger?.error("\(error.message)")
+                            storage = error
                             interrupted = true
                             break
                         }

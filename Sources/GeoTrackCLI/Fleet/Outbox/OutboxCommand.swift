@@ -102,7 +102,7 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(
                 commandName: "flush",
                 abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
-                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 77 when one refused the login. Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
+                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 74 when the outbox cannot remove what a broker took (a full disk: it stops sending), 77 when one refused the login. Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
 
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
@@ -157,6 +157,9 @@ extension GeoTrack {
                         do throws(CLIError) {
                             if let error = try await Self.flush(summary, outbox: outbox, destination: target,
                                                                 credentials: credentials, timeout: limit) {
+                                // The outbox cannot record deliveries: whatever another
+                                // destination took would be sent again too, so none is tried.
+                                if error.status == .ioError { return error }
                                 failure = failure ?? error
                             }
                         } catch {
@@ -176,6 +179,18 @@ extension GeoTrack {
                 watcher.cancel()
                 await lifecycle.end()
                 if let failure { throw failure }
+            }
+
+            /// The outbox could not remove what a destination took (a full disk, a file it may not
+            /// write): 74 (EX_IOERR), saying it was delivered, that it will be sent again, and
+            /// what to free, rather than that the broker did not take it.
+            static func storageError(_ error: OutboxError, unremoved: Int, name: String) -> CLIError {
+                let reason = error.reason ?? error.message
+                let folder = Terminal.safe(error.folder)
+                guard unremoved > 0 else {
+                    return CLIError(.ioError, "the outbox could not record what \(name) took (\(reason)); nothing more was sent: free space in \(folder) (or make it writable), then flush again")
+                }
+                return CLIError(.ioError, "\(unremoved) delivered but could not be removed from the outbox (\(reason)): they will be sent again; nothing more was sent: free space in \(folder) (or make it writable), then flush again")
             }
 
             private static func flush(_ summary: OutboxSummary, outbox: Outbox, destination: PublishDestination,
@@ -217,6 +232,8 @@ extension GeoTrack {
                 }
                 let interrupted = Task.isCancelled
                 let delivered = await sender.acknowledgedCount
+                let storage = await sender.storageFailure
+                let unremoved = await sender.unremovedCount
                 let failed = await sender.failureDescription
                 let refusal = await sender.refusalDescription
                 // The sender ends before its client closes: it never publishes on a freed client.
@@ -228,6 +245,7 @@ extension GeoTrack {
                 let party = destination.isHTTP ? "server" : "broker"
                 let url = destination.description
                 StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting" + (interrupted ? " (stopped)" : ""))
+                if let storage { return Self.storageError(storage, unremoved: unremoved, name: name) }
                 if interrupted { return nil }
                 switch outcome {
                 case .refused?:

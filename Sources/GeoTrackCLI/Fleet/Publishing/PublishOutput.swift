@@ -249,6 +249,11 @@ package final class PublishOutput: Sendable {
     package func notes() async -> [String] {
         var notes: [String] = []
         for route in routes {
+            if let storage = await route.sender.storageFailure {
+                // Not the destination's fault: it took them, the outbox could not record it.
+                let unremoved = await route.sender.unremovedCount
+                notes.append("\(unremoved) message\(unremoved == 1 ? "" : "s") delivered to \(route.key) could not be removed from the outbox (\(storage.reason ?? storage.message)): they will be sent again; nothing more was sent to it: free space in \(storage.folder) (or make it writable)")
+            }
             let waiting = (try? outbox.summary(for: route.key).count) ?? 0
             guard waiting > 0 else { continue }
             var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
