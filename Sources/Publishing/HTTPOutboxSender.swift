@@ -29,6 +29,9 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     private var storage: OutboxError?
     /// Messages the server took that could not be removed.
     private var unremoved = 0
+    /// Messages set aside as dead letters since the sender started, and the last one's reason.
+    private var deadLetters = 0
+    private var deadLetterReason: String?
     /// Counts the `queued()` inputs read: a read of the outbox that found nothing says it is
     /// exhausted only if none arrived since it began.
     private var generation = 0
@@ -103,6 +106,10 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     public var storageFailure: OutboxError? { storage }
     /// How many messages the server took that could not be removed from the outbox.
     public var unremovedCount: Int { unremoved }
+    /// How many messages were set aside as dead letters since the sender started.
+    public var setAsideCount: Int { deadLetters }
+    /// Why the last one was set aside (the status the server answered).
+    public var setAsideReason: String? { deadLetterReason }
 
     /// Sends until stopped (``stop()``) or cancelled; what is not delivered stays in the outbox.
     public func run() async {
@@ -196,6 +203,9 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                         halt(error, unremoved: 0)
                         return
                     }
+                    deadLetters += 1
+                    deadLetterReason = reason
+                    observer?(.setAside(reason: reason))
                     logger?.error("HTTP: message \(message.id) cannot be delivered (\(reason)); set aside, see 'geotrack outbox'")
                     cursor = message.id
                     index += 1

@@ -35,6 +35,9 @@ public actor OutboxSender: DrainAnswering {
         case unavailable(reason: String)
         /// The broker acknowledged this many more messages.
         case delivered(Int)
+        /// A message the destination can never take (an HTTP 400, a topic MQTT refuses) was
+        /// set aside as a dead letter, for this reason.
+        case setAside(reason: String)
     }
 
     /// The outbox key of the messages this sender sends.
@@ -52,6 +55,9 @@ public actor OutboxSender: DrainAnswering {
     private var storage: OutboxError?
     /// Acknowledged messages that could not be removed.
     private var unremoved = 0
+    /// Messages set aside as dead letters since the sender started, and the last one's reason.
+    private var deadLetters = 0
+    private var deadLetterReason: String?
     private let observer: (@Sendable (Progress) -> Void)?
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
@@ -115,6 +121,10 @@ public actor OutboxSender: DrainAnswering {
     public var storageFailure: OutboxError? { storage }
     /// How many acknowledged messages could not be removed from the outbox.
     public var unremovedCount: Int { unremoved }
+    /// How many messages were set aside as dead letters since the sender started.
+    public var setAsideCount: Int { deadLetters }
+    /// Why the last one was set aside.
+    public var setAsideReason: String? { deadLetterReason }
 
     /// Starts the client and sends until the client is closed or the task cancelled.
     public func run() async {
@@ -237,6 +247,9 @@ public actor OutboxSender: DrainAnswering {
                         do {
                             try await outbox.setAside(message.id, reason: error.message)
                             setAside += 1
+                            deadLetters += 1
+                            deadLetterReason = error.message
+                            observer?(.setAside(reason: error.message))
                             logger?.error("MQTT: message \(message.id) cannot be delivered (\(error.message)); set aside, see 'geotrack outbox'")
                         } catch {
                             logger?.error("\(error.message)")

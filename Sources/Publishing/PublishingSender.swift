@@ -30,4 +30,9 @@ public protocol PublishingSender: Actor {
     /// How many messages the destination took that could not be removed from the outbox: the
     /// next run or flush sends them again.
     var unremovedCount: Int { get }
+    /// How many messages were set aside as dead letters (never to be sent) since the sender
+    /// started: what the destination can never take, such as Traccar's 400 for an unknown device.
+    var setAsideCount: Int { get }
+    /// Why the last one was set aside, for a person.
+    var setAsideReason: String? { get }
 }

@@ -285,6 +285,23 @@ struct HTTPPublishTests {
         #expect(try Self.outbox(home: home).allSatisfy { $0["dead_letters"] as? Int ?? 0 == 0 })
     }
 
+    @Test("Traccar's 400 for an unknown device: every location is set aside, and the exit line says how many, why and what to do")
+    func deadLettersAreSaid() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let expected = try Self.expected(Self.shortLog, home: home)
+        let server = try RecordingHTTPServer(answers: [400])
+        let url = "osmand://127.0.0.1:\(server.port)"
+        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"],
+                                           home: home)
+        // Nothing waits and nothing is lost unsaid: the run did its work, so 0 (docs/FLEET.md).
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try server.requests().count == expected.count, "each sent once, never again")
+        let key = try #require(Self.outbox(home: home).first?["destination"] as? String)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == ["geotrack: \(expected.count) messages for \(key) set aside as undeliverable in this run (the server answered 400 (Bad Request): it cannot take this message), never to be sent: Traccar answers 400 for a device it does not know: add the device 'pi' in Traccar; 'geotrack outbox' lists them, 'geotrack outbox clear \(key)' deletes them"],
+                "\(run.stderr)")
+    }
+
     @Test("an unknown host and a refused connection are named, in the note at exit and by outbox flush (69)")
     func namedFailures() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -227,7 +227,8 @@ package final class PublishOutput: Sendable {
         let wait = wait
         // Nothing waiting (every row is deleted only after its PUBACK): no broker to wait for.
         let pending = routes.filter { ((try? outbox.summary(for: $0.key).count) ?? 1) > 0 }
-        guard !pending.isEmpty else { return [] }
+        // Nothing to wait for; what was set aside is still said.
+        guard !pending.isEmpty else { return await notes() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withTaskGroup(of: Void.self) { senders in
@@ -253,6 +254,16 @@ package final class PublishOutput: Sendable {
                 // Not the destination's fault: it took them, the outbox could not record it.
                 let unremoved = await route.sender.unremovedCount
                 notes.append("\(unremoved) message\(unremoved == 1 ? "" : "s") delivered to \(route.key) could not be removed from the outbox (\(storage.reason ?? storage.message)): they will be sent again; nothing more was sent to it: free space in \(storage.folder) (or make it writable)")
+            }
+            let setAside = await route.sender.setAsideCount
+            if setAside > 0 {
+                // Never sent, never retried: said, with why and what to do, or they go unseen.
+                let reason = await route.sender.setAsideReason ?? "the destination cannot take them"
+                var advice = "'geotrack outbox' lists them, 'geotrack outbox clear \(route.key)' deletes them"
+                if case .osmAnd(let id) = route.format {
+                    advice = "Traccar answers 400 for a device it does not know: add the device '\(id)' in Traccar; " + advice
+                }
+                notes.append("\(setAside) message\(setAside == 1 ? "" : "s") for \(route.key) set aside as undeliverable in this run (\(reason)), never to be sent: \(advice)")
             }
             let waiting = (try? outbox.summary(for: route.key).count) ?? 0
             guard waiting > 0 else { continue }
