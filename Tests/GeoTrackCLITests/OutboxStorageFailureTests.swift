@@ -14,6 +14,8 @@ struct OutboxStorageFailureTests {
     @Test("acknowledged but not removable: flush stops sending at once, says why in one line, exit 74; nothing is lost")
     func flushOnAFullDisk() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto()
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         let folder = home.appendingPathComponent("state/geotrack")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import HTTP
+import LocationKit
 import MQTT
 import Outbox
 import Publishing
@@ -102,7 +103,7 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(
                 commandName: "flush",
                 abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
-                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 74 when the outbox cannot remove what a broker took (a full disk: it stops sending), 77 when one refused the login. Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
+                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 74 when the outbox cannot remove what a broker took (a full disk: it stops sending), 77 when one refused the login, or when location access is not granted with precise locations (queued positions are then held: 'geotrack auth grant' sends them). Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
 
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
@@ -143,6 +144,9 @@ extension GeoTrack {
                     StandardOutput.line("Nothing waits for \(Terminal.safe(destination)).")
                     return
                 }
+                if !waiting.isEmpty {
+                    try Self.requireAccess(held: waiting.reduce(0) { $0 + $1.count })
+                }
                 // A signal cancels the flush: the destination being sent to says what it delivered
                 // and what still waits, the rest are left as they are, and the run ends with 0.
                 let lifecycle = await RunLifecycle(suspends: false, resizes: false)
@@ -179,6 +183,28 @@ extension GeoTrack {
                 watcher.cancel()
                 await lifecycle.end()
                 if let failure { throw failure }
+            }
+
+            /// What was queued holds positions: they leave only while precise location access is
+            /// granted now. Fails closed: denied, forbidden, not decided, or approximate (a queued
+            /// message does not record whether its position was snapped, so it may be precise),
+            /// nothing is sent and the run ends with 77, saying how to send or drop them.
+            static func requireAccess(held count: Int) throws(CLIError) {
+                let store = AuthorizationStore()
+                let access = try AuthorizationGate.readAuthorization(store)
+                let held = "\(count) queued message\(count == 1 ? " is" : "s are") held"
+                let choices = "'geotrack outbox clear --all' drops them"
+                switch access.status {
+                case .authorizedAlways, .authorizedWhenInUse:
+                    guard access.accuracy == .reducedAccuracy else { return }
+                    throw CLIError(.noPermission, "\(held): only approximate locations are allowed, and queued positions may be precise; 'geotrack auth grant' (precise) sends them, \(choices)")
+                case .denied:
+                    throw CLIError(.noPermission, "\(held) because location access is denied: 'geotrack auth grant' sends them, \(choices)")
+                case .restricted:
+                    throw CLIError(.noPermission, "\(held) because location access is forbidden by the administrator's policy in \(store.policyPath); \(choices)")
+                case .notDetermined:
+                    throw CLIError(.noPermission, "\(held) because location access has not been decided: 'geotrack auth grant' sends them, \(choices)")
+                }
             }
 
             /// The outbox could not remove what a destination took (a full disk, a file it may not
