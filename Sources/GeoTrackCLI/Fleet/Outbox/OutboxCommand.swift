@@ -108,7 +108,7 @@ extension GeoTrack {
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
 
-            @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+            @Option(help: ArgumentHelp("Give up after this many seconds, for all destinations together: they are flushed at once.", valueName: "seconds"))
             package var timeout: Double = 30
 
             @OptionGroup package var broker: BrokerOptions
@@ -150,27 +150,34 @@ extension GeoTrack {
                 // A signal cancels the flush: the destination being sent to says what it delivered
                 // and what still waits, the rest are left as they are, and the run ends with 0.
                 let lifecycle = await RunLifecycle(suspends: false, resizes: false)
-                let limit = Duration.milliseconds(Int(timeout * 1000))
-                let work = Task { () async -> CLIError? in
-                    var failure: CLIError?
-                    for summary in waiting where !Task.isCancelled {
-                        guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
-                            failure = failure ?? CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it")
-                            continue
-                        }
-                        do throws(CLIError) {
-                            if let error = try await Self.flush(summary, outbox: outbox, destination: target,
-                                                                credentials: credentials, timeout: limit) {
-                                // The outbox cannot record deliveries: whatever another
-                                // destination took would be sent again too, so none is tried.
-                                if error.status == .ioError { return error }
-                                failure = failure ?? error
+                // One deadline for the whole flush: every destination is flushed at once, each
+                // given until then, so that --timeout bounds the run, however many there are.
+                let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+                let work = Task { () async -> [CLIError] in
+                    await withTaskGroup(of: (Int, CLIError?).self) { group in
+                        for (index, summary) in waiting.enumerated() {
+                            group.addTask {
+                                guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
+                                    return (index, CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it"))
+                                }
+                                do throws(CLIError) {
+                                    return (index, try await Self.flush(summary, index: index, outbox: outbox, destination: target,
+                                                                        credentials: credentials, deadline: deadline))
+                                } catch {
+                                    return (index, error)
+                                }
                             }
-                        } catch {
-                            return error
                         }
+                        var failures: [(index: Int, error: CLIError)] = []
+                        for await (index, failure) in group {
+                            guard let failure else { continue }
+                            failures.append((index, failure))
+                            // The outbox cannot record deliveries: whatever another destination
+                            // took would be sent again too, so the others stop now.
+                            if failure.status == .ioError { group.cancelAll() }
+                        }
+                        return failures.sorted { $0.index < $1.index }.map(\.error)
                     }
-                    return Task.isCancelled ? nil : failure
                 }
                 let watcher = Task {
                     for await event in lifecycle.events {
@@ -179,10 +186,30 @@ extension GeoTrack {
                         return
                     }
                 }
-                let failure = await work.value
+                let failures = await work.value
+                let stopped = work.isCancelled
                 watcher.cancel()
                 await lifecycle.end()
-                if let failure { throw failure }
+                if stopped { return }
+                // One line per destination that failed, in the outbox's order; the one whose
+                // status the run ends with comes last.
+                guard let last = failures.indices.max(by: { Self.rank(failures[$0]) < Self.rank(failures[$1]) }) else { return }
+                for (index, failure) in failures.enumerated() where index != last {
+                    Terminal.standardError("geotrack: \(Terminal.safe(failure.message))")
+                }
+                throw failures[last]
+            }
+
+            /// Which failure the exit status tells when several destinations failed: the outbox's
+            /// own (74) first, as nothing can be sent until it is fixed, then a refused login
+            /// (77), which waiting cannot cure, then an unreachable destination (69).
+            static func rank(_ error: CLIError) -> Int {
+                switch error.status {
+                case .ioError: 4
+                case .noPermission: 3
+                case .unavailable: 2
+                default: 1
+                }
             }
 
             /// What was queued holds positions: they leave only while precise location access is
@@ -219,8 +246,8 @@ extension GeoTrack {
                 return CLIError(.ioError, "\(unremoved) delivered but could not be removed from the outbox (\(reason)): they will be sent again; nothing more was sent: free space in \(folder) (or make it writable), then flush again")
             }
 
-            private static func flush(_ summary: OutboxSummary, outbox: Outbox, destination: PublishDestination,
-                                      credentials: BrokerCredentials, timeout: Duration) async throws(CLIError) -> CLIError? {
+            private static func flush(_ summary: OutboxSummary, index: Int, outbox: Outbox, destination: PublishDestination,
+                                      credentials: BrokerCredentials, deadline: ContinuousClock.Instant) async throws(CLIError) -> CLIError? {
                 let sender: any PublishingSender
                 let close: @Sendable () async -> Void
                 let target = destination.target(credentials: credentials)
@@ -228,7 +255,8 @@ extension GeoTrack {
                 case .mqtt(let endpoint):
                     let client: MQTTClient
                     do {
-                        client = try MQTTClient(clientID: "geotrack-flush-\(getpid())", endpoint: endpoint)
+                        // One per destination: two on one broker with one id would throw each other off.
+                        client = try MQTTClient(clientID: "geotrack-flush-\(getpid())-\(index)", endpoint: endpoint)
                     } catch {
                         throw CLIError(.noInput, error.message)
                     }
@@ -249,7 +277,7 @@ extension GeoTrack {
                 let outcome = await withTaskGroup(of: OutboxSender.DrainOutcome?.self) { group in
                     group.addTask { await sender.waitUntilDelivered() }
                     group.addTask {
-                        try? await Task.sleep(for: timeout)
+                        try? await Task.sleep(until: deadline, clock: .continuous)
                         return nil
                     }
                     let first = await group.next() ?? nil
