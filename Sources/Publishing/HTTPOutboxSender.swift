@@ -18,6 +18,8 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     private let request: @Sendable (OutboxMessage) -> HTTPRequest
     private let logger: Logger?
     private let observer: (@Sendable (OutboxSender.Progress) -> Void)?
+    /// The id after which messages are sent.
+    private let start: Int64
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
 
@@ -61,9 +63,12 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     ///   - logger: where the sender says what happens; nil for nothing.
     ///   - request: the request that carries a message (its URL, body and headers).
     ///   - observer: told of the server's changes and of deliveries, on the sender's executor.
+    ///   - after: send only messages newer than this id; those before stay in the outbox
+    ///     (queued positions held while location access does not allow them to leave).
     public init(outbox: Outbox, destination: String, client: HTTPClient, logger: Logger? = nil,
-                observer: (@Sendable (OutboxSender.Progress) -> Void)? = nil,
+                observer: (@Sendable (OutboxSender.Progress) -> Void)? = nil, after: Int64 = 0,
                 request: @escaping @Sendable (OutboxMessage) -> HTTPRequest) {
+        start = max(0, after)
         self.outbox = outbox
         self.destination = destination
         self.client = client
@@ -146,7 +151,7 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     /// the outbox is exhausted.
     private func deliver(_ wakes: AsyncStream<Void>) async {
         var wakeups = wakes.makeAsyncIterator()
-        var cursor: Int64 = 0
+        var cursor = start
         var delay = Self.firstDelay
         while !Task.isCancelled {
             let reading = generation

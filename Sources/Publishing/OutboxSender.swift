@@ -77,14 +77,16 @@ public actor OutboxSender: DrainAnswering {
     ///   - window: how many messages may await their PUBACK at once.
     ///   - logger: where the sender says what happens; nil for nothing.
     ///   - observer: told of the connection's changes and of deliveries, on the sender's executor.
+    ///   - after: send only messages newer than this id; those before stay in the outbox
+    ///     (queued positions held while location access does not allow them to leave).
     public init(outbox: Outbox, destination: String, client: MQTTClient, window: Int = 100, logger: Logger? = nil,
-                observer: (@Sendable (Progress) -> Void)? = nil) {
+                observer: (@Sendable (Progress) -> Void)? = nil, after: Int64 = 0) {
         self.outbox = outbox
         self.observer = observer
         self.destination = destination
         self.client = client
         self.logger = logger
-        state = SenderState(window: window)
+        state = SenderState(window: window, after: after)
         (inputs, input) = AsyncStream.makeStream(of: Input.self)
     }
 

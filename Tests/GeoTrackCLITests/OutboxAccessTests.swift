@@ -51,4 +51,32 @@ struct OutboxAccessTests {
         #expect(await subscriber.waitForMessages(count))
         #expect(subscriber.messages().count == count, "nothing was sent while held")
     }
+
+    @Test("a later run drains nothing queued before it unless access is granted: it sends only its own, and says the rest are held")
+    func laterRunHolds() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto()
+        try await broker.stop()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let publish = ["--publish", url, "--publish-user", "ann", "--publish-device", "van", "--publish-wait", "10"]
+        let first = try TestSupport.geotrack(["replay", try PublishTests.log] + publish, home: home)
+        #expect(first.status == 0, "\(first.stderr)")
+        let earlier = try OutboxClearTests.waiting(home: home)
+        try #require(earlier > 0)
+        try await broker.restart()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        let deny = try TestSupport.geotrack(["auth", "deny"], home: home)
+        #expect(deny.status == 0, "\(deny.stderr)")
+
+        // A replay needs no access for its own data; what an earlier run queued may be a watch's.
+        let shortLog = HTTPPublishTests.shortLog
+        let own = try PublishTests.expectedFixes(shortLog, home: home).count
+        let second = try TestSupport.geotrack(["replay", shortLog] + publish, home: home)
+        #expect(second.status == 0, "\(second.stderr)")
+        let destination = "\(url)/owntracks/ann/van"
+        #expect(second.stderr == "geotrack: \(earlier) messages queued before this run for \(destination) are held because location access is denied: 'geotrack auth grant' sends them, 'geotrack outbox clear \(destination)' drops them\n")
+        #expect(await subscriber.waitForMessages(own))
+        #expect(try OutboxClearTests.waiting(home: home) == earlier, "the earlier ones stay, unsent")
+        #expect(subscriber.messages().count == own, "only the run's own were sent")
+    }
 }
