@@ -56,4 +56,26 @@ struct OutboxStorageFailureTests {
         #expect(await subscriber.waitForMessages(delivered))
         #expect(try outbox.summary(for: destination).count == total)
     }
+
+    @Test("replay --publish on an outbox that cannot grow: the first message that cannot be queued ends the run with 74, saying why")
+    func queueingOnAFullDisk() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        let outbox = try Outbox(path: folder.appendingPathComponent("outbox.sqlite").path)
+        defer { outbox.close() }
+        _ = try outbox.summaries()
+        let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                           "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path]
+        // Port 1: nothing would take the messages anyway; the point is that none can be kept.
+        let run = try TestSupport.run("/bin/sh", ["-c", "ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\"",
+                                                  TestSupport.binary, "replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:1",
+                                                  "--publish-wait", "0"],
+                                      environment: environment)
+        #expect(run.status == 74, "\(run.stderr)")
+        let last = String(run.stderr.split(separator: "\n").last ?? "")
+        #expect(last.hasPrefix("geotrack: queueing messages in \(folder.path)/outbox.sqlite failed: "), "\(run.stderr)")
+        #expect(try outbox.summaries().isEmpty, "nothing half-queued")
+    }
 }
