@@ -235,7 +235,7 @@ public final class Outbox: Sendable {
         do {
             try result.get()
         } catch {
-            throw OutboxError(path: path, message: "cannot update the outbox \(path): \(error.reason)")
+            throw OutboxError(path: path, message: "cannot update the outbox \(path): \(error.reason)", reason: error.reason)
         }
     }
 
@@ -280,7 +280,7 @@ public final class Outbox: Sendable {
         do {
             try result.get()
         } catch {
-            throw OutboxError(path: path, message: "cannot set a message aside in \(path): \(error.reason)")
+            throw OutboxError(path: path, message: "cannot set a message aside in \(path): \(error.reason)", reason: error.reason)
         }
     }
 
@@ -335,6 +335,16 @@ public final class Outbox: Sendable {
 
     private static func hasDeadLetters(_ connection: SQLiteConnection) throws(SQLiteFailure) -> Bool {
         try (connection.integer("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'dead_letter'") ?? 0) > 0
+    }
+
+    /// The newest message's id for `destination`, 0 when none waits: what is queued after now
+    /// has a greater id (ids are never reused).
+    public func lastID(for destination: String) throws(OutboxError) -> Int64 {
+        try perform("reading the outbox") { connection throws(SQLiteFailure) in
+            let select = try connection.prepare("SELECT COALESCE(MAX(id), 0) FROM message WHERE destination = ?")
+            try select.bind([.text(destination)])
+            return try select.step() ? select.integer(at: 0) : 0
+        }
     }
 
     /// How many messages wait for `destination`, and when the oldest was queued.

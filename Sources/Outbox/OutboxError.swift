@@ -14,17 +14,27 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     public var path: String
     /// One line saying what happened and what to do.
     public var message: String
+    /// What SQLite (or the system) said, in its own words ("database or disk is full"), when
+    /// it said something: for a caller that words the line itself.
+    public var reason: String?
 
     /// Creates an error.
-    public init(_ code: Code, path: String, message: String) {
+    public init(_ code: Code, path: String, message: String, reason: String? = nil) {
         self.code = code
         self.path = path
         self.message = message
+        self.reason = reason
     }
 
     /// Creates an error about the database file (``Code/failure``).
-    public init(path: String, message: String) {
-        self.init(.failure, path: path, message: message)
+    public init(path: String, message: String, reason: String? = nil) {
+        self.init(.failure, path: path, message: message, reason: reason)
+    }
+
+    /// The folder the database file is in.
+    public var folder: String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     public var description: String { message }

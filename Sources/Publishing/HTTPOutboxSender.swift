@@ -18,6 +18,8 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     private let request: @Sendable (OutboxMessage) -> HTTPRequest
     private let logger: Logger?
     private let observer: (@Sendable (OutboxSender.Progress) -> Void)?
+    /// The id after which messages are sent.
+    private let start: Int64
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
 
@@ -25,6 +27,13 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     private var refusal: Int?
     private var failure: String?
     private var delivered = 0
+    /// Why a message the server took could not be removed from the outbox; nothing more is sent after.
+    private var storage: OutboxError?
+    /// Messages the server took that could not be removed.
+    private var unremoved = 0
+    /// Messages set aside as dead letters since the sender started, and the last one's reason.
+    private var deadLetters = 0
+    private var deadLetterReason: String?
     /// Counts the `queued()` inputs read: a read of the outbox that found nothing says it is
     /// exhausted only if none arrived since it began.
     private var generation = 0
@@ -54,9 +63,12 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     ///   - logger: where the sender says what happens; nil for nothing.
     ///   - request: the request that carries a message (its URL, body and headers).
     ///   - observer: told of the server's changes and of deliveries, on the sender's executor.
+    ///   - after: send only messages newer than this id; those before stay in the outbox
+    ///     (queued positions held while location access does not allow them to leave).
     public init(outbox: Outbox, destination: String, client: HTTPClient, logger: Logger? = nil,
-                observer: (@Sendable (OutboxSender.Progress) -> Void)? = nil,
+                observer: (@Sendable (OutboxSender.Progress) -> Void)? = nil, after: Int64 = 0,
                 request: @escaping @Sendable (OutboxMessage) -> HTTPRequest) {
+        start = max(0, after)
         self.outbox = outbox
         self.destination = destination
         self.client = client
@@ -95,6 +107,14 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     /// Why the last request went unanswered or was answered "not now", in words; nil once one
     /// was delivered.
     public var failureDescription: String? { failure }
+    /// Why the outbox could not remove what the server took (or set a message aside), once it could not.
+    public var storageFailure: OutboxError? { storage }
+    /// How many messages the server took that could not be removed from the outbox.
+    public var unremovedCount: Int { unremoved }
+    /// How many messages were set aside as dead letters since the sender started.
+    public var setAsideCount: Int { deadLetters }
+    /// Why the last one was set aside (the status the server answered).
+    public var setAsideReason: String? { deadLetterReason }
 
     /// Sends until stopped (``stop()``) or cancelled; what is not delivered stays in the outbox.
     public func run() async {
@@ -109,7 +129,8 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                 wake.yield()
             case .waiting(let id):
                 drainWaiters.questionRead(id)
-                if exhausted { drainWaiters.answer(.delivered) }
+                // Halted by the outbox, nothing more will be sent: the caller reads why.
+                if exhausted || storage != nil { drainWaiters.answer(.delivered) }
             }
         }
         wake.finish()
@@ -130,7 +151,7 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
     /// the outbox is exhausted.
     private func deliver(_ wakes: AsyncStream<Void>) async {
         var wakeups = wakes.makeAsyncIterator()
-        var cursor: Int64 = 0
+        var cursor = start
         var delay = Self.firstDelay
         while !Task.isCancelled {
             let reading = generation
@@ -160,7 +181,11 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                     do {
                         try await outbox.remove([message.id])
                     } catch {
+                        // Taken but still queued: whatever is sent next would be sent again
+                        // too, so nothing more is sent; the caller says why.
                         logger?.error("\(error.message)")
+                        delivered += 1
+                        halt(error, unremoved: 1)
                         return
                     }
                     cursor = message.id
@@ -180,8 +205,12 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                         try await outbox.setAside(message.id, reason: reason)
                     } catch {
                         logger?.error("\(error.message)")
+                        halt(error, unremoved: 0)
                         return
                     }
+                    deadLetters += 1
+                    deadLetterReason = reason
+                    observer?(.setAside(reason: reason))
                     logger?.error("HTTP: message \(message.id) cannot be delivered (\(reason)); set aside, see 'geotrack outbox'")
                     cursor = message.id
                     index += 1
@@ -210,6 +239,14 @@ public actor HTTPOutboxSender: PublishingSender, DrainAnswering {
                 }
             }
         }
+    }
+
+    /// The outbox cannot record what happened to a message: sends nothing more, and answers
+    /// those waiting for the outbox to empty, as it will not.
+    private func halt(_ error: OutboxError, unremoved count: Int) {
+        storage = error
+        unremoved += count
+        drainWaiters.answer(.delivered)
     }
 
     /// Sleeps before a retry; false when cancelled (stopped).

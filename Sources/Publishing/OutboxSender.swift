@@ -35,6 +35,9 @@ public actor OutboxSender: DrainAnswering {
         case unavailable(reason: String)
         /// The broker acknowledged this many more messages.
         case delivered(Int)
+        /// A message the destination can never take (an HTTP 400, a topic MQTT refuses) was
+        /// set aside as a dead letter, for this reason.
+        case setAside(reason: String)
     }
 
     /// The outbox key of the messages this sender sends.
@@ -48,6 +51,13 @@ public actor OutboxSender: DrainAnswering {
     private var refusal: Int32?
     /// The last connection failure reported, so that a retry failing the same way is not told again.
     private var failure: Int32?
+    /// Why acknowledged messages could not be removed from the outbox; nothing more is sent after.
+    private var storage: OutboxError?
+    /// Acknowledged messages that could not be removed.
+    private var unremoved = 0
+    /// Messages set aside as dead letters since the sender started, and the last one's reason.
+    private var deadLetters = 0
+    private var deadLetterReason: String?
     private let observer: (@Sendable (Progress) -> Void)?
     private nonisolated let inputs: AsyncStream<Input>
     private nonisolated let input: AsyncStream<Input>.Continuation
@@ -67,14 +77,16 @@ public actor OutboxSender: DrainAnswering {
     ///   - window: how many messages may await their PUBACK at once.
     ///   - logger: where the sender says what happens; nil for nothing.
     ///   - observer: told of the connection's changes and of deliveries, on the sender's executor.
+    ///   - after: send only messages newer than this id; those before stay in the outbox
+    ///     (queued positions held while location access does not allow them to leave).
     public init(outbox: Outbox, destination: String, client: MQTTClient, window: Int = 100, logger: Logger? = nil,
-                observer: (@Sendable (Progress) -> Void)? = nil) {
+                observer: (@Sendable (Progress) -> Void)? = nil, after: Int64 = 0) {
         self.outbox = outbox
         self.observer = observer
         self.destination = destination
         self.client = client
         self.logger = logger
-        state = SenderState(window: window)
+        state = SenderState(window: window, after: after)
         (inputs, input) = AsyncStream.makeStream(of: Input.self)
     }
 
@@ -107,6 +119,14 @@ public actor OutboxSender: DrainAnswering {
 
     /// How many messages the broker acknowledged since the sender started.
     public var acknowledgedCount: Int { state.acknowledgedCount }
+    /// Why the outbox could not remove what the broker acknowledged, once it could not.
+    public var storageFailure: OutboxError? { storage }
+    /// How many acknowledged messages could not be removed from the outbox.
+    public var unremovedCount: Int { unremoved }
+    /// How many messages were set aside as dead letters since the sender started.
+    public var setAsideCount: Int { deadLetters }
+    /// Why the last one was set aside.
+    public var setAsideReason: String? { deadLetterReason }
 
     /// Starts the client and sends until the client is closed or the task cancelled.
     public func run() async {
@@ -157,7 +177,9 @@ public actor OutboxSender: DrainAnswering {
             case .mqtt:
                 break
             }
-            if state.isIdle { drainWaiters.answer(.delivered) }
+            // Halted by the outbox: nothing more will be sent, so once what is in flight was
+            // answered, a wait has nothing more to wait for (the caller reads the failure).
+            if state.isIdle || (storage != nil && state.inFlight.isEmpty) { drainWaiters.answer(.delivered) }
         }
         // Ended (closed or stopped): what is still queued stays in the outbox; the caller
         // counts it there, so the answer is only whether the broker refused.
@@ -199,9 +221,14 @@ public actor OutboxSender: DrainAnswering {
                 do {
                     try await outbox.remove(ids)
                 } catch {
-                    logger?.error("\(error.message)")
+                    // Taken but still queued: each message sent from now on would be sent
+                    // again too, so nothing more is sent; the caller says why.
+                    if storage == nil { logger?.error("\(error.message)") }
+                    storage = error
+                    unremoved += ids.count
                 }
             case .fetch(let after, let limit):
+                guard storage == nil else { continue }
                 let messages: [OutboxMessage]
                 do {
                     messages = try await outbox.messages(for: destination, after: after, limit: limit)
@@ -222,9 +249,13 @@ public actor OutboxSender: DrainAnswering {
                         do {
                             try await outbox.setAside(message.id, reason: error.message)
                             setAside += 1
+                            deadLetters += 1
+                            deadLetterReason = error.message
+                            observer?(.setAside(reason: error.message))
                             logger?.error("MQTT: message \(message.id) cannot be delivered (\(error.message)); set aside, see 'geotrack outbox'")
                         } catch {
                             logger?.error("\(error.message)")
+                            storage = error
                             interrupted = true
                             break
                         }

@@ -31,8 +31,11 @@ struct SenderState {
     /// Deletions are batched: one transaction per this many acknowledgements (or when idle).
     static let removalBatch = 64
 
-    init(window: Int) {
+    /// - Parameter after: the cursor to start from: messages up to this id are never read
+    ///   (held: queued before the run, when it may not send them).
+    init(window: Int, after: Int64 = 0) {
         self.window = max(1, window)
+        cursor = max(0, after)
     }
 
     /// Whether everything queued so far has been delivered and deleted.

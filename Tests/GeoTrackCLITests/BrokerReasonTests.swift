@@ -9,6 +9,8 @@ struct BrokerReasonTests {
     @Test("outbox flush to a host that does not resolve (.invalid) says so, exit 69")
     func flushHostNotFound() throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let outbox = try Outbox(path: folder + "/outbox.sqlite")
@@ -24,6 +26,8 @@ struct BrokerReasonTests {
     @Test("outbox flush to a port nothing listens on says the connection was refused, exit 69")
     func flushRefused() throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let port = try GeoTrackTesting.GPSFake.freePort()
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

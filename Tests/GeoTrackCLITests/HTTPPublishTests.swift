@@ -149,6 +149,8 @@ struct HTTPPublishTests {
     @Test("a user in the URL and --publish-password-file: basic authentication to /pub by default; a 401 is a refused login, said, and flush exits 77")
     func basicAuthentication() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let passwordFile = home.appendingPathComponent("password").path
         try "tide-table-42\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let good = try RecordingHTTPServer(answers: [200])
@@ -195,6 +197,8 @@ struct HTTPPublishTests {
     @Test("https:// and osmand+https:// with --publish-ca deliver over TLS; a CA that did not sign the server's certificate is named as the reason messages wait")
     func https() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let expected = try Self.expected(Self.shortLog, home: home)
         let server = try RecordingHTTPServer(answers: [200], tls: true)
         let url = "https://127.0.0.1:\(server.port)/pub"
@@ -233,6 +237,8 @@ struct HTTPPublishTests {
     @Test("https:// to a server that asks for a client certificate: --publish-cert and --publish-key present it; without them nothing is taken and the messages wait")
     func clientCertificate() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let server = try RecordingHTTPServer(answers: [200], tls: true, requireClientCertificate: true)
         let ca = try #require(server.caFile), client = try #require(server.clientCertificate)
         let url = "https://127.0.0.1:\(server.port)/pub"
@@ -298,9 +304,28 @@ struct HTTPPublishTests {
         #expect(try Self.outbox(home: home).allSatisfy { $0["dead_letters"] as? Int ?? 0 == 0 })
     }
 
+    @Test("Traccar's 400 for an unknown device: every location is set aside, and the exit line says how many, why and what to do")
+    func deadLettersAreSaid() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let expected = try Self.expected(Self.shortLog, home: home)
+        let server = try RecordingHTTPServer(answers: [400])
+        let url = "osmand://127.0.0.1:\(server.port)"
+        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"],
+                                           home: home)
+        // Nothing waits and nothing is lost unsaid: the run did its work, so 0 (docs/FLEET.md).
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try server.requests().count == expected.count, "each sent once, never again")
+        let key = try #require(Self.outbox(home: home).first?["destination"] as? String)
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        #expect(lines == ["geotrack: \(expected.count) messages for \(key) set aside as undeliverable in this run (the server answered 400 (Bad Request): it cannot take this message), never to be sent: Traccar answers 400 for a device it does not know: add the device 'pi' in Traccar; 'geotrack outbox' lists them, 'geotrack outbox clear \(key)' deletes them"],
+                "\(run.stderr)")
+    }
+
     @Test("an unknown host and a refused connection are named, in the note at exit and by outbox flush (69)")
     func namedFailures() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let unknown = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://nohost.invalid/pub",
                                                 "--publish-user", "ann", "--publish-device", "pi", "--publish-wait", "5"], home: home)
         #expect(unknown.status == 0, "\(unknown.stderr)")
@@ -328,6 +353,8 @@ struct HTTPPublishTests {
     @Test("an outbox message that makes no valid request (a query with a space and a line break) is a dead letter, and holds up nothing behind it")
     func malformedMessage() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let server = try RecordingHTTPServer(answers: [200])
         let key = "osmand://127.0.0.1:\(server.port)/?id=pi"
         let folder = home.appendingPathComponent("state/geotrack").path

@@ -105,6 +105,8 @@ struct PublishTests {
     @Test("Ctrl-C stops outbox flush while the broker holds it up: status 0, what was delivered and what waits, nothing lost", arguments: [SIGINT, SIGTERM])
     func flushStopsOnASignal(_ signal: Int32) async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         // A "broker" that accepts and never answers the MQTT CONNECT: the flush waits on it.
         let silent = try HostileGPSD(.acceptThenSilence)
         defer { silent.stop() }
@@ -137,6 +139,8 @@ struct PublishTests {
     @Test("with the broker down every message is queued; outbox flush delivers them all once it is back")
     func storeAndForward() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let expected = try Self.expectedFixes(try Self.log, home: home)
         let broker = try await Mosquitto()
         try await broker.stop()
@@ -169,6 +173,8 @@ struct PublishTests {
     @Test("a broker with passwords: the right one delivers, a wrong one is refused (77) and never printed")
     func passwords() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto(users: ["fleet": "tide-table-42"])
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"], user: ("fleet", "tide-table-42"))
         let passwordFile = home.appendingPathComponent("password").path
@@ -209,6 +215,8 @@ struct PublishTests {
     @Test("mqtts:// with --publish-ca delivers over TLS; a CA that did not sign the broker's certificate is named as the reason messages wait")
     func tls() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto(tls: true)
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
@@ -242,6 +250,8 @@ struct PublishTests {
     @Test("a broker that requires a client certificate: --publish-cert and --publish-key deliver; a wrong CA, or no certificate, is told as a TLS failure, in the same words at exit and by outbox flush")
     func clientCertificate() async throws {
         let home = try TestSupport.temporaryDirectory()
+        // outbox flush sends queued positions only while access is granted.
+        try TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto(clientCertificates: true)
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"

@@ -16,6 +16,20 @@ struct PublishingMonitorTests {
         var all: [PublishingStatus?] { statuses.withLock { $0 } }
     }
 
+    @Test("messages set aside as undeliverable (Traccar's 400) are on the line with the status, alone or after what waits")
+    func setAsideOnTheLine() {
+        let monitor = PublishingMonitor()
+        monitor.start("t", waiting: 3, party: "server")
+        monitor.sender("t", reported: .connected)
+        #expect(monitor.status == nil)
+        let reason = "the server answered 400 (Bad Request): it cannot take this message"
+        monitor.sender("t", reported: .setAside(reason: reason))
+        monitor.sender("t", reported: .setAside(reason: reason))
+        #expect(monitor.status?.text == "2 set aside as undeliverable: the server answered 400 (Bad Request)")
+        monitor.sender("t", reported: .unavailable(reason: "the server answered 503 (Service Unavailable): check the server's log"))
+        #expect(monitor.status?.text == "1 queued, the server answered 503 (Service Unavailable); 2 set aside as undeliverable: the server answered 400 (Bad Request)")
+    }
+
     @Test("a named reason (a host not found) is what the line says, kept across the retries' losses until connected")
     func namedReason() {
         let monitor = PublishingMonitor()

@@ -72,6 +72,12 @@ enum TestSupport {
         return try run(binary, arguments, environment: env, input: input)
     }
 
+    /// Grants location access in `home`'s state, as `geotrack auth grant` does.
+    static func grantAccess(home: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let run = try geotrack(["auth", "grant"], home: home)
+        #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
+    }
+
     /// Replays `log` into a new GPX file called `name` in `home`, expecting success and a file
     /// xmllint accepts; returns the file's path.
     static func replayToGPX(_ log: String, named name: String, home: URL,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoundationEssentials
 import LocationKit
 #if canImport(Glibc)
 import Glibc
@@ -58,6 +59,13 @@ extension GeoTrack {
                 let store = AuthorizationStore()
                 try AuthorizationGate.write(.denied, to: store)
                 StandardOutput.line("location access: denied (stored in \(store.path))")
+                // Positions queued earlier stay queued: say that they are held, and how to drop them.
+                let environment = ProcessInfo.processInfo.environment
+                if FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)),
+                   let waiting = try? OutboxLocation.open(environment: environment).summaries().reduce(0, { $0 + $1.count }),
+                   waiting > 0 {
+                    StandardOutput.line("the outbox holds \(waiting) queued message\(waiting == 1 ? "" : "s"): held, never sent while access is denied; 'geotrack outbox clear --all' drops them")
+                }
             }
         }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import HTTP
+import LocationKit
 import MQTT
 import Outbox
 import Publishing
@@ -102,12 +103,12 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(
                 commandName: "flush",
                 abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
-                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 77 when one refused the login. Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
+                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 74 when the outbox cannot remove what a broker took (a full disk: it stops sending), 77 when one refused the login, or when location access is not granted with precise locations (queued positions are then held: 'geotrack auth grant' sends them). Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
 
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
 
-            @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+            @Option(help: ArgumentHelp("Give up after this many seconds, for all destinations together: they are flushed at once.", valueName: "seconds"))
             package var timeout: Double = 30
 
             @OptionGroup package var broker: BrokerOptions
@@ -143,27 +144,40 @@ extension GeoTrack {
                     StandardOutput.line("Nothing waits for \(Terminal.safe(destination)).")
                     return
                 }
+                if !waiting.isEmpty {
+                    try Self.requireAccess(held: waiting.reduce(0) { $0 + $1.count })
+                }
                 // A signal cancels the flush: the destination being sent to says what it delivered
                 // and what still waits, the rest are left as they are, and the run ends with 0.
                 let lifecycle = await RunLifecycle(suspends: false, resizes: false)
-                let limit = Duration.milliseconds(Int(timeout * 1000))
-                let work = Task { () async -> CLIError? in
-                    var failure: CLIError?
-                    for summary in waiting where !Task.isCancelled {
-                        guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
-                            failure = failure ?? CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it")
-                            continue
-                        }
-                        do throws(CLIError) {
-                            if let error = try await Self.flush(summary, outbox: outbox, destination: target,
-                                                                credentials: credentials, timeout: limit) {
-                                failure = failure ?? error
+                // One deadline for the whole flush: every destination is flushed at once, each
+                // given until then, so that --timeout bounds the run, however many there are.
+                let deadline = ContinuousClock.now + .milliseconds(Int(timeout * 1000))
+                let work = Task { () async -> [CLIError] in
+                    await withTaskGroup(of: (Int, CLIError?).self) { group in
+                        for (index, summary) in waiting.enumerated() {
+                            group.addTask {
+                                guard let target = PublishDestination.parse(outboxKey: summary.destination) else {
+                                    return (index, CLIError(.dataError, "cannot read the destination \(Terminal.safe(summary.destination)); 'geotrack outbox clear' it"))
+                                }
+                                do throws(CLIError) {
+                                    return (index, try await Self.flush(summary, index: index, outbox: outbox, destination: target,
+                                                                        credentials: credentials, deadline: deadline))
+                                } catch {
+                                    return (index, error)
+                                }
                             }
-                        } catch {
-                            return error
                         }
+                        var failures: [(index: Int, error: CLIError)] = []
+                        for await (index, failure) in group {
+                            guard let failure else { continue }
+                            failures.append((index, failure))
+                            // The outbox cannot record deliveries: whatever another destination
+                            // took would be sent again too, so the others stop now.
+                            if failure.status == .ioError { group.cancelAll() }
+                        }
+                        return failures.sorted { $0.index < $1.index }.map(\.error)
                     }
-                    return Task.isCancelled ? nil : failure
                 }
                 let watcher = Task {
                     for await event in lifecycle.events {
@@ -172,14 +186,68 @@ extension GeoTrack {
                         return
                     }
                 }
-                let failure = await work.value
+                let failures = await work.value
+                let stopped = work.isCancelled
                 watcher.cancel()
                 await lifecycle.end()
-                if let failure { throw failure }
+                if stopped { return }
+                // One line per destination that failed, in the outbox's order; the one whose
+                // status the run ends with comes last.
+                guard let last = failures.indices.max(by: { Self.rank(failures[$0]) < Self.rank(failures[$1]) }) else { return }
+                for (index, failure) in failures.enumerated() where index != last {
+                    Terminal.standardError("geotrack: \(Terminal.safe(failure.message))")
+                }
+                throw failures[last]
             }
 
-            private static func flush(_ summary: OutboxSummary, outbox: Outbox, destination: PublishDestination,
-                                      credentials: BrokerCredentials, timeout: Duration) async throws(CLIError) -> CLIError? {
+            /// Which failure the exit status tells when several destinations failed: the outbox's
+            /// own (74) first, as nothing can be sent until it is fixed, then a refused login
+            /// (77), which waiting cannot cure, then an unreachable destination (69).
+            static func rank(_ error: CLIError) -> Int {
+                switch error.status {
+                case .ioError: 4
+                case .noPermission: 3
+                case .unavailable: 2
+                default: 1
+                }
+            }
+
+            /// What was queued holds positions: they leave only while precise location access is
+            /// granted now. Fails closed: denied, forbidden, not decided, or approximate (a queued
+            /// message does not record whether its position was snapped, so it may be precise),
+            /// nothing is sent and the run ends with 77, saying how to send or drop them.
+            static func requireAccess(held count: Int) throws(CLIError) {
+                let store = AuthorizationStore()
+                let access = try AuthorizationGate.readAuthorization(store)
+                let held = "\(count) queued message\(count == 1 ? " is" : "s are") held"
+                let choices = "'geotrack outbox clear --all' drops them"
+                switch access.status {
+                case .authorizedAlways, .authorizedWhenInUse:
+                    guard access.accuracy == .reducedAccuracy else { return }
+                    throw CLIError(.noPermission, "\(held): only approximate locations are allowed, and queued positions may be precise; 'geotrack auth grant' (precise) sends them, \(choices)")
+                case .denied:
+                    throw CLIError(.noPermission, "\(held) because location access is denied: 'geotrack auth grant' sends them, \(choices)")
+                case .restricted:
+                    throw CLIError(.noPermission, "\(held) because location access is forbidden by the administrator's policy in \(store.policyPath); \(choices)")
+                case .notDetermined:
+                    throw CLIError(.noPermission, "\(held) because location access has not been decided: 'geotrack auth grant' sends them, \(choices)")
+                }
+            }
+
+            /// The outbox could not remove what a destination took (a full disk, a file it may not
+            /// write): 74 (EX_IOERR), saying it was delivered, that it will be sent again, and
+            /// what to free, rather than that the broker did not take it.
+            static func storageError(_ error: OutboxError, unremoved: Int, name: String) -> CLIError {
+                let reason = error.reason ?? error.message
+                let folder = Terminal.safe(error.folder)
+                guard unremoved > 0 else {
+                    return CLIError(.ioError, "the outbox could not record what \(name) took (\(reason)); nothing more was sent: free space in \(folder) (or make it writable), then flush again")
+                }
+                return CLIError(.ioError, "\(unremoved) delivered but could not be removed from the outbox (\(reason)): they will be sent again; nothing more was sent: free space in \(folder) (or make it writable), then flush again")
+            }
+
+            private static func flush(_ summary: OutboxSummary, index: Int, outbox: Outbox, destination: PublishDestination,
+                                      credentials: BrokerCredentials, deadline: ContinuousClock.Instant) async throws(CLIError) -> CLIError? {
                 let sender: any PublishingSender
                 let close: @Sendable () async -> Void
                 let target = destination.target(credentials: credentials)
@@ -187,7 +255,8 @@ extension GeoTrack {
                 case .mqtt(let endpoint):
                     let client: MQTTClient
                     do {
-                        client = try MQTTClient(clientID: "geotrack-flush-\(getpid())", endpoint: endpoint)
+                        // One per destination: two on one broker with one id would throw each other off.
+                        client = try MQTTClient(clientID: "geotrack-flush-\(getpid())-\(index)", endpoint: endpoint)
                     } catch {
                         throw CLIError(.noInput, error.message)
                     }
@@ -208,7 +277,7 @@ extension GeoTrack {
                 let outcome = await withTaskGroup(of: OutboxSender.DrainOutcome?.self) { group in
                     group.addTask { await sender.waitUntilDelivered() }
                     group.addTask {
-                        try? await Task.sleep(for: timeout)
+                        try? await Task.sleep(until: deadline, clock: .continuous)
                         return nil
                     }
                     let first = await group.next() ?? nil
@@ -217,6 +286,8 @@ extension GeoTrack {
                 }
                 let interrupted = Task.isCancelled
                 let delivered = await sender.acknowledgedCount
+                let storage = await sender.storageFailure
+                let unremoved = await sender.unremovedCount
                 let failed = await sender.failureDescription
                 let refusal = await sender.refusalDescription
                 // The sender ends before its client closes: it never publishes on a freed client.
@@ -228,6 +299,7 @@ extension GeoTrack {
                 let party = destination.isHTTP ? "server" : "broker"
                 let url = destination.description
                 StandardOutput.line("\(name): \(delivered) delivered, \(left) waiting" + (interrupted ? " (stopped)" : ""))
+                if let storage { return Self.storageError(storage, unremoved: unremoved, name: name) }
                 if interrupted { return nil }
                 switch outcome {
                 case .refused?:

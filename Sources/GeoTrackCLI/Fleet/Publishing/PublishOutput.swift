@@ -30,6 +30,8 @@ package final class PublishOutput: Sendable {
         let sender: any PublishingSender
         /// Closes the client, once the sender has stopped.
         let close: @Sendable () async -> Void
+        /// Messages queued before this run and held (location access does not let them leave).
+        var held = 0
     }
 
     /// How a route's messages are written.
@@ -65,10 +67,16 @@ package final class PublishOutput: Sendable {
     /// the configuration, which says no time, so it is when this run began monitoring them.
     private let regionsSince: Int
 
+    /// Why what earlier runs queued is held in the outbox, not sent; nil when it may leave.
+    private let hold: String?
+
     /// Opens the outbox and makes a client per destination; nothing connects before ``start()``.
+    /// With `hold` (why location access does not let them leave), what earlier runs queued stays
+    /// in the outbox, unsent; only what this run queues is sent.
     package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
                  trackerID: String?, outbox: Outbox, wait: Duration, interval: Int = 1, homeAssistant: Bool = false,
-                 now: @escaping @Sendable () -> Date = Date.init, logger: Logger?) throws(CLIError) {
+                 hold: String? = nil, now: @escaping @Sendable () -> Date = Date.init, logger: Logger?) throws(CLIError) {
+        self.hold = hold
         self.interval = max(1, interval)
         self.homeAssistant = homeAssistant
         self.outbox = outbox
@@ -82,7 +90,19 @@ package final class PublishOutput: Sendable {
             let key = destination.outboxKey(topic: topic)
             // What an earlier run left counts as waiting too; an unreadable count is no reason
             // not to publish.
-            monitor.start(key, waiting: (try? outbox.summary(for: key).count) ?? 0, party: destination.isHTTP ? "server" : "broker")
+            let earlier = (try? outbox.summary(for: key).count) ?? 0
+            var after: Int64 = 0
+            var held = 0
+            if hold != nil, earlier > 0 {
+                // Fails closed: without the boundary, nothing earlier can be told from this run's.
+                do {
+                    after = try outbox.lastID(for: key)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                held = earlier
+            }
+            monitor.start(key, waiting: earlier - held, party: destination.isHTTP ? "server" : "broker")
             let monitor = monitor
             let observer: @Sendable (OutboxSender.Progress) -> Void = { monitor.sender(key, reported: $0) }
             let target = destination.target(credentials: credentials)
@@ -98,16 +118,16 @@ package final class PublishOutput: Sendable {
                 }
                 routes.append(Route(key: key, format: .ownTracks, isMQTT: true,
                                     sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
-                                                         observer: observer),
-                                    close: { await client.close() }))
+                                                         observer: observer, after: after),
+                                    close: { await client.close() }, held: held))
             case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
                 let client = try Self.httpClient(endpoint, destination: destination)
                 guard let request = PublishDestination.request(for: target) else { continue }
                 let format: Format = if case .osmAnd = target { .osmAnd(id: topic.device) } else { .ownTracks }
                 routes.append(Route(key: key, format: format,
                                     sender: HTTPOutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
-                                                             observer: observer, request: request),
-                                    close: { client.close() }))
+                                                             observer: observer, after: after, request: request),
+                                    close: { client.close() }, held: held))
             }
         }
         self.routes = routes
@@ -227,7 +247,8 @@ package final class PublishOutput: Sendable {
         let wait = wait
         // Nothing waiting (every row is deleted only after its PUBACK): no broker to wait for.
         let pending = routes.filter { ((try? outbox.summary(for: $0.key).count) ?? 1) > 0 }
-        guard !pending.isEmpty else { return [] }
+        // Nothing to wait for; what was set aside is still said.
+        guard !pending.isEmpty else { return await notes() }
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 await withTaskGroup(of: Void.self) { senders in
@@ -249,7 +270,25 @@ package final class PublishOutput: Sendable {
     package func notes() async -> [String] {
         var notes: [String] = []
         for route in routes {
-            let waiting = (try? outbox.summary(for: route.key).count) ?? 0
+            if let storage = await route.sender.storageFailure {
+                // Not the destination's fault: it took them, the outbox could not record it.
+                let unremoved = await route.sender.unremovedCount
+                notes.append("\(unremoved) message\(unremoved == 1 ? "" : "s") delivered to \(route.key) could not be removed from the outbox (\(storage.reason ?? storage.message)): they will be sent again; nothing more was sent to it: free space in \(storage.folder) (or make it writable)")
+            }
+            let setAside = await route.sender.setAsideCount
+            if setAside > 0 {
+                // Never sent, never retried: said, with why and what to do, or they go unseen.
+                let reason = await route.sender.setAsideReason ?? "the destination cannot take them"
+                var advice = "'geotrack outbox' lists them, 'geotrack outbox clear \(route.key)' deletes them"
+                if case .osmAnd(let id) = route.format {
+                    advice = "Traccar answers 400 for a device it does not know: add the device '\(id)' in Traccar; " + advice
+                }
+                notes.append("\(setAside) message\(setAside == 1 ? "" : "s") for \(route.key) set aside as undeliverable in this run (\(reason)), never to be sent: \(advice)")
+            }
+            if route.held > 0, let hold {
+                notes.append("\(route.held) message\(route.held == 1 ? "" : "s") queued before this run for \(route.key) \(route.held == 1 ? "is" : "are") held because \(hold): 'geotrack auth grant' sends them, 'geotrack outbox clear \(route.key)' drops them")
+            }
+            let waiting = ((try? outbox.summary(for: route.key).count) ?? 0) - route.held
             guard waiting > 0 else { continue }
             var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
             let party = route.sender is HTTPOutboxSender ? "server" : "broker"
@@ -285,6 +324,23 @@ extension PublishOutput {
         return try PublishOutput(destinations: destinations, credentials: options.broker.credentials(environment: environment),
                                  topic: options.topic(), trackerID: options.trackerID, outbox: outbox,
                                  wait: .milliseconds(Int(options.wait * 1000)), interval: options.interval,
-                                 homeAssistant: options.homeAssistant, logger: logger)
+                                 homeAssistant: options.homeAssistant, hold: heldReason(), logger: logger)
+    }
+
+    /// Why positions earlier runs queued may not leave now, or nil when the stored decision
+    /// grants precise access. Read, never asked: a replay asks nothing, and a watch allowed
+    /// once stores nothing. Fails closed: an approximate grant holds them too (a queued message
+    /// does not record whether it was snapped), and so does a decision that cannot be read.
+    static func heldReason() -> String? {
+        guard let access = try? AuthorizationStore().readAuthorization() else {
+            return "the location-access decision cannot be read"
+        }
+        switch access.status {
+        case .authorizedAlways, .authorizedWhenInUse:
+            return access.accuracy == .reducedAccuracy ? "only approximate locations are allowed, and they may be precise" : nil
+        case .denied: return "location access is denied"
+        case .restricted: return "location access is forbidden by the administrator's policy"
+        case .notDetermined: return "location access has not been decided"
+        }
     }
 }

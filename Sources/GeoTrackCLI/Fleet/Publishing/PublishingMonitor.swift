@@ -21,6 +21,9 @@ package final class PublishingMonitor: Sendable {
         var link = Link.connecting
         /// What the status line calls the destination: "broker" (MQTT) or "server" (HTTP).
         var party = "broker"
+        /// Dead letters this run, and the last one's reason in short.
+        var setAside = 0
+        var setAsideReason = ""
     }
 
     private struct State {
@@ -77,6 +80,11 @@ package final class PublishingMonitor: Sendable {
             case .refused: state.routes[key]?.link = .refused
             case .delivered(let count):
                 if let waiting = state.routes[key]?.waiting { state.routes[key]?.waiting = max(0, waiting - count) }
+            case .setAside(let reason):
+                // It left the queue, never to be sent: counted apart, with why.
+                if let waiting = state.routes[key]?.waiting { state.routes[key]?.waiting = max(0, waiting - 1) }
+                state.routes[key]?.setAside += 1
+                state.routes[key]?.setAsideReason = reason.firstRange(of: ": ").map { String(reason[..<$0.lowerBound]) } ?? reason
             }
         }
     }
@@ -102,12 +110,17 @@ package final class PublishingMonitor: Sendable {
             case .connecting, .connected: return false
             }
         }
-        guard !stuck.isEmpty else { return nil }
+        let setAside = routes.reduce(0) { $0 + $1.setAside }
+        let setAsideReason = routes.first { $0.setAside > 0 }?.setAsideReason ?? ""
+        guard !stuck.isEmpty else {
+            return setAside > 0 ? PublishingStatus(queued: 0, problem: "", setAside: setAside, setAsideReason: setAsideReason) : nil
+        }
         let named = stuck.lazy.compactMap { route -> String? in
             if case .failed(let summary) = route.link { summary } else { nil }
         }.first
         let refused = stuck.first { $0.link == .refused }
         let problem = refused.map { "\($0.party) refused the login" } ?? named ?? "\(stuck[stuck.startIndex].party) unreachable"
-        return PublishingStatus(queued: stuck.reduce(0) { $0 + $1.waiting }, problem: problem)
+        return PublishingStatus(queued: stuck.reduce(0) { $0 + $1.waiting }, problem: problem,
+                                setAside: setAside, setAsideReason: setAsideReason)
     }
 }

@@ -4,15 +4,27 @@
 package struct PublishingStatus: Sendable, Hashable {
     /// Messages in the outbox for the brokers that are not connected.
     package var queued: Int
-    /// Why they wait: "broker unreachable", or "broker refused the login".
+    /// Why they wait: "broker unreachable", or "broker refused the login"; empty when none waits.
     package var problem: String
+    /// Messages set aside as undeliverable in this run (dead letters: never sent).
+    package var setAside = 0
+    /// Why the last was, in short: "the server answered 400 (Bad Request)".
+    package var setAsideReason = ""
 
     /// Creates a status.
-    package init(queued: Int, problem: String) {
+    package init(queued: Int, problem: String, setAside: Int = 0, setAsideReason: String = "") {
         self.queued = queued
         self.problem = problem
+        self.setAside = setAside
+        self.setAsideReason = setAsideReason
     }
 
-    /// `55 queued, broker unreachable`.
-    package var text: String { "\(queued) queued, \(problem)" }
+    /// `55 queued, broker unreachable`, `3 set aside as undeliverable: the server answered 400
+    /// (Bad Request)`, or both.
+    package var text: String {
+        let waiting = "\(queued) queued, \(problem)"
+        guard setAside > 0 else { return waiting }
+        let aside = "\(setAside) set aside as undeliverable: \(setAsideReason)"
+        return problem.isEmpty ? aside : waiting + "; " + aside
+    }
 }
