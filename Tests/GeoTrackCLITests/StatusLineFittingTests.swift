@@ -94,6 +94,11 @@ struct StatusLineFittingTests {
         #expect(Self.line(fix, publishing: publishing, width: 120)
             == "3D  51.50012°N 0.12346°W  ±4 m · 20 queued, the broker's host name was not found  alt 45 m  36.0 km/h  275° W  8 sats")
         #expect(Self.line(fix, publishing: publishing, width: 80) == "3D  51.50012°N 0.12346°W  ±4 m · 20 queued")
+        // Messages set aside as undeliverable keep their count the same way, alone or beside a backlog.
+        let aside = PublishingStatus(queued: 0, problem: "", setAside: 3, setAsideReason: "the server answered 400 (Bad Request)")
+        #expect(Self.line(fix, publishing: aside, width: 80) == "3D  51.50012°N 0.12346°W  ±4 m · 3 set aside")
+        let both = PublishingStatus(queued: 20, problem: "server unreachable", setAside: 3, setAsideReason: "the server answered 400 (Bad Request)")
+        #expect(Self.line(fix, publishing: both, width: 80) == "3D  51.50012°N 0.12346°W  ±4 m · 20 queued; 3 set aside")
     }
 
     @Test("hostile text in an error's parts is made safe before the terminal")

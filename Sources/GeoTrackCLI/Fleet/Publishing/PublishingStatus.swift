@@ -27,4 +27,12 @@ package struct PublishingStatus: Sendable, Hashable {
         let aside = "\(setAside) set aside as undeliverable: \(setAsideReason)"
         return problem.isEmpty ? aside : waiting + "; " + aside
     }
+
+    /// The counts alone, for a line short of room: `55 queued`, `3 set aside`, or both.
+    package var shortText: String {
+        var parts: [String] = []
+        if !problem.isEmpty { parts.append("\(queued) queued") }
+        if setAside > 0 { parts.append("\(setAside) set aside") }
+        return parts.joined(separator: "; ")
+    }
 }

@@ -57,7 +57,7 @@ package enum StatusLine {
             // Placed, as kept, by importance: after what matters more (the state, its reason, the
             // position), before what matters less (the countdown, the fix's details).
             let part = Part(text: publishing.text, priority: publishingCountPriority, style: .yellow, joiner: " · ",
-                            shorter: ("\(publishing.queued) queued", publishingPriority))
+                            shorter: (publishing.shortText, publishingPriority))
             parts.insert(part, at: parts.firstIndex { $0.priority > publishingPriority } ?? parts.endIndex)
         }
         let fitted = fit(parts, width: width)
