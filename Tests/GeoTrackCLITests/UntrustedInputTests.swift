@@ -86,6 +86,30 @@ struct UntrustedInputTests {
         #expect(text.stdout.hasPrefix("mqtt://b:1883/owntracks/a/b  2 messages\n"), "\(text.stdout)")
     }
 
+    @Test("messages the outbox's capacity dropped during a run are said at its end, with the limit")
+    func droppedAreSaid() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // An outbox already at its capacity for the destination, as a long outage leaves it.
+        let key = "mqtt://127.0.0.1:1/owntracks/ann/van"
+        let outbox = try Outbox(path: folder + "/outbox.sqlite")
+        let full = (0..<outbox.capacity).map { _ in
+            OutboxMessage(destination: key, topic: "owntracks/ann/van", payload: [1], retain: false, created: Date())
+        }
+        _ = try outbox.enqueue(contentsOf: full)
+        outbox.close()
+        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+                                            "--publish-user", "ann", "--publish-device", "van", "--publish-wait", "0"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let after = try Outbox(path: folder + "/outbox.sqlite")
+        let dropped = try after.summary(for: key).dropped
+        after.close()
+        #expect(dropped > 0)
+        #expect(run.stderr.contains("\(dropped) of the oldest messages were dropped for \(key) in this run: the outbox holds at most 100000 for a destination"),
+                "\(run.stderr)")
+    }
+
     @Test("GEOTRACK_PUBLISH_PASSWORD is geotrack's own: no 'unknown environment variable' warning; the outbox is 0600")
     func passwordVariable() throws {
         let home = try TestSupport.temporaryDirectory()

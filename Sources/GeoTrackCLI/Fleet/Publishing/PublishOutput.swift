@@ -32,6 +32,9 @@ package final class PublishOutput: Sendable {
         let close: @Sendable () async -> Void
         /// Messages queued before this run and held (location access does not let them leave).
         var held = 0
+        /// How many the outbox had dropped for this destination when the run began, so that
+        /// the end can say how many this run's outage cost.
+        var droppedBefore = 0
     }
 
     /// How a route's messages are written.
@@ -90,7 +93,8 @@ package final class PublishOutput: Sendable {
             let key = destination.outboxKey(topic: topic)
             // What an earlier run left counts as waiting too; an unreadable count is no reason
             // not to publish.
-            let earlier = (try? outbox.summary(for: key).count) ?? 0
+            let summary = try? outbox.summary(for: key)
+            let earlier = summary?.count ?? 0
             var after: Int64 = 0
             var held = 0
             if hold != nil, earlier > 0 {
@@ -119,7 +123,7 @@ package final class PublishOutput: Sendable {
                 routes.append(Route(key: key, format: .ownTracks, isMQTT: true,
                                     sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
                                                          observer: observer, after: after),
-                                    close: { await client.close() }, held: held))
+                                    close: { await client.close() }, held: held, droppedBefore: summary?.dropped ?? 0))
             case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
                 let client = try Self.httpClient(endpoint, destination: destination)
                 guard let request = PublishDestination.request(for: target) else { continue }
@@ -127,7 +131,7 @@ package final class PublishOutput: Sendable {
                 routes.append(Route(key: key, format: format,
                                     sender: HTTPOutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
                                                              observer: observer, after: after, request: request),
-                                    close: { client.close() }, held: held))
+                                    close: { client.close() }, held: held, droppedBefore: summary?.dropped ?? 0))
             }
         }
         self.routes = routes
@@ -284,6 +288,12 @@ package final class PublishOutput: Sendable {
                     advice = "Traccar answers 400 for a device it does not know: add the device '\(id)' in Traccar; " + advice
                 }
                 notes.append("\(setAside) message\(setAside == 1 ? "" : "s") for \(route.key) set aside as undeliverable in this run (\(reason)), never to be sent: \(advice)")
+            }
+            // Past the outbox's capacity the oldest are dropped, as OwnTracks' own queue does:
+            // locations lost for good, so said, not left for `geotrack outbox` to reveal.
+            let dropped = ((try? outbox.summary(for: route.key).dropped) ?? 0) - route.droppedBefore
+            if dropped > 0 {
+                notes.append("\(dropped) of the oldest message\(dropped == 1 ? " was" : "s were") dropped for \(route.key) in this run: the outbox holds at most \(outbox.capacity) for a destination")
             }
             if route.held > 0, let hold {
                 notes.append("\(route.held) message\(route.held == 1 ? "" : "s") queued before this run for \(route.key) \(route.held == 1 ? "is" : "are") held because \(hold): 'geotrack auth grant' sends them, 'geotrack outbox clear \(route.key)' drops them")
