@@ -259,10 +259,13 @@ package struct JSONWriter: ~Copyable {
         // Below 1e14 the product's rounding error is under 0.01, so a fraction not within 0.02 of
         // one half rounds the same way as the exact binary value; anything else takes the exact path.
         if magnitude < 1e14 {
-            let floorPart = magnitude.rounded(.down)
-            let fraction = magnitude - floorPart
+            // Below 2^53: the conversion to an integer is the floor, exactly, without a call to
+            // libm's floor (baseline x86-64 has no instruction for it) or the longer conversion
+            // of a Double to an unsigned integer.
+            let whole = Int64(magnitude)
+            let fraction = magnitude - Double(whole)
             if abs(fraction - 0.5) > 0.02 {
-                appendFixed(units: UInt64(fraction > 0.5 ? floorPart + 1 : floorPart),
+                appendFixed(units: UInt64(fraction > 0.5 ? whole &+ 1 : whole),
                             negative: value.sign == .minus, decimals: decimals)
                 return
             }
