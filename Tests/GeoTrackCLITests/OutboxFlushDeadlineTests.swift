@@ -37,6 +37,24 @@ struct OutboxFlushDeadlineTests {
         #expect(flush.stdout.split(separator: "\n").count == Self.devices.count, "\(flush.stdout)")
     }
 
+    @Test("a peer that takes the connection and never answers as a broker is 'not reachable', in replay's words and flush's alike")
+    func silentPeerSameWords() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        try TestSupport.grantAccess(home: home)
+        // Plain MQTT to a port that answers nothing (a TLS port, a wrong service) gets no CONNACK.
+        let silent = try HostileGPSD(.acceptThenSilence)
+        defer { silent.stop() }
+        let url = "mqtt://127.0.0.1:\(silent.port)"
+        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--publish", url, "--publish-user", "ann",
+                                            "--publish-device", "van", "--publish-wait", "1"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("(the broker was not reachable)"), "\(run.stderr)")
+        let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "2"], home: home)
+        #expect(flush.status == 69, "\(flush.stderr)")
+        #expect(flush.stderr.contains("the broker at \(url) was not reachable"), "\(flush.stderr)")
+        #expect(!flush.stderr.contains("did not take them in time"), "\(flush.stderr)")
+    }
+
     @Test("four destinations that refuse the connection: one stderr line for each, with its reason; 69")
     func linePerFailure() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -290,6 +290,7 @@ extension GeoTrack {
                 let unremoved = await sender.unremovedCount
                 let failed = await sender.failureDescription
                 let refusal = await sender.refusalDescription
+                let connected = await sender.isConnected
                 // The sender ends before its client closes: it never publishes on a freed client.
                 sender.stop()
                 await running.value
@@ -309,6 +310,11 @@ extension GeoTrack {
                 default:
                     if let failed {
                         return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): cannot connect to \(url): \(failed); then flush again")
+                    }
+                    // Told in the words watch's exit line uses for the same outage: a peer that
+                    // never answered as a broker (a TLS port, a silent host) was not reachable.
+                    guard connected else {
+                        return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): the \(party) at \(url) was not reachable; check it is running there, then flush again")
                     }
                     return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): \(url) did not take them in time; check the \(party) is running, then flush again")
                 }
