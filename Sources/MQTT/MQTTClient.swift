@@ -138,7 +138,7 @@ public final class MQTTClient: Sendable {
         }
     }
 
-    /// Connects in the background and keeps the connection: ``MQTTEvent/connected`` when the
+    /// Connects in the background and keeps the connection: ``MQTTEvent/connected(sessionPresent:)`` when the
     /// broker accepts, and again after every reconnection. Calling it twice does nothing.
     public func start() {
         let done = ThreadSemaphore(value: 0)
