@@ -42,11 +42,8 @@ struct OutboxFlushDeadlineTests {
         let home = try TestSupport.temporaryDirectory()
         try TestSupport.grantAccess(home: home)
         // Plain MQTT to a port that answers nothing (a TLS port, a wrong service) gets no CONNACK.
-        let silent = try HostileGPSD(.acceptThenSilence)
+        let (silent, url, run) = try PublishTests.queueForSilentBroker(home: home, wait: "1")
         defer { silent.stop() }
-        let url = "mqtt://127.0.0.1:\(silent.port)"
-        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--publish", url, "--publish-user", "ann",
-                                            "--publish-device", "van", "--publish-wait", "1"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("(the broker was not reachable)"), "\(run.stderr)")
         let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "2"], home: home)

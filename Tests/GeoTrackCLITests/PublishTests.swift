@@ -102,17 +102,24 @@ struct PublishTests {
         }
     }
 
+    /// Replays the log with `--publish` to a "broker" that accepts the connection and never
+    /// answers the MQTT CONNECT (a TLS port, a wrong service): everything stays queued for it.
+    static func queueForSilentBroker(home: URL, wait: String) throws -> (silent: HostileGPSD, url: String, run: TestSupport.Run) {
+        let silent = try HostileGPSD(.acceptThenSilence)
+        let url = "mqtt://127.0.0.1:\(silent.port)"
+        let run = try TestSupport.geotrack(["replay", try log, "--publish", url, "--publish-user", "ann",
+                                            "--publish-device", "van", "--publish-wait", wait], home: home)
+        return (silent, url, run)
+    }
+
     @Test("Ctrl-C stops outbox flush while the broker holds it up: status 0, what was delivered and what waits, nothing lost", arguments: [SIGINT, SIGTERM])
     func flushStopsOnASignal(_ signal: Int32) async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
         try TestSupport.grantAccess(home: home)
         // A "broker" that accepts and never answers the MQTT CONNECT: the flush waits on it.
-        let silent = try HostileGPSD(.acceptThenSilence)
+        let (silent, url, run) = try Self.queueForSilentBroker(home: home, wait: "0.5")
         defer { silent.stop() }
-        let url = "mqtt://127.0.0.1:\(silent.port)"
-        let run = try TestSupport.geotrack(["replay", try Self.log, "--publish", url, "--publish-user", "ann",
-                                            "--publish-device", "van", "--publish-wait", "0.5"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let queued = try #require(JSONSerialization.jsonObject(with: Data(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.utf8))
             as? [String: Any])["messages"] as? Int
