@@ -213,17 +213,17 @@ extension GeoTrack {
             }
 
             /// What was queued holds positions: they leave only while precise location access is
-            /// granted now. Fails closed: denied, forbidden, not decided, or approximate (a queued
-            /// message does not record whether its position was snapped, so it may be precise),
-            /// nothing is sent and the run ends with 77, saying how to send or drop them.
+            /// granted now (``QueuedPositionHold``). Otherwise nothing is sent and the run ends
+            /// with 77, saying how to send or drop them.
             static func requireAccess(held count: Int) throws(CLIError) {
                 let store = AuthorizationStore()
                 let access = try AuthorizationGate.readAuthorization(store)
                 let held = "\(count) queued message\(count == 1 ? " is" : "s are") held"
                 let choices = "'geotrack outbox clear --all' drops them"
-                switch access.status {
-                case .authorizedAlways, .authorizedWhenInUse:
-                    guard access.accuracy == .reducedAccuracy else { return }
+                switch QueuedPositionHold.of(access) {
+                case nil:
+                    return
+                case .approximate:
                     throw CLIError(.noPermission, "\(held): only approximate locations are allowed, and queued positions may be precise; 'geotrack auth grant' (precise) sends them, \(choices)")
                 case .denied:
                     throw CLIError(.noPermission, "\(held) because location access is denied: 'geotrack auth grant' sends them, \(choices)")

@@ -274,6 +274,8 @@ package final class PublishOutput: Sendable {
     package func notes() async -> [String] {
         var notes: [String] = []
         for route in routes {
+            // Read once: what waits and what was dropped come from the same summary.
+            let summary = try? outbox.summary(for: route.key)
             if let storage = await route.sender.storageFailure {
                 // Not the destination's fault: it took them, the outbox could not record it.
                 let unremoved = await route.sender.unremovedCount
@@ -291,14 +293,14 @@ package final class PublishOutput: Sendable {
             }
             // Past the outbox's capacity the oldest are dropped, as OwnTracks' own queue does:
             // locations lost for good, so said, not left for `geotrack outbox` to reveal.
-            let dropped = ((try? outbox.summary(for: route.key).dropped) ?? 0) - route.droppedBefore
+            let dropped = (summary?.dropped ?? 0) - route.droppedBefore
             if dropped > 0 {
                 notes.append("\(dropped) of the oldest message\(dropped == 1 ? " was" : "s were") dropped for \(route.key) in this run: the outbox holds at most \(outbox.capacity) for a destination")
             }
             if route.held > 0, let hold {
                 notes.append("\(route.held) message\(route.held == 1 ? "" : "s") queued before this run for \(route.key) \(route.held == 1 ? "is" : "are") held because \(hold): 'geotrack auth grant' sends them, 'geotrack outbox clear \(route.key)' drops them")
             }
-            let waiting = ((try? outbox.summary(for: route.key).count) ?? 0) - route.held
+            let waiting = (summary?.count ?? 0) - route.held
             guard waiting > 0 else { continue }
             var note = "\(waiting) message\(waiting == 1 ? " waits" : "s wait") in the outbox for \(route.key)"
             let party = route.sender is HTTPOutboxSender ? "server" : "broker"
@@ -337,17 +339,16 @@ extension PublishOutput {
                                  homeAssistant: options.homeAssistant, hold: heldReason(), logger: logger)
     }
 
-    /// Why positions earlier runs queued may not leave now, or nil when the stored decision
-    /// grants precise access. Read, never asked: a replay asks nothing, and a watch allowed
-    /// once stores nothing. Fails closed: an approximate grant holds them too (a queued message
-    /// does not record whether it was snapped), and so does a decision that cannot be read.
+    /// Why positions earlier runs queued may not leave now (``QueuedPositionHold``), or nil when
+    /// the stored decision grants precise access. Read, never asked: a replay asks nothing, and a
+    /// watch allowed once stores nothing. A decision that cannot be read holds them too.
     static func heldReason() -> String? {
         guard let access = try? AuthorizationStore().readAuthorization() else {
             return "the location-access decision cannot be read"
         }
-        switch access.status {
-        case .authorizedAlways, .authorizedWhenInUse:
-            return access.accuracy == .reducedAccuracy ? "only approximate locations are allowed, and they may be precise" : nil
+        switch QueuedPositionHold.of(access) {
+        case nil: return nil
+        case .approximate: return "only approximate locations are allowed, and they may be precise"
         case .denied: return "location access is denied"
         case .restricted: return "location access is forbidden by the administrator's policy"
         case .notDetermined: return "location access has not been decided"
