@@ -313,13 +313,13 @@ package final class StatusDisplay: Sendable {
         }
     }
 
-    /// Whether two states are the same kind (fix and fix, searching and searching): only those are coalesced.
     /// Whether `new` is the retry plan for the failure `old` said, with no plan yet.
     static func plansRetry(after old: TrackingStatus?, _ new: TrackingStatus) -> Bool {
         guard case .unreachable(let failure, nil)? = old, case .unreachable(let again, _?) = new else { return false }
         return failure == again
     }
 
+    /// Whether two states are the same kind (fix and fix, searching and searching): only those are coalesced.
     static func sameKind(_ old: TrackingStatus?, _ new: TrackingStatus) -> Bool {
         switch (old, new) {
         case (.fix?, .fix), (.searching?, .searching), (.stale?, .stale): true
