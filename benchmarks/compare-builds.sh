@@ -5,9 +5,9 @@
 #   1. the binary: size, and the shared libraries it names (NEEDED);
 #   2. start-up: the mean wall time of STARTS runs of `--version` (and of `gpspipe -V`, the bar),
 #      in ROUNDS rounds, the binaries taking turns; the median round is reported;
-#   3. peak RSS (VmHWM) and CPU time (user + system) of `watch` at about 10 fixes/s: every
-#      binary's watch in its own tmux terminal on one gpsd fed by gpsfake, for WATCH seconds,
-#      ROUNDS times; the median;
+#   3. peak RSS (VmHWM) and CPU time (user + system, start to exit) of `watch` at about 10
+#      fixes/s: every binary's watch in its own tmux terminal on one gpsd fed by gpsfake, for
+#      WATCH seconds, then SIGTERM; ROUNDS times; the median;
 #   4. wake-ups: context switches of every thread of each binary's `watch` over IDLE seconds,
 #      all on one gpsd that has no receiver (once, past start-up);
 #   5. replay --json of a ≥ MIN_MB log next to gpsdecode: ROUNDS rounds, each running gpsdecode
@@ -94,11 +94,10 @@ done
 echo
 echo "== 3. peak RSS of watch at about 10 fixes/s, $WATCH s, $ROUNDS rounds =="
 kib() { awk -v k="$2" '$1 == k":" { print $2 }' "/proc/$1/status"; }
-TICKS=$(getconf CLK_TCK)
-# CPU seconds (user + system) a process has used so far; the command name, in parentheses,
-# may hold spaces, so the fields are counted from its end.
-cpu_seconds() { sed 's/.*) //' "/proc/$1/stat" | awk -v t="$TICKS" '{ printf "%.2f", ($12 + $13) / t }'; }
 pane_pid() { tmux -S "$SOCK" list-panes -t "$1" -F '#{pane_pid}'; }
+# Each watch runs under benchmarks/rusage.py, which writes its exact CPU time (every thread's,
+# user + system) once it has exited: /proc's clock ticks of 10 ms are a tenth of the figure.
+await_file() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "compare-builds: $1 never appeared" >&2; exit 1; }
 for ((r = 0; r < ROUNDS; r++)); do
     /usr/bin/gpsfake -q -P "$PORT" -c 0.01 "$LOG" >"$WORK/gpsfake.log" 2>&1 &
     fake=$!
@@ -111,18 +110,26 @@ for ((r = 0; r < ROUNDS; r++)); do
     fi
     i=0
     for name in $(rotated "$r"); do
-        tmux -S "$SOCK" new-session -d -s "w$i" -x 80 -y 24 "exec ${BIN[$name]} watch --gpsd 127.0.0.1:$PORT"
+        rm -f "$WORK/usage$i" "$WORK/usage$i.pid"
+        tmux -S "$SOCK" new-session -d -s "w$i" -x 80 -y 24 \
+            "exec $PWD/benchmarks/rusage.py $WORK/usage$i ${BIN[$name]} watch --gpsd 127.0.0.1:$PORT"
         i=$((i + 1))
     done
     sleep "$WATCH"
     line="round $r ($(awk -v n="$fixes" 'BEGIN { printf "%.1f", n / 3 }') fixes/s):"
     i=0
     for name in $(rotated "$r"); do
-        p=$(pane_pid "w$i")
-        hwm=$(kib "$p" VmHWM); anon=$(kib "$p" RssAnon); cpu=$(cpu_seconds "$p")
-        RESULT[watch,$name]+=" $hwm"; RESULT[anon,$name]+=" $anon"; RESULT[cpu,$name]+=" $cpu"
-        line+=" $name ${hwm} KiB (anon ${anon}, CPU ${cpu} s),"
-        tmux -S "$SOCK" kill-session -t "w$i"
+        await_file "$WORK/usage$i.pid"
+        p=$(cat "$WORK/usage$i.pid")
+        hwm=$(kib "$p" VmHWM); anon=$(kib "$p" RssAnon)
+        RESULT[watch,$name]+=" $hwm"; RESULT[anon,$name]+=" $anon"
+        line+=" $name ${hwm} KiB (anon ${anon}"
+        kill -TERM "$p"
+        await_file "$WORK/usage$i"
+        read -r cpu <"$WORK/usage$i"
+        RESULT[cpu,$name]+=" $cpu"
+        line+=", CPU ${cpu} s),"
+        tmux -S "$SOCK" kill-session -t "w$i" 2>/dev/null || true
         i=$((i + 1))
     done
     echo "$line"
@@ -196,7 +203,7 @@ cell() {
     watch | anon | replayrss) [ -n "${RESULT[$1,$2]:-}" ] && mb "$(results "$1,$2")" || echo "?" ;;
     idle) echo "${RESULT[idle,$2]} (${RESULT[threads,$2]} threads)" ;;
     replay) echo "$(results "replay,$2") s" ;;
-    cpu) [ -n "${RESULT[cpu,$2]:-}" ] && echo "$(results "cpu,$2") s" || echo "?" ;;
+    cpu) [ -n "${RESULT[cpu,$2]:-}" ] && printf "%.3f s\n" "$(results "cpu,$2")" || echo "?" ;;
     ratio) echo "$(results "ratio,$2")x" ;;
     esac
 }
