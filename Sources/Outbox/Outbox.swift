@@ -31,6 +31,8 @@ public final class Outbox: Sendable {
     /// How many messages wait per destination, as far as this connection knows; used only under
     /// the connection's lock.
     private let kept = Mutex(KeptCounts())
+    /// The destinations this outbox has claimed, and the lock file that says so to other processes.
+    private let claims = Mutex(ClaimTable())
     /// Runs the `async` calls (internal for the tests).
     let worker: OutboxWorker
     private let logger: Logger?
@@ -154,6 +156,60 @@ public final class Outbox: Sendable {
     public func close() {
         connection.withLock { $0.close() }
         worker.stop()
+        claims.withLock { table in
+            if table.descriptor >= 0 { _ = Glibc.close(table.descriptor) }
+            table.descriptor = -1
+            table.destinations.removeAll()
+        }
+    }
+
+    /// Claims `destination`'s messages for this process: the one that sends them. Fails with
+    /// ``OutboxError/Code/claimed`` while another process (or this outbox) holds the claim.
+    ///
+    /// The claim is a lock (`fcntl`'s, which says who holds it) on one byte of `<path>-lock`,
+    /// a file beside the database, mode 0600, never followed when it is a symbolic link. Such
+    /// locks belong to the process and file: one process should open one outbox per file, as
+    /// closing a second would drop the first's claims.
+    public func claim(_ destination: String) throws(OutboxError) -> OutboxClaim {
+        let path = path
+        let result: Result<Void, OutboxError> = claims.withLock { table in
+            if table.destinations.contains(destination) {
+                return .failure(OutboxError(.claimed, path: path, message: "this process already sends \(destination) from the outbox \(path)",
+                                            holder: getpid()))
+            }
+            if table.descriptor < 0 {
+                let descriptor = Glibc.open(path + "-lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+                guard descriptor >= 0 else {
+                    let error = errno
+                    return .failure(OutboxError(path: path, message: "cannot open the outbox's lock file \(path)-lock: \(String(cString: strerror(error)))",
+                                                reason: String(cString: strerror(error))))
+                }
+                table.descriptor = descriptor
+            }
+            let outcome = table.lock(destination, Int32(F_WRLCK))
+            guard outcome.ok else {
+                if outcome.error == EAGAIN || outcome.error == EACCES {
+                    let holder = outcome.holder > 0 ? outcome.holder : nil
+                    return .failure(OutboxError(.claimed, path: path,
+                                                message: "another process\(holder.map { " (\($0))" } ?? "") sends \(destination) from the outbox \(path)",
+                                                holder: holder))
+                }
+                let reason = String(cString: strerror(outcome.error))
+                return .failure(OutboxError(path: path, message: "cannot lock the outbox's lock file \(path)-lock: \(reason)", reason: reason))
+            }
+            table.destinations.insert(destination)
+            return .success(())
+        }
+        try result.get()
+        return OutboxClaim(destination: destination, outbox: self)
+    }
+
+    /// Gives up the claim on `destination` (``OutboxClaim/release()``).
+    func releaseClaim(_ destination: String) {
+        claims.withLock { table in
+            guard table.destinations.remove(destination) != nil, table.descriptor >= 0 else { return }
+            _ = table.lock(destination, Int32(F_UNLCK))
+        }
     }
 
     /// Writes a message and returns its id. Past ``capacity``, drops the destination's oldest.

@@ -6,6 +6,9 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
         case failure
         /// SQLite (libsqlite3) is not installed, or lacks a function GeoTrack calls.
         case libraryMissing
+        /// Another process holds the claim on the destination's messages (``Outbox/claim(_:)``);
+        /// ``holder`` is its process id when the system says it.
+        case claimed
     }
 
     /// What went wrong.
@@ -17,13 +20,16 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What SQLite (or the system) said, in its own words ("database or disk is full"), when
     /// it said something: for a caller that words the line itself.
     public var reason: String?
+    /// For ``Code/claimed``: the process that holds the claim, when known.
+    public var holder: Int32?
 
     /// Creates an error.
-    public init(_ code: Code, path: String, message: String, reason: String? = nil) {
+    public init(_ code: Code, path: String, message: String, reason: String? = nil, holder: Int32? = nil) {
         self.code = code
         self.path = path
         self.message = message
         self.reason = reason
+        self.holder = holder
     }
 
     /// Creates an error about the database file (``Code/failure``).

@@ -70,6 +70,32 @@ struct OutboxTests {
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
     }
 
+    @Test("a destination is claimed once until released; the lock file is private and never followed")
+    func claims() throws {
+        let folder = try TemporaryDirectory()
+        let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
+        let claim = try outbox.claim("mqtt://a/owntracks/u/d")
+        let again = #expect(throws: OutboxError.self) { try outbox.claim("mqtt://a/owntracks/u/d") }
+        #expect(again?.code == .claimed)
+        // Another destination is another claim.
+        let other = try outbox.claim("mqtt://a/owntracks/u/e")
+        var info = stat()
+        #expect(stat(folder.path + "/outbox.sqlite-lock", &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        claim.release()
+        claim.release()
+        let reclaimed = try outbox.claim("mqtt://a/owntracks/u/d")
+        withExtendedLifetime((other, reclaimed)) {}
+
+        let linked = try TemporaryDirectory()
+        let target = linked.path + "/precious"
+        try "keep".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: linked.path + "/outbox.sqlite-lock", withDestinationPath: target)
+        let refused = #expect(throws: OutboxError.self) { try Outbox(path: linked.path + "/outbox.sqlite").claim("mqtt://a/owntracks/u/d") }
+        #expect(refused?.code == .failure)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep")
+    }
+
     @Test("a file that is not a database is reported, not crashed on")
     func damaged() throws {
         let folder = try TemporaryDirectory()

@@ -103,7 +103,7 @@ extension GeoTrack {
             package static let configuration = CommandConfiguration(
                 commandName: "flush",
                 abstract: "Send what waits now, to every destination (or one), and wait for the brokers to take it.",
-                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 69 when a broker could not be reached in time, 74 when the outbox cannot remove what a broker took (a full disk: it stops sending), 77 when one refused the login, or when location access is not granted with precise locations (queued positions are then held: 'geotrack auth grant' sends them). Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
+                discussion: "Exit status 0 when the outbox is empty afterwards, 66 when it holds no such destination ('geotrack outbox list' names those it holds), 73 when another geotrack is sending a destination's messages now (they are left to it), 69 when a broker could not be reached in time, 74 when the outbox cannot remove what a broker took (a full disk: it stops sending), 77 when one refused the login, or when location access is not granted with precise locations (queued positions are then held: 'geotrack auth grant' sends them). Ctrl-C, SIGTERM or SIGHUP stops it early with status 0, after a line saying what was delivered and what still waits; the rest stays queued.")
 
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
@@ -248,6 +248,18 @@ extension GeoTrack {
 
             private static func flush(_ summary: OutboxSummary, index: Int, outbox: Outbox, destination: PublishDestination,
                                       credentials: BrokerCredentials, deadline: ContinuousClock.Instant) async throws(CLIError) -> CLIError? {
+                // A run publishing there now sends this queue itself: two senders would deliver
+                // every message twice. It is left to that run, and said.
+                let claim: OutboxClaim
+                do {
+                    claim = try outbox.claim(summary.destination)
+                } catch {
+                    guard error.code == .claimed else { throw CLIError(.cannotCreate, error.message) }
+                    let holder = error.holder.map { "geotrack (process \($0))" } ?? "geotrack"
+                    let count = "\(summary.count) message\(summary.count == 1 ? "" : "s")"
+                    return CLIError(.cannotCreate, "\(count) for \(Terminal.safe(summary.destination)) left alone: another \(holder) is sending them now; it delivers them, or stop it and flush again")
+                }
+                defer { claim.release() }
                 let sender: any PublishingSender
                 let close: @Sendable () async -> Void
                 let target = destination.target(credentials: credentials)

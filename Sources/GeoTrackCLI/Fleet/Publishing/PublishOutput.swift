@@ -91,6 +91,7 @@ package final class PublishOutput: Sendable {
         var routes: [Route] = []
         for destination in destinations {
             let key = destination.outboxKey(topic: topic)
+            let claim = try Self.claim(key, of: destination, topic: topic, outbox: outbox)
             // What an earlier run left counts as waiting too; an unreadable count is no reason
             // not to publish.
             let summary = try? outbox.summary(for: key)
@@ -123,7 +124,7 @@ package final class PublishOutput: Sendable {
                 routes.append(Route(key: key, format: .ownTracks, isMQTT: true,
                                     sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
                                                          observer: observer, after: after),
-                                    close: { await client.close() }, held: held, droppedBefore: summary?.dropped ?? 0))
+                                    close: { await client.close(); claim.release() }, held: held, droppedBefore: summary?.dropped ?? 0))
             case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
                 let client = try Self.httpClient(endpoint, destination: destination)
                 guard let request = PublishDestination.request(for: target) else { continue }
@@ -131,10 +132,26 @@ package final class PublishOutput: Sendable {
                 routes.append(Route(key: key, format: format,
                                     sender: HTTPOutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
                                                              observer: observer, after: after, request: request),
-                                    close: { client.close() }, held: held, droppedBefore: summary?.dropped ?? 0))
+                                    close: { client.close(); claim.release() }, held: held, droppedBefore: summary?.dropped ?? 0))
             }
         }
         self.routes = routes
+    }
+
+    /// Claims the destination's queue for this run (``Outbox/claim(_:)``): a second process
+    /// publishing for the same device there would send every queued message again, and over
+    /// MQTT, with the same client id, the two would throw each other off the broker. So the
+    /// second is refused at start, with 73, saying which process holds it.
+    static func claim(_ key: String, of destination: PublishDestination, topic: OwnTracksTopic,
+                      outbox: Outbox) throws(CLIError) -> OutboxClaim {
+        do {
+            return try outbox.claim(key)
+        } catch where error.code == .claimed {
+            let holder = error.holder.map { "geotrack (process \($0))" } ?? "geotrack"
+            throw CLIError(.cannotCreate, "--publish \(destination.description): another \(holder) already publishes \(Terminal.safe(topic.user))/\(Terminal.safe(topic.device)) there from \(Terminal.safe(error.folder)), and two would send its queue twice; stop that one first (if it is the service: systemctl stop geotrack), or publish as another device (--publish-device)")
+        } catch {
+            throw CLIError(.cannotCreate, error.message)
+        }
     }
 
     /// An HTTP client for `endpoint`: libcurl, loaded now, so that a missing library is said
