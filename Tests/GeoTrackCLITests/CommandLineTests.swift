@@ -80,6 +80,27 @@ struct CommandLineTests {
         #expect(run.stderr.contains("--help'"))
     }
 
+    /// A negative number looks like an option to the parser: without taking the value as it
+    /// comes, "--timeout -1" was "Missing value for '--timeout'", which the user had given.
+    @Test("a negative number for a numeric option is judged as a number: its range, not a missing value", arguments: [
+        (["watch", "--publish-interval", "-1"], "--publish-interval must be 1 to"),
+        (["watch", "--publish-wait", "-1"], "--publish-wait must be 0 to"),
+        (["watch", "--timeout", "-1"], "--timeout must be more than 0"),
+        (["watch", "--count", "-1"], "--count must be at least 1"),
+        (["watch", "--gpx-min-move", "-3"], "--gpx-min-move must be 0 or more"),
+        (["watch", "--gpx-min-interval", "-3"], "--gpx-min-interval must be 0 or more"),
+        (["watch", "--gpx-segment-after", "-3"], "--gpx-segment-after must be more than 0"),
+        (["replay", "x.nmea", "--speed", "-2"], "--speed must be from 0.001"),
+        (["outbox", "flush", "--timeout", "-1"], "--timeout must be more than 0"),
+        (["devices", "--timeout", "-1"], "--timeout must be more than 0"),
+        (["fleet", "mqtt://127.0.0.1", "--stale", "-1"], "--stale must be"),
+    ])
+    func negativeNumbers(arguments: [String], message: String) throws {
+        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("geotrack: \(message)"), "\(arguments): \(run.stderr)")
+    }
+
     @Test("a bad configuration value exits 78 with one line naming key, value and what is allowed")
     func badConfig() throws {
         let home = try TestSupport.temporaryDirectory()

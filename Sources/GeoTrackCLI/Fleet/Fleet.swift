@@ -25,7 +25,7 @@ extension GeoTrack {
         @Flag(help: "Print each location received as one JSON object per line (OwnTracks' fields, plus topic and received_at).")
         package var json = false
 
-        @Option(help: ArgumentHelp("Mark a device stale when its last fix is older than this.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Mark a device stale when its last fix is older than this.", valueName: "seconds"))
         package var stale: Double = 120
 
         @Option(name: .customLong("client-id"), help: ArgumentHelp(

@@ -25,27 +25,27 @@ package struct BasicOutputOptions: ParsableArguments {
     @Flag(help: "Replace an existing --gpx or --svg file (never through a symbolic link, never the file being replayed).")
     package var overwrite = false
 
-    @Option(help: ArgumentHelp("Stop after this many fixes.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many fixes.", valueName: "n"))
     package var count: Int?
 
     @Flag(help: "Stop after the first fix (same as --count 1).")
     package var once = false
 
-    @Option(help: ArgumentHelp("With --once or --count: give up after this many seconds without a fix (exit 75).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --once or --count: give up after this many seconds without a fix (exit 75).",
                                valueName: "seconds"))
     package var timeout: Double?
 
     @OptionGroup package var display: DisplayOptions
 
-    @Option(name: .customLong("gpx-min-move"), help: ArgumentHelp(
+    @Option(name: .customLong("gpx-min-move"), parsing: .unconditional, help: ArgumentHelp(
         "GPX: skip points closer than this to the last one (like gpxlogger -m).", valueName: "metres"))
     package var gpxMinimumMove: Double?
 
-    @Option(name: .customLong("gpx-min-interval"), help: ArgumentHelp(
+    @Option(name: .customLong("gpx-min-interval"), parsing: .unconditional, help: ArgumentHelp(
         "GPX: skip points sooner than this after the last one.", valueName: "seconds"))
     package var gpxMinimumInterval: Double?
 
-    @Option(name: .customLong("gpx-segment-after"), help: ArgumentHelp(
+    @Option(name: .customLong("gpx-segment-after"), parsing: .unconditional, help: ArgumentHelp(
         "GPX: start a new segment when the fix was lost this long (like gpxlogger -i).", valueName: "seconds"))
     package var gpxSegmentAfter: Double?
 

@@ -16,7 +16,7 @@ extension GeoTrack {
 
         @OptionGroup package var gpsd: GPSDOptions
 
-        @Option(help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("Give up after this many seconds.", valueName: "seconds"))
         package var timeout: Double = 5
 
         @OptionGroup package var configFile: ConfigFileOptions

@@ -5,7 +5,7 @@ package struct PaceOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Keep the pace of the recording.", discussion: "A gap of more than 10 minutes, or a step back in time, plays as 1 second."))
     package var realtime = false
 
-    @Option(help: ArgumentHelp("Play this many times faster than recorded (implies --realtime).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Play this many times faster than recorded (implies --realtime).", valueName: "n"))
     package var speed: Double?
 
     package init() {}

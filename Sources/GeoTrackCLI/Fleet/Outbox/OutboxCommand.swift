@@ -108,7 +108,7 @@ extension GeoTrack {
             @Argument(help: ArgumentHelp("Only this destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
 
-            @Option(help: ArgumentHelp("Give up after this many seconds, for all destinations together: they are flushed at once.", valueName: "seconds"))
+            @Option(parsing: .unconditional, help: ArgumentHelp("Give up after this many seconds, for all destinations together: they are flushed at once.", valueName: "seconds"))
             package var timeout: Double = 30
 
             @OptionGroup package var broker: BrokerOptions

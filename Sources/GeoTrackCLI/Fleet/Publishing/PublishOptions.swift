@@ -25,12 +25,12 @@ package struct PublishOptions: ParsableArguments {
         valueName: "id"))
     package var trackerID: String?
 
-    @Option(name: .customLong("publish-wait"), help: ArgumentHelp(
+    @Option(name: .customLong("publish-wait"), parsing: .unconditional, help: ArgumentHelp(
         "When the run ends by itself, wait this long for the destinations to take what is queued (a signal never waits); the rest stays in the outbox.",
         valueName: "seconds"))
     package var wait: Double = 10
 
-    @Option(name: .customLong("publish-interval"), help: ArgumentHelp(
+    @Option(name: .customLong("publish-interval"), parsing: .unconditional, help: ArgumentHelp(
         "Publish at most one location per this many whole seconds (default 1: a device's tst, in whole seconds, never repeats).",
         valueName: "seconds"))
     package var interval: Int = 1
