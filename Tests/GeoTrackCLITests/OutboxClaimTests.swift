@@ -22,12 +22,7 @@ struct OutboxClaimTests {
         let count = try Self.waiting(home: home)
         #expect(count > 0)
 
-        let connections = silent.accepted
-        let holder = try ChildProcess(TestSupport.binary, ["outbox", "flush", "--timeout", "600"],
-                                      environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-                                                    "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
-        let connected = await waitUntil(timeout: .seconds(30)) { silent.accepted > connections }
-        try #require(connected, "the first flush never reached the broker")
+        let holder = try await PublishTests.flushHeldBy(silent, home: home)
 
         let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home)
         #expect(flush.status == 73, "\(flush.stderr)")

@@ -112,6 +112,18 @@ struct PublishTests {
         return (silent, url, run)
     }
 
+    /// An `outbox flush` (its deadline ten minutes away) that has reached `silent`, which holds
+    /// it up: it sends nothing and does not end by itself.
+    static func flushHeldBy(_ silent: HostileGPSD, home: URL) async throws -> ChildProcess {
+        let connections = silent.accepted
+        let flush = try ChildProcess(TestSupport.binary, ["outbox", "flush", "--timeout", "600"],
+                                     environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                   "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
+        let connected = await waitUntil(timeout: .seconds(30)) { silent.accepted > connections }
+        try #require(connected, "the flush never reached the broker")
+        return flush
+    }
+
     @Test("Ctrl-C stops outbox flush while the broker holds it up: status 0, what was delivered and what waits, nothing lost", arguments: [SIGINT, SIGTERM])
     func flushStopsOnASignal(_ signal: Int32) async throws {
         let home = try TestSupport.temporaryDirectory()
@@ -125,14 +137,8 @@ struct PublishTests {
             as? [String: Any])["messages"] as? Int
         let count = try #require(queued)
         #expect(count > 0)
-        let connections = silent.accepted
-
-        let flush = try ChildProcess(TestSupport.binary, ["outbox", "flush", "--timeout", "600"],
-                                     environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
-                                                   "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
         // Connecting to the broker comes after the signals are watched.
-        let connected = await waitUntil(timeout: .seconds(30)) { silent.accepted > connections }
-        try #require(connected, "the flush never reached the broker")
+        let flush = try await Self.flushHeldBy(silent, home: home)
         flush.signal(signal)
         // Without the signal it would wait for ten minutes: the ceiling guards that.
         #expect(flush.wait(timeout: 30) == 0, "\(flush.stderr)")
