@@ -224,25 +224,6 @@ struct GPXTests {
         #expect(text.components(separatedBy: "<time>2008-08-23T08:14:37Z</time>").count == 2)
     }
 
-    @Test("an abandoned writer removes the file it created, leaves a file it was to replace as it was, and only closes a device")
-    func abandonUndoesTheMaking() throws {
-        let directory = try TestSupport.temporaryDirectory()
-        let created = directory.appendingPathComponent("new.gpx").path
-        try GPXWriter(path: created, options: GPXOptions()).abandon()
-        #expect(!FileManager.default.fileExists(atPath: created))
-
-        let kept = directory.appendingPathComponent("kept.gpx").path
-        try "previous".write(toFile: kept, atomically: true, encoding: .utf8)
-        let replacing = try GPXWriter(path: kept, options: GPXOptions(), replacing: true)
-        replacing.abandon()
-        replacing.abandon()
-        #expect(try String(contentsOfFile: kept, encoding: .utf8) == "previous")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["kept.gpx"], "no temporary file left")
-
-        try GPXWriter(path: "/dev/null", options: GPXOptions(), replacing: true).abandon()
-        #expect(FileManager.default.fileExists(atPath: "/dev/null"))
-    }
-
     @Test("an fsync is due sync_interval after the last one, and nothing is due once synced or closed")
     func syncIsDueOnlyWithUnsyncedPoints() throws {
         let directory = try TestSupport.temporaryDirectory()

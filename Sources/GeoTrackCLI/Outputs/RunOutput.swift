@@ -25,9 +25,6 @@ package protocol RunOutput: Sendable {
     func finish() throws(CLIError)
     /// What is written once the display has given the terminal back (the statistics on stderr).
     func finishAfterDisplay()
-    /// Undoes what making the output did, for a run that ends before it began, because
-    /// another output could not be made: a file it created is removed.
-    func abandon()
 }
 
 extension RunOutput {
@@ -36,5 +33,4 @@ extension RunOutput {
     package var isClosed: Bool { false }
     package func finish() throws(CLIError) {}
     package func finishAfterDisplay() {}
-    package func abandon() {}
 }

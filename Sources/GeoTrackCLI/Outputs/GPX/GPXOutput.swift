@@ -32,6 +32,4 @@ package final class GPXOutput: BuiltInOutput {
     package func tick() { writer.syncIfDue() }
 
     package func finish() throws(CLIError) { try writer.close() }
-
-    package func abandon() { writer.abandon() }
 }

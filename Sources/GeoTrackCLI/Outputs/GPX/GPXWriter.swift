@@ -30,8 +30,6 @@ package final class GPXWriter: Sendable {
         /// place at the first point. Until then the old recording stays where it was, so a run
         /// that records nothing (gpsd down, a file that is no log) does not destroy it.
         var replaces: String?
-        /// Whether the file at `path` is one this writer created (it was not there before).
-        var createdFile = false
     }
 
     /// The file being written.
@@ -56,8 +54,7 @@ package final class GPXWriter: Sendable {
             throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
         }
         var existing = stat()
-        let exists = lstat(path, &existing) == 0
-        let replacesFile = replacing && exists && (existing.st_mode & S_IFMT) == S_IFREG
+        let replacesFile = replacing && lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
         var temporary: String?
         let descriptor: Int32
         if replacesFile {
@@ -85,7 +82,6 @@ package final class GPXWriter: Sendable {
         self.syncInterval = options.syncInterval
         var initial = State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now())
         initial.replaces = temporary
-        initial.createdFile = temporary == nil && !exists
         self.state = Mutex(initial)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         try state.withLock { state throws(CLIError) in
@@ -182,24 +178,6 @@ package final class GPXWriter: Sendable {
             }
             try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
             fsync(state.descriptor)
-        }
-    }
-
-    /// Undoes the writer's making, for a run that ends before it began (another output could
-    /// not start): the file it created is removed, so that running again does not find it in
-    /// the way, and a file it was to replace stays as it was. A file that was there before
-    /// (a device, a pipe) is only closed.
-    package func abandon() {
-        let path = path
-        state.withLock { state in
-            guard !state.closed else { return }
-            state.closed = true
-            _ = Glibc.close(state.descriptor)
-            if let temporary = state.replaces {
-                unlink(temporary)
-            } else if state.createdFile {
-                unlink(path)
-            }
         }
     }
 
