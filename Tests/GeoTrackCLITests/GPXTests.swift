@@ -244,6 +244,34 @@ struct GPXTests {
         #expect(writer.nextSync == nil)
     }
 
+    @Test("a symbolic link or a directory named by --gpx or --svg is refused before the run, saying what it is, not to pass --overwrite")
+    func linkOrDirectoryRefused() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let folder = home.appendingPathComponent("rides").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let link = home.appendingPathComponent("link.gpx").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: home.appendingPathComponent("elsewhere.gpx").path)
+        let cases: [(arguments: [String], says: String)] = [
+            (["--gpx", link], "is a symbolic link"),
+            (["--svg", link], "is a symbolic link"),
+            (["--gpx", folder], "is a directory; name a file, such as \(folder)/track.gpx"),
+            (["--gpx", folder, "--overwrite"], "is a directory; name a file, such as \(folder)/track.gpx"),
+            (["--svg", folder], "is a directory; name a file, such as \(folder)/track.svg"),
+            // Refused at the start, not after the whole run when the picture has nowhere to go.
+            (["--svg", folder, "--overwrite"], "is a directory; name a file, such as \(folder)/track.svg"),
+        ]
+        for (arguments, says) in cases {
+            let run = try TestSupport.geotrack(["replay", walk] + arguments, home: home)
+            #expect(run.status == 73, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("geotrack: ") && run.stderr.contains(says), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("--overwrite"), "\(arguments): advice that cannot work: \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(arguments): the run started: \(run.stdout.prefix(200))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("elsewhere.gpx").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")
     func cannotCreate() {
         #expect(throws: CLIError.self) {

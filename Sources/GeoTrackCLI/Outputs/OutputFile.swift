@@ -21,6 +21,25 @@ enum OutputFile {
         return resolvedFirst == resolvedSecond
     }
 
+    /// Why an output file `path` (`kind`: "GPX", "SVG") cannot be used as it stands, checked before
+    /// the run starts: a symbolic link (never followed, `--overwrite` or not), a directory (no
+    /// run can replace one), or an existing file without `replacing`. Each says what would work,
+    /// so the advice never points at an option that fails in turn. Nil when nothing is there,
+    /// or when `replacing` and it is a file (or a device such as /dev/null) that may be written.
+    static func refusal(_ kind: String, path: String, replacing: Bool) -> CLIError? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK:
+            return CLIError(.cannotCreate, "\(kind) file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
+        case S_IFDIR:
+            return CLIError(.cannotCreate, "\(kind) file \(path) is a directory; name a file, such as \(path)/track.\(kind.lowercased())")
+        default:
+            return replacing ? nil
+                : CLIError(.cannotCreate, "\(kind) file \(path) already exists; choose another name, or pass --overwrite to replace it")
+        }
+    }
+
     /// `path` with its directory resolved (links, `.` and `..`), and its last component as given;
     /// nil when the directory does not exist.
     private static func resolved(_ path: String) -> String? {

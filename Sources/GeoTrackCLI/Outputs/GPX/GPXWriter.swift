@@ -53,6 +53,9 @@ package final class GPXWriter: Sendable {
         if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
         }
+        // Refused before anything is created, each with advice that works: the open below would
+        // say "already exists" of a link or a directory too, and point at --overwrite in vain.
+        if let refusal = OutputFile.refusal("GPX", path: path, replacing: replacing) { throw refusal }
         var existing = stat()
         let replacesFile = replacing && lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
         var temporary: String?

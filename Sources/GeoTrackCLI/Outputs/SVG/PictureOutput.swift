@@ -28,15 +28,7 @@ package final class PictureOutput: Sendable {
         if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the SVG picture over \(path), the file being replayed; choose another name")
         }
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFLNK {
-                throw CLIError(.cannotCreate, "SVG file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
-            }
-            if !replacing {
-                throw CLIError(.cannotCreate, "SVG file \(path) already exists; choose another name, or pass --overwrite to replace it")
-            }
-        }
+        if let refusal = OutputFile.refusal("SVG", path: path, replacing: replacing) { throw refusal }
         let directory = FilePath(path).removingLastComponent().string
         guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
             throw CLIError(.cannotCreate, "cannot create SVG file \(path): its directory is missing or not writable")
