@@ -272,6 +272,33 @@ struct GPXTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
+    @Test("a file-size limit reached mid-track (ulimit -f) is exit 74 with one line; the file ends whole and closed, and --json showed only what it holds")
+    func fileSizeLimit() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let gpx = home.appendingPathComponent("full.gpx").path
+        // 8 KiB (bash counts in KiB): the header and a couple of dozen of walk.nmea's 110 points.
+        // The limit is geotrack's alone: its stdout goes through cat to the file the test reads,
+        // so only the track meets it, as on a disk that fills; pipefail keeps geotrack's status.
+        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 8 && exec \"$@\") | cat", "bash",
+                                                    TestSupport.binary, "replay", walk, "--gpx", gpx, "--json"],
+                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                    "HOME": home.path])
+        #expect(run.status == 74, "killed by SIGXFSZ instead of failing the write? status \(run.status): \(run.stderr)")
+        #expect(run.stderr == "geotrack: cannot write GPX file \(gpx): File too large\n")
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        #expect(lint.status == 0, "\(lint.stderr)")
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        let points = text.components(separatedBy: "<time>").dropFirst(2).compactMap { $0.components(separatedBy: "</time>").first }
+        #expect(points.count > 10 && points.count < 100, "\(points.count) points")
+        let shown = run.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  (object["mode"] as? Int ?? 0) >= 2, object["lat"] != nil else { return nil }
+            return object["time"] as? String
+        }
+        #expect(shown.map(Self.instant) == points.map(Self.instant), "JSON showed \(shown.count) positions, the track holds \(points.count)")
+    }
+
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")
     func cannotCreate() {
         #expect(throws: CLIError.self) {

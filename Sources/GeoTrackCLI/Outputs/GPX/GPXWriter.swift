@@ -119,7 +119,15 @@ package final class GPXWriter: Sendable {
                 }
                 state.lastPointStart = state.end + Int64(text.utf8.count)
                 text += line
-                try Self.write(text, to: state.descriptor, path: path)
+                do throws(CLIError) {
+                    try Self.write(text, to: state.descriptor, path: path)
+                } catch {
+                    // A disk that filled (or a file-size limit) mid-point: cut the half point off,
+                    // so the file ends on a whole one, and close() may yet fit the closing tags.
+                    _ = ftruncate(state.descriptor, off_t(state.end))
+                    _ = lseek(state.descriptor, off_t(state.end), SEEK_SET)
+                    throw error
+                }
                 state.end += Int64(text.utf8.count)
                 state.points += 1
                 if let temporary = state.replaces {
