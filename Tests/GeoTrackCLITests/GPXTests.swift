@@ -299,6 +299,23 @@ struct GPXTests {
         #expect(shown.map(Self.instant) == points.map(Self.instant), "JSON showed \(shown.count) positions, the track holds \(points.count)")
     }
 
+    @Test("no room even for the header (ulimit -f 0): exit 74, and nothing of the run is left in the folder")
+    func noRoomForHeader() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("tracks")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let gpx = folder.appendingPathComponent("full.gpx").path
+        // Both of geotrack's outputs go through cat, which the limit does not bind: the files the
+        // test reads them from could not take a byte from geotrack itself.
+        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 0 && exec \"$@\") 2>&1 | cat", "bash",
+                                                    TestSupport.binary, "replay", walk, "--gpx", gpx],
+                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
+        #expect(run.status == 74, "\(run.stdout)")
+        #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")
     func cannotCreate() {
         #expect(throws: CLIError.self) {

@@ -96,7 +96,15 @@ package final class GPXWriter: Sendable {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         try state.withLock { state throws(CLIError) in
             let header = GPXFormat.header(creator: "geotrack", name: name, created: created)
-            try Self.write(header, to: state.descriptor, path: path)
+            do throws(CLIError) {
+                try Self.write(header, to: state.descriptor, path: path)
+            } catch {
+                // A full disk before the first point: nothing of this run is left behind.
+                state.closed = true
+                _ = Glibc.close(state.descriptor)
+                if let temporary = state.replaces { unlink(temporary) }
+                throw error
+            }
             state.end = Int64(header.utf8.count)
         }
     }
