@@ -316,6 +316,22 @@ struct GPXTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
+    @Test("an SVG picture past a file-size limit (a full disk) is exit 74 saying so, with nothing left in the folder")
+    func pictureWithoutRoom() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("pictures")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let loop = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path
+        let svg = folder.appendingPathComponent("loop.svg").path
+        // 4 KiB: less than the picture of a 16-minute ride. Both outputs through cat, as above.
+        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 4 && exec \"$@\") 2>&1 | cat", "bash",
+                                                    TestSupport.binary, "stats", loop, "--svg", svg],
+                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
+        #expect(run.status == 74, "\(run.stdout)")
+        #expect(run.stdout.contains("geotrack: cannot write SVG file \(svg): File too large; make room and run again\n"), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")
     func cannotCreate() {
         #expect(throws: CLIError.self) {

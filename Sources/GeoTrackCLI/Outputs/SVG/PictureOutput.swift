@@ -61,15 +61,19 @@ package final class PictureOutput: Sendable {
             throw failure("cannot create a temporary file beside it")
         }
         defer { unlink(temporary) }
-        let written: Bool
+        var reason: Int32 = 0
         do {
             _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
-            written = fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
+            if fchmod(descriptor, 0o644) != 0 || fsync(descriptor) != 0 { reason = errno }
         } catch {
-            written = false
+            reason = (error as? Errno)?.rawValue ?? EIO
         }
         close(descriptor)
-        guard written else { throw failure("cannot write it") }
+        // A full disk (or `ulimit -f`) is a write that failed midway, 74, as for --gpx: the
+        // directory is writable, so the advice to check it would mislead.
+        guard reason == 0 else {
+            throw CLIError(.ioError, "cannot write SVG file \(path): \(String(cString: strerror(reason))); make room and run again")
+        }
         if replacing {
             guard rename(temporary, path) == 0 else { throw failure("cannot move it into place") }
         } else {
