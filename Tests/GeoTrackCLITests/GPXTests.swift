@@ -258,6 +258,7 @@ struct GPXTests {
             (["--gpx", folder], "is a directory; name a file, such as \(folder)/track.gpx"),
             (["--gpx", folder, "--overwrite"], "is a directory; name a file, such as \(folder)/track.gpx"),
             (["--svg", folder], "is a directory; name a file, such as \(folder)/track.svg"),
+            (["--gpx", folder + "//"], "is a directory; name a file, such as \(folder)/track.gpx\n"),
             // Refused at the start, not after the whole run when the picture has nowhere to go.
             (["--svg", folder, "--overwrite"], "is a directory; name a file, such as \(folder)/track.svg"),
         ]

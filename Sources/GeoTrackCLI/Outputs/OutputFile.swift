@@ -33,7 +33,10 @@ enum OutputFile {
         case S_IFLNK:
             return CLIError(.cannotCreate, "\(kind) file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
         case S_IFDIR:
-            return CLIError(.cannotCreate, "\(kind) file \(path) is a directory; name a file, such as \(path)/track.\(kind.lowercased())")
+            var folder = Substring(path)
+            while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+            let example = (folder == "/" ? "" : folder) + "/track." + kind.lowercased()
+            return CLIError(.cannotCreate, "\(kind) file \(path) is a directory; name a file, such as \(example)")
         default:
             return replacing ? nil
                 : CLIError(.cannotCreate, "\(kind) file \(path) already exists; choose another name, or pass --overwrite to replace it")
