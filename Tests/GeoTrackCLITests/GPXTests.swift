@@ -333,6 +333,16 @@ struct GPXTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
+    @Test("an empty --gpx or --svg name (an unset shell variable) is a usage error, 64, that says so",
+          arguments: [["replay", "LOG", "--gpx", ""], ["replay", "LOG", "--svg", ""], ["stats", "LOG", "--svg", ""]])
+    func emptyName(arguments: [String]) throws {
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let run = try TestSupport.geotrack(arguments.map { $0 == "LOG" ? walk : $0 }, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("geotrack: --") && run.stderr.contains("needs a file name (got an empty one)"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty)
+    }
+
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")
     func cannotCreate() {
         #expect(throws: CLIError.self) {
