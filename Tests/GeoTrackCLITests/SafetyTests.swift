@@ -100,6 +100,35 @@ struct SafetyTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(".geotrack") } == [])
     }
 
+    @Test("a track is as private as its owner asks: a new file follows the umask (077: 0600), one replaced keeps its mode")
+    func privateTracksStayPrivate() throws {
+        let (home, log) = try Self.copiedLog()
+        let path = { (name: String) in home.appendingPathComponent(name).path }
+        let mode = { (name: String) in try FileManager.default.attributesOfItem(atPath: path(name))[.posixPermissions] as? Int }
+        let environment = ["XDG_STATE_HOME": path("state"), "HOME": home.path]
+        let umasked = { (arguments: [String]) in
+            try TestSupport.run("/bin/sh", ["-c", "umask 077 && exec \"$@\"", "sh", TestSupport.binary] + arguments, environment: environment)
+        }
+        let new = try umasked(["replay", log, "--gpx", path("new.gpx"), "--svg", path("new.svg")])
+        #expect(new.status == 0, "\(new.stderr)")
+        #expect(try mode("new.gpx") == 0o600)
+        #expect(try mode("new.svg") == 0o600)
+        // A private recording replaced under the usual umask stays private; a shared one stays shared.
+        for (name, kept) in [("private", 0o600), ("shared", 0o664)] {
+            try "old".write(toFile: path(name + ".gpx"), atomically: false, encoding: .utf8)
+            try "old".write(toFile: path(name + ".svg"), atomically: false, encoding: .utf8)
+            for file in [name + ".gpx", name + ".svg"] {
+                try FileManager.default.setAttributes([.posixPermissions: kept], ofItemAtPath: path(file))
+            }
+            let replaced = try TestSupport.geotrack(["replay", log, "--gpx", path(name + ".gpx"), "--svg", path(name + ".svg"),
+                                                     "--overwrite"], home: home)
+            #expect(replaced.status == 0, "\(replaced.stderr)")
+            #expect(try String(contentsOfFile: path(name + ".gpx"), encoding: .utf8).contains("<trkpt"))
+            #expect(try mode(name + ".gpx") == kept, "\(name).gpx")
+            #expect(try mode(name + ".svg") == kept, "\(name).svg")
+        }
+    }
+
     @Test("an existing --gpx file is refused unless --overwrite; a symbolic link never followed")
     func existingAndLinkedFiles() throws {
         let (home, log) = try Self.copiedLog()

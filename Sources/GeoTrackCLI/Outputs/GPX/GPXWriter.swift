@@ -67,10 +67,11 @@ package final class GPXWriter: Sendable {
         var temporary: String?
         let descriptor: Int32
         if besideIt {
-            let created = TemporaryFile.create(in: FilePath(path).removingLastComponent().string, prefix: ".geotrack-gpx")
+            // A new track gets the mode open(2) would give it under the umask; a replaced one keeps its own.
+            let created = OutputFile.temporary(beside: path, prefix: ".geotrack-gpx",
+                                               keepingMode: exists ? existing.st_mode & 0o7777 : nil)
             descriptor = created?.descriptor ?? -1
             temporary = created?.path
-            if descriptor >= 0 { fchmod(descriptor, 0o644) }
         } else {
             let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
             descriptor = open(path, flags, 0o644)

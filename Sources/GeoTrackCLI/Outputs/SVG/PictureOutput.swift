@@ -57,14 +57,16 @@ package final class PictureOutput: Sendable {
     /// Draws the picture and puts it in place.
     package func write() throws(CLIError) {
         let text = state.withLock { $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
-        guard let (descriptor, temporary) = TemporaryFile.create(in: FilePath(path).removingLastComponent().string, prefix: ".geotrack-svg") else {
+        // A new picture gets the mode open(2) would give it under the umask; a replaced one keeps its own.
+        let keeping = replacing ? OutputFile.regularFileMode(path) : nil
+        guard let (descriptor, temporary) = OutputFile.temporary(beside: path, prefix: ".geotrack-svg", keepingMode: keeping) else {
             throw failure("cannot create a temporary file beside it")
         }
         defer { unlink(temporary) }
         var reason: Int32 = 0
         do {
             _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
-            if fchmod(descriptor, 0o644) != 0 || fsync(descriptor) != 0 { reason = errno }
+            if fsync(descriptor) != 0 { reason = errno }
         } catch {
             reason = (error as? Errno)?.rawValue ?? EIO
         }
