@@ -9,6 +9,10 @@ import Glibc
 /// and descent, the area covered, and its trips and stops.
 ///
 /// The rules, as `geotrack stats` documents them:
+/// - **A later report of the last location's time takes its place**, as in the GPX track: gpsd
+///   reports a cycle again as more of its sentences arrive (a GGA's position first, with a speed
+///   it derived, then the RMC's speed and course), and what it finally said of that time is the
+///   point. So a log and the GPX track recorded from it have the same summary.
 /// - **Duration** sums the intervals between consecutive locations whose time goes forward: a
 ///   log whose clock steps back is never a negative duration, and the step is a gap.
 /// - **An interval is moving** when it is forward, at most ``gapLimit`` long, and either the
@@ -59,7 +63,7 @@ public struct TrackStatistics: Sendable {
         !(seconds > 0 && seconds <= gapLimit)
     }
 
-    /// How many locations the track has.
+    /// How many locations the track has: one per time.
     public private(set) var points = 0
     /// The first location.
     public private(set) var first: Location?
@@ -91,6 +95,9 @@ public struct TrackStatistics: Sendable {
     /// Within a stop, between its arrival and departure: jitter there is not movement.
     private var stopped = false
     private var stays = DwellDetector(radius: TrackStatistics.stopRadius, dwell: TrackStatistics.stopDuration)
+    /// The summary before the last location was added (at most one, holding none of its own),
+    /// for a later report of the same time to be added in its place.
+    private var beforeLast: [TrackStatistics] = []
 
     /// An empty summary.
     public init() {}
@@ -106,8 +113,14 @@ public struct TrackStatistics: Sendable {
         movingTime > 0 ? distance / movingTime : nil
     }
 
-    /// Adds the next location of the track.
+    /// Adds the next location of the track; one at the last location's time replaces it.
     public mutating func add(_ location: Location) {
+        if let last, location.timestamp == last.timestamp, let previous = beforeLast.first {
+            self = previous
+        }
+        var snapshot = self
+        snapshot.beforeLast = []
+        beforeLast = [snapshot]
         points += 1
         let coordinate = location.coordinate
         south = min(south ?? coordinate.latitude, coordinate.latitude)

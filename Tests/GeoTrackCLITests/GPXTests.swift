@@ -244,6 +244,105 @@ struct GPXTests {
         #expect(writer.nextSync == nil)
     }
 
+    @Test("a symbolic link or a directory named by --gpx or --svg is refused before the run, saying what it is, not to pass --overwrite")
+    func linkOrDirectoryRefused() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let folder = home.appendingPathComponent("rides").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let link = home.appendingPathComponent("link.gpx").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: home.appendingPathComponent("elsewhere.gpx").path)
+        let cases: [(arguments: [String], says: String)] = [
+            (["--gpx", link], "is a symbolic link"),
+            (["--svg", link], "is a symbolic link"),
+            (["--gpx", folder], "is a directory; name a file, such as \(folder)/track.gpx"),
+            (["--gpx", folder, "--overwrite"], "is a directory; name a file, such as \(folder)/track.gpx"),
+            (["--svg", folder], "is a directory; name a file, such as \(folder)/track.svg"),
+            (["--gpx", folder + "//"], "is a directory; name a file, such as \(folder)/track.gpx\n"),
+            // Refused at the start, not after the whole run when the picture has nowhere to go.
+            (["--svg", folder, "--overwrite"], "is a directory; name a file, such as \(folder)/track.svg"),
+        ]
+        for (arguments, says) in cases {
+            let run = try TestSupport.geotrack(["replay", walk] + arguments, home: home)
+            #expect(run.status == 73, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("geotrack: ") && run.stderr.contains(says), "\(arguments): \(run.stderr)")
+            #expect(!run.stderr.contains("--overwrite"), "\(arguments): advice that cannot work: \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(arguments): the run started: \(run.stdout.prefix(200))")
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("elsewhere.gpx").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    }
+
+    @Test("a file-size limit reached mid-track (ulimit -f) is exit 74 with one line; the file ends whole and closed, and --json showed only what it holds")
+    func fileSizeLimit() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let gpx = home.appendingPathComponent("full.gpx").path
+        // 8 KiB (bash counts in KiB): the header and a couple of dozen of walk.nmea's 110 points.
+        // The limit is geotrack's alone: its stdout goes through cat to the file the test reads,
+        // so only the track meets it, as on a disk that fills; pipefail keeps geotrack's status.
+        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 8 && exec \"$@\") | cat", "bash",
+                                                    TestSupport.binary, "replay", walk, "--gpx", gpx, "--json"],
+                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                    "HOME": home.path])
+        #expect(run.status == 74, "killed by SIGXFSZ instead of failing the write? status \(run.status): \(run.stderr)")
+        #expect(run.stderr == "geotrack: cannot write GPX file \(gpx): File too large\n")
+        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        #expect(lint.status == 0, "\(lint.stderr)")
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        let points = text.components(separatedBy: "<time>").dropFirst(2).compactMap { $0.components(separatedBy: "</time>").first }
+        #expect(points.count > 10 && points.count < 100, "\(points.count) points")
+        let shown = run.stdout.split(separator: "\n").compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  (object["mode"] as? Int ?? 0) >= 2, object["lat"] != nil else { return nil }
+            return object["time"] as? String
+        }
+        #expect(shown.map(Self.instant) == points.map(Self.instant), "JSON showed \(shown.count) positions, the track holds \(points.count)")
+    }
+
+    @Test("no room even for the header (ulimit -f 0): exit 74, and nothing of the run is left in the folder")
+    func noRoomForHeader() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("tracks")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let gpx = folder.appendingPathComponent("full.gpx").path
+        // Both of geotrack's outputs go through cat, which the limit does not bind: the files the
+        // test reads them from could not take a byte from geotrack itself.
+        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 0 && exec \"$@\") 2>&1 | cat", "bash",
+                                                    TestSupport.binary, "replay", walk, "--gpx", gpx],
+                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
+        #expect(run.status == 74, "\(run.stdout)")
+        #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
+    @Test("an SVG picture past a file-size limit (a full disk) is exit 74 saying so, with nothing left in the folder")
+    func pictureWithoutRoom() throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("pictures")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let loop = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path
+        let svg = folder.appendingPathComponent("loop.svg").path
+        // 4 KiB: less than the picture of a 16-minute ride. Both outputs through cat, as above.
+        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 4 && exec \"$@\") 2>&1 | cat", "bash",
+                                                    TestSupport.binary, "stats", loop, "--svg", svg],
+                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
+        #expect(run.status == 74, "\(run.stdout)")
+        #expect(run.stdout.contains("geotrack: cannot write SVG file \(svg): File too large; make room and run again\n"), "\(run.stdout)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
+    @Test("an empty --gpx or --svg name (an unset shell variable) is a usage error, 64, that says so",
+          arguments: [["replay", "LOG", "--gpx", ""], ["replay", "LOG", "--svg", ""], ["stats", "LOG", "--svg", ""]])
+    func emptyName(arguments: [String]) throws {
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let run = try TestSupport.geotrack(arguments.map { $0 == "LOG" ? walk : $0 }, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("geotrack: --") && run.stderr.contains("needs a file name (got an empty one)"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty)
+    }
+
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")
     func cannotCreate() {
         #expect(throws: CLIError.self) {

@@ -40,6 +40,23 @@ struct StatsTests {
         #expect(abs(distance - expected.metres) <= expected.metres * 0.001, "\(log): \(distance) m, GeographicLib \(expected.metres) m")
     }
 
+    @Test("a log and the GPX track replay records from it have one summary: gpsd's repeated reports of a time count once, as its last",
+          arguments: ["haicom-305N", "mtk-3301", "quectel-l76k-nmea"])
+    func logAndItsTrackAgree(log: String) throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = try TestSupport.replayToGPX(try Corpus.path(log + ".nmea"), named: log + ".gpx", home: home)
+        let summaries = try Self.statistics([try Corpus.path(log + ".nmea"), gpx], home: home)
+        let fromLog = try #require(summaries.first), fromTrack = try #require(summaries.last)
+        let points = try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
+        #expect(fromLog["points"] as? Int == points, "\(log): \(fromLog["points"] ?? "none") points, the track \(points)")
+        for key in ["points", "duration_s", "moving_s", "distance_m", "max_speed_mps", "ascent_m", "descent_m"] {
+            // The GPX keeps speeds to the millimetre per second and positions to 1e-8°.
+            let a = fromLog[key] as? Double ?? Double(fromLog[key] as? Int ?? -1)
+            let b = fromTrack[key] as? Double ?? Double(fromTrack[key] as? Int ?? -1)
+            #expect(abs(a - b) <= max(0.01, abs(b) * 0.001), "\(log): \(key) \(a) from the log, \(b) from its track")
+        }
+    }
+
     @Test("the distance of a GPX track agrees with GeographicLib on its trkpt elements within 0.1%")
     func gpxDistance() throws {
         let home = try TestSupport.temporaryDirectory()

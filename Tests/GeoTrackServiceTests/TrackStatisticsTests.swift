@@ -50,6 +50,38 @@ import Testing
         #expect(try #require(statistics.averageMovingSpeed) <= 10)
     }
 
+    @Test("a later report of the last time takes its place, as in the GPX track: the summary is that of each time's final report")
+    func laterReportReplaces() throws {
+        // gpsd's cycle as a GGA-first receiver makes it: each time reported first with the GGA's
+        // position and a speed gpsd derived (no course), then again with the RMC's speed and
+        // course; here the first report is also off by 3 m, so it cannot pass unnoticed.
+        var reported = TrackStatistics()
+        var finals = TrackStatistics()
+        for second in 0..<120 {
+            let north = Double(second) * (second < 60 ? 1.5 : 0.2)
+            let speed = second < 60 ? 1.5 : 0.2
+            let final = try Self.at(north, second: Double(second), speed: speed, altitude: 100 + Double(second) * 0.25)
+            if second > 0 {
+                reported.add(try Self.at(north + 3, second: Double(second), speed: 4.5, derived: true, altitude: 90))
+            }
+            reported.add(final)
+            finals.add(final)
+        }
+        // A third report of one time replaces again.
+        reported.add(try Self.at(179, second: 119, speed: 0.2, altitude: 129.75))
+        finals.add(try Self.at(179, second: 119, speed: 0.2, altitude: 129.75))
+        #expect(reported.points == 120)
+        #expect(reported.points == finals.points)
+        #expect(reported.duration == finals.duration)
+        #expect(reported.movingTime == finals.movingTime)
+        #expect(reported.distance == finals.distance, "\(reported.distance) m, each time's final report alone \(finals.distance) m")
+        #expect(reported.maximumSpeed == finals.maximumSpeed)
+        #expect(reported.ascent == finals.ascent && reported.descent == finals.descent)
+        #expect(reported.south == finals.south && reported.north == finals.north)
+        #expect(reported.trips == finals.trips && reported.stops == finals.stops)
+        #expect(reported.last?.coordinate == finals.last?.coordinate)
+    }
+
     @Test("a gap of more than five minutes is neither moving time nor distance, but counts in the duration")
     func gaps() throws {
         var statistics = TrackStatistics()

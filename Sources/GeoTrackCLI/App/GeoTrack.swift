@@ -72,6 +72,10 @@ package struct GeoTrack: AsyncParsableCommand {
         // A reader that goes away (`… | head -1`) is seen as a failed write, so that a run can
         // end cleanly, closing its GPX file, instead of being killed by SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        // A file-size limit (`ulimit -f`) reached while recording is a failed write (EFBIG), as a
+        // full disk is: the run ends with its one-line error and status 74, and the JSON it held
+        // for the track is not released, instead of the process being killed by SIGXFSZ mid-point.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             var command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -70,6 +70,11 @@ package struct BasicOutputOptions: ParsableArguments {
                 throw ValidationError("\(name) must be 0 or more (got \(value)).")
             }
         }
+        // An empty name (an unset shell variable: --gpx "$TRACK") is a usage error, not a file
+        // that "cannot be created: No such file or directory".
+        for (name, value) in [("--gpx", gpxPath), ("--svg", svgPath)] where value?.isEmpty == true {
+            throw ValidationError("\(name) needs a file name (got an empty one).")
+        }
         // Each output writes its own file: one written over the other would lose the track.
         if let gpxPath, let svgPath, OutputFile.same(gpxPath, svgPath) {
             throw ValidationError("--gpx and --svg name the same file, \(Terminal.safe(svgPath)); give each its own.")

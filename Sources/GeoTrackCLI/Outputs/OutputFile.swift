@@ -21,6 +21,53 @@ enum OutputFile {
         return resolvedFirst == resolvedSecond
     }
 
+    /// Why an output file `path` (`kind`: "GPX", "SVG") cannot be used as it stands, checked before
+    /// the run starts: a symbolic link (never followed, `--overwrite` or not), a directory (no
+    /// run can replace one), or an existing file without `replacing`. Each says what would work,
+    /// so the advice never points at an option that fails in turn. Nil when nothing is there,
+    /// or when `replacing` and it is a file (or a device such as /dev/null) that may be written.
+    static func refusal(_ kind: String, path: String, replacing: Bool) -> CLIError? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFLNK:
+            return CLIError(.cannotCreate, "\(kind) file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
+        case S_IFDIR:
+            var folder = Substring(path)
+            while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+            let example = (folder == "/" ? "" : folder) + "/track." + kind.lowercased()
+            return CLIError(.cannotCreate, "\(kind) file \(path) is a directory; name a file, such as \(example)")
+        default:
+            return replacing ? nil
+                : CLIError(.cannotCreate, "\(kind) file \(path) already exists; choose another name, or pass --overwrite to replace it")
+        }
+    }
+
+    /// A new file beside `path` for an output to write and then give `path`'s name: created
+    /// through the umask with mode 0644, as open(2) would create `path` itself, or with
+    /// `keepingMode`, the permissions of the file it will replace (a private 0600 recording
+    /// stays private). Nil when it cannot be created, with `errno` set.
+    static func temporary(beside path: String, prefix: String, keepingMode: mode_t?) -> (descriptor: Int32, path: String)? {
+        let directory = FilePath(path).removingLastComponent().string
+        for _ in 0..<64 {
+            let name = (directory.isEmpty ? "." : directory) + "/" + prefix + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, keepingMode ?? 0o644)
+            if descriptor >= 0 {
+                if let keepingMode { fchmod(descriptor, keepingMode) }
+                return (descriptor, name)
+            }
+            guard errno == EEXIST else { return nil }
+        }
+        return nil
+    }
+
+    /// The permission bits of the regular file at `path`, if one is there (not through a link).
+    static func regularFileMode(_ path: String) -> mode_t? {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return info.st_mode & 0o7777
+    }
+
     /// `path` with its directory resolved (links, `.` and `..`), and its last component as given;
     /// nil when the directory does not exist.
     private static func resolved(_ path: String) -> String? {

@@ -21,6 +21,9 @@ package protocol RunOutput: Sendable {
     func tick()
     /// Whether the output's reader has gone (`… | head -1`): the run then stops.
     var isClosed: Bool { get }
+    /// The run ends because an output before this one failed on an update this one never saw:
+    /// drop whatever it holds back for that update, so that ``finish()`` does not release it.
+    func abandon()
     /// Flushes and closes, while the terminal is still the display's.
     func finish() throws(CLIError)
     /// What is written once the display has given the terminal back (the statistics on stderr).
@@ -31,6 +34,7 @@ extension RunOutput {
     package var nextTick: Double? { nil }
     package func tick() {}
     package var isClosed: Bool { false }
+    package func abandon() {}
     package func finish() throws(CLIError) {}
     package func finishAfterDisplay() {}
 }

@@ -72,8 +72,15 @@ package final class TrackerOutput: Sendable {
             }
         }
         try display.handle(update)
-        for output in outputs {
-            try output.handle(update)
+        for (index, output) in outputs.enumerated() {
+            do {
+                try output.handle(update)
+            } catch {
+                // The outputs after it never see this update (a GPX point that could not be
+                // written): what they held for it must not come out at the end either.
+                for later in outputs[(index + 1)...] { later.abandon() }
+                throw error
+            }
         }
         switch update {
         case .status(.finished):

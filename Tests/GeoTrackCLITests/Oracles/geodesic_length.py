@@ -4,7 +4,9 @@ GeographicLib (Karney's), the rules written again here from the documentation.
 
 Usage: geodesic_length.py FILE
 - FILE ending in .tpv.jsonl: gpsd's own TPV objects (the corpus's answers); the positions are
-  the TPVs with mode 2 or 3, a time, a latitude and a longitude.
+  the TPVs with mode 2 or 3, a time, a latitude and a longitude, and of several in a row with
+  one time the last (gpsd reports a cycle again as more of its sentences arrive; what it
+  finally said of that time is the point, as in the GPX track).
 - FILE ending in .gpx: the track points, with their time and the speed and course extensions.
 Prints the number of points, the length of every forward step, and the distance by the rules:
 the sum over moving intervals (forward, at most 300 s, the receiver's reported speeds at the
@@ -47,7 +49,11 @@ def points(path):
         tpv = json.loads(line)
         if tpv.get("class") == "TPV" and tpv.get("mode", 0) >= 2 and "time" in tpv and "lat" in tpv and "lon" in tpv:
             reported = tpv.get("speed") if "track" in tpv else None
-            found.append((tpv["lat"], tpv["lon"], seconds(tpv["time"]), reported, tpv.get("eph")))
+            point = (tpv["lat"], tpv["lon"], seconds(tpv["time"]), reported, tpv.get("eph"))
+            if found and found[-1][2] == point[2]:
+                found[-1] = point
+            else:
+                found.append(point)
     return found
 
 

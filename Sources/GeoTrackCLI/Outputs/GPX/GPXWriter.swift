@@ -26,10 +26,14 @@ package final class GPXWriter: Sendable {
         /// Where the file ends, and where the last point written starts (nil until a point is written).
         var end: Int64 = 0
         var lastPointStart: Int64?
-        /// With `--overwrite` over an existing file: the temporary file beside it that takes its
-        /// place at the first point. Until then the old recording stays where it was, so a run
-        /// that records nothing (gpsd down, a file that is no log) does not destroy it.
+        /// The temporary file beside the track's path that becomes the track at the first point:
+        /// until then nothing is at the path, or with `--overwrite` the old recording stays
+        /// there, so a run that records nothing (gpsd down, a file that is no log) neither
+        /// destroys an old file nor leaves an empty one that the next run would refuse.
         var replaces: String?
+        /// Whether that first point may replace a file at the path (`--overwrite`), or must be
+        /// the first there (`link(2)`, which fails rather than replace one that appeared meanwhile).
+        var mayReplace = false
     }
 
     /// The file being written.
@@ -38,8 +42,8 @@ package final class GPXWriter: Sendable {
     private let now: @Sendable () -> Double
     private let syncInterval: Double
 
-    /// Creates the file at `path` and writes the GPX header. Replacing an existing file, it writes
-    /// beside it and takes its place at the first point (see `State.replaces`).
+    /// Prepares the track for `path` and writes the GPX header, beside it: the file takes its
+    /// name at the first point (see `State.replaces`), so a run without one leaves nothing new.
     ///
     /// An existing file is never destroyed unasked: it is refused unless `replacing` is set, and
     /// even then a symbolic link is never followed, and the file being read (`input`) is never
@@ -53,15 +57,21 @@ package final class GPXWriter: Sendable {
         if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
         }
+        // Refused before anything is created, each with advice that works: the open below would
+        // say "already exists" of a link or a directory too, and point at --overwrite in vain.
+        if let refusal = OutputFile.refusal("GPX", path: path, replacing: replacing) { throw refusal }
         var existing = stat()
-        let replacesFile = replacing && lstat(path, &existing) == 0 && (existing.st_mode & S_IFMT) == S_IFREG
+        let exists = lstat(path, &existing) == 0
+        // A device (--overwrite /dev/null) is written in place; a file is made beside its name.
+        let besideIt = !exists || (existing.st_mode & S_IFMT) == S_IFREG
         var temporary: String?
         let descriptor: Int32
-        if replacesFile {
-            let created = TemporaryFile.create(in: FilePath(path).removingLastComponent().string, prefix: ".geotrack-gpx")
+        if besideIt {
+            // A new track gets the mode open(2) would give it under the umask; a replaced one keeps its own.
+            let created = OutputFile.temporary(beside: path, prefix: ".geotrack-gpx",
+                                               keepingMode: exists ? existing.st_mode & 0o7777 : nil)
             descriptor = created?.descriptor ?? -1
             temporary = created?.path
-            if descriptor >= 0 { fchmod(descriptor, 0o644) }
         } else {
             let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
             descriptor = open(path, flags, 0o644)
@@ -82,11 +92,20 @@ package final class GPXWriter: Sendable {
         self.syncInterval = options.syncInterval
         var initial = State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now())
         initial.replaces = temporary
+        initial.mayReplace = replacing
         self.state = Mutex(initial)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         try state.withLock { state throws(CLIError) in
             let header = GPXFormat.header(creator: "geotrack", name: name, created: created)
-            try Self.write(header, to: state.descriptor, path: path)
+            do throws(CLIError) {
+                try Self.write(header, to: state.descriptor, path: path)
+            } catch {
+                // A full disk before the first point: nothing of this run is left behind.
+                state.closed = true
+                _ = Glibc.close(state.descriptor)
+                if let temporary = state.replaces { unlink(temporary) }
+                throw error
+            }
             state.end = Int64(header.utf8.count)
         }
     }
@@ -116,18 +135,22 @@ package final class GPXWriter: Sendable {
                 }
                 state.lastPointStart = state.end + Int64(text.utf8.count)
                 text += line
-                try Self.write(text, to: state.descriptor, path: path)
+                do throws(CLIError) {
+                    try Self.write(text, to: state.descriptor, path: path)
+                } catch {
+                    // A disk that filled (or a file-size limit) mid-point: cut the half point off,
+                    // so the file ends on a whole one, and close() may yet fit the closing tags.
+                    _ = ftruncate(state.descriptor, off_t(state.end))
+                    _ = lseek(state.descriptor, off_t(state.end), SEEK_SET)
+                    throw error
+                }
                 state.end += Int64(text.utf8.count)
                 state.points += 1
                 if let temporary = state.replaces {
-                    // The first point: the new recording takes the old one's place, whole.
+                    // The first point: the recording takes its name (and an old one's place), whole.
                     fsync(state.descriptor)
-                    guard rename(temporary, path) == 0 else {
-                        let reason = String(cString: strerror(errno))
-                        unlink(temporary)
-                        throw CLIError(.cannotCreate, "cannot replace GPX file \(path): \(reason); the previous file was left as it was")
-                    }
                     state.replaces = nil
+                    try Self.place(temporary, at: path, replacing: state.mayReplace)
                 }
             }
             state.unsynced = true
@@ -172,12 +195,38 @@ package final class GPXWriter: Sendable {
             state.closed = true
             defer { _ = Glibc.close(state.descriptor) }
             if let temporary = state.replaces {
-                // No point was recorded: the previous file stays, and the new one was never there.
+                // No point was recorded: nothing new is left, and a previous file stays as it was.
                 unlink(temporary)
                 return
             }
             try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
             fsync(state.descriptor)
+        }
+    }
+
+    /// Gives the temporary file its name: by rename(2) over an old recording with `--overwrite`,
+    /// else by link(2), which refuses a file that appeared at `path` during the run.
+    private static func place(_ temporary: String, at path: String, replacing: Bool) throws(CLIError) {
+        defer { if !replacing { unlink(temporary) } }
+        if replacing {
+            guard rename(temporary, path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary)
+                throw CLIError(.cannotCreate, "cannot replace GPX file \(path): \(reason); the previous file was left as it was")
+            }
+        } else if link(temporary, path) != 0 {
+            if errno == EEXIST {
+                throw CLIError(.cannotCreate, "GPX file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
+            }
+            // A file system without hard links (FAT on a USB stick or an SD card): rename, once
+            // nothing is at the path, is the nearest to link's refusal to replace.
+            var existing = stat()
+            if lstat(path, &existing) == 0 {
+                throw CLIError(.cannotCreate, "GPX file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
+            }
+            guard rename(temporary, path) == 0 else {
+                throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(errno))). Check the directory is writable.")
+            }
         }
     }
 

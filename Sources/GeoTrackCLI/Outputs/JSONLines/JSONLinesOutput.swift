@@ -67,6 +67,12 @@ package final class JSONLinesOutput: BuiltInOutput {
 
     package var isClosed: Bool { writer.isClosed }
 
+    /// The GPX point of the held fix could not be written: its lines never come out, since a
+    /// reader of the JSON must not have seen a position the track lacks.
+    package func abandon() {
+        held.withLock { $0 = [] }
+    }
+
     package func finish() {
         releaseHeldLines()
         writer.flush()

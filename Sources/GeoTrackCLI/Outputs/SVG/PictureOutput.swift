@@ -28,15 +28,7 @@ package final class PictureOutput: Sendable {
         if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the SVG picture over \(path), the file being replayed; choose another name")
         }
-        var info = stat()
-        if lstat(path, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFLNK {
-                throw CLIError(.cannotCreate, "SVG file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
-            }
-            if !replacing {
-                throw CLIError(.cannotCreate, "SVG file \(path) already exists; choose another name, or pass --overwrite to replace it")
-            }
-        }
+        if let refusal = OutputFile.refusal("SVG", path: path, replacing: replacing) { throw refusal }
         let directory = FilePath(path).removingLastComponent().string
         guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else {
             throw CLIError(.cannotCreate, "cannot create SVG file \(path): its directory is missing or not writable")
@@ -65,19 +57,25 @@ package final class PictureOutput: Sendable {
     /// Draws the picture and puts it in place.
     package func write() throws(CLIError) {
         let text = state.withLock { $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
-        guard let (descriptor, temporary) = TemporaryFile.create(in: FilePath(path).removingLastComponent().string, prefix: ".geotrack-svg") else {
+        // A new picture gets the mode open(2) would give it under the umask; a replaced one keeps its own.
+        let keeping = replacing ? OutputFile.regularFileMode(path) : nil
+        guard let (descriptor, temporary) = OutputFile.temporary(beside: path, prefix: ".geotrack-svg", keepingMode: keeping) else {
             throw failure("cannot create a temporary file beside it")
         }
         defer { unlink(temporary) }
-        let written: Bool
+        var reason: Int32 = 0
         do {
             _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
-            written = fchmod(descriptor, 0o644) == 0 && fsync(descriptor) == 0
+            if fsync(descriptor) != 0 { reason = errno }
         } catch {
-            written = false
+            reason = (error as? Errno)?.rawValue ?? EIO
         }
         close(descriptor)
-        guard written else { throw failure("cannot write it") }
+        // A full disk (or `ulimit -f`) is a write that failed midway, 74, as for --gpx: the
+        // directory is writable, so the advice to check it would mislead.
+        guard reason == 0 else {
+            throw CLIError(.ioError, "cannot write SVG file \(path): \(String(cString: strerror(reason))); make room and run again")
+        }
         if replacing {
             guard rename(temporary, path) == 0 else { throw failure("cannot move it into place") }
         } else {
