@@ -29,11 +29,14 @@ struct OutboxClaimTests {
         #expect(flush.stderr == "geotrack: \(count) messages for \(key) left alone: another geotrack (process \(holder.pid)) is sending them now; it delivers them, or stop it and flush again\n")
 
         let log = try PublishTests.log
-        let publish = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann",
-                                                "--publish-device", "van"], home: home)
+        let tracks = try TestSupport.temporaryDirectory()
+        let publish = try TestSupport.geotrack(["replay", log, "--gpx", tracks.appendingPathComponent("walk.gpx").path,
+                                                "--publish", url, "--publish-user", "ann", "--publish-device", "van"], home: home)
         #expect(publish.status == 73, "\(publish.stderr)")
         #expect(publish.stderr.contains("--publish \(url): another geotrack (process \(holder.pid)) already publishes ann/van there"), "\(publish.stderr)")
         #expect(publish.stdout.isEmpty)
+        // The GPX track was made before publishing was refused: nothing of it is left.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: tracks.path) == [])
         // Refused before anything was queued: the outbox holds what it held.
         #expect(try Self.waiting(home: home) == count)
 

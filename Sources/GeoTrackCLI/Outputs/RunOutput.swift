@@ -21,8 +21,10 @@ package protocol RunOutput: Sendable {
     func tick()
     /// Whether the output's reader has gone (`… | head -1`): the run then stops.
     var isClosed: Bool { get }
-    /// The run ends because an output before this one failed on an update this one never saw:
-    /// drop whatever it holds back for that update, so that ``finish()`` does not release it.
+    /// The run ends without this output seeing what comes next: an output before it failed on
+    /// an update this one never saw, or an output after it could not be made, so the run never
+    /// began. Drop whatever it holds back, so that ``finish()`` does not release it, and what
+    /// it made that holds nothing yet (a GPX track before its first point).
     func abandon()
     /// Flushes and closes, while the terminal is still the display's.
     func finish() throws(CLIError)

@@ -15,9 +15,22 @@ package enum TrackerOutputs {
     static func builtIn(_ context: OutputContext) throws(CLIError) -> [any RunOutput] {
         var outputs: [any RunOutput] = []
         for type in builtInTypes {
-            if let output = try type.make(context) { outputs.append(output) }
+            if let output = try made(type.make(context), abandoning: outputs) { outputs.append(output) }
         }
         return outputs
+    }
+
+    /// `make`'s output; when making it fails, the outputs made before it are abandoned first:
+    /// a run refused at start (publishing where another run publishes, a missing library)
+    /// leaves nothing of its GPX track behind.
+    static func made(_ make: @autoclosure () throws(CLIError) -> (any RunOutput)?,
+                     abandoning earlier: [any RunOutput]) throws(CLIError) -> (any RunOutput)? {
+        do {
+            return try make()
+        } catch {
+            for output in earlier { output.abandon() }
+            throw error
+        }
     }
 
     /// Whether JSON lines are asked for and no other output is, built in or an option group's:
@@ -55,7 +68,7 @@ package enum TrackerOutputs {
                                     showsProgress: showsProgress, descriptor: descriptor, environment: environment)
         var outputs = try builtIn(context)
         for group in options.outputGroups {
-            if let output = try group.makeOutput(context) { outputs.append(output) }
+            if let output = try made(group.makeOutput(context), abandoning: outputs) { outputs.append(output) }
         }
         return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: displayDescriptor,
                                                     width: { Terminal.columns(descriptor) },

@@ -32,4 +32,9 @@ package final class GPXOutput: BuiltInOutput {
     package func tick() { writer.syncIfDue() }
 
     package func finish() throws(CLIError) { try writer.close() }
+
+    /// Only ever abandoned before it saw a fix (it is the first output, and a later one could
+    /// not be made): closing then removes the temporary file that was to become the track, and
+    /// writes nothing that could fail.
+    package func abandon() { try? writer.close() }
 }
