@@ -273,6 +273,16 @@ struct GPXTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
     }
 
+    /// geotrack with `arguments` under a file-size limit of `kibibytes` (bash's `ulimit -f`), as
+    /// on a disk that fills: its stdout (and its stderr, `mergingStderr`) go through cat to the
+    /// files the test reads, which the limit does not bind; pipefail keeps geotrack's status.
+    static func underFileSizeLimit(_ kibibytes: Int, _ arguments: [String], home: URL,
+                                   mergingStderr: Bool = true) throws -> TestSupport.Run {
+        try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f \(kibibytes) && exec \"$@\") \(mergingStderr ? "2>&1 " : "")| cat", "bash",
+                                          TestSupport.binary] + arguments,
+                            environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
+    }
+
     @Test("a file-size limit reached mid-track (ulimit -f) is exit 74 with one line; the file ends whole and closed, and --json showed only what it holds")
     func fileSizeLimit() throws {
         let home = try TestSupport.temporaryDirectory()
@@ -281,10 +291,7 @@ struct GPXTests {
         // 8 KiB (bash counts in KiB): the header and a couple of dozen of walk.nmea's 110 points.
         // The limit is geotrack's alone: its stdout goes through cat to the file the test reads,
         // so only the track meets it, as on a disk that fills; pipefail keeps geotrack's status.
-        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 8 && exec \"$@\") | cat", "bash",
-                                                    TestSupport.binary, "replay", walk, "--gpx", gpx, "--json"],
-                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
-                                                    "HOME": home.path])
+        let run = try Self.underFileSizeLimit(8, ["replay", walk, "--gpx", gpx, "--json"], home: home, mergingStderr: false)
         #expect(run.status == 74, "killed by SIGXFSZ instead of failing the write? status \(run.status): \(run.stderr)")
         #expect(run.stderr == "geotrack: cannot write GPX file \(gpx): File too large\n")
         let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
@@ -309,9 +316,7 @@ struct GPXTests {
         let gpx = folder.appendingPathComponent("full.gpx").path
         // Both of geotrack's outputs go through cat, which the limit does not bind: the files the
         // test reads them from could not take a byte from geotrack itself.
-        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 0 && exec \"$@\") 2>&1 | cat", "bash",
-                                                    TestSupport.binary, "replay", walk, "--gpx", gpx],
-                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
+        let run = try Self.underFileSizeLimit(0, ["replay", walk, "--gpx", gpx], home: home)
         #expect(run.status == 74, "\(run.stdout)")
         #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
@@ -325,9 +330,7 @@ struct GPXTests {
         let loop = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path
         let svg = folder.appendingPathComponent("loop.svg").path
         // 4 KiB: less than the picture of a 16-minute ride. Both outputs through cat, as above.
-        let run = try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f 4 && exec \"$@\") 2>&1 | cat", "bash",
-                                                    TestSupport.binary, "stats", loop, "--svg", svg],
-                                      environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
+        let run = try Self.underFileSizeLimit(4, ["stats", loop, "--svg", svg], home: home)
         #expect(run.status == 74, "\(run.stdout)")
         #expect(run.stdout.contains("geotrack: cannot write SVG file \(svg): File too large; make room and run again\n"), "\(run.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
