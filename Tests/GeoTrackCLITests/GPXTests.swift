@@ -288,9 +288,7 @@ struct GPXTests {
         let home = try TestSupport.temporaryDirectory()
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let gpx = home.appendingPathComponent("full.gpx").path
-        // 8 KiB (bash counts in KiB): the header and a couple of dozen of walk.nmea's 110 points.
-        // The limit is geotrack's alone: its stdout goes through cat to the file the test reads,
-        // so only the track meets it, as on a disk that fills; pipefail keeps geotrack's status.
+        // 8 KiB: the header and a couple of dozen of walk.nmea's 110 points.
         let run = try Self.underFileSizeLimit(8, ["replay", walk, "--gpx", gpx, "--json"], home: home, mergingStderr: false)
         #expect(run.status == 74, "killed by SIGXFSZ instead of failing the write? status \(run.status): \(run.stderr)")
         #expect(run.stderr == "geotrack: cannot write GPX file \(gpx): File too large\n")
@@ -314,8 +312,6 @@ struct GPXTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let gpx = folder.appendingPathComponent("full.gpx").path
-        // Both of geotrack's outputs go through cat, which the limit does not bind: the files the
-        // test reads them from could not take a byte from geotrack itself.
         let run = try Self.underFileSizeLimit(0, ["replay", walk, "--gpx", gpx], home: home)
         #expect(run.status == 74, "\(run.stdout)")
         #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large\n")
@@ -329,7 +325,7 @@ struct GPXTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         let loop = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path
         let svg = folder.appendingPathComponent("loop.svg").path
-        // 4 KiB: less than the picture of a 16-minute ride. Both outputs through cat, as above.
+        // 4 KiB: less than the picture of a 16-minute ride.
         let run = try Self.underFileSizeLimit(4, ["stats", loop, "--svg", svg], home: home)
         #expect(run.status == 74, "\(run.stdout)")
         #expect(run.stdout.contains("geotrack: cannot write SVG file \(svg): File too large; make room and run again\n"), "\(run.stdout)")
