@@ -342,6 +342,20 @@ struct GPXTests {
         #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty)
     }
 
+    @Test("--gpx - or --svg - (standard output to other tools) is a usage error, 64, and no file named '-' is made",
+          arguments: [["replay", "LOG", "--gpx", "-"], ["stats", "LOG", "--svg", "-"]])
+    func dashIsNoFile(arguments: [String]) throws {
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let folder = try TestSupport.temporaryDirectory()
+        // Run in `folder`, where a file named "-" would appear.
+        let run = try TestSupport.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path, TestSupport.binary]
+                                        + arguments.map { $0 == "LOG" ? walk : $0 },
+                                      environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "HOME": folder.path])
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr.hasPrefix("geotrack: --") && run.stderr.contains("writes to a file, not to standard output; name one (./- for a file called '-')"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path))
+    }
+
     @Test("an unwritable path is a one-line error with EX_CANTCREAT")
     func cannotCreate() {
         #expect(throws: CLIError.self) {

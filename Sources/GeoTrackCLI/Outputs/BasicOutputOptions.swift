@@ -70,10 +70,8 @@ package struct BasicOutputOptions: ParsableArguments {
                 throw ValidationError("\(name) must be 0 or more (got \(value)).")
             }
         }
-        // An empty name (an unset shell variable: --gpx "$TRACK") is a usage error, not a file
-        // that "cannot be created: No such file or directory".
-        for (name, value) in [("--gpx", gpxPath), ("--svg", svgPath)] where value?.isEmpty == true {
-            throw ValidationError("\(name) needs a file name (got an empty one).")
+        for (name, value) in [("--gpx", gpxPath), ("--svg", svgPath)] {
+            if let problem = OutputFile.nameProblem(name, value) { throw ValidationError(problem) }
         }
         // Each output writes its own file: one written over the other would lose the track.
         if let gpxPath, let svgPath, OutputFile.same(gpxPath, svgPath) {

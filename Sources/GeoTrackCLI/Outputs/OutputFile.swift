@@ -21,6 +21,20 @@ enum OutputFile {
         return resolvedFirst == resolvedSecond
     }
 
+    /// Why `name`, given to `option` (`--gpx`, `--svg`), names no file, said for the command line:
+    /// an empty one (an unset shell variable: --gpx "$TRACK"), which would otherwise be a file that
+    /// "cannot be created: No such file or directory", or "-", standard output to gpsbabel and
+    /// most tools (gpxlogger writes there by default), never a file a user means to call "-".
+    /// The outputs go to files only: the track replaces a point in place when a later report of
+    /// its time comes, which a pipe cannot take. Nil for a name, or no option.
+    static func nameProblem(_ option: String, _ name: String?) -> String? {
+        switch name {
+        case "": "\(option) needs a file name (got an empty one)."
+        case "-": "\(option) writes to a file, not to standard output; name one (./- for a file called '-')."
+        default: nil
+        }
+    }
+
     /// Why an output file `path` (`kind`: "GPX", "SVG") cannot be used as it stands, checked before
     /// the run starts: a symbolic link (never followed, `--overwrite` or not), a directory (no
     /// run can replace one), or an existing file without `replacing`. Each says what would work,

@@ -46,7 +46,7 @@ extension GeoTrack {
 
         package func validate() throws {
             if files.isEmpty { throw ValidationError("Give at least one NMEA log or GPX track.") }
-            if svgPath?.isEmpty == true { throw ValidationError("--svg needs a file name (got an empty one).") }
+            if let problem = OutputFile.nameProblem("--svg", svgPath) { throw ValidationError(problem) }
             if svgPath != nil, files.count > 1 { throw ValidationError("--svg draws one track: give one file with it.") }
             if overwrite, svgPath == nil { throw ValidationError("--overwrite replaces an existing --svg file; give --svg too.") }
         }
