@@ -180,21 +180,20 @@ public final class Outbox: Sendable {
             if table.descriptor < 0 {
                 let descriptor = Glibc.open(path + "-lock", O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
                 guard descriptor >= 0 else {
-                    let error = errno
-                    return .failure(OutboxError(path: path, message: "cannot open the outbox's lock file \(path)-lock: \(String(cString: strerror(error)))",
-                                                reason: String(cString: strerror(error))))
+                    let reason = String(cString: strerror(errno))
+                    return .failure(OutboxError(path: path, message: "cannot open the outbox's lock file \(path)-lock: \(reason)", reason: reason))
                 }
                 table.descriptor = descriptor
             }
-            let outcome = table.lock(destination, Int32(F_WRLCK))
-            guard outcome.ok else {
-                if outcome.error == EAGAIN || outcome.error == EACCES {
-                    let holder = outcome.holder > 0 ? outcome.holder : nil
-                    return .failure(OutboxError(.claimed, path: path,
-                                                message: "another process\(holder.map { " (\($0))" } ?? "") sends \(destination) from the outbox \(path)",
-                                                holder: holder))
-                }
-                let reason = String(cString: strerror(outcome.error))
+            switch table.lock(destination, Int32(F_WRLCK)) {
+            case .done:
+                break
+            case .held(let holder):
+                return .failure(OutboxError(.claimed, path: path,
+                                            message: "another process\(holder.map { " (\($0))" } ?? "") sends \(destination) from the outbox \(path)",
+                                            holder: holder))
+            case .failed(let error):
+                let reason = String(cString: strerror(error))
                 return .failure(OutboxError(path: path, message: "cannot lock the outbox's lock file \(path)-lock: \(reason)", reason: reason))
             }
             table.destinations.insert(destination)

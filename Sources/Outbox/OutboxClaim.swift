@@ -47,23 +47,33 @@ struct ClaimTable: ~Copyable {
         return Int(truncatingIfNeeded: hash & 0x3fff_ffff_ffff_ffff)
     }
 
-    /// Locks or unlocks `destination`'s byte (`F_SETLK`, never waiting); on a lock another
-    /// process holds, returns that process's id (0 when it cannot be told).
-    mutating func lock(_ destination: String, _ type: Int32) -> (ok: Bool, holder: pid_t, error: Int32) {
+    /// What a lock or unlock of a destination's byte came to.
+    enum Outcome {
+        case done
+        /// Another process holds the byte; its id when the system says it.
+        case held(by: pid_t?)
+        /// The system refused for this reason (`errno`).
+        case failed(Int32)
+    }
+
+    /// Locks or unlocks `destination`'s byte (`F_SETLK`, never waiting).
+    mutating func lock(_ destination: String, _ type: Int32) -> Outcome {
+        var region = Self.region(of: destination, type)
+        if fcntl(descriptor, F_SETLK, &region) == 0 { return .done }
+        let error = errno
+        guard error == EAGAIN || error == EACCES else { return .failed(error) }
+        var probe = Self.region(of: destination, Int32(F_WRLCK))
+        let known = fcntl(descriptor, F_GETLK, &probe) == 0 && probe.l_type != Int16(F_UNLCK) && probe.l_pid > 0
+        return .held(by: known ? probe.l_pid : nil)
+    }
+
+    /// The one-byte region that stands for `destination`, for a lock of `type`.
+    private static func region(of destination: String, _ type: Int32) -> flock {
         var region = flock()
         region.l_type = Int16(type)
         region.l_whence = Int16(SEEK_SET)
-        region.l_start = off_t(Self.byte(of: destination))
+        region.l_start = off_t(byte(of: destination))
         region.l_len = 1
-        if fcntl(descriptor, F_SETLK, &region) == 0 { return (true, 0, 0) }
-        let error = errno
-        guard error == EAGAIN || error == EACCES else { return (false, 0, error) }
-        var probe = flock()
-        probe.l_type = Int16(F_WRLCK)
-        probe.l_whence = Int16(SEEK_SET)
-        probe.l_start = off_t(Self.byte(of: destination))
-        probe.l_len = 1
-        let holder: pid_t = fcntl(descriptor, F_GETLK, &probe) == 0 && probe.l_type != Int16(F_UNLCK) ? probe.l_pid : 0
-        return (false, holder, error)
+        return region
     }
 }

@@ -255,9 +255,8 @@ extension GeoTrack {
                     claim = try outbox.claim(summary.destination)
                 } catch {
                     guard error.code == .claimed else { throw CLIError(.cannotCreate, error.message) }
-                    let holder = error.holder.map { "geotrack (process \($0))" } ?? "geotrack"
                     let count = "\(summary.count) message\(summary.count == 1 ? "" : "s")"
-                    return CLIError(.cannotCreate, "\(count) for \(Terminal.safe(summary.destination)) left alone: another \(holder) is sending them now; it delivers them, or stop it and flush again")
+                    return CLIError(.cannotCreate, "\(count) for \(Terminal.safe(summary.destination)) left alone: another \(error.holderName) is sending them now; it delivers them, or stop it and flush again")
                 }
                 defer { claim.release() }
                 let sender: any PublishingSender

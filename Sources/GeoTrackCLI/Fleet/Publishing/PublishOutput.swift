@@ -147,8 +147,7 @@ package final class PublishOutput: Sendable {
         do {
             return try outbox.claim(key)
         } catch where error.code == .claimed {
-            let holder = error.holder.map { "geotrack (process \($0))" } ?? "geotrack"
-            throw CLIError(.cannotCreate, "--publish \(destination.description): another \(holder) already publishes \(Terminal.safe(topic.user))/\(Terminal.safe(topic.device)) there from \(Terminal.safe(error.folder)), and two would send its queue twice; stop that one first (if it is the service: systemctl stop geotrack), or publish as another device (--publish-device)")
+            throw CLIError(.cannotCreate, "--publish \(destination.description): another \(error.holderName) already publishes \(Terminal.safe(topic.user))/\(Terminal.safe(topic.device)) there from \(Terminal.safe(error.folder)), and two would send its queue twice; stop that one first (if it is the service: systemctl stop geotrack), or publish as another device (--publish-device)")
         } catch {
             throw CLIError(.cannotCreate, error.message)
         }
