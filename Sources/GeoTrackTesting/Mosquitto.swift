@@ -196,8 +196,11 @@ public final class MosquittoSubscriber {
         for topic in topics { arguments += ["-t", topic] }
         if let user { arguments += ["-u", user.0, "-P", user.1] }
         process = try ChildProcess(path: Mosquitto.subscriberPath, arguments: arguments, stdoutPath: folder.path + "/messages")
-        // Published until seen: the subscriber's SUBACK is not visible from outside.
-        let deadline = ContinuousClock.now.advanced(by: .seconds(15))
+        // Published until seen: the subscriber's SUBACK is not visible from outside. The deadline
+        // only bounds a broker that never answers: on a 2-core machine the test run's other
+        // tests, blocked in processes they wait for, can hold every cooperative thread for
+        // seconds, and this wait is not resumed meanwhile (CI saw a 15 s deadline pass so).
+        let deadline = ContinuousClock.now.advanced(by: .seconds(60))
         while ContinuousClock.now < deadline {
             if process.hasExited { throw HarnessError("mosquitto_sub exited; is the broker up?") }
             try broker.publish(topic: Self.readyTopic, message: "ready", user: user)
@@ -205,7 +208,7 @@ public final class MosquittoSubscriber {
                 return
             }
         }
-        throw HarnessError("mosquitto_sub did not receive its handshake within 15 s")
+        throw HarnessError("mosquitto_sub did not receive its handshake within 60 s")
     }
 
     deinit {

@@ -120,7 +120,7 @@ struct FleetCommandTests {
                                       "--publish", url, "--publish-user", "bob", "--publish-device", "van"],
                                      home: home.appendingPathComponent("van"))
         }
-        let both = try session.waitFor("both devices, while they publish", timeout: 20) { lines in
+        let both = try session.waitFor("both devices, while they publish", timeout: 60) { lines in
             lines.contains { $0.hasPrefix("ann/boat  at  47.6619") } && lines.contains { $0.hasPrefix("bob/van  an  27.21") }
         }
         #expect(both.first == "fleet at \(url) · 2 devices")
