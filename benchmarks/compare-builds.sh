@@ -14,6 +14,9 @@
 #      and then every binary once; the median time, the median of each round's ratio to
 #      gpsdecode (so a slow round for gpsdecode does not flatter one binary), and peak RSS.
 #
+# The binaries' pages are dropped from the page cache first (scripts/uncache.py), so that each is
+# read in by its own page faults, as after a reboot.
+#
 # Other processes share this machine's cores, so each figure is taken in rounds, interleaved.
 # The table is written to benchmarks/out/compare-builds.txt as well.
 #
@@ -49,6 +52,9 @@ for pair in "$@"; do
     BIN[$name]=$path
 done
 source benchmarks/work.sh
+# Every binary's pages as after a reboot, so that no binary's memory depends on how it was last
+# read (a copy or a `cat` leaves large folios that a page fault maps whole): scripts/uncache.py.
+scripts/uncache.py "${BIN[@]}"
 "${BIN[${NAMES[0]}]}" auth grant >/dev/null
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

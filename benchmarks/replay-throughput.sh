@@ -25,6 +25,7 @@ ls "$CORPUS"/*.nmea >/dev/null 2>&1 || { echo "no .nmea files in $CORPUS" >&2; e
 
 make --no-print-directory release-geotrack >/dev/null
 BIN=.build/release/geotrack
+scripts/uncache.py "$BIN"   # its pages as after a reboot: see scripts/uncache.py
 
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
