@@ -160,6 +160,12 @@ public final class ChildProcess: Sendable {
                                                         + Double(timeout.components.attoseconds) / 1e18) != nil }
     }
 
+    /// Waits up to `timeout` seconds for the process to end, on a thread of its own; its exit
+    /// status (128+N for signal N), or nil if it is still running.
+    public func status(within timeout: Double) async -> Int32? {
+        await offThePool("child wait") { [self] in wait(timeout: timeout) }
+    }
+
     /// waitpid's status once the child is reaped (waiting for it when `blocking`), else nil.
     private func reap(blocking: Bool) -> Int32? {
         if let status = reaped.withLock({ $0 }) { return status }

@@ -115,20 +115,20 @@ struct AuthorizationTests {
     }
 
     @Test("a decision file or folder that cannot be used is 73, as the outbox's: the file's fix is a reset, the folder's its own")
-    func unusableState() throws {
+    func unusableState() async throws {
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let file = folder + "/authorization"
         try "garbage\n".write(toFile: file, atomically: true, encoding: .utf8)
         for arguments in [["auth", "status"], ["watch", "--once", "--gpsd", "127.0.0.1:9"]] {
-            let run = try TestSupport.geotrack(arguments, home: home)
+            let run = try await TestSupport.geotrack(arguments, home: home)
             #expect(run.status == 73, "\(arguments): \(run.stderr)")
             #expect(run.stderr == "geotrack: cannot use the authorization file \(file): it does not hold a decision. Run `geotrack auth reset` and decide again.\n")
         }
-        #expect(try TestSupport.geotrack(["auth", "reset"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["auth", "reset"], home: home).status == 0)
         #expect(chmod(folder, 0o777) == 0)
-        let open = try TestSupport.geotrack(["auth", "grant"], home: home)
+        let open = try await TestSupport.geotrack(["auth", "grant"], home: home)
         #expect(open.status == 73, "\(open.stderr)")
         #expect(open.stderr == "geotrack: refusing the authorization decision in \(folder): others may write to the folder \(folder) (mode 777); run `chmod 700 \(folder)`\n")
         #expect(!FileManager.default.fileExists(atPath: file))

@@ -7,10 +7,10 @@ import Testing
 @Suite("broker reasons named")
 struct BrokerReasonTests {
     @Test("outbox flush to a host that does not resolve (.invalid) says so, exit 69")
-    func flushHostNotFound() throws {
+    func flushHostNotFound() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let outbox = try Outbox(path: folder + "/outbox.sqlite")
@@ -18,16 +18,16 @@ struct BrokerReasonTests {
                                          payload: Array("{}".utf8), retain: false, created: Date()))
         outbox.close()
         // --timeout is the wait's bound, not a claim on timing: the name fails at once here.
-        let run = try TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home)
+        let run = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home)
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr == "geotrack: 1 message still wait for mqtt://no-such-broker.invalid:1883/owntracks/ann/van: cannot connect to mqtt://no-such-broker.invalid:1883: the broker's host name was not found: check the URL, and the network; then flush again\n")
     }
 
     @Test("outbox flush to a port nothing listens on says the connection was refused, exit 69")
-    func flushRefused() throws {
+    func flushRefused() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         let port = try GeoTrackTesting.GPSFake.freePort()
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -35,7 +35,7 @@ struct BrokerReasonTests {
         try outbox.enqueue(OutboxMessage(destination: "mqtt://127.0.0.1:\(port)/owntracks/ann/van", topic: "owntracks/ann/van",
                                          payload: Array("{}".utf8), retain: false, created: Date()))
         outbox.close()
-        let run = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3"], home: home)
+        let run = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "3"], home: home)
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.contains("cannot connect to mqtt://127.0.0.1:\(port): the broker's host refused the connection: check the URL's port, and that the broker runs"),
                 "\(run.stderr)")
@@ -48,7 +48,7 @@ struct BrokerReasonTests {
         let password = home.appendingPathComponent("password").path
         try "wrong\n".write(toFile: password, atomically: true, encoding: .utf8)
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
-        let run = try TestSupport.geotrack(["replay", walk, "--speed", "20", "--count", "40", "--publish", "mqtt://alice@127.0.0.1:\(broker.port)",
+        let run = try await TestSupport.geotrack(["replay", walk, "--speed", "20", "--count", "40", "--publish", "mqtt://alice@127.0.0.1:\(broker.port)",
                                             "--publish-password-file", password, "--publish-user", "alice", "--publish-device", "pi"],
                                            home: home)
         #expect(run.status == 0, "\(run.stderr)")

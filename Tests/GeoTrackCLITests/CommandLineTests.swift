@@ -6,26 +6,26 @@ import Testing
 @Suite("geotrack at the command line")
 struct CommandLineTests {
     @Test("--help everywhere, --version, completions")
-    func help() throws {
+    func help() async throws {
         let home = try TestSupport.temporaryDirectory()
         for command in [[], ["watch"], ["replay"], ["auth"], ["auth", "grant"], ["devices"]] {
-            let run = try TestSupport.geotrack(command + ["--help"], home: home)
+            let run = try await TestSupport.geotrack(command + ["--help"], home: home)
             #expect(run.status == 0, "\(command)")
             #expect(run.stdout.contains("USAGE: geotrack"), "\(command)")
         }
-        let version = try TestSupport.geotrack(["--version"], home: home)
+        let version = try await TestSupport.geotrack(["--version"], home: home)
         #expect(version.status == 0)
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
         for shell in ["bash", "zsh", "fish"] {
-            let completion = try TestSupport.geotrack(["--generate-completion-script", shell], home: home)
+            let completion = try await TestSupport.geotrack(["--generate-completion-script", shell], home: home)
             #expect(completion.status == 0)
             #expect(completion.stdout.contains("replay"))
         }
     }
 
     @Test("--help shows examples, every environment variable geotrack reads, and fits 80 columns")
-    func helpExamplesAndEnvironment() throws {
-        let run = try TestSupport.geotrack(["--help"], home: try TestSupport.temporaryDirectory(), environment: ["COLUMNS": "80"])
+    func helpExamplesAndEnvironment() async throws {
+        let run = try await TestSupport.geotrack(["--help"], home: try TestSupport.temporaryDirectory(), environment: ["COLUMNS": "80"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("  Examples:\n    geotrack "))
         for name in ConfigKeys.otherEnvironment + ["GEOTRACK_<KEY>", ConfigKeys.environmentName(ConfigKeys.all[0]),
@@ -45,7 +45,7 @@ struct CommandLineTests {
     }
 
     @Test("a command line without a subcommand is watch's; the root's own options stay the root's")
-    func routing() throws {
+    func routing() async throws {
         #expect(try GeoTrack.parseCommandLine([]) is GeoTrack.Watch)
         let watch = try #require(try GeoTrack.parseCommandLine(["--gpsd", "example.org:2948", "--no-retry"]) as? GeoTrack.Watch)
         #expect(watch.noRetry)
@@ -60,9 +60,9 @@ struct CommandLineTests {
         #expect(GeoTrack.routed(["frobnicate"]) == ["frobnicate"])
         // From the binary: `--version` at the root and after watch's options, watch's options alone.
         let home = try TestSupport.temporaryDirectory()
-        let version = try TestSupport.geotrack(["--version"], home: home)
-        #expect(try TestSupport.geotrack(["--gpsd", "127.0.0.1:1", "--version"], home: home).stdout == version.stdout)
-        let help = try TestSupport.geotrack(["--gpsd", "127.0.0.1:1", "--help"], home: home)
+        let version = try await TestSupport.geotrack(["--version"], home: home)
+        #expect(try await TestSupport.geotrack(["--gpsd", "127.0.0.1:1", "--version"], home: home).stdout == version.stdout)
+        let help = try await TestSupport.geotrack(["--gpsd", "127.0.0.1:1", "--help"], home: home)
         #expect(help.stdout.contains("USAGE: geotrack watch"))
     }
 
@@ -70,8 +70,8 @@ struct CommandLineTests {
         ["watch", "--count", "0"], ["watch", "--gpsd", "host:99999"], ["replay"], ["watch", "--timeout", "3"],
         ["watch", "--once", "--count", "2"], ["replay", "x.nmea", "--speed", "0"], ["watch", "--format", "utm"], ["frobnicate"],
     ])
-    func usage(arguments: [String]) throws {
-        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+    func usage(arguments: [String]) async throws {
+        let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         // One line, like every other error, saying where help is.
         let lines = run.stderr.split(whereSeparator: \.isNewline)
@@ -95,45 +95,45 @@ struct CommandLineTests {
         (["devices", "--timeout", "-1"], "--timeout must be more than 0"),
         (["fleet", "mqtt://127.0.0.1", "--stale", "-1"], "--stale must be"),
     ])
-    func negativeNumbers(arguments: [String], message: String) throws {
-        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+    func negativeNumbers(arguments: [String], message: String) async throws {
+        let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         #expect(run.stderr.hasPrefix("geotrack: \(message)"), "\(arguments): \(run.stderr)")
     }
 
     @Test("a bad configuration value exits 78 with one line naming key, value and what is allowed")
-    func badConfig() throws {
+    func badConfig() async throws {
         let home = try TestSupport.temporaryDirectory()
         let file = home.appendingPathComponent("bad.yaml")
         try "display:\n  units: furlongs\n".write(to: file, atomically: true, encoding: .utf8)
-        let run = try TestSupport.geotrack(["watch", "--config", file.path], home: home)
+        let run = try await TestSupport.geotrack(["watch", "--config", file.path], home: home)
         #expect(run.status == 78)
         #expect(run.stderr == "geotrack: config: display.units = 'furlongs' in \(file.path) is not allowed; use metric, imperial, nautical\n")
-        let environment = try TestSupport.geotrack(["replay", "x.nmea"], home: home, environment: ["GEOTRACK_GPSD_PORT": "http"])
+        let environment = try await TestSupport.geotrack(["replay", "x.nmea"], home: home, environment: ["GEOTRACK_GPSD_PORT": "http"])
         #expect(environment.status == 78)
         #expect(environment.stderr.contains("gpsd.port = 'http' in GEOTRACK_GPSD_PORT"))
     }
 
     @Test("auth grant, status, deny, reset round trip, stored under XDG_STATE_HOME")
-    func auth() throws {
+    func auth() async throws {
         let home = try TestSupport.temporaryDirectory()
-        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "notDetermined\n")
-        #expect(try TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
-        #expect(try TestSupport.geotrack(["auth"], home: home).stdout == "authorizedAlways\n")
+        #expect(try await TestSupport.geotrack(["auth", "status"], home: home).stdout == "notDetermined\n")
+        #expect(try await TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["auth"], home: home).stdout == "authorizedAlways\n")
         #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("state/geotrack/authorization").path))
-        #expect(try TestSupport.geotrack(["auth", "deny"], home: home).status == 0)
-        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "denied\n")
-        let denied = try TestSupport.geotrack(["watch"], home: home)
+        #expect(try await TestSupport.geotrack(["auth", "deny"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["auth", "status"], home: home).stdout == "denied\n")
+        let denied = try await TestSupport.geotrack(["watch"], home: home)
         #expect(denied.status == 77)
         #expect(denied.stderr == "geotrack: location access denied: run 'geotrack auth grant' to allow it\n")
-        #expect(try TestSupport.geotrack(["auth", "reset"], home: home).status == 0)
-        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "notDetermined\n")
+        #expect(try await TestSupport.geotrack(["auth", "reset"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["auth", "status"], home: home).stdout == "notDetermined\n")
     }
 
     @Test("watch without a terminal never waits on a prompt: exit 79 naming 'geotrack auth grant'")
-    func nonInteractiveWatch() throws {
+    func nonInteractiveWatch() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let run = try TestSupport.geotrack([], home: home, input: "a\n")
+        let run = try await TestSupport.geotrack([], home: home, input: "a\n")
         #expect(run.status == 79)
         #expect(run.stderr.contains("geotrack auth grant"))
         #expect(run.stderr.split(separator: "\n").count == 1)

@@ -12,15 +12,15 @@ import Testing
     static var log: String { get throws { try Corpus.path("sl869.nmea") } }
 
     @Test("it prints what the session, the live updates and the monitor saw; a second run starts from the saved monitor")
-    func runsOnACorpusLog() throws {
+    func runsOnACorpusLog() async throws {
         let home = try TestSupport.temporaryDirectory()
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
         // The positions geotrack's own replay prints: the live updates must see as many.
-        let replay = try TestSupport.geotrack(["replay", try Self.log, "--json"], home: home)
+        let replay = try await TestSupport.geotrack(["replay", try Self.log, "--json"], home: home)
         let positions = replay.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && !$0.contains("\"mode\":1") }.count
         #expect(positions == 8)
 
-        let first = try TestSupport.run(Self.example, [try Self.log], environment: environment)
+        let first = try await TestSupport.run(Self.example, [try Self.log], environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "session: nothing missing")
@@ -28,7 +28,7 @@ import Testing
         #expect(lines.contains("monitor: start unsatisfied"), "\(lines)")
         #expect(lines.last == "live updates: \(positions) locations, \(positions) simulated, 0 stationary")
 
-        let second = try TestSupport.run(Self.example, [try Self.log], environment: environment)
+        let second = try await TestSupport.run(Self.example, [try Self.log], environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("monitor: remembers start unsatisfied\n"), "\(second.stdout)")
         #expect(!second.stdout.contains("monitor: watching"))
@@ -37,18 +37,18 @@ import Testing
     }
 
     @Test("a file it cannot replay is one error line and geotrack's status: 66 missing, 65 not a log; no count of 0 locations")
-    func unreadable() throws {
+    func unreadable() async throws {
         let home = try TestSupport.temporaryDirectory()
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
         let missing = home.appendingPathComponent("missing.nmea").path
-        let absent = try TestSupport.run(Self.example, [missing], environment: environment)
+        let absent = try await TestSupport.run(Self.example, [missing], environment: environment)
         #expect(absent.status == 66, "\(absent.stderr)")
         #expect(absent.stderr == "geotrack-example: cannot replay \(missing): no such file. Check the path.\n")
         #expect(!absent.stdout.contains("live updates"), "\(absent.stdout)")
 
         let text = home.appendingPathComponent("notes.txt")
         try "not a log\n".write(to: text, atomically: true, encoding: .utf8)
-        let notALog = try TestSupport.run(Self.example, [text.path], environment: environment)
+        let notALog = try await TestSupport.run(Self.example, [text.path], environment: environment)
         #expect(notALog.status == 65, "\(notALog.stderr)")
         #expect(notALog.stderr.hasPrefix("geotrack-example: \(text.path) holds no NMEA sentence"), "\(notALog.stderr)")
         #expect(notALog.stderr.split(separator: "\n").count == 1, "\(notALog.stderr)")
@@ -56,14 +56,14 @@ import Testing
     }
 
     @Test("over a log longer than 256 fixes every location arrives, and a relaunch reads the monitor's event date back exactly")
-    func longLogAndExactDates() throws {
+    func longLogAndExactDates() async throws {
         let home = try TestSupport.temporaryDirectory()
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
         let log = home.appendingPathComponent("long.nmea").path
         // 601 cycles, 600 fixes at 13 m/s, each 0.936 s past its second.
         try SyntheticLog.writeNMEA(cycles: 601, fraction: "936", to: log)
 
-        let first = try TestSupport.run(Self.example, [log], environment: environment)
+        let first = try await TestSupport.run(Self.example, [log], environment: environment)
         #expect(first.status == 0, "\(first.stderr)")
         let lines = first.stdout.split(separator: "\n").map(String.init)
         #expect(lines.last == "live updates: 600 locations, 600 simulated, 0 stationary", "\(lines.suffix(3))")
@@ -79,15 +79,15 @@ import Testing
         #expect(abs(offset - offset.rounded(.down) - 0.936) < 1e-6, "\(dated)")
 
         // A new process: the date it reads back is the one delivered, to the last bit.
-        let second = try TestSupport.run(Self.example, [log], environment: environment)
+        let second = try await TestSupport.run(Self.example, [log], environment: environment)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(second.stdout.contains("monitor: remembers start unsatisfied\n"), "\(second.stdout)")
         #expect(second.stdout.contains("monitor: remembers start dated \(seconds)\n"), "\(second.stdout)")
     }
 
     @Test("a wrong call says how to call it, with status 64")
-    func usage() throws {
-        let run = try TestSupport.run(Self.example, [])
+    func usage() async throws {
+        let run = try await TestSupport.run(Self.example, [])
         #expect(run.status == 64)
         #expect(run.stderr.hasPrefix("geotrack-example: usage: geotrack-example LOG [RADIUS]"))
     }

@@ -105,22 +105,22 @@ struct FleetCommandTests {
         let broker = try await Mosquitto()
         let home = try TestSupport.temporaryDirectory()
         let url = "mqtt://127.0.0.1:\(broker.port)"
-        let session = try TmuxSession(width: 100, height: 12, command: [TestSupport.binary, "fleet", url],
+        let session = try await TmuxSession(width: 100, height: 12, command: [TestSupport.binary, "fleet", url],
                                       environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path])
-        try session.waitFor("the fleet view connected") { $0.first == "fleet at \(url) · 0 devices" }
+        try await session.waitFor("the fleet view connected") { $0.first == "fleet at \(url) · 0 devices" }
         let boatLog = try Corpus.path("quectel-l76k-nmea.nmea"), vanLog = try Corpus.path("haicom-305N.nmea")
         // Two trackers at once, each its own process and device, at ten times their recorded pace.
         let boat = Task.detached {
-            try TestSupport.geotrack(["replay", boatLog, "--realtime", "--speed", "10",
+            try await TestSupport.geotrack(["replay", boatLog, "--realtime", "--speed", "10",
                                       "--publish", url, "--publish-user", "ann", "--publish-device", "boat"],
                                      home: home.appendingPathComponent("boat"))
         }
         let van = Task.detached {
-            try TestSupport.geotrack(["replay", vanLog, "--realtime", "--speed", "10",
+            try await TestSupport.geotrack(["replay", vanLog, "--realtime", "--speed", "10",
                                       "--publish", url, "--publish-user", "bob", "--publish-device", "van"],
                                      home: home.appendingPathComponent("van"))
         }
-        let both = try session.waitFor("both devices, while they publish", timeout: 60) { lines in
+        let both = try await session.waitFor("both devices, while they publish", timeout: 60) { lines in
             lines.contains { $0.hasPrefix("ann/boat  at  47.6619") } && lines.contains { $0.hasPrefix("bob/van  an  27.21") }
         }
         #expect(both.first == "fleet at \(url) · 2 devices")
@@ -129,14 +129,14 @@ struct FleetCommandTests {
         #expect(try await boat.value.status == 0)
         #expect(try await van.value.status == 0)
         // Once both are done, each line shows its log's last fix, as `replay --json` prints it.
-        let boatLast = try Self.lastPosition(boatLog, home: home)
-        let vanLast = try Self.lastPosition(vanLog, home: home)
-        let last = try session.waitFor("each device's last fix") { lines in
+        let boatLast = try await Self.lastPosition(boatLog, home: home)
+        let vanLast = try await Self.lastPosition(vanLog, home: home)
+        let last = try await session.waitFor("each device's last fix") { lines in
             lines.contains { $0.hasPrefix("ann/boat  at  \(boatLast)  ") } && lines.contains { $0.hasPrefix("bob/van  an  \(vanLast)  ") }
         }
         #expect(last.count == 3, "a header and one line per device, nothing scrolled: \(last)")
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 2) == 0)
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 2) == 0)
     }
 
     @Test("over TLS with a CA that did not sign the broker's certificate, the header says the handshake failed")
@@ -145,19 +145,19 @@ struct FleetCommandTests {
         let stranger = try await Mosquitto(tls: true)
         let home = try TestSupport.temporaryDirectory()
         let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
-        let session = try TmuxSession(width: 200, height: 6,
+        let session = try await TmuxSession(width: 200, height: 6,
                                       command: [TestSupport.binary, "fleet", url, "--publish-ca", try #require(stranger.caFile)],
                                       environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path])
-        try session.waitFor("the reason in the header") {
+        try await session.waitFor("the reason in the header") {
             $0.first?.hasPrefix("fleet at \(url) · 0 devices · not connected: the TLS handshake failed") == true
         }
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 2) == 0)
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 2) == 0)
     }
 
     /// The last position `replay --json` prints for a log, in the fleet view's notation.
-    static func lastPosition(_ log: String, home: URL) throws -> String {
-        let run = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+    static func lastPosition(_ log: String, home: URL) async throws -> String {
+        let run = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         let line = try #require(run.stdout.split(separator: "\n").last { $0.contains("\"lat\"") })
         let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let latitude = try #require(object["lat"] as? Double)
@@ -240,22 +240,22 @@ struct FleetCommandTests {
     @Test("usage errors and a refused login are one line each, with their own exit codes")
     func errors() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let bad = try TestSupport.geotrack(["fleet", "http://host"], home: home)
+        let bad = try await TestSupport.geotrack(["fleet", "http://host"], home: home)
         #expect(bad.status == 64)
         #expect(bad.stderr.split(separator: "\n").count == 1, "\(bad.stderr)")
         // Its advice names only what the fleet view takes: no publishing options, no HTTP.
-        let path = try TestSupport.geotrack(["fleet", "mqtt://host/foo"], home: home)
+        let path = try await TestSupport.geotrack(["fleet", "mqtt://host/foo"], home: home)
         #expect(path.status == 64)
         #expect(path.stderr.contains("the fleet view follows every device") && !path.stderr.contains("--publish"), "\(path.stderr)")
-        let bare = try TestSupport.geotrack(["fleet", "127.0.0.1:1883"], home: home)
+        let bare = try await TestSupport.geotrack(["fleet", "127.0.0.1:1883"], home: home)
         #expect(bare.status == 64)
         #expect(bare.stderr.contains("write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]") && !bare.stderr.contains("osmand"), "\(bare.stderr)")
-        let stale = try TestSupport.geotrack(["fleet", "mqtt://h", "--stale", "0"], home: home)
+        let stale = try await TestSupport.geotrack(["fleet", "mqtt://h", "--stale", "0"], home: home)
         #expect(stale.status == 64)
-        let id = try TestSupport.geotrack(["fleet", "mqtt://h", "--client-id", ""], home: home)
+        let id = try await TestSupport.geotrack(["fleet", "mqtt://h", "--client-id", ""], home: home)
         #expect(id.status == 64 && id.stderr.contains("--client-id must be"), "\(id.stderr)")
         let broker = try await Mosquitto(users: ["fleet": "secret-one"])
-        let refused = try TestSupport.geotrack(["fleet", "mqtt://fleet@127.0.0.1:\(broker.port)"], home: home,
+        let refused = try await TestSupport.geotrack(["fleet", "mqtt://fleet@127.0.0.1:\(broker.port)"], home: home,
                                                environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-one"])
         #expect(refused.status == 77, "\(refused.stderr)")
         #expect(refused.stderr.contains("refused the login"), "\(refused.stderr)")

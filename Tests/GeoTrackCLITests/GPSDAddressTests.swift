@@ -38,8 +38,8 @@ struct GPSDAddressTests {
         (["devices", "--gpsd", ":"], "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT", "devices"),
         (["sky", "--gpsd", "gpsd:"], "the port after ':' is missing; give HOST:PORT, or HOST alone for port 2947", "sky"),
     ])
-    func commandLine(arguments: [String], reason: String, command: String) throws {
-        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+    func commandLine(arguments: [String], reason: String, command: String) async throws {
+        let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(run.stderr)")
         let value = arguments[arguments.firstIndex(of: "--gpsd").map { $0 + 1 } ?? 0]
         let help = arguments.first == "--gpsd" ? "geotrack --help" : "geotrack \(command) --help"

@@ -38,23 +38,23 @@ enum GPSDAgreement {
     /// Runs `binary` watch --json --sky beside `installation`'s gpspipe -w on one gpsfake run of
     /// the log, and checks that they agree.
     static func watchAgrees(binary: String, installation: GPSDInstallation, label: String) async throws {
-        let home = try WatchEndToEndTests.grantedHome()
+        let home = try await WatchEndToEndTests.grantedHome()
         let environment = WatchEndToEndTests.environment(home)
         // The last time of day in the log, as geotrack's own decoder reads it: when both clients
         // have it, the log has played.
-        let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let replay = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try objects(replay.stdout, class: "TPV")
             .compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
         let gpsd = try await GPSFake(log: log, cycle: 0.02, gpsd: installation)
         let gpspipe = installation.command("gpspipe", ["-w", gpsd.address])
         let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         let watch = try ChildProcess(binary, ["watch", "--gpsd", gpsd.address, "--json", "--sky"], environment: environment)
-        try WatchEndToEndTests.waitForOutput(pipe, "\(label): gpspipe's last fix") { $0.contains(lastTime) }
-        try WatchEndToEndTests.waitForOutput(watch, "\(label): watch's last fix") { $0.contains(lastTime) }
+        try await WatchEndToEndTests.waitForOutput(pipe, "\(label): gpspipe's last fix") { $0.contains(lastTime) }
+        try await WatchEndToEndTests.waitForOutput(watch, "\(label): watch's last fix") { $0.contains(lastTime) }
         watch.signal(SIGTERM)
         pipe.signal(SIGTERM)
-        #expect(watch.wait(timeout: 3) == 0, "\(label): \(watch.stderr)")
-        _ = pipe.wait(timeout: 3)
+        #expect(await watch.status(within: 3) == 0, "\(label): \(watch.stderr)")
+        _ = await pipe.status(within: 3)
 
         let tpvKeys = try agree(gpsd: objects(pipe.stdout, class: "TPV"),
                                 ours: objects(watch.stdout, class: "TPV"), label: "\(label): TPV")
@@ -113,14 +113,14 @@ enum GPSDAgreement {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let gpspipe = installation.command("gpspipe", ["-w", "-n", "3", gpsd.address])
-            let pipe = try TestSupport.run(gpspipe.executable, gpspipe.arguments)
+            let pipe = try await TestSupport.run(gpspipe.executable, gpspipe.arguments)
             listed = try objects(pipe.stdout, class: "DEVICES").first
                 .flatMap { ($0["devices"] as? [[String: AnyHashable]])?.first }
             if listed?["driver"] != nil { break }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         let expected = try #require(listed, "\(label): gpsd never listed gpsfake's receiver with a driver")
-        let run = try TestSupport.run(binary, ["devices", "--gpsd", gpsd.address, "--json"],
+        let run = try await TestSupport.run(binary, ["devices", "--gpsd", gpsd.address, "--json"],
                                       environment: WatchEndToEndTests.environment(home))
         #expect(run.status == 0, "\(label): \(run.stderr)")
         let listedByUs = try objects(run.stdout, class: "DEVICE")

@@ -63,7 +63,7 @@ struct GPXTests {
     }
 
     @Test("<fix> says dgps for a differentially corrected fix (DGPS, RTK), pps for the precise code, else 2d or 3d")
-    func fixType() throws {
+    func fixType() async throws {
         var fix = Self.fix(0)
         #expect(GPXFormat.point(fix)?.contains("<fix>3d</fix>") == true)
         for (status, expected) in [(FixStatus.gps, "3d"), (.dgps, "dgps"), (.rtkFixed, "dgps"), (.rtkFloat, "dgps"), (.pps, "pps")] {
@@ -76,11 +76,11 @@ struct GPXTests {
         // A corpus receiver that reports DGPS (gpsd's status 2): its track says so.
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("dgps.gpx").path
-        let run = try TestSupport.geotrack(["replay", try Corpus.path("garmin15x.nmea"), "--gpx", gpx], home: home)
+        let run = try await TestSupport.geotrack(["replay", try Corpus.path("garmin15x.nmea"), "--gpx", gpx], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         #expect(text.contains("<fix>dgps</fix>"))
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
         #expect(lint.status == 0, "\(lint.stderr)")
     }
 
@@ -101,8 +101,8 @@ struct GPXTests {
 
     /// The distinct times of the positions `replay --json` prints for `log`, and those of the
     /// points `replay --gpx` writes for it, in order.
-    static func fixTimes(_ log: String, home: URL) throws -> (json: [String], gpx: [String]) {
-        let json = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+    static func fixTimes(_ log: String, home: URL) async throws -> (json: [String], gpx: [String]) {
+        let json = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(json.status == 0, "\(json.stderr)")
         var times: [String] = []
         for line in json.stdout.split(whereSeparator: \.isNewline) {
@@ -111,7 +111,7 @@ struct GPXTests {
             if times.last != time { times.append(time) }
         }
         let gpx = home.appendingPathComponent("track.gpx").path
-        let record = try TestSupport.geotrack(["replay", log, "--gpx", gpx, "--overwrite"], home: home)
+        let record = try await TestSupport.geotrack(["replay", log, "--gpx", gpx, "--overwrite"], home: home)
         #expect(record.status == 0, "\(record.stderr)")
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         let points = text.components(separatedBy: "<trkpt ").dropFirst().compactMap { point in
@@ -121,16 +121,16 @@ struct GPXTests {
     }
 
     @Test("replay --gpx keeps every timed fix of every corpus log, in order, clocks that step back included")
-    func everyFixTime() throws {
+    func everyFixTime() async throws {
         let home = try TestSupport.temporaryDirectory()
         for name in try Corpus.names() {
-            let (json, gpx) = try Self.fixTimes(try Corpus.path(name + ".nmea"), home: home)
+            let (json, gpx) = try await Self.fixTimes(try Corpus.path(name + ".nmea"), home: home)
             #expect(gpx.map(Self.instant) == json.map(Self.instant), "\(name): \(json.count) fix times, \(gpx.count) points")
         }
     }
 
     @Test("replay --gpx of two logs joined, the later one first, keeps both: the earlier starts a new segment")
-    func joinedLaterFirst() throws {
+    func joinedLaterFirst() async throws {
         let home = try TestSupport.temporaryDirectory()
         let joined = home.appendingPathComponent("joined.nmea")
         // quectel-l76k (2026) before garmin15x (2022): gpsd's week-rollover guard aside, the
@@ -138,7 +138,7 @@ struct GPXTests {
         let later = try Data(contentsOf: try Corpus.url("quectel-l76k-nmea.nmea"))
         let earlier = try Data(contentsOf: try Corpus.url("garmin15x.nmea"))
         try (later + earlier).write(to: joined)
-        let (json, gpx) = try Self.fixTimes(joined.path, home: home)
+        let (json, gpx) = try await Self.fixTimes(joined.path, home: home)
         #expect(json.count > 20)
         #expect(gpx.map(Self.instant) == json.map(Self.instant))
         let text = try String(contentsOfFile: home.appendingPathComponent("track.gpx").path, encoding: .utf8)
@@ -153,7 +153,7 @@ struct GPXTests {
     }
 
     @Test("a closed file is valid GPX; one never closed ends on a whole point")
-    func writerFile() throws {
+    func writerFile() async throws {
         let directory = try TestSupport.temporaryDirectory()
         let path = directory.appendingPathComponent("track.gpx").path
         let writer = try GPXWriter(path: path, options: GPXOptions(segmentAfter: 5), created: Date(timeIntervalSince1970: 1_700_000_000))
@@ -172,12 +172,12 @@ struct GPXTests {
         #expect(text.components(separatedBy: "<trkseg>").count == 3)
         #expect(text.components(separatedBy: "<trkpt ").count == 7)
         #expect(try writer.append(Self.fix(40)) == false)
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", path])
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", path])
         #expect(lint.status == 0, "\(lint.stderr)")
     }
 
     @Test("a later report of the same time is written over its point, longer or shorter, and the file stays valid")
-    func laterReportReplacesPoint() throws {
+    func laterReportReplacesPoint() async throws {
         let path = try TestSupport.temporaryDirectory().appendingPathComponent("track.gpx").path
         let writer = try GPXWriter(path: path, options: GPXOptions(), created: Date(timeIntervalSince1970: 1_700_000_000))
         var first = Fix(mode: .twoD, time: Date(timeIntervalSince1970: 1_700_000_000))
@@ -204,15 +204,15 @@ struct GPXTests {
                 "\(text)")
         #expect(points.last?.hasPrefix(#"lat="51.50020000""#) == true && points.last?.contains("<ele>") == false, "\(text)")
         #expect(text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", path])
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", path])
         #expect(lint.status == 0, "\(lint.stderr)")
     }
 
     @Test("replay --gpx gives each time gpsd's last report of it: mtk-3301's first 3D point has the course RMC gave")
-    func pointIsTheLastReportOfItsTime() throws {
+    func pointIsTheLastReportOfItsTime() async throws {
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("mtk.gpx").path
-        let run = try TestSupport.geotrack(["replay", try Corpus.path("mtk-3301.nmea"), "--gpx", gpx], home: home)
+        let run = try await TestSupport.geotrack(["replay", try Corpus.path("mtk-3301.nmea"), "--gpx", gpx], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         // gpsd's own decoding reports 08:14:37 twice; only the second has the course and RMC's speed.
         let gpsd = try String(contentsOfFile: try Corpus.path("mtk-3301.tpv.jsonl"), encoding: .utf8)
@@ -245,7 +245,7 @@ struct GPXTests {
     }
 
     @Test("a symbolic link or a directory named by --gpx or --svg is refused before the run, saying what it is, not to pass --overwrite")
-    func linkOrDirectoryRefused() throws {
+    func linkOrDirectoryRefused() async throws {
         let home = try TestSupport.temporaryDirectory()
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let folder = home.appendingPathComponent("rides").path
@@ -263,7 +263,7 @@ struct GPXTests {
             (["--svg", folder, "--overwrite"], "is a directory; name a file, such as \(folder)/track.svg"),
         ]
         for (arguments, says) in cases {
-            let run = try TestSupport.geotrack(["replay", walk] + arguments, home: home)
+            let run = try await TestSupport.geotrack(["replay", walk] + arguments, home: home)
             #expect(run.status == 73, "\(arguments): \(run.stderr)")
             #expect(run.stderr.hasPrefix("geotrack: ") && run.stderr.contains(says), "\(arguments): \(run.stderr)")
             #expect(!run.stderr.contains("--overwrite"), "\(arguments): advice that cannot work: \(run.stderr)")
@@ -277,22 +277,22 @@ struct GPXTests {
     /// on a disk that fills: its stdout (and its stderr, `mergingStderr`) go through cat to the
     /// files the test reads, which the limit does not bind; pipefail keeps geotrack's status.
     static func underFileSizeLimit(_ kibibytes: Int, _ arguments: [String], home: URL,
-                                   mergingStderr: Bool = true) throws -> TestSupport.Run {
-        try TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f \(kibibytes) && exec \"$@\") \(mergingStderr ? "2>&1 " : "")| cat", "bash",
+                                   mergingStderr: Bool = true) async throws -> TestSupport.Run {
+        try await TestSupport.run("/bin/bash", ["-c", "set -o pipefail; (ulimit -f \(kibibytes) && exec \"$@\") \(mergingStderr ? "2>&1 " : "")| cat", "bash",
                                           TestSupport.binary] + arguments,
                             environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path])
     }
 
     @Test("a file-size limit reached mid-track (ulimit -f) is exit 74 with one line; the file ends whole and closed, and --json showed only what it holds")
-    func fileSizeLimit() throws {
+    func fileSizeLimit() async throws {
         let home = try TestSupport.temporaryDirectory()
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let gpx = home.appendingPathComponent("full.gpx").path
         // 8 KiB: the header and a couple of dozen of walk.nmea's 110 points.
-        let run = try Self.underFileSizeLimit(8, ["replay", walk, "--gpx", gpx, "--json"], home: home, mergingStderr: false)
+        let run = try await Self.underFileSizeLimit(8, ["replay", walk, "--gpx", gpx, "--json"], home: home, mergingStderr: false)
         #expect(run.status == 74, "killed by SIGXFSZ instead of failing the write? status \(run.status): \(run.stderr)")
         #expect(run.stderr == "geotrack: cannot write GPX file \(gpx): File too large\n")
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
         #expect(lint.status == 0, "\(lint.stderr)")
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         let points = text.components(separatedBy: "<time>").dropFirst(2).compactMap { $0.components(separatedBy: "</time>").first }
@@ -306,27 +306,27 @@ struct GPXTests {
     }
 
     @Test("no room even for the header (ulimit -f 0): exit 74, and nothing of the run is left in the folder")
-    func noRoomForHeader() throws {
+    func noRoomForHeader() async throws {
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("tracks")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let gpx = folder.appendingPathComponent("full.gpx").path
-        let run = try Self.underFileSizeLimit(0, ["replay", walk, "--gpx", gpx], home: home)
+        let run = try await Self.underFileSizeLimit(0, ["replay", walk, "--gpx", gpx], home: home)
         #expect(run.status == 74, "\(run.stdout)")
         #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
     @Test("an SVG picture past a file-size limit (a full disk) is exit 74 saying so, with nothing left in the folder")
-    func pictureWithoutRoom() throws {
+    func pictureWithoutRoom() async throws {
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("pictures")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
         let loop = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/loop.nmea").path
         let svg = folder.appendingPathComponent("loop.svg").path
         // 4 KiB: less than the picture of a 16-minute ride.
-        let run = try Self.underFileSizeLimit(4, ["stats", loop, "--svg", svg], home: home)
+        let run = try await Self.underFileSizeLimit(4, ["stats", loop, "--svg", svg], home: home)
         #expect(run.status == 74, "\(run.stdout)")
         #expect(run.stdout.contains("geotrack: cannot write SVG file \(svg): File too large; make room and run again\n"), "\(run.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
@@ -334,9 +334,9 @@ struct GPXTests {
 
     @Test("an empty --gpx or --svg name (an unset shell variable) is a usage error, 64, that says so",
           arguments: [["replay", "LOG", "--gpx", ""], ["replay", "LOG", "--svg", ""], ["stats", "LOG", "--svg", ""]])
-    func emptyName(arguments: [String]) throws {
+    func emptyName(arguments: [String]) async throws {
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
-        let run = try TestSupport.geotrack(arguments.map { $0 == "LOG" ? walk : $0 }, home: try TestSupport.temporaryDirectory())
+        let run = try await TestSupport.geotrack(arguments.map { $0 == "LOG" ? walk : $0 }, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         #expect(run.stderr.hasPrefix("geotrack: --") && run.stderr.contains("needs a file name (got an empty one)"), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty)
@@ -344,11 +344,11 @@ struct GPXTests {
 
     @Test("--gpx - or --svg - (standard output to other tools) is a usage error, 64, and no file named '-' is made",
           arguments: [["replay", "LOG", "--gpx", "-"], ["stats", "LOG", "--svg", "-"]])
-    func dashIsNoFile(arguments: [String]) throws {
+    func dashIsNoFile(arguments: [String]) async throws {
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let folder = try TestSupport.temporaryDirectory()
         // Run in `folder`, where a file named "-" would appear.
-        let run = try TestSupport.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path, TestSupport.binary]
+        let run = try await TestSupport.run("/bin/sh", ["-c", "cd \"$0\" && exec \"$@\"", folder.path, TestSupport.binary]
                                         + arguments.map { $0 == "LOG" ? walk : $0 },
                                       environment: ["XDG_STATE_HOME": folder.appendingPathComponent("state").path, "HOME": folder.path])
         #expect(run.status == 64, "\(arguments): \(run.stderr)")

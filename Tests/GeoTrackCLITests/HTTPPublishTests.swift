@@ -22,8 +22,8 @@ struct HTTPPublishTests {
     }
 
     /// The TPVs with a position, the first of each whole second: what is published.
-    static func expected(_ log: String, home: URL) throws -> [TPV] {
-        let run = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+    static func expected(_ log: String, home: URL) async throws -> [TPV] {
+        let run = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(run.status == 0)
         var seen: Int?
         return try run.stdout.split(separator: "\n").compactMap { line -> TPV? in
@@ -39,8 +39,8 @@ struct HTTPPublishTests {
     }
 
     /// What `geotrack outbox --json` lists, one object per destination.
-    static func outbox(home: URL) throws -> [[String: Any]] {
-        let listed = try TestSupport.geotrack(["outbox", "--json"], home: home)
+    static func outbox(home: URL) async throws -> [[String: Any]] {
+        let listed = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(listed.status == 0, "\(listed.stderr)")
         return try listed.stdout.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -58,11 +58,11 @@ struct HTTPPublishTests {
         let home = try TestSupport.temporaryDirectory()
         // A log that moves (speeds are checked in knots) with fixes that lack a speed or course.
         let log = try Corpus.path("haicom-305N.nmea")
-        let expected = try Self.expected(log, home: home)
+        let expected = try await Self.expected(log, home: home)
         #expect(expected.count > 25)
         #expect(expected.filter { ($0.speed ?? 0) > 1 }.count > 10, "the log moves")
-        let server = try RecordingHTTPServer(answers: [200])
-        let run = try TestSupport.geotrack(["replay", log, "--publish", "osmand://127.0.0.1:\(server.port)",
+        let server = try await RecordingHTTPServer(answers: [200])
+        let run = try await TestSupport.geotrack(["replay", log, "--publish", "osmand://127.0.0.1:\(server.port)",
                                             "--publish-user", "ann", "--publish-device", "boat-7"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
@@ -109,18 +109,18 @@ struct HTTPPublishTests {
                 #expect((Self.javaDouble(hdop) ?? -1) > 0, "\(hdop)")
             }
         }
-        #expect(try Self.outbox(home: home).isEmpty, "nothing waits once every request was answered 200")
+        #expect(try await Self.outbox(home: home).isEmpty, "nothing waits once every request was answered 200")
     }
 
     @Test("http:// POSTs to /pub the JSON MQTT publishes for the same fix, with the user and device the Recorder reads")
     func ownTracksHTTP() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let expected = try Self.expected(try Self.log, home: home)
-        let server = try RecordingHTTPServer(answers: [200])
+        let expected = try await Self.expected(try Self.log, home: home)
+        let server = try await RecordingHTTPServer(answers: [200])
         let broker = try await Mosquitto()
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         // Both at once: each location is one message, queued for each destination.
-        let run = try TestSupport.geotrack(["replay", try Self.log, "--publish", "http://127.0.0.1:\(server.port)/pub",
+        let run = try await TestSupport.geotrack(["replay", try Self.log, "--publish", "http://127.0.0.1:\(server.port)/pub",
                                             "--publish", "mqtt://127.0.0.1:\(broker.port)",
                                             "--publish-user", "ann", "--publish-device", "boat"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
@@ -143,18 +143,18 @@ struct HTTPPublishTests {
         #expect(zip(requests, expected).allSatisfy { request, fix in
             ((try? JSONSerialization.jsonObject(with: request.body)) as? [String: Any])?["tst"] as? Int == fix.tst
         })
-        #expect(try Self.outbox(home: home).isEmpty)
+        #expect(try await Self.outbox(home: home).isEmpty)
     }
 
     @Test("a user in the URL and --publish-password-file: basic authentication to /pub by default; a 401 is a refused login, said, and flush exits 77")
     func basicAuthentication() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         let passwordFile = home.appendingPathComponent("password").path
         try "tide-table-42\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
-        let good = try RecordingHTTPServer(answers: [200])
-        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://fleet@127.0.0.1:\(good.port)",
+        let good = try await RecordingHTTPServer(answers: [200])
+        let run = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://fleet@127.0.0.1:\(good.port)",
                                             "--publish-password-file", passwordFile,
                                             "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
@@ -165,8 +165,8 @@ struct HTTPPublishTests {
         #expect(requests.allSatisfy { $0.path == "/pub" }, "a URL without a path posts to the Recorder's /pub")
 
         // The URL's user is percent-encoded: an e-mail address as the login reaches the server whole.
-        let mail = try RecordingHTTPServer(answers: [200])
-        let encoded = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://me%40example.com@127.0.0.1:\(mail.port)",
+        let mail = try await RecordingHTTPServer(answers: [200])
+        let encoded = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://me%40example.com@127.0.0.1:\(mail.port)",
                                                 "--publish-password-file", passwordFile,
                                                 "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(encoded.status == 0, "\(encoded.stderr)")
@@ -174,18 +174,18 @@ struct HTTPPublishTests {
         let mailRequests = try mail.requests()
         #expect(!mailRequests.isEmpty && mailRequests.allSatisfy { $0.headers["authorization"] == mailCredentials },
                 "\(mailRequests.first?.headers ?? [:])")
-        let broken = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://me%4@127.0.0.1:1"], home: home)
+        let broken = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://me%4@127.0.0.1:1"], home: home)
         #expect(broken.status == 64 && broken.stderr.contains("write %25 for a %"), "\(broken.stderr)")
 
-        let refusing = try RecordingHTTPServer(answers: [401])
+        let refusing = try await RecordingHTTPServer(answers: [401])
         let url = "http://fleet@127.0.0.1:\(refusing.port)/pub"
-        let refused = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi",
+        let refused = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi",
                                                 "--publish-wait", "3"], home: home,
                                                environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-guess"])
         #expect(refused.status == 0, "\(refused.stderr)")
         #expect(refused.stderr.contains("the server refused the login"), "\(refused.stderr)")
         #expect(refused.stderr.contains("401"), "\(refused.stderr)")
-        let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home,
+        let flush = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home,
                                              environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-guess"])
         #expect(flush.status == 77, "\(flush.stderr)")
         #expect(flush.stderr.contains("refused the login"), "\(flush.stderr)")
@@ -198,20 +198,20 @@ struct HTTPPublishTests {
     func https() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
-        let expected = try Self.expected(Self.shortLog, home: home)
-        let server = try RecordingHTTPServer(answers: [200], tls: true)
+        try await TestSupport.grantAccess(home: home)
+        let expected = try await Self.expected(Self.shortLog, home: home)
+        let server = try await RecordingHTTPServer(answers: [200], tls: true)
         let url = "https://127.0.0.1:\(server.port)/pub"
-        let good = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", try #require(server.caFile),
+        let good = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", try #require(server.caFile),
                                              "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.isEmpty, "\(good.stderr)")
         #expect(try server.requests().count == expected.count)
 
         let stranger = try TestSupport.temporaryDirectory()
-        try RecordingHTTPServer.makeCertificates(directory: stranger.path)
+        try await RecordingHTTPServer.makeCertificates(directory: stranger.path)
         let strangerCA = stranger.appendingPathComponent("ca.crt").path
-        let wary = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", strangerCA,
+        let wary = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", strangerCA,
                                              "--publish-user", "ann", "--publish-device", "wary", "--publish-wait", "2"], home: home)
         #expect(wary.status == 0, "\(wary.stderr)")
         let told = wary.stderr.split(separator: "\n").filter { $0.contains("the TLS handshake failed") }
@@ -219,13 +219,13 @@ struct HTTPPublishTests {
         #expect(told.first?.contains("wait in the outbox for \(url)?u=ann&d=wary") == true, "\(wary.stderr)")
         #expect(try server.requests().count == expected.count, "nothing reached the server past a refused certificate")
         // Flushed with the server's own CA, they arrive.
-        let flushed = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", try #require(server.caFile)],
+        let flushed = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", try #require(server.caFile)],
                                                home: home)
         #expect(flushed.status == 0, "\(flushed.stderr)")
         #expect(try server.requests().count == 2 * expected.count)
 
         // osmand+https:// is OsmAnd over the same TLS.
-        let osmAnd = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "osmand+https://127.0.0.1:\(server.port)",
+        let osmAnd = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "osmand+https://127.0.0.1:\(server.port)",
                                                "--publish-ca", try #require(server.caFile), "--publish-device", "pi"], home: home)
         #expect(osmAnd.status == 0 && osmAnd.stderr.isEmpty, "\(osmAnd.stderr)")
         let queries = try server.requests().dropFirst(2 * expected.count)
@@ -238,11 +238,11 @@ struct HTTPPublishTests {
     func clientCertificate() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
-        let server = try RecordingHTTPServer(answers: [200], tls: true, requireClientCertificate: true)
+        try await TestSupport.grantAccess(home: home)
+        let server = try await RecordingHTTPServer(answers: [200], tls: true, requireClientCertificate: true)
         let ca = try #require(server.caFile), client = try #require(server.clientCertificate)
         let url = "https://127.0.0.1:\(server.port)/pub"
-        let without = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", ca,
+        let without = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-ca", ca,
                                                 "--publish-device", "pi", "--publish-wait", "2"], home: home)
         #expect(without.status == 0, "\(without.stderr)")
         // Under TLS 1.3 the server refuses the missing certificate after the handshake, so
@@ -250,19 +250,19 @@ struct HTTPPublishTests {
         #expect(without.stderr.contains("wait in the outbox for \(url)?u="), "\(without.stderr)")
         #expect(without.stderr.contains("(cannot connect: "), "\(without.stderr)")
         #expect(try server.requests().isEmpty)
-        let with = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", ca,
+        let with = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", ca,
                                              "--publish-cert", client.certificate, "--publish-key", client.key], home: home)
         #expect(with.status == 0, "\(with.stderr)")
-        let expected = try Self.expected(Self.shortLog, home: home)
+        let expected = try await Self.expected(Self.shortLog, home: home)
         #expect(try server.requests().count == expected.count)
     }
 
     @Test("a 500 and then 200s: the refused message is sent again, all arrive in order, and the outbox is empty")
     func retriesAfterServerError() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let expected = try Self.expected(Self.shortLog, home: home)
-        let server = try RecordingHTTPServer(answers: [500, 500, 200])
-        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://127.0.0.1:\(server.port)/pub",
+        let expected = try await Self.expected(Self.shortLog, home: home)
+        let server = try await RecordingHTTPServer(answers: [500, 500, 200])
+        let run = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://127.0.0.1:\(server.port)/pub",
                                             "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "everything was delivered within --publish-wait: \(run.stderr)")
@@ -273,49 +273,49 @@ struct HTTPPublishTests {
         }
         // The first message three times (two 500s), then each once, in order.
         #expect(times == [expected[0].tst, expected[0].tst] + expected.map(\.tst), "\(times)")
-        #expect(try Self.outbox(home: home).isEmpty)
+        #expect(try await Self.outbox(home: home).isEmpty)
     }
 
     @Test("a 400 sets that message aside as a dead letter 'geotrack outbox' lists with the reason; the others are delivered")
     func deadLetter() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let expected = try Self.expected(Self.shortLog, home: home)
+        let expected = try await Self.expected(Self.shortLog, home: home)
         #expect(expected.count >= 3)
-        let server = try RecordingHTTPServer(answers: [200, 400, 200])
+        let server = try await RecordingHTTPServer(answers: [200, 400, 200])
         let url = "http://127.0.0.1:\(server.port)/pub"
-        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"],
+        let run = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"],
                                            home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let requests = try server.requests()
         #expect(requests.map(\.status) == [200, 400] + Array(repeating: 200, count: expected.count - 2), "sent once, never again")
-        let listed = try Self.outbox(home: home)
+        let listed = try await Self.outbox(home: home)
         try #require(listed.count == 1, "\(listed)")
         #expect(listed[0]["destination"] as? String == "\(url)?u=ann&d=pi")
         #expect(listed[0]["messages"] as? Int == 0)
         #expect(listed[0]["dead_letters"] as? Int == 1)
         let reason = listed[0]["dead_letter_reason"] as? String ?? ""
         #expect(reason.contains("400") && reason.contains("Bad Request"), "\(reason)")
-        let text = try TestSupport.geotrack(["outbox"], home: home)
+        let text = try await TestSupport.geotrack(["outbox"], home: home)
         #expect(text.stdout.contains("400"), "\(text.stdout)")
         // Clearing says what it deleted, the dead letter too.
-        let cleared = try TestSupport.geotrack(["outbox", "clear", "--all"], home: home)
+        let cleared = try await TestSupport.geotrack(["outbox", "clear", "--all"], home: home)
         #expect(cleared.status == 0, "\(cleared.stderr)")
         #expect(cleared.stdout == "Deleted 0 messages and 1 dead letter.\n")
-        #expect(try Self.outbox(home: home).allSatisfy { $0["dead_letters"] as? Int ?? 0 == 0 })
+        #expect(try await Self.outbox(home: home).allSatisfy { $0["dead_letters"] as? Int ?? 0 == 0 })
     }
 
     @Test("Traccar's 400 for an unknown device: every location is set aside, and the exit line says how many, why and what to do")
     func deadLettersAreSaid() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let expected = try Self.expected(Self.shortLog, home: home)
-        let server = try RecordingHTTPServer(answers: [400])
+        let expected = try await Self.expected(Self.shortLog, home: home)
+        let server = try await RecordingHTTPServer(answers: [400])
         let url = "osmand://127.0.0.1:\(server.port)"
-        let run = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"],
+        let run = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"],
                                            home: home)
         // Nothing waits and nothing is lost unsaid: the run did its work, so 0 (docs/FLEET.md).
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try server.requests().count == expected.count, "each sent once, never again")
-        let key = try #require(Self.outbox(home: home).first?["destination"] as? String)
+        let key = try await #require(Self.outbox(home: home).first?["destination"] as? String)
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines == ["geotrack: \(expected.count) messages for \(key) set aside as undeliverable in this run (the server answered 400 (Bad Request): it cannot take this message), never to be sent: Traccar answers 400 for a device it does not know: add the device 'pi' in Traccar; 'geotrack outbox' lists them, 'geotrack outbox clear \(key)' deletes them"],
                 "\(run.stderr)")
@@ -325,8 +325,8 @@ struct HTTPPublishTests {
     func namedFailures() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
-        let unknown = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://nohost.invalid/pub",
+        try await TestSupport.grantAccess(home: home)
+        let unknown = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://nohost.invalid/pub",
                                                 "--publish-user", "ann", "--publish-device", "pi", "--publish-wait", "5"], home: home)
         #expect(unknown.status == 0, "\(unknown.stderr)")
         let notFound = unknown.stderr.split(separator: "\n").filter { $0.contains("the server's host name was not found") }
@@ -334,16 +334,16 @@ struct HTTPPublishTests {
         #expect(notFound.first?.contains("wait in the outbox for http://nohost.invalid:80/pub?u=ann&d=pi") == true, "\(unknown.stderr)")
 
         let port = try GeoTrackTesting.GPSFake.freePort()
-        let closed = try TestSupport.geotrack(["replay", Self.shortLog, "--publish", "osmand://127.0.0.1:\(port)",
+        let closed = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "osmand://127.0.0.1:\(port)",
                                                "--publish-user", "ann", "--publish-device", "pi", "--publish-wait", "5"], home: home)
         #expect(closed.status == 0, "\(closed.stderr)")
         #expect(closed.stderr.contains("wait in the outbox for osmand://127.0.0.1:\(port)/?id=pi (cannot connect: the server's host refused the connection"),
                 "\(closed.stderr)")
 
-        let flush = try TestSupport.geotrack(["outbox", "flush", "osmand://127.0.0.1:\(port)/?id=pi", "--timeout", "3"], home: home)
+        let flush = try await TestSupport.geotrack(["outbox", "flush", "osmand://127.0.0.1:\(port)/?id=pi", "--timeout", "3"], home: home)
         #expect(flush.status == 69, "\(flush.stderr)")
         #expect(flush.stderr.contains("cannot connect to osmand://127.0.0.1:\(port)/: the server's host refused the connection"), "\(flush.stderr)")
-        let unresolved = try TestSupport.geotrack(["outbox", "flush", "http://nohost.invalid:80/pub?u=ann&d=pi", "--timeout", "3"],
+        let unresolved = try await TestSupport.geotrack(["outbox", "flush", "http://nohost.invalid:80/pub?u=ann&d=pi", "--timeout", "3"],
                                                   home: home)
         #expect(unresolved.status == 69, "\(unresolved.stderr)")
         #expect(unresolved.stderr.contains("cannot connect to http://nohost.invalid:80/pub: the server's host name was not found"),
@@ -354,8 +354,8 @@ struct HTTPPublishTests {
     func malformedMessage() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
-        let server = try RecordingHTTPServer(answers: [200])
+        try await TestSupport.grantAccess(home: home)
+        let server = try await RecordingHTTPServer(answers: [200])
         let key = "osmand://127.0.0.1:\(server.port)/?id=pi"
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -365,18 +365,18 @@ struct HTTPPublishTests {
                                              created: Date()))
         }
         outbox.close()
-        let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10"], home: home)
+        let flush = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "10"], home: home)
         #expect(flush.status == 0, "\(flush.stderr)")
         let requests = try server.requests()
         #expect(requests.count == 1 && requests.first?.parameter("timestamp") == "2", "\(requests.map(\.query))")
         #expect(requests.allSatisfy { $0.headers["x-evil"] == nil })
-        let listed = try Self.outbox(home: home)
+        let listed = try await Self.outbox(home: home)
         #expect(listed.first?["dead_letters"] as? Int == 1, "\(listed)")
         #expect((listed.first?["dead_letter_reason"] as? String)?.contains("the request cannot be made") == true, "\(listed)")
     }
 
     @Test("bad HTTP URLs are one-line usage errors; fleet takes only MQTT")
-    func usageErrors() throws {
+    func usageErrors() async throws {
         let home = try TestSupport.temporaryDirectory()
         for (arguments, fragment) in [
             (["--publish", "http://ann:secret@host/pub"], "no password in the URL"),
@@ -384,13 +384,13 @@ struct HTTPPublishTests {
             (["--publish", "osmand://host:0"], "port must be a number from 1 to 65535"),
             (["--publish", "http://host/a b"], "the path has spaces"),
         ] {
-            let run = try TestSupport.geotrack(["replay", Self.shortLog] + arguments, home: home)
+            let run = try await TestSupport.geotrack(["replay", Self.shortLog] + arguments, home: home)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(fragment), "\(arguments): \(run.stderr)")
             #expect(!run.stderr.contains("secret"), "\(run.stderr)")
             #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
         }
-        let fleet = try TestSupport.geotrack(["fleet", "http://host/pub"], home: home)
+        let fleet = try await TestSupport.geotrack(["fleet", "http://host/pub"], home: home)
         #expect(fleet.status == 64 && fleet.stderr.contains("subscribes to an MQTT broker"), "\(fleet.stderr)")
     }
 }

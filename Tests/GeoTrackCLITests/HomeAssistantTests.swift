@@ -14,7 +14,7 @@ struct HomeAssistantTests {
     func discoveryConfig() async throws {
         let home = try TestSupport.temporaryDirectory()
         let broker = try await Mosquitto()
-        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+        let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
                                             "--publish-user", "ann", "--publish-device", "boat.1", "--publish-home-assistant"],
                                            home: home)
         #expect(run.status == 0, "\(run.stderr)")
@@ -61,9 +61,9 @@ struct HomeAssistantTests {
     }
 
     @Test("without an MQTT destination there is nothing to announce on: a usage error")
-    func needsBroker() throws {
+    func needsBroker() async throws {
         for arguments in [["--publish-home-assistant"], ["--publish", "http://127.0.0.1:1/pub", "--publish-home-assistant"]] {
-            let run = try TestSupport.geotrack(["replay", try PublishTests.log] + arguments, home: try TestSupport.temporaryDirectory())
+            let run = try await TestSupport.geotrack(["replay", try PublishTests.log] + arguments, home: try TestSupport.temporaryDirectory())
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("--publish-home-assistant announces the device on an MQTT broker"))
         }

@@ -9,11 +9,11 @@ struct HostileGPSDCLITests {
 
     @Test("devices --timeout 1 ends with 69 when the connect never completes or the peer says nothing, within its timeout",
           arguments: [HostileGPSD.Script.neverComplete, .acceptThenSilence])
-    func devicesTimeout(script: HostileGPSD.Script) throws {
+    func devicesTimeout(script: HostileGPSD.Script) async throws {
         let server = try HostileGPSD(script)
         defer { server.stop() }
         let started = ContinuousClock.now
-        let run = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "1"],
+        let run = try await TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "1"],
                                            home: try TestSupport.temporaryDirectory())
         let elapsed = ContinuousClock.now - started
         #expect(run.status == 69, "\(run.stderr)")
@@ -25,17 +25,17 @@ struct HostileGPSDCLITests {
     }
 
     @Test("devices prints a hostile gpsd's escape sequences as visible text, never to the terminal")
-    func devicesEscapes() throws {
+    func devicesEscapes() async throws {
         let devices = #"{"class":"DEVICES","devices":[{"class":"DEVICE","path":"/dev/tty\u001b[2J","driver":"u-blox\u001b]0;pwned\u0007","activated":"2024-05-01T10:00:00.000Z"}]}"#
         let server = try HostileGPSD(.send([.line(Self.version), .line(devices)], closeAfter: false))
         defer { server.stop() }
-        let run = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "5"],
+        let run = try await TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "5"],
                                            home: try TestSupport.temporaryDirectory())
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(run.stdout.contains(#"/dev/tty\u{1b}[2J"#))
         // --json escapes them as JSON does, and a JSON reader gets the path back exactly.
-        let json = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "5", "--json"],
+        let json = try await TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:\(server.port)", "--timeout", "5", "--json"],
                                             home: try TestSupport.temporaryDirectory())
         #expect(json.status == 0, "\(json.stderr)")
         #expect(!json.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
@@ -45,7 +45,7 @@ struct HostileGPSDCLITests {
     }
 
     @Test("watch --json prints only what passed the checks: no 0 from 0x33, no 1899 from a bad time")
-    func watchGarbage() throws {
+    func watchGarbage() async throws {
         let tpv = { (fields: String) in #"{"class":"TPV","device":"/dev/ttyX","mode":3,"# + fields + "}" }
         let server = try HostileGPSD(.send([
             .line(Self.version),
@@ -57,9 +57,9 @@ struct HostileGPSDCLITests {
         ], closeAfter: false))
         defer { server.stop() }
         let home = try TestSupport.temporaryDirectory()
-        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        _ = try await TestSupport.geotrack(["auth", "grant"], home: home)
         let gpx = home.appendingPathComponent("track.gpx").path
-        let run = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:\(server.port)", "--json", "--count", "1",
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:\(server.port)", "--json", "--count", "1",
                                             "--timeout", "20", "--gpx", gpx], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
@@ -75,12 +75,12 @@ struct HostileGPSDCLITests {
 @Suite("watch --json: data on stdout, state changes on stderr")
 struct StateChangesOnStderrTests {
     @Test("with gpsd down, stdout stays empty and stderr says so once, not once per retry")
-    func gpsdDown() throws {
+    func gpsdDown() async throws {
         let home = try TestSupport.temporaryDirectory()
-        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        _ = try await TestSupport.geotrack(["auth", "grant"], home: home)
         let port = try GeoTrackTesting.GPSFake.freePort()
         // Attempts at 0, 1 and 3 s (the backoff doubles) before the 3.5 s timeout.
-        let run = try TestSupport.geotrack(["watch", "--json", "--gpsd", "127.0.0.1:\(port)", "--once", "--timeout", "3.5"], home: home)
+        let run = try await TestSupport.geotrack(["watch", "--json", "--gpsd", "127.0.0.1:\(port)", "--once", "--timeout", "3.5"], home: home)
         #expect(run.status == 75, "\(run.stderr)")
         #expect(run.stdout.isEmpty)
         let lines = run.stderr.split(separator: "\n")

@@ -7,8 +7,8 @@ import Testing
 @Suite("the man page")
 struct ManualTests {
     /// Every abstract and discussion in the help geotrack dumps for generate-manual.
-    static func helpTexts() throws -> [(key: String, text: String)] {
-        let dump = try TestSupport.geotrack(["--experimental-dump-help"], home: try TestSupport.temporaryDirectory())
+    static func helpTexts() async throws -> [(key: String, text: String)] {
+        let dump = try await TestSupport.geotrack(["--experimental-dump-help"], home: try TestSupport.temporaryDirectory())
         #expect(dump.status == 0, "\(dump.stderr)")
         var texts: [(String, String)] = []
         func visit(_ value: Any) {
@@ -26,8 +26,8 @@ struct ManualTests {
     }
 
     @Test("no help text has a line mdoc warns about or joins to the one before, or a character generate-manual drops")
-    func helpTextsSuitMdoc() throws {
-        let texts = try Self.helpTexts()
+    func helpTextsSuitMdoc() async throws {
+        let texts = try await Self.helpTexts()
         #expect(texts.count > 50, "the dump lists every command's and option's help")
         for (key, text) in texts {
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
@@ -57,7 +57,7 @@ struct ManualTests {
     }
 
     @Test("the generated page renders without a warning from groff or man, and has the exit statuses")
-    func generatedPage() throws {
+    func generatedPage() async throws {
         // generate-manual is swift-argument-parser's tool, built beside geotrack by `make test`
         // (swift build --product generate-manual); groff and man come with make deps.
         let tool = URL(fileURLWithPath: TestSupport.binary).deletingLastPathComponent().appendingPathComponent("generate-manual").path
@@ -66,14 +66,14 @@ struct ManualTests {
             try #require(TestSupport.installed(program), "\(program) is missing: make deps installs it")
         }
         let directory = try TestSupport.temporaryDirectory()
-        let generated = try TestSupport.run(tool, [TestSupport.binary, "--date", "2026-01-01", "-o", directory.path])
+        let generated = try await TestSupport.run(tool, [TestSupport.binary, "--date", "2026-01-01", "-o", directory.path])
         #expect(generated.status == 0, "\(generated.stderr)")
         let page = directory.appendingPathComponent("geotrack.1").path
         let source = try String(contentsOfFile: page, encoding: .utf8)
 
-        let groff = try TestSupport.run("/usr/bin/groff", ["-mandoc", "-ww", "-z", page])
+        let groff = try await TestSupport.run("/usr/bin/groff", ["-mandoc", "-ww", "-z", page])
         #expect(groff.status == 0 && groff.stderr.isEmpty, "groff: \(groff.stderr)")
-        let man = try TestSupport.run("/usr/bin/man", ["-l", page], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
+        let man = try await TestSupport.run("/usr/bin/man", ["-l", page], environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
         #expect(man.status == 0 && man.stderr.isEmpty, "man: \(man.stderr)")
         #expect(man.stdout.contains("DESCRIPTION"))
         for status in ExitStatus.allCases {

@@ -114,9 +114,9 @@ struct OnePipelineTests {
     }
 
     @Test("replay reports the configured region and visit, dated with their fixes, in JSON and on status lines")
-    func replayEvents() throws {
+    func replayEvents() async throws {
         let home = try Self.eventHome()
-        let json = try TestSupport.geotrack(["replay", Self.walk, "--json"], home: home)
+        let json = try await TestSupport.geotrack(["replay", Self.walk, "--json"], home: home)
         #expect(json.status == 0, "\(json.stderr)")
         let events = Self.eventObjects(json.stdout)
         #expect(events.count == 4)
@@ -129,22 +129,22 @@ struct OnePipelineTests {
         let entered = try #require(lines.firstIndex(of: events[0]))
         #expect(lines[entered - 1].contains(#""time":"2024-06-18T12:00:50.000Z""#))
 
-        let plain = try TestSupport.geotrack(["replay", Self.walk], home: home)
+        let plain = try await TestSupport.geotrack(["replay", Self.walk], home: home)
         #expect(plain.status == 0, "\(plain.stderr)")
         let eventLines = plain.stdout.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("3D") && !$0.hasPrefix("searching") }
         #expect(eventLines == ["replaying \(Self.walk)"] + Self.walkEventLines + ["end of \(Self.walk)"])
 
         // Paced, the same events at the same fix times.
-        let paced = try TestSupport.geotrack(["replay", Self.walk, "--json", "--speed", "200"], home: home)
+        let paced = try await TestSupport.geotrack(["replay", Self.walk, "--json", "--speed", "200"], home: home)
         #expect(Self.eventObjects(paced.stdout) == events)
     }
 
     @Test("visits are reported only when asked for, like CoreLocation's startMonitoringVisits")
-    func visitsAreOptIn() throws {
+    func visitsAreOptIn() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let quiet = try TestSupport.geotrack(["replay", Self.walk, "--json"], home: home)
+        let quiet = try await TestSupport.geotrack(["replay", Self.walk, "--json"], home: home)
         #expect(Self.eventObjects(quiet.stdout).isEmpty)
-        let asked = try TestSupport.geotrack(["replay", Self.walk, "--json", "--visits"], home: home)
+        let asked = try await TestSupport.geotrack(["replay", Self.walk, "--json", "--visits"], home: home)
         // The default dwell is five minutes; the walk stays 16 s: still nothing, but through the service path.
         #expect(asked.status == 0)
         #expect(Self.eventObjects(asked.stdout).isEmpty)
@@ -152,10 +152,10 @@ struct OnePipelineTests {
     }
 
     @Test("--sky adds gpsd's SKY objects to the TPVs; without --json it is a usage error")
-    func sky() throws {
+    func sky() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = try Corpus.path("garmin15x.nmea")
-        let run = try TestSupport.geotrack(["replay", log, "--json", "--sky"], home: home)
+        let run = try await TestSupport.geotrack(["replay", log, "--json", "--sky"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         let skies = lines.filter { $0.hasPrefix("{\"class\":\"SKY\"") }
@@ -167,9 +167,9 @@ struct OnePipelineTests {
         #expect(satellites.filter { $0["used"] as? Bool == true }.count == 8)
         #expect(object["hdop"] != nil)
         // The TPVs are the same as without --sky.
-        let plain = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let plain = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(lines.filter { $0.hasPrefix("{\"class\":\"TPV\"") } == plain.stdout.split(separator: "\n").map(String.init))
-        let usage = try TestSupport.geotrack(["replay", log, "--sky"], home: home)
+        let usage = try await TestSupport.geotrack(["replay", log, "--sky"], home: home)
         #expect(usage.status == 64)
     }
 }

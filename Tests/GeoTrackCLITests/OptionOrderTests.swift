@@ -8,9 +8,9 @@ struct OptionOrderTests {
     @Test("basic options come before the publishing ones, in --help and in the man page's order",
           arguments: [("watch", ["--gpsd", "--device", "--no-retry", "--json", "--gpx", "--count", "--once", "--timeout", "--format", "--units"]),
                       ("replay", ["<file>", "--realtime", "--speed", "--json", "--gpx", "--count", "--once", "--timeout", "--format", "--units"])])
-    func basicFirst(command: String, basic: [String]) throws {
+    func basicFirst(command: String, basic: [String]) async throws {
         let home = try TestSupport.temporaryDirectory()
-        let help = try TestSupport.geotrack(["help", command], home: home, environment: ["COLUMNS": "100"])
+        let help = try await TestSupport.geotrack(["help", command], home: home, environment: ["COLUMNS": "100"])
         #expect(help.status == 0, "\(help.stderr)")
         let lines = help.stdout.split(separator: "\n").map(String.init)
         func index(_ option: String) -> Int? {
@@ -30,7 +30,7 @@ struct OptionOrderTests {
         #expect(rest.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["--config", "--version", "-h,"], "\(rest)")
 
         // The man page lists the options as declared: the same order.
-        let dump = try TestSupport.geotrack(["--experimental-dump-help"], home: home)
+        let dump = try await TestSupport.geotrack(["--experimental-dump-help"], home: home)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
         let tool = try #require(root["command"] as? [String: Any])
         let subcommands = try #require(tool["subcommands"] as? [[String: Any]])

@@ -15,7 +15,7 @@ struct OutboxStorageFailureTests {
     func flushOnAFullDisk() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto()
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         let folder = home.appendingPathComponent("state/geotrack")
@@ -36,7 +36,7 @@ struct OutboxStorageFailureTests {
 
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
                            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path]
-        let flush = try TestSupport.run("/bin/sh", ["-c", "ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\"",
+        let flush = try await TestSupport.run("/bin/sh", ["-c", "ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\"",
                                                     TestSupport.binary, "outbox", "flush", "--timeout", "30"],
                                         environment: environment)
         #expect(flush.status == 74, "\(flush.stdout) \(flush.stderr)")
@@ -69,7 +69,7 @@ struct OutboxStorageFailureTests {
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
                            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path]
         // Port 1: nothing would take the messages anyway; the point is that none can be kept.
-        let run = try TestSupport.run("/bin/sh", ["-c", "ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\"",
+        let run = try await TestSupport.run("/bin/sh", ["-c", "ulimit -f 1 && trap '' XFSZ && exec \"$0\" \"$@\"",
                                                   TestSupport.binary, "replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:1",
                                                   "--publish-wait", "0"],
                                       environment: environment)

@@ -14,15 +14,15 @@ struct PictureTests {
     }
 
     @Test("replay --svg: valid SVG (xmllint), rendered by rsvg-convert, with the track, markers, stop, scale, legend and caption")
-    func validatesAndRenders() throws {
+    func validatesAndRenders() async throws {
         let home = try TestSupport.temporaryDirectory()
         let svg = home.appendingPathComponent("loop.svg").path
-        let run = try TestSupport.geotrack(["replay", Self.loop, "--svg", svg], home: home)
+        let run = try await TestSupport.geotrack(["replay", Self.loop, "--svg", svg], home: home)
         #expect(run.status == 0, "\(run.stderr)")
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", svg])
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", svg])
         #expect(lint.status == 0, "\(lint.stderr)")
         let png = home.appendingPathComponent("loop.png").path
-        let render = try TestSupport.run("/usr/bin/rsvg-convert", ["-o", png, svg])
+        let render = try await TestSupport.run("/usr/bin/rsvg-convert", ["-o", png, svg])
         #expect(render.status == 0, "\(render.stderr)")
         let image = try Data(contentsOf: URL(fileURLWithPath: png))
         #expect(image.starts(with: [0x89, 0x50, 0x4E, 0x47]))
@@ -41,7 +41,7 @@ struct PictureTests {
             #expect(text.contains(piece), "\(piece) is missing")
         }
         // The caption's figures are the statistics'.
-        let stats = try TestSupport.geotrack(["stats", Self.loop], home: home)
+        let stats = try await TestSupport.geotrack(["stats", Self.loop], home: home)
         let distance = stats.stdout.split(separator: "\n").first { $0.hasPrefix("distance") }?.split(separator: " ").dropFirst().joined(separator: " ")
         #expect(distance == "3.812 km")
         #expect(text.contains("3.812 km  ·  15 min 46 s  ·  moving 9 min 48 s"))
@@ -57,28 +57,28 @@ struct PictureTests {
     }
 
     @Test("regions from the configuration are drawn as dashed circles with their names")
-    func regions() throws {
+    func regions() async throws {
         let home = try TestSupport.temporaryDirectory()
         let config = home.appendingPathComponent("geotrack.yaml")
         try "regions:\n  cafe:\n    latitude: 46.20752\n    longitude: 6.14623\n    radius: 120\n".write(to: config, atomically: true, encoding: .utf8)
         let svg = home.appendingPathComponent("regions.svg").path
-        let run = try TestSupport.geotrack(["stats", Self.loop, "--svg", svg, "--config", config.path], home: home)
+        let run = try await TestSupport.geotrack(["stats", Self.loop, "--svg", svg, "--config", config.path], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let text = try String(contentsOfFile: svg, encoding: .utf8)
         #expect(text.contains("<circle class=\"region\"") && text.contains(">cafe</text>"))
-        #expect(try TestSupport.run("/usr/bin/xmllint", ["--noout", svg]).status == 0)
+        #expect(try await TestSupport.run("/usr/bin/xmllint", ["--noout", svg]).status == 0)
     }
 
     @Test("an existing file is kept unless --overwrite, a link is never followed, and a hostile name is escaped")
-    func fileSafety() throws {
+    func fileSafety() async throws {
         let home = try TestSupport.temporaryDirectory()
         let existing = home.appendingPathComponent("kept.svg").path
         try "mine\n".write(toFile: existing, atomically: true, encoding: .utf8)
-        let refused = try TestSupport.geotrack(["replay", Self.loop, "--svg", existing], home: home)
+        let refused = try await TestSupport.geotrack(["replay", Self.loop, "--svg", existing], home: home)
         #expect(refused.status == 73)
         #expect(refused.stderr.contains("already exists") && refused.stderr.contains("--overwrite"), "\(refused.stderr)")
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "mine\n")
-        let replaced = try TestSupport.geotrack(["replay", Self.loop, "--svg", existing, "--overwrite"], home: home)
+        let replaced = try await TestSupport.geotrack(["replay", Self.loop, "--svg", existing, "--overwrite"], home: home)
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(try String(contentsOfFile: existing, encoding: .utf8).hasPrefix("<?xml"))
 
@@ -86,24 +86,24 @@ struct PictureTests {
         try "target\n".write(toFile: target, atomically: true, encoding: .utf8)
         let link = home.appendingPathComponent("link.svg").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        let linked = try TestSupport.geotrack(["replay", Self.loop, "--svg", link, "--overwrite"], home: home)
+        let linked = try await TestSupport.geotrack(["replay", Self.loop, "--svg", link, "--overwrite"], home: home)
         #expect(linked.status == 73)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "target\n")
 
         let hostile = home.appendingPathComponent("a<b&c>\u{1b}[2J.nmea").path
         try FileManager.default.copyItem(atPath: Self.loop, toPath: hostile)
         let escaped = home.appendingPathComponent("escaped.svg").path
-        let run = try TestSupport.geotrack(["replay", hostile, "--svg", escaped], home: home)
+        let run = try await TestSupport.geotrack(["replay", hostile, "--svg", escaped], home: home)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(try TestSupport.run("/usr/bin/xmllint", ["--noout", escaped]).status == 0)
+        #expect(try await TestSupport.run("/usr/bin/xmllint", ["--noout", escaped]).status == 0)
         #expect(try String(contentsOfFile: escaped, encoding: .utf8).contains("<title>a&lt;b&amp;c&gt;\u{FFFD}[2J.nmea</title>"))
     }
 
     @Test("the picture in the README is what geotrack draws for loop.nmea today")
-    func readmePicture() throws {
+    func readmePicture() async throws {
         let home = try TestSupport.temporaryDirectory()
         let svg = home.appendingPathComponent("loop.svg").path
-        #expect(try TestSupport.geotrack(["stats", Self.loop, "--svg", svg], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["stats", Self.loop, "--svg", svg], home: home).status == 0)
         let committed = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("docs/loop.svg"), encoding: .utf8)
         #expect(try String(contentsOfFile: svg, encoding: .utf8) == committed,
                 "regenerate it: geotrack stats Tests/GeoTrackCLITests/Logs/loop.nmea --svg docs/loop.svg --overwrite")

@@ -20,22 +20,22 @@ struct PublishConfigTests {
               device: boat
               home_assistant: true
             """.write(toFile: config, atomically: true, encoding: .utf8)
-        let expected = try PublishTests.expectedFixes(try PublishTests.log, home: home)
+        let expected = try await PublishTests.expectedFixes(try PublishTests.log, home: home)
 
-        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", config], home: home)
+        let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--config", config], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#", "homeassistant/#"])
         // Retained: the last location and the discovery config.
         #expect(await subscriber.waitForMessages(2))
         let topics = Set(subscriber.messages().map(\.topic))
         #expect(topics == ["owntracks/ann/boat", "homeassistant/device_tracker/geotrack_ann_boat/config"], "\(topics)")
-        let outbox = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let outbox = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(outbox.stdout.isEmpty, "\(outbox.stdout)")
 
         // A destination on the command line stands instead of the configured ones; the
         // configured user and device still name the topic.
         let live = try await MosquittoSubscriber(broker: other, topics: ["owntracks/#"])
-        let flagged = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", config,
+        let flagged = try await TestSupport.geotrack(["replay", try PublishTests.log, "--config", config,
                                                 "--publish", "mqtt://127.0.0.1:\(other.port)"], home: home)
         #expect(flagged.status == 0, "\(flagged.stderr)")
         #expect(await live.waitForMessages(expected.count))
@@ -47,7 +47,7 @@ struct PublishConfigTests {
         let home = try TestSupport.temporaryDirectory()
         let quiet = home.appendingPathComponent("quiet.yaml").path
         try "publish:\n  home_assistant: true\n".write(toFile: quiet, atomically: true, encoding: .utf8)
-        let plain = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", quiet], home: home)
+        let plain = try await TestSupport.geotrack(["replay", try PublishTests.log, "--config", quiet], home: home)
         #expect(plain.status == 0, "\(plain.stderr)")
         #expect(plain.stderr.isEmpty, "\(plain.stderr)")
 
@@ -55,7 +55,7 @@ struct PublishConfigTests {
         let configured = home.appendingPathComponent("broker.yaml").path
         try "publish:\n  destinations: [mqtt://127.0.0.1:\(broker.port)]\n  user: ann\n  device: boat\n"
             .write(toFile: configured, atomically: true, encoding: .utf8)
-        let run = try TestSupport.geotrack(["replay", try PublishTests.log, "--config", configured, "--publish-home-assistant"],
+        let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--config", configured, "--publish-home-assistant"],
                                            home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#"])

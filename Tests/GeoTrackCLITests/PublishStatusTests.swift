@@ -20,15 +20,15 @@ struct PublishStatusTests {
           arguments: ["C-c", "SIGTERM"])
     func brokerDown(ending: String) async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try StatusTerminalTests.grantedHome()
+        let home = try await StatusTerminalTests.grantedHome()
         let port = try GeoTrackTesting.GPSFake.freePort()
         let url = "mqtt://127.0.0.1:\(port)"
-        let session = try TmuxSession(width: 200, height: 12,
+        let session = try await TmuxSession(width: 200, height: 12,
                                       command: [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--publish", url,
                                                 "--publish-user", "ann", "--publish-device", "van"],
                                       environment: StatusTerminalTests.environment(home))
         // Several fixes queued while the broker refuses: the count grows on the line.
-        let screen = try session.waitFor("messages queued for the unreachable broker") { lines in
+        let screen = try await session.waitFor("messages queued for the unreachable broker") { lines in
             lines.contains { (Self.queued($0) ?? 0) >= 3 }
         }
         let line = try #require(screen.first { Self.queued($0) != nil })
@@ -36,15 +36,15 @@ struct PublishStatusTests {
         #expect(line.contains(" · "), "\(line)")
 
         if ending == "SIGTERM" {
-            kill(try session.commandPID(), SIGTERM)
+            await kill(try session.commandPID(), SIGTERM)
         } else {
-            try session.send("C-c")
+            try await session.send("C-c")
         }
         // A signal does not wait for the broker: no --publish-wait here, only the ceiling of a hang.
-        #expect(try session.waitForExit(timeout: 10) == 0)
-        let after = try session.lines()
+        #expect(try await session.waitForExit(timeout: 10) == 0)
+        let after = try await session.lines()
         let note = try #require(after.first { $0.hasPrefix("geotrack: ") }, "no note at the end: \(after)")
-        let listed = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let listed = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         let summary = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         let waiting = try #require(summary["messages"] as? Int)
         #expect(waiting >= 3)

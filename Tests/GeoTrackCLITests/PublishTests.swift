@@ -10,17 +10,17 @@ struct PublishTests {
     /// What `replay --json` prints with a position: (lat, lon, whole seconds), in order, the
     /// first of each second only: a device's `tst` never repeats (the Recorder skips its `last`
     /// update for a repeated one), so at most one location a second is published.
-    static func expectedFixes(_ log: String, home: URL) throws -> [Fix] {
+    static func expectedFixes(_ log: String, home: URL) async throws -> [Fix] {
         var seen: Int?
-        return try everyFix(log, home: home).filter { fix in
+        return try await everyFix(log, home: home).filter { fix in
             defer { seen = fix.tst }
             return fix.tst != seen
         }
     }
 
     /// What `replay --json` prints with a position, every fix.
-    static func everyFix(_ log: String, home: URL) throws -> [Fix] {
-        let run = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+    static func everyFix(_ log: String, home: URL) async throws -> [Fix] {
+        let run = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(run.status == 0)
         return try run.stdout.split(separator: "\n").compactMap { line in
             let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -62,18 +62,18 @@ struct PublishTests {
     @Test("replay --publish delivers one OwnTracks location per fix with a position, in order")
     func replayPublishes() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let expected = try Self.expectedFixes(try Self.log, home: home)
+        let expected = try await Self.expectedFixes(try Self.log, home: home)
         #expect(expected.count > 25)
         #expect(Set(expected.map(\.tst)).count == expected.count, "no tst twice")
         let broker = try await Mosquitto()
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
-        let run = try TestSupport.geotrack(["replay", try Self.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+        let run = try await TestSupport.geotrack(["replay", try Self.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
                                             "--publish-user", "ann", "--publish-device", "boat"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.isEmpty, "\(run.stderr)")
         #expect(await subscriber.waitForMessages(expected.count))
         #expect(try Self.received(subscriber, topic: "owntracks/ann/boat") == expected)
-        let outbox = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let outbox = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(outbox.stdout.isEmpty, "nothing waits once the broker acknowledged all: \(outbox.stdout)")
     }
 
@@ -81,18 +81,18 @@ struct PublishTests {
     func shortRuns() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = try Corpus.path("garmin15x.nmea")
-        let expected = try Self.expectedFixes(log, home: home)
+        let expected = try await Self.expectedFixes(log, home: home)
         #expect(!expected.isEmpty)
         let broker = try await Mosquitto()
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         var notes: [String] = []
         for round in 0..<40 {
-            let run = try TestSupport.geotrack(["replay", log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+            let run = try await TestSupport.geotrack(["replay", log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
                                                 "--publish-user", "ann", "--publish-device", "run\(round)"], home: home)
             #expect(run.status == 0, "\(run.stderr)")
             if !run.stderr.isEmpty { notes.append(run.stderr) }
             // Ended: every message it queued was acknowledged, so the outbox holds none of them.
-            let left = try TestSupport.geotrack(["outbox", "--json"], home: home)
+            let left = try await TestSupport.geotrack(["outbox", "--json"], home: home)
             #expect(left.stdout.isEmpty, "round \(round) ended with messages waiting: \(left.stdout)")
         }
         #expect(notes.isEmpty, "\(notes.count) of 40 runs printed a note: \(notes.prefix(3))")
@@ -104,10 +104,10 @@ struct PublishTests {
 
     /// Replays the log with `--publish` to a "broker" that accepts the connection and never
     /// answers the MQTT CONNECT (a TLS port, a wrong service): everything stays queued for it.
-    static func queueForSilentBroker(home: URL, wait: String) throws -> (silent: HostileGPSD, url: String, run: TestSupport.Run) {
+    static func queueForSilentBroker(home: URL, wait: String) async throws -> (silent: HostileGPSD, url: String, run: TestSupport.Run) {
         let silent = try HostileGPSD(.acceptThenSilence)
         let url = "mqtt://127.0.0.1:\(silent.port)"
-        let run = try TestSupport.geotrack(["replay", try log, "--publish", url, "--publish-user", "ann",
+        let run = try await TestSupport.geotrack(["replay", try log, "--publish", url, "--publish-user", "ann",
                                             "--publish-device", "van", "--publish-wait", wait], home: home)
         return (silent, url, run)
     }
@@ -128,12 +128,12 @@ struct PublishTests {
     func flushStopsOnASignal(_ signal: Int32) async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         // A "broker" that accepts and never answers the MQTT CONNECT: the flush waits on it.
-        let (silent, url, run) = try Self.queueForSilentBroker(home: home, wait: "0.5")
+        let (silent, url, run) = try await Self.queueForSilentBroker(home: home, wait: "0.5")
         defer { silent.stop() }
         #expect(run.status == 0, "\(run.stderr)")
-        let queued = try #require(JSONSerialization.jsonObject(with: Data(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.utf8))
+        let queued = try #require(JSONSerialization.jsonObject(with: Data(try await TestSupport.geotrack(["outbox", "--json"], home: home).stdout.utf8))
             as? [String: Any])["messages"] as? Int
         let count = try #require(queued)
         #expect(count > 0)
@@ -141,10 +141,10 @@ struct PublishTests {
         let flush = try await Self.flushHeldBy(silent, home: home)
         flush.signal(signal)
         // Without the signal it would wait for ten minutes: the ceiling guards that.
-        #expect(flush.wait(timeout: 30) == 0, "\(flush.stderr)")
+        #expect(await flush.status(within: 30) == 0, "\(flush.stderr)")
         #expect(flush.stdout == "\(url)/owntracks/ann/van: 0 delivered, \(count) waiting (stopped)\n", "\(flush.stdout)")
         #expect(flush.stderr.isEmpty, "\(flush.stderr)")
-        let after = try #require(JSONSerialization.jsonObject(with: Data(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.utf8))
+        let after = try #require(JSONSerialization.jsonObject(with: Data(try await TestSupport.geotrack(["outbox", "--json"], home: home).stdout.utf8))
             as? [String: Any])
         #expect(after["messages"] as? Int == count)
     }
@@ -153,33 +153,33 @@ struct PublishTests {
     func storeAndForward() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
-        let expected = try Self.expectedFixes(try Self.log, home: home)
+        try await TestSupport.grantAccess(home: home)
+        let expected = try await Self.expectedFixes(try Self.log, home: home)
         let broker = try await Mosquitto()
         try await broker.stop()
         let url = "mqtt://127.0.0.1:\(broker.port)"
-        let run = try TestSupport.geotrack(["replay", try Self.log, "--publish", url, "--publish-user", "ann",
+        let run = try await TestSupport.geotrack(["replay", try Self.log, "--publish", url, "--publish-user", "ann",
                                             "--publish-device", "van", "--publish-wait", "0.5"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/van"), "\(run.stderr)")
-        let listed = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let listed = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         let summary = try #require(JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any])
         #expect(summary["messages"] as? Int == expected.count)
         #expect(summary["destination"] as? String == "\(url)/owntracks/ann/van")
 
         // Still down: flush gives up with 69 and keeps everything.
-        let early = try TestSupport.geotrack(["outbox", "flush", "--timeout", "0.5"], home: home)
+        let early = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "0.5"], home: home)
         #expect(early.status == 69, "\(early.stderr)")
         #expect(early.stderr.hasPrefix("geotrack: \(expected.count) messages still wait"), "\(early.stderr)")
 
         try await broker.restart()
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
-        let flush = try TestSupport.geotrack(["outbox", "flush"], home: home)
+        let flush = try await TestSupport.geotrack(["outbox", "flush"], home: home)
         #expect(flush.status == 0, "\(flush.stderr)")
         #expect(flush.stdout.contains("\(expected.count) delivered, 0 waiting"), "\(flush.stdout)")
         #expect(await subscriber.waitForMessages(expected.count))
         #expect(try Self.received(subscriber, topic: "owntracks/ann/van") == expected)
-        let after = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let after = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(after.stdout.isEmpty, "\(after.stdout)")
     }
 
@@ -187,27 +187,27 @@ struct PublishTests {
     func passwords() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto(users: ["fleet": "tide-table-42"])
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"], user: ("fleet", "tide-table-42"))
         let passwordFile = home.appendingPathComponent("password").path
         try "tide-table-42\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
         let url = "mqtt://fleet@127.0.0.1:\(broker.port)"
         let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
-        let expected = try Self.expectedFixes(log, home: home)
-        let good = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-password-file", passwordFile,
+        let expected = try await Self.expectedFixes(log, home: home)
+        let good = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-password-file", passwordFile,
                                              "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(await subscriber.waitForMessages(expected.count), "geotrack said: \(good.stderr)")
         #expect(try Self.received(subscriber, topic: "owntracks/ann/pi") == expected)
 
         // The environment's password, wrong: the run keeps its messages and says why they wait.
-        let wrong = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "pi",
+        let wrong = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "pi",
                                               "--publish-wait", "2"], home: home,
                                              environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-guess"])
         #expect(wrong.status == 0, "\(wrong.stderr)")
         #expect(wrong.stderr.contains("the broker refused"), "\(wrong.stderr)")
-        let flush = try TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home,
+        let flush = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "5"], home: home,
                                              environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-guess"])
         #expect(flush.status == 77, "\(flush.stderr)")
         // The same words in the note at exit and in flush's error.
@@ -218,7 +218,7 @@ struct PublishTests {
             #expect(!output.contains("tide-table"))
         }
         // A password in the URL is refused before anything runs: it would show in ps.
-        let inline = try TestSupport.geotrack(["replay", log, "--publish", "mqtt://fleet:tide-table-42@127.0.0.1:1"], home: home)
+        let inline = try await TestSupport.geotrack(["replay", log, "--publish", "mqtt://fleet:tide-table-42@127.0.0.1:1"], home: home)
         #expect(inline.status == 64)
         #expect(inline.stderr.contains("no password in the URL"), "\(inline.stderr)")
         #expect(inline.stderr.contains("mqtt://fleet:***@127.0.0.1:1"), "\(inline.stderr)")
@@ -229,20 +229,20 @@ struct PublishTests {
     func tls() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto(tls: true)
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
         let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
-        let expected = try Self.expectedFixes(log, home: home)
-        let good = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-ca", try #require(broker.caFile),
+        let expected = try await Self.expectedFixes(log, home: home)
+        let good = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-ca", try #require(broker.caFile),
                                              "--publish-user", "ann", "--publish-device", "pi"], home: home)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(await subscriber.waitForMessages(expected.count))
         #expect(try Self.received(subscriber, topic: "owntracks/ann/pi") == expected)
 
         let stranger = try await Mosquitto(tls: true)
-        let wary = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-ca", try #require(stranger.caFile),
+        let wary = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-ca", try #require(stranger.caFile),
                                              "--publish-user", "ann", "--publish-device", "wary", "--publish-wait", "2"], home: home)
         #expect(wary.status == 0, "\(wary.stderr)")
         // One line: the messages that wait, and why.
@@ -250,11 +250,11 @@ struct PublishTests {
         #expect(told.count == 1, "\(wary.stderr)")
         #expect(told.first?.contains("wait in the outbox for \(url)") == true, "\(wary.stderr)")
         // A flush with the same CA says why (69); with the broker's own CA it delivers them.
-        let stuck = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3", "--publish-ca", try #require(stranger.caFile)],
+        let stuck = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "3", "--publish-ca", try #require(stranger.caFile)],
                                              home: home)
         #expect(stuck.status == 69, "\(stuck.stderr)")
         #expect(stuck.stderr.contains("cannot connect to \(url): the TLS handshake failed"), "\(stuck.stderr)")
-        let flushed = try TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", try #require(broker.caFile)],
+        let flushed = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "10", "--publish-ca", try #require(broker.caFile)],
                                                home: home)
         #expect(flushed.status == 0, "\(flushed.stderr)")
         #expect(await subscriber.waitForMessages(2 * expected.count))
@@ -264,7 +264,7 @@ struct PublishTests {
     func clientCertificate() async throws {
         let home = try TestSupport.temporaryDirectory()
         // outbox flush sends queued positions only while access is granted.
-        try TestSupport.grantAccess(home: home)
+        try await TestSupport.grantAccess(home: home)
         let broker = try await Mosquitto(clientCertificates: true)
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
         let url = "mqtts://127.0.0.1:\(try #require(broker.tlsPort))"
@@ -272,29 +272,29 @@ struct PublishTests {
         let certificate = try #require(broker.clientCertificateFile)
         let key = try #require(broker.clientKeyFile)
         let log = try Corpus.path("garmin15x.nmea")
-        let expected = try Self.expectedFixes(log, home: home)
+        let expected = try await Self.expectedFixes(log, home: home)
         #expect(!expected.isEmpty)
         let tls = ["--publish-ca", ca, "--publish-cert", certificate, "--publish-key", key]
-        let good = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"] + tls,
+        let good = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"] + tls,
                                             home: home)
         #expect(good.status == 0, "\(good.stderr)")
         #expect(good.stderr.isEmpty, "\(good.stderr)")
         #expect(await subscriber.waitForMessages(expected.count))
         #expect(try Self.received(subscriber, topic: "owntracks/ann/pi") == expected)
-        let empty = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let empty = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(empty.stdout.isEmpty, "\(empty.stdout)")
 
         // A CA that did not sign the broker's certificate: the client refuses the broker.
         let stranger = try await Mosquitto(tls: true)
         let wrongCA = ["--publish-ca", try #require(stranger.caFile), "--publish-cert", certificate, "--publish-key", key]
-        let wary = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "wary",
+        let wary = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann", "--publish-device", "wary",
                                              "--publish-wait", "3"] + wrongCA, home: home)
         #expect(wary.status == 0, "\(wary.stderr)")
         let told = wary.stderr.split(separator: "\n").filter { $0.contains("the TLS handshake failed") }
         #expect(told.count == 1, "\(wary.stderr)")
         #expect(told.first?.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/wary") == true,
                 "\(wary.stderr)")
-        let stuck = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3"] + wrongCA, home: home)
+        let stuck = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "3"] + wrongCA, home: home)
         #expect(stuck.status == 69, "\(stuck.stderr)")
         #expect(stuck.stderr.contains("cannot connect to \(url): the TLS handshake failed"), "\(stuck.stderr)")
 
@@ -302,7 +302,7 @@ struct PublishTests {
         // after the client's side of the handshake ended), told as a TLS failure too, with
         // what to check. The note at exit and flush say it in the same words.
         let refused = "the TLS handshake failed: the broker refused the client"
-        let anonymous = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann",
+        let anonymous = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "ann",
                                                   "--publish-device", "anonymous", "--publish-wait", "3", "--publish-ca", ca],
                                                  home: home)
         #expect(anonymous.status == 0, "\(anonymous.stderr)")
@@ -311,24 +311,24 @@ struct PublishTests {
         #expect(note.first?.contains("\(expected.count) messages wait in the outbox for \(url)/owntracks/ann/anonymous") == true,
                 "\(anonymous.stderr)")
         #expect(note.first?.contains("check the client certificate and key") == true, "\(anonymous.stderr)")
-        let unsigned = try TestSupport.geotrack(["outbox", "flush", "--timeout", "3", "--publish-ca", ca], home: home)
+        let unsigned = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "3", "--publish-ca", ca], home: home)
         #expect(unsigned.status == 69, "\(unsigned.stderr)")
         #expect(unsigned.stderr.contains("cannot connect to \(url): \(refused)"), "\(unsigned.stderr)")
 
         // With all three, both queues go.
-        let flushed = try TestSupport.geotrack(["outbox", "flush", "--timeout", "20"] + tls, home: home)
+        let flushed = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "20"] + tls, home: home)
         #expect(flushed.status == 0, "\(flushed.stderr)")
         #expect(flushed.stdout.contains("\(url)/owntracks/ann/wary: \(expected.count) delivered, 0 waiting"), "\(flushed.stdout)")
         #expect(flushed.stdout.contains("\(url)/owntracks/ann/anonymous: \(expected.count) delivered, 0 waiting"), "\(flushed.stdout)")
         #expect(await subscriber.waitForMessages(3 * expected.count))
         #expect(try Self.received(subscriber, topic: "owntracks/ann/wary") == expected)
         #expect(try Self.received(subscriber, topic: "owntracks/ann/anonymous") == expected)
-        let drained = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let drained = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(drained.stdout.isEmpty, "\(drained.stdout)")
     }
 
     @Test("bad --publish values are one-line usage errors")
-    func usageErrors() throws {
+    func usageErrors() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
         for (arguments, fragment) in [
@@ -340,7 +340,7 @@ struct PublishTests {
             (["--publish-user", "ann"], "need --publish URL"),
             (["--publish", "mqtt://h", "--publish-tid", "abc"], "--publish-tid must be"),
         ] {
-            let run = try TestSupport.geotrack(["replay", log] + arguments, home: home)
+            let run = try await TestSupport.geotrack(["replay", log] + arguments, home: home)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains(fragment), "\(arguments): \(run.stderr)")
             #expect(run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")

@@ -22,20 +22,20 @@ struct ReadmeTests {
     }
 
     /// The help of geotrack and of each of its commands, joined.
-    static func help() throws -> String {
+    static func help() async throws -> String {
         let home = try TestSupport.temporaryDirectory()
-        var help = try TestSupport.geotrack(["--help"], home: home).stdout
+        var help = try await TestSupport.geotrack(["--help"], home: home).stdout
         for command in ["watch", "replay", "sky", "stats", "devices", "auth", "auth status", "auth grant", "auth deny", "auth reset",
                         "fleet", "outbox", "outbox list", "outbox flush", "outbox clear", "serve"] {
-            help += try TestSupport.geotrack(["help"] + command.split(separator: " ").map(String.init), home: home).stdout
+            help += try await TestSupport.geotrack(["help"] + command.split(separator: " ").map(String.init), home: home).stdout
         }
         return help
     }
 
     @Test("every --option the README names for geotrack appears in the help of geotrack or one of its commands")
-    func options() throws {
+    func options() async throws {
         #expect(!Self.readme.isEmpty)
-        let help = try Self.help()
+        let help = try await Self.help()
         let options = Self.options(in: Self.readme)
         #expect(options.count >= 15, "\(options.sorted())")
         for option in options.sorted() where !["--help", "--version", "--generate-completion-script"].contains(option) {
@@ -44,9 +44,9 @@ struct ReadmeTests {
     }
 
     @Test("every --option a page in docs/ names for geotrack appears in some help")
-    func docsOptions() throws {
+    func docsOptions() async throws {
         #expect(Self.docs.count >= 6, "\(Self.docs)")
-        let help = try Self.help()
+        let help = try await Self.help()
         for path in Self.docs {
             let text = Self.page(path)
             #expect(!text.isEmpty, "\(path) is empty or unreadable")

@@ -38,8 +38,8 @@ struct RecorderTests {
     }
 
     /// The region events replay --json prints, each with the TPV of the fix that caused it.
-    static func crossings(_ log: String, home: URL, config: String) throws -> [Crossing] {
-        let run = try TestSupport.geotrack(["replay", log, "--json", "--config", config], home: home)
+    static func crossings(_ log: String, home: URL, config: String) async throws -> [Crossing] {
+        let run = try await TestSupport.geotrack(["replay", log, "--json", "--config", config], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         var last: PublishTests.Fix?
         var found: [Crossing] = []
@@ -79,8 +79,8 @@ struct RecorderTests {
         var expected: [String: [PublishTests.Fix]] = [:]
         for (device, name) in Self.devices {
             let log = try Corpus.path(name)
-            expected[device] = try PublishTests.expectedFixes(log, home: home)
-            let run = try TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "fleet",
+            expected[device] = try await PublishTests.expectedFixes(log, home: home)
+            let run = try await TestSupport.geotrack(["replay", log, "--publish", url, "--publish-user", "fleet",
                                                 "--publish-device", device], home: home)
             #expect(run.status == 0, "\(device): \(run.stderr)")
             #expect(run.stderr.isEmpty, "\(device): \(run.stderr)")
@@ -90,11 +90,11 @@ struct RecorderTests {
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let config = home.appendingPathComponent("regions.yaml").path
         try Self.regionConfiguration.write(toFile: config, atomically: true, encoding: .utf8)
-        let crossings = try Self.crossings(walk, home: home, config: config)
+        let crossings = try await Self.crossings(walk, home: home, config: config)
         #expect(crossings.map(\.event) == ["enter", "leave"], "\(crossings)")
-        expected["walker"] = try PublishTests.expectedFixes(walk, home: home)
+        expected["walker"] = try await PublishTests.expectedFixes(walk, home: home)
         let began = Int(Date().timeIntervalSince1970.rounded(.down))
-        let run = try TestSupport.geotrack(["replay", walk, "--config", config, "--publish", url, "--publish-user", "fleet",
+        let run = try await TestSupport.geotrack(["replay", walk, "--config", config, "--publish", url, "--publish-user", "fleet",
                                             "--publish-device", "walker"], home: home)
         let ended = Int(Date().timeIntervalSince1970.rounded(.up))
         #expect(run.status == 0, "\(run.stderr)")

@@ -40,7 +40,7 @@ final class RecordingHTTPServer {
     /// Starts the server on a free loopback port; `answers` is the script of statuses. With
     /// `tls` it speaks HTTPS, with a certificate for 127.0.0.1 that a CA of its own signed; with
     /// `requireClientCertificate` too, it takes only clients presenting one that CA signed.
-    init(answers: [Int], tls: Bool = false, requireClientCertificate: Bool = false) throws {
+    init(answers: [Int], tls: Bool = false, requireClientCertificate: Bool = false) async throws {
         let directory = try TestSupport.temporaryDirectory()
         let script = directory.appendingPathComponent("server.py")
         try Self.script.write(to: script, atomically: true, encoding: .utf8)
@@ -49,7 +49,7 @@ final class RecordingHTTPServer {
             throw HarnessError("python3 is missing: run make deps")
         }
         if tls {
-            try Self.makeCertificates(directory: directory.path)
+            try await Self.makeCertificates(directory: directory.path)
             caFile = directory.appendingPathComponent("ca.crt").path
             clientCertificate = (directory.appendingPathComponent("client.crt").path, directory.appendingPathComponent("client.key").path)
         } else {
@@ -62,7 +62,7 @@ final class RecordingHTTPServer {
         var port: Int?
         while port == nil, Date() < deadline {
             port = Int(process.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
-            if port == nil { usleep(20_000) }
+            if port == nil { try await Task.sleep(for: .milliseconds(20)) }
         }
         guard let port else {
             throw HarnessError("the test HTTP server did not start: \(process.stderr)")
@@ -72,11 +72,12 @@ final class RecordingHTTPServer {
 
     deinit {
         process.signal(SIGKILL)
+        // A deinit cannot await; SIGKILL ends the server at once, so this only reaps it.
         _ = process.wait(timeout: 5)
     }
 
     /// A CA, a certificate for 127.0.0.1 and a client certificate that it signs (EC keys: quick to make).
-    static func makeCertificates(directory: String) throws {
+    static func makeCertificates(directory: String) async throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
             throw HarnessError("openssl is missing: run make deps")
         }
@@ -93,7 +94,7 @@ final class RecordingHTTPServer {
              "-out", d + "client.crt", "-days", "2"],
         ]
         for step in steps {
-            let run = try TestSupport.run("/usr/bin/openssl", step)
+            let run = try await TestSupport.run("/usr/bin/openssl", step)
             guard run.status == 0 else { throw HarnessError("openssl \(step[0]) failed: \(run.stderr)") }
         }
     }

@@ -19,11 +19,11 @@ struct SafetyTests {
     }
 
     @Test("--gpx never writes over the file being replayed, even with --overwrite")
-    func gpxOverTheInput() throws {
+    func gpxOverTheInput() async throws {
         let (home, log) = try Self.copiedLog()
         let before = try Data(contentsOf: URL(fileURLWithPath: log))
         for extra in [[], ["--overwrite"]] {
-            let run = try TestSupport.geotrack(["replay", log, "--gpx", log] + extra, home: home)
+            let run = try await TestSupport.geotrack(["replay", log, "--gpx", log] + extra, home: home)
             #expect(run.status == 73, "\(run.stderr)")
             #expect(run.stderr.hasPrefix("geotrack: ") && run.stderr.split(separator: "\n").count == 1)
             #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == before)
@@ -31,16 +31,16 @@ struct SafetyTests {
     }
 
     @Test("--gpx and --svg naming one file are a usage error before anything runs, also under two spellings and with --overwrite")
-    func gpxAndSVGOnOneFile() throws {
+    func gpxAndSVGOnOneFile() async throws {
         let (home, log) = try Self.copiedLog()
         let kept = home.appendingPathComponent("kept.gpx").path
-        let recorded = try TestSupport.geotrack(["replay", log, "--gpx", kept], home: home)
+        let recorded = try await TestSupport.geotrack(["replay", log, "--gpx", kept], home: home)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: kept))
         try FileManager.default.createDirectory(atPath: home.appendingPathComponent("sub").path, withIntermediateDirectories: true)
         for (gpx, svg, extra) in [(kept, kept, ["--overwrite"]), (kept, home.appendingPathComponent("sub/../kept.gpx").path, []),
                                   (home.appendingPathComponent("new.gpx").path, home.appendingPathComponent("./new.gpx").path, [])] {
-            let run = try TestSupport.geotrack(["replay", log, "--gpx", gpx, "--svg", svg] + extra, home: home)
+            let run = try await TestSupport.geotrack(["replay", log, "--gpx", gpx, "--svg", svg] + extra, home: home)
             #expect(run.status == 64, "\(gpx) \(svg): \(run.stderr)")
             #expect(run.stderr.contains("--gpx and --svg name the same file") && run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
         }
@@ -49,26 +49,26 @@ struct SafetyTests {
     }
 
     @Test("--overwrite replaces a recording only once a point comes: a run that records nothing leaves the old file whole")
-    func overwriteKeepsTheOldUntilAPoint() throws {
+    func overwriteKeepsTheOldUntilAPoint() async throws {
         let (home, log) = try Self.copiedLog()
         let kept = home.appendingPathComponent("kept.gpx").path
-        #expect(try TestSupport.geotrack(["replay", log, "--gpx", kept], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["replay", log, "--gpx", kept], home: home).status == 0)
         let before = try Data(contentsOf: URL(fileURLWithPath: kept))
         #expect(String(decoding: before, as: UTF8.self).contains("<trkpt"))
         // gpsd down, and a file that is no log: each fails before a point, and the old file stays.
-        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
-        let down = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", kept, "--overwrite"], home: home)
+        _ = try await TestSupport.geotrack(["auth", "grant"], home: home)
+        let down = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", kept, "--overwrite"], home: home)
         #expect(down.status == 69, "\(down.stderr)")
         let junk = home.appendingPathComponent("junk.bin").path
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: junk))
-        let notALog = try TestSupport.geotrack(["replay", junk, "--gpx", kept, "--overwrite"], home: home)
+        let notALog = try await TestSupport.geotrack(["replay", junk, "--gpx", kept, "--overwrite"], home: home)
         #expect(notALog.status == 65, "\(notALog.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == before)
         // Nothing is left beside it.
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(".geotrack") } == [])
         // A run with points replaces it, with the file's mode.
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
-        let replaced = try TestSupport.geotrack(["replay", walk, "--gpx", kept, "--overwrite"], home: home)
+        let replaced = try await TestSupport.geotrack(["replay", walk, "--gpx", kept, "--overwrite"], home: home)
         #expect(replaced.status == 0, "\(replaced.stderr)")
         let after = try String(contentsOfFile: kept, encoding: .utf8)
         #expect(after.contains("<trkpt") && after.hasSuffix("</gpx>\n") && Data(after.utf8) != before)
@@ -77,22 +77,22 @@ struct SafetyTests {
     }
 
     @Test("a run that records no point leaves no new --gpx file: the same command works once gpsd is up or the log is right")
-    func noPointNoNewFile() throws {
+    func noPointNoNewFile() async throws {
         let (home, log) = try Self.copiedLog()
         let track = home.appendingPathComponent("today.gpx").path
-        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
+        _ = try await TestSupport.geotrack(["auth", "grant"], home: home)
         // gpsd down (a service started before gpsd, with --no-retry), and a file that is no log.
-        let down = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", track], home: home)
+        let down = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", track], home: home)
         #expect(down.status == 69, "\(down.stderr)")
         #expect(!FileManager.default.fileExists(atPath: track), "an empty track left behind, which the next run refuses")
         let junk = home.appendingPathComponent("junk.txt").path
         try "no NMEA here\n".write(toFile: junk, atomically: true, encoding: .utf8)
-        let notALog = try TestSupport.geotrack(["replay", junk, "--gpx", track], home: home)
+        let notALog = try await TestSupport.geotrack(["replay", junk, "--gpx", track], home: home)
         #expect(notALog.status == 65, "\(notALog.stderr)")
         #expect(!FileManager.default.fileExists(atPath: track))
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(".geotrack") } == [])
         // The same command, now with data: recorded, with the mode a new file gets.
-        let recorded = try TestSupport.geotrack(["replay", log, "--gpx", track], home: home)
+        let recorded = try await TestSupport.geotrack(["replay", log, "--gpx", track], home: home)
         #expect(recorded.status == 0, "\(recorded.stderr)")
         let text = try String(contentsOfFile: track, encoding: .utf8)
         #expect(text.contains("<trkpt") && text.hasSuffix("</gpx>\n"))
@@ -101,15 +101,15 @@ struct SafetyTests {
     }
 
     @Test("a track is as private as its owner asks: a new file follows the umask (077: 0600), one replaced keeps its mode")
-    func privateTracksStayPrivate() throws {
+    func privateTracksStayPrivate() async throws {
         let (home, log) = try Self.copiedLog()
         let path = { (name: String) in home.appendingPathComponent(name).path }
         let mode = { (name: String) in try FileManager.default.attributesOfItem(atPath: path(name))[.posixPermissions] as? Int }
         let environment = ["XDG_STATE_HOME": path("state"), "HOME": home.path]
         let umasked = { (arguments: [String]) in
-            try TestSupport.run("/bin/sh", ["-c", "umask 077 && exec \"$@\"", "sh", TestSupport.binary] + arguments, environment: environment)
+            try await TestSupport.run("/bin/sh", ["-c", "umask 077 && exec \"$@\"", "sh", TestSupport.binary] + arguments, environment: environment)
         }
-        let new = try umasked(["replay", log, "--gpx", path("new.gpx"), "--svg", path("new.svg")])
+        let new = try await umasked(["replay", log, "--gpx", path("new.gpx"), "--svg", path("new.svg")])
         #expect(new.status == 0, "\(new.stderr)")
         #expect(try mode("new.gpx") == 0o600)
         #expect(try mode("new.svg") == 0o600)
@@ -120,7 +120,7 @@ struct SafetyTests {
             for file in [name + ".gpx", name + ".svg"] {
                 try FileManager.default.setAttributes([.posixPermissions: kept], ofItemAtPath: path(file))
             }
-            let replaced = try TestSupport.geotrack(["replay", log, "--gpx", path(name + ".gpx"), "--svg", path(name + ".svg"),
+            let replaced = try await TestSupport.geotrack(["replay", log, "--gpx", path(name + ".gpx"), "--svg", path(name + ".svg"),
                                                      "--overwrite"], home: home)
             #expect(replaced.status == 0, "\(replaced.stderr)")
             #expect(try String(contentsOfFile: path(name + ".gpx"), encoding: .utf8).contains("<trkpt"))
@@ -130,17 +130,17 @@ struct SafetyTests {
     }
 
     @Test("an existing --gpx file is refused unless --overwrite; a symbolic link never followed")
-    func existingAndLinkedFiles() throws {
+    func existingAndLinkedFiles() async throws {
         let (home, log) = try Self.copiedLog()
         let previous = home.appendingPathComponent("previous.gpx").path
         try "a previous recording".write(toFile: previous, atomically: true, encoding: .utf8)
-        let refused = try TestSupport.geotrack(["replay", log, "--gpx", previous], home: home)
+        let refused = try await TestSupport.geotrack(["replay", log, "--gpx", previous], home: home)
         #expect(refused.status == 73)
         #expect(refused.stderr.contains("already exists") && refused.stderr.contains("--overwrite"))
         #expect(try String(contentsOfFile: previous, encoding: .utf8) == "a previous recording")
         // With gpsd down and no retry, the previous recording is left as it was.
-        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
-        let watch = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", previous], home: home)
+        _ = try await TestSupport.geotrack(["auth", "grant"], home: home)
+        let watch = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", previous], home: home)
         #expect(watch.status == 73, "\(watch.stderr)")
         #expect(try String(contentsOfFile: previous, encoding: .utf8) == "a previous recording")
 
@@ -148,12 +148,12 @@ struct SafetyTests {
         try "precious".write(toFile: target, atomically: true, encoding: .utf8)
         let link = home.appendingPathComponent("link.gpx").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
-        let linked = try TestSupport.geotrack(["replay", log, "--gpx", link, "--overwrite"], home: home)
+        let linked = try await TestSupport.geotrack(["replay", log, "--gpx", link, "--overwrite"], home: home)
         #expect(linked.status == 73)
         #expect(linked.stderr.contains("symbolic link"))
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "precious")
 
-        let replaced = try TestSupport.geotrack(["replay", log, "--gpx", previous, "--overwrite"], home: home)
+        let replaced = try await TestSupport.geotrack(["replay", log, "--gpx", previous, "--overwrite"], home: home)
         #expect(replaced.status == 0, "\(replaced.stderr)")
         #expect(try String(contentsOfFile: previous, encoding: .utf8).contains("<trkpt"))
     }
@@ -162,23 +162,23 @@ struct SafetyTests {
           arguments: [["devices", "--timeout", "1e16"], ["watch", "--once", "--timeout", "1e300"],
                       ["replay", "LOG", "--realtime", "--once", "--timeout", "1e300"], ["replay", "LOG", "--speed", "1e-300"],
                       ["replay", "LOG", "--speed", "inf"], ["devices", "--timeout", "nan"]])
-    func outOfRange(arguments: [String]) throws {
-        let run = try TestSupport.geotrack(arguments.map { $0 == "LOG" ? Self.log : $0 }, home: try TestSupport.temporaryDirectory())
+    func outOfRange(arguments: [String]) async throws {
+        let run = try await TestSupport.geotrack(arguments.map { $0 == "LOG" ? Self.log : $0 }, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(arguments): \(run.status) \(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
     }
 
     @Test("a device path that would smuggle a command to gpsd is refused, from a flag, the environment or the file")
-    func devicePaths() throws {
+    func devicePaths() async throws {
         #expect(GPSDConfiguration.isValidDevice("/dev/ttyACM0"))
         #expect(GPSDConfiguration.isValidDevice("gpsd://example.org:2947/dev/ttyUSB0"))
         for bad in [#"/dev/x"};?DEVICE={"path":"/dev/y"#, "/dev/tty USB0", "/dev/\u{1B}[2J", ""] {
             #expect(!GPSDConfiguration.isValidDevice(bad), "\(bad)")
         }
         let home = try TestSupport.temporaryDirectory()
-        let flag = try TestSupport.geotrack(["watch", "--device", #"/dev/x"};?DEVICE={"#], home: home)
+        let flag = try await TestSupport.geotrack(["watch", "--device", #"/dev/x"};?DEVICE={"#], home: home)
         #expect(flag.status == 64, "\(flag.stderr)")
-        let environment = try TestSupport.geotrack(["watch", "--once"], home: home,
+        let environment = try await TestSupport.geotrack(["watch", "--once"], home: home,
                                                    environment: ["GEOTRACK_GPSD_DEVICE": "/dev/x\"}\u{1B}[31m"])
         #expect(environment.status == 78, "\(environment.stderr)")
         #expect(!environment.stderr.contains("\u{1B}"))
@@ -205,50 +205,50 @@ struct SafetyTests {
     }
 
     @Test("one rule for JSON in every mode: the same TPVs, those without a position included, fast, paced or counted")
-    func oneJSONRule() throws {
+    func oneJSONRule() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = try Corpus.path("garmin25lp.nmea")
-        let fast = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let fast = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(fast.stdout.contains("\"mode\":1"))
-        let paced = try TestSupport.geotrack(["replay", log, "--json", "--speed", "1000"], home: home)
+        let paced = try await TestSupport.geotrack(["replay", log, "--json", "--speed", "1000"], home: home)
         #expect(paced.stdout == fast.stdout)
         let positions = fast.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && $0.contains("\"time\":") && !$0.contains("\"mode\":1") }
-        let counted = try TestSupport.geotrack(["replay", log, "--json", "--count", String(positions.count)], home: home)
+        let counted = try await TestSupport.geotrack(["replay", log, "--json", "--count", String(positions.count)], home: home)
         #expect(counted.stdout == fast.stdout)
     }
 
     @Test("--no-retry says why it stops and never promises a retry")
-    func noRetryMessage() throws {
+    func noRetryMessage() async throws {
         let home = try TestSupport.temporaryDirectory()
-        _ = try TestSupport.geotrack(["auth", "grant"], home: home)
-        let run = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry"], home: home)
+        _ = try await TestSupport.geotrack(["auth", "grant"], home: home)
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry"], home: home)
         #expect(run.status == 69)
         #expect(!run.stdout.contains("retrying") && !run.stderr.contains("retrying"), "\(run.stdout) \(run.stderr)")
         #expect(run.stderr.contains("127.0.0.1:9"))
     }
 
     @Test("input that is not NMEA or GPX is a data error (65), on the fast path and through the service")
-    func notALog() throws {
+    func notALog() async throws {
         let home = try TestSupport.temporaryDirectory()
         for arguments in [["replay", "/bin/ls", "--json"], ["replay", "/bin/ls"], ["replay", "/bin/ls", "--json", "--visits"]] {
-            let run = try TestSupport.geotrack(arguments, home: home)
+            let run = try await TestSupport.geotrack(arguments, home: home)
             #expect(run.status == 65, "\(arguments): \(run.status) \(run.stderr)")
             #expect(run.stderr.contains("no NMEA sentence or GPX track point"))
             #expect(run.stderr.split(separator: "\n").count == 1)
         }
         var generator = SystemRandomNumberGenerator()
         let noise = String(decoding: (0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) }, as: UTF8.self)
-        let piped = try TestSupport.geotrack(["replay", "-", "--json"], home: home, input: noise)
+        let piped = try await TestSupport.geotrack(["replay", "-", "--json"], home: home, input: noise)
         #expect(piped.status == 65, "\(piped.stderr)")
         // An empty log holds nothing wrong: nothing to print, and success.
         let empty = home.appendingPathComponent("empty.nmea").path
         #expect(FileManager.default.createFile(atPath: empty, contents: Data()))
-        #expect(try TestSupport.geotrack(["replay", empty, "--json"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["replay", empty, "--json"], home: home).status == 0)
     }
 
     @Test("replay stops on SIGTERM or SIGINT even while its input says nothing",
           arguments: [SIGTERM, SIGINT])
-    func stalledInputStops(signal: Int32) throws {
+    func stalledInputStops(signal: Int32) async throws {
         let home = try TestSupport.temporaryDirectory()
         let fifo = home.appendingPathComponent("quiet.nmea").path
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -260,29 +260,29 @@ struct SafetyTests {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline, !((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(replay.pid)/fd"))?.contains {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(replay.pid)/fd/\($0)")) == fifo } ?? false) {
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         // A reader left in read(2) would keep the process for good: the ceiling guards that hang.
         replay.signal(signal)
-        #expect(replay.wait(timeout: 30) == 0, "\(replay.stderr)")
+        #expect(await replay.status(within: 30) == 0, "\(replay.stderr)")
     }
 
     @Test("--timeout holds whatever the input does: an endless stream of zero bytes ends with 75", .timeLimit(.minutes(5)))
-    func timeoutOnEndlessJunk() throws {
+    func timeoutOnEndlessJunk() async throws {
         // Without the timeout the run would never end: the suite's time limit guards that hang.
-        let run = try TestSupport.geotrack(["replay", "/dev/zero", "--once", "--timeout", "1"], home: try TestSupport.temporaryDirectory())
+        let run = try await TestSupport.geotrack(["replay", "/dev/zero", "--once", "--timeout", "1"], home: try TestSupport.temporaryDirectory())
         #expect(run.status == 75, "\(run.stderr)")
     }
 
     @Test("a reader that goes away (| head -1) ends the run with 0 and a complete GPX file (or none, before a point), not SIGPIPE's 141",
           arguments: [["--json", "--speed", "20", "--gpx", "GPX"], ["--json"], ["--speed", "20"], ["--json", "--gpx", "GPX"]])
-    func readerGoesAway(options: [String]) throws {
+    func readerGoesAway(options: [String]) async throws {
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("track.gpx").path
         let log = try Corpus.path("haicom-305N.nmea")
         let command = ([TestSupport.binary, "replay", log] + options.map { $0 == "GPX" ? gpx : $0 })
             .map { "'" + $0 + "'" }.joined(separator: " ")
-        let run = try TestSupport.run("/bin/bash", ["-c", command + #" | head -1 > /dev/null; echo "${PIPESTATUS[0]}""#])
+        let run = try await TestSupport.run("/bin/bash", ["-c", command + #" | head -1 > /dev/null; echo "${PIPESTATUS[0]}""#])
         #expect(run.stdout == "0\n", "\(options): \(run.stdout) \(run.stderr)")
         // No complaint about the pipe: at most the state changes a paced run reports beside JSON.
         let complaints = run.stderr.split(separator: "\n").filter { line in
@@ -295,14 +295,14 @@ struct SafetyTests {
             if FileManager.default.fileExists(atPath: gpx) {
                 let text = try String(contentsOfFile: gpx, encoding: .utf8)
                 #expect(text.hasSuffix("</gpx>\n"))
-                #expect(try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx]).status == 0)
+                #expect(try await TestSupport.run("/usr/bin/xmllint", ["--noout", gpx]).status == 0)
             }
             #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(".geotrack") } == [])
         }
     }
 
     @Test("a control character in the GPX file's name still makes valid XML")
-    func controlCharacterInName() throws {
-        _ = try TestSupport.replayToGPX(Self.log, named: "ride\u{01}\u{1B}[1m.gpx", home: try TestSupport.temporaryDirectory())
+    func controlCharacterInName() async throws {
+        _ = try await TestSupport.replayToGPX(Self.log, named: "ride\u{01}\u{1B}[1m.gpx", home: try TestSupport.temporaryDirectory())
     }
 }

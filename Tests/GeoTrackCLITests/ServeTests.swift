@@ -65,7 +65,7 @@ struct ServeTests {
 
     /// `geotrack ARGUMENTS`, off the pool.
     static func geotrack(_ arguments: [String], home: URL, environment: [String: String] = [:]) async throws -> TestSupport.Run {
-        try await offPool { try TestSupport.geotrack(arguments, home: home, environment: environment) }
+        try await TestSupport.geotrack(arguments, home: home, environment: environment)
     }
 
     /// What headless.py printed: the value of `read` once `until` held, and whether it held.
@@ -77,7 +77,7 @@ struct ServeTests {
         var arguments = [helper, url, "--until", until, "--read", read, "--deadline", "90"]
         if let screenshot { arguments += ["--screenshot", screenshot] }
         let command = arguments
-        let run = try await offPool { try TestSupport.run("/usr/bin/python3", command) }
+        let run = try await TestSupport.run("/usr/bin/python3", command)
         #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
         let value = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: [.fragmentsAllowed])
         return (run.status == 0, value)
@@ -265,7 +265,7 @@ struct ServeTests {
         }
         #expect(open.process.stderr.contains("warning: listening on 0.0.0.0, not loopback"), "\(open.process.stderr)")
         open.process.signal(SIGTERM)
-        #expect(try await Self.offPool { open.process.wait(timeout: 20) } == 0, "\(open.process.stderr)")
+        #expect(await open.process.status(within: 20) == 0, "\(open.process.stderr)")
     }
 
     @Test("serve --gpsd: a real gpsd (gpsfake) moves #fix, once access is granted; without it, exit 79 as watch")
@@ -364,12 +364,12 @@ struct ServeTests {
         let home = try TestSupport.temporaryDirectory()
         let server = try await Self.offPool { try Server(["--replay", "loop.nmea"], in: Self.logs, home: home) }
         let url = server.url
-        let fetch = try await Self.offPool { try TestSupport.run("/usr/bin/python3", ["-c", """
+        let fetch = try await TestSupport.run("/usr/bin/python3", ["-c", """
             from sys import argv
             from urllib.request import urlopen
             r = urlopen(argv[1] + "app.js")
             print(r.headers["Content-Security-Policy"]); print(r.headers["Content-Type"])
-            """, url]) }
+            """, url])
         #expect(fetch.status == 0, "\(fetch.stderr)")
         #expect(fetch.stdout.contains("img-src 'self' data: https://tile.openstreetmap.org;"), "\(fetch.stdout)")
         #expect(fetch.stdout.contains("script-src 'self';") && fetch.stdout.contains("default-src 'none'"), "\(fetch.stdout)")

@@ -11,14 +11,14 @@ struct SkyCommandTests {
 
     /// gpsd's last SKY for `log`, as gpsdecode prints it: PRN → used.
     /// gpsd's last TPV for a log, as gpsdecode prints it.
-    static func gpsdLastFix(_ log: String) throws -> [String: Any] {
-        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+    static func gpsdLastFix(_ log: String) async throws -> [String: Any] {
+        let decoded = try await TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
         let tpv = try #require(decoded.stdout.split(whereSeparator: \.isNewline).last { $0.contains("\"class\":\"TPV\"") })
         return try #require(try JSONSerialization.jsonObject(with: Data(tpv.utf8)) as? [String: Any])
     }
 
-    static func gpsdSatellites(_ log: String) throws -> [Int: Bool] {
-        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+    static func gpsdSatellites(_ log: String) async throws -> [Int: Bool] {
+        let decoded = try await TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
         let sky = try #require(decoded.stdout.split(whereSeparator: \.isNewline).last { $0.contains("\"class\":\"SKY\"") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(sky.utf8)) as? [String: Any])
         let satellites = try #require(object["satellites"] as? [[String: Any]])
@@ -31,8 +31,8 @@ struct SkyCommandTests {
     }
 
     /// Every PRN in any of gpsd's SKY reports for `log`.
-    static func allSatellites(_ log: String) throws -> Set<Int> {
-        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+    static func allSatellites(_ log: String) async throws -> Set<Int> {
+        let decoded = try await TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
         var result = Set<Int>()
         for line in decoded.stdout.split(whereSeparator: \.isNewline) where line.contains("\"class\":\"SKY\"") {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -58,19 +58,19 @@ struct SkyCommandTests {
     }
 
     @Test("without a terminal, the last screen once: the satellites and the fix gpsd decodes from the same log")
-    func snapshotMatchesGPSD() throws {
-        let run = try TestSupport.geotrack(["sky", "--replay", Self.log], home: try TestSupport.temporaryDirectory())
+    func snapshotMatchesGPSD() async throws {
+        let run = try await TestSupport.geotrack(["sky", "--replay", Self.log], home: try TestSupport.temporaryDirectory())
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.contains("\u{1B}"), "no escape sequences in a file")
         let lines = run.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.allSatisfy { $0.unicodeScalars.count <= 79 })
-        let expected = try Self.gpsdSatellites(Self.log)
+        let expected = try await Self.gpsdSatellites(Self.log)
         #expect(expected.count >= 15)
         #expect(Self.tableSatellites(lines) == expected)
         #expect(SkyScreenTests.value("Position", in: lines) == "50.04095°N 19.98048°E")
         // HAE from gpsd's geoid model (GGA gives no separation here) and the x/y errors from the
         // used satellites' geometry, as gpsd decodes the same log and as the live view shows them.
-        let fix = try Self.gpsdLastFix(Self.log)
+        let fix = try await Self.gpsdLastFix(Self.log)
         let metres = { (key: String) -> String in
             guard let value = fix[key] as? Double else { return "missing \(key)" }
             return String(Int(value.rounded()))
@@ -87,13 +87,13 @@ struct SkyCommandTests {
     }
 
     @Test("without a terminal, the last screen keeps the cycle's altitude and climb when the log ends on a report without them")
-    func snapshotKeepsTheCyclesHeight() throws {
+    func snapshotKeepsTheCyclesHeight() async throws {
         // garmin48 ends on a GLL, a second after the GGA with the height: gpsd's last TPV has none.
         let log = try Corpus.path("garmin48.nmea")
-        let run = try TestSupport.geotrack(["sky", "--replay", log], home: try TestSupport.temporaryDirectory())
+        let run = try await TestSupport.geotrack(["sky", "--replay", log], home: try TestSupport.temporaryDirectory())
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
-        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+        let decoded = try await TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
         let tpvs = try WatchEndToEndTests.objects(decoded.stdout, class: "TPV")
         #expect(tpvs.last?["altMSL"] == nil, "the log's last report has no height")
         let last = try #require(tpvs.last { $0["altMSL"] != nil && $0["climb"] != nil })
@@ -108,35 +108,37 @@ struct SkyCommandTests {
         ["sky", "--realtime"], ["sky", "--speed", "4"], ["sky", "--replay", "x.nmea", "--gpsd", "localhost:2947"],
         ["sky", "--replay", "x.nmea", "--speed", "0"],
     ])
-    func usage(arguments: [String]) throws {
-        let run = try TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+    func usage(arguments: [String]) async throws {
+        let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(arguments): \(run.stderr)")
         #expect(run.stderr.split(whereSeparator: \.isNewline).count == 1, "\(run.stderr)")
         #expect(run.stderr.contains("geotrack sky --help"))
     }
 
     @Test("a log that is not there exits 66 and says so")
-    func missingLog() throws {
-        let run = try TestSupport.geotrack(["sky", "--replay", "/nonexistent/drive.nmea"], home: try TestSupport.temporaryDirectory())
+    func missingLog() async throws {
+        let run = try await TestSupport.geotrack(["sky", "--replay", "/nonexistent/drive.nmea"], home: try TestSupport.temporaryDirectory())
         #expect(run.status == 66, "\(run.stderr)")
         #expect(run.stderr == "geotrack: cannot replay /nonexistent/drive.nmea: no such file. Check the path.\n")
         #expect(run.stdout.isEmpty, "\(run.stdout)")
     }
 
     @Test("sky --replay --realtime in a terminal: the view while it plays, and its last screen stays when the log ends")
-    func realtimeInTerminal() throws {
-        let session = try TmuxSession(width: 80, height: 24,
-                                      command: [TestSupport.binary, "sky", "--replay", Self.log, "--realtime", "--speed", "7"],
+    func realtimeInTerminal() async throws {
+        // At 3× the log's 29 s play for about 10: long enough to be caught playing on a loaded
+        // machine (at 7×, 4 s once went by before the first look at the screen).
+        let session = try await TmuxSession(width: 80, height: 24,
+                                      command: [TestSupport.binary, "sky", "--replay", Self.log, "--realtime", "--speed", "3"],
                                       environment: ["HOME": try TestSupport.temporaryDirectory().path])
-        let playing = try session.waitFor("the sky view while the log plays") { lines in
+        let playing = try await session.waitFor("the sky view while the log plays") { lines in
             lines.contains { $0.hasSuffix(SatelliteTable.header) } && lines.contains { $0.hasPrefix("Status    3D fix") }
         }
         #expect(try session.exitStatus() == nil, "caught while playing")
         // The title on the first row: nothing wrapped or scrolled it away.
         #expect(playing.first?.hasPrefix("geotrack sky · ") == true && playing.first?.hasSuffix("Ctrl-C quits") == true)
-        #expect(try session.screen().count == 24)
-        #expect(try session.waitForExit(timeout: 30) == 0)
-        let after = try session.lines()
+        #expect(try await session.screen().count == 24)
+        #expect(try await session.waitForExit(timeout: 30) == 0)
+        let after = try await session.lines()
         #expect(after.contains { $0.hasPrefix("Status    ended") }, "\(after)")
         #expect(after.contains { $0.hasPrefix("Position  50.04095°N 19.98048°E") }, "the last fix stays")
         #expect(after.contains { $0.hasSuffix(SatelliteTable.header) })

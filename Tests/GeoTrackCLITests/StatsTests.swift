@@ -10,16 +10,16 @@ struct StatsTests {
 
     /// The oracle's point count and distance of `file` (gpsd's TPVs, or a GPX track): the
     /// documented rules written again in Python, on GeographicLib's geodesics.
-    static func geodesic(_ file: String) throws -> (points: Int, metres: Double) {
-        let run = try TestSupport.run("/usr/bin/env", ["python3", oracle, file])
+    static func geodesic(_ file: String) async throws -> (points: Int, metres: Double) {
+        let run = try await TestSupport.run("/usr/bin/env", ["python3", oracle, file])
         #expect(run.status == 0, "the oracle failed (is geographiclib installed? make deps installs it): \(run.stderr)")
         let words = run.stdout.split(separator: " ")
         return (Int(words.first ?? "") ?? -1, Double(words.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .nan)
     }
 
     /// geotrack's own summary of `file` as JSON.
-    static func statistics(_ files: [String], home: URL) throws -> [[String: Any]] {
-        let run = try TestSupport.geotrack(["stats", "--json"] + files, home: home)
+    static func statistics(_ files: [String], home: URL) async throws -> [[String: Any]] {
+        let run = try await TestSupport.geotrack(["stats", "--json"] + files, home: home)
         #expect(run.status == 0, "\(run.stderr)")
         return try run.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -28,9 +28,9 @@ struct StatsTests {
 
     @Test("the distance of three corpus logs agrees with GeographicLib on gpsd's own fixes within 0.1%",
           arguments: ["haicom-305N", "garmin15x", "sl869"])
-    func corpusDistance(log: String) throws {
-        let expected = try Self.geodesic(try Corpus.path(log + ".tpv.jsonl"))
-        let summary = try #require(try Self.statistics([try Corpus.path(log + ".nmea")],
+    func corpusDistance(log: String) async throws {
+        let expected = try await Self.geodesic(try Corpus.path(log + ".tpv.jsonl"))
+        let summary = try await #require(try Self.statistics([try Corpus.path(log + ".nmea")],
                                                        home: try TestSupport.temporaryDirectory()).first)
         #expect(summary["points"] as? Int == expected.points)
         // The oracle does not model stops: these logs have none.
@@ -42,10 +42,10 @@ struct StatsTests {
 
     @Test("a log and the GPX track replay records from it have one summary: gpsd's repeated reports of a time count once, as its last",
           arguments: ["haicom-305N", "mtk-3301", "quectel-l76k-nmea"])
-    func logAndItsTrackAgree(log: String) throws {
+    func logAndItsTrackAgree(log: String) async throws {
         let home = try TestSupport.temporaryDirectory()
-        let gpx = try TestSupport.replayToGPX(try Corpus.path(log + ".nmea"), named: log + ".gpx", home: home)
-        let summaries = try Self.statistics([try Corpus.path(log + ".nmea"), gpx], home: home)
+        let gpx = try await TestSupport.replayToGPX(try Corpus.path(log + ".nmea"), named: log + ".gpx", home: home)
+        let summaries = try await Self.statistics([try Corpus.path(log + ".nmea"), gpx], home: home)
         let fromLog = try #require(summaries.first), fromTrack = try #require(summaries.last)
         let points = try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1
         #expect(fromLog["points"] as? Int == points, "\(log): \(fromLog["points"] ?? "none") points, the track \(points)")
@@ -58,14 +58,14 @@ struct StatsTests {
     }
 
     @Test("the distance of a GPX track agrees with GeographicLib on its trkpt elements within 0.1%")
-    func gpxDistance() throws {
+    func gpxDistance() async throws {
         let home = try TestSupport.temporaryDirectory()
         let gpx = home.appendingPathComponent("walk.gpx").path
         let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
-        let record = try TestSupport.geotrack(["replay", walk, "--gpx", gpx], home: home)
+        let record = try await TestSupport.geotrack(["replay", walk, "--gpx", gpx], home: home)
         #expect(record.status == 0, "\(record.stderr)")
-        let expected = try Self.geodesic(gpx)
-        let summary = try #require(try Self.statistics([gpx], home: home).first)
+        let expected = try await Self.geodesic(gpx)
+        let summary = try await #require(try Self.statistics([gpx], home: home).first)
         #expect(summary["points"] as? Int == expected.points)
         let distance = try #require(summary["distance_m"] as? Double)
         #expect(expected.metres > 1_000)
@@ -74,10 +74,10 @@ struct StatsTests {
     }
 
     @Test("on every corpus log the statistics agree with themselves: no negative duration, the average never above the maximum, a receiver at rest covers no ground")
-    func corpusInvariants() throws {
+    func corpusInvariants() async throws {
         let home = try TestSupport.temporaryDirectory()
         let names = try Corpus.names()
-        let summaries = try Self.statistics(try names.map { try Corpus.path($0 + ".nmea") }, home: home)
+        let summaries = try await Self.statistics(try names.map { try Corpus.path($0 + ".nmea") }, home: home)
         #expect(summaries.count == names.count)
         var atRest = 0
         for (name, summary) in zip(names, summaries) {
@@ -103,9 +103,9 @@ struct StatsTests {
     }
 
     @Test("the README shows what 'geotrack stats' prints for a corpus log, line for line")
-    func readmeExample() throws {
+    func readmeExample() async throws {
         // One file: no header naming it, so the path given does not change the output.
-        let run = try TestSupport.geotrack(["stats", try Corpus.path("haicom-305N.nmea")],
+        let run = try await TestSupport.geotrack(["stats", try Corpus.path("haicom-305N.nmea")],
                                            home: try TestSupport.temporaryDirectory())
         #expect(run.status == 0, "\(run.stderr)")
         let block = ReadmeTests.readme.components(separatedBy: "$ geotrack stats Tests/Fixtures/nmea-corpus/haicom-305N.nmea\n")
@@ -114,42 +114,42 @@ struct StatsTests {
     }
 
     @Test("--stats on replay: the summary on stderr at the end, stdout byte for byte as without it")
-    func replayStats() throws {
+    func replayStats() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = try Corpus.path("sl869.nmea")
-        let plain = try TestSupport.geotrack(["replay", log, "--json"], home: home)
-        let text = try TestSupport.geotrack(["replay", log, "--json", "--stats", "--format", "dms"], home: home)
+        let plain = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let text = try await TestSupport.geotrack(["replay", log, "--json", "--stats", "--format", "dms"], home: home)
         #expect(text.status == 0)
         #expect(text.stdout == plain.stdout)
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(text.stderr.utf8)) as? [String: Any])
         #expect(summary["points"] as? Int == 8)
-        let lines = try TestSupport.geotrack(["replay", log, "--stats"], home: home)
+        let lines = try await TestSupport.geotrack(["replay", log, "--stats"], home: home)
         #expect(lines.status == 0)
         #expect(lines.stderr.contains("points       8\n") && lines.stderr.contains("distance     6.8 m\n"), "\(lines.stderr)")
     }
 
     @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so and no summary of nothing")
-    func badInput() throws {
+    func badInput() async throws {
         let home = try TestSupport.temporaryDirectory()
         let good = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let missingPath = home.appendingPathComponent("nope.nmea").path
         // Checked before any file is summed up, wherever it stands in the list.
         for files in [[missingPath], [good, missingPath]] {
-            let missing = try TestSupport.geotrack(["stats"] + files, home: home)
+            let missing = try await TestSupport.geotrack(["stats"] + files, home: home)
             #expect(missing.status == 66)
             #expect(missing.stderr == "geotrack: cannot replay \(missingPath): no such file. Check the path.\n")
             #expect(missing.stdout.isEmpty, "\(missing.stdout)")
         }
         let junk = home.appendingPathComponent("junk.nmea")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: junk)
-        let notALog = try TestSupport.geotrack(["stats", junk.path], home: home)
+        let notALog = try await TestSupport.geotrack(["stats", junk.path], home: home)
         #expect(notALog.status == 65, "\(notALog.stderr)")
         #expect(notALog.stdout.isEmpty, "\(notALog.stdout)")
         #expect(notALog.stderr.split(separator: "\n").count == 1, "\(notALog.stderr)")
         // The files before it are summed up; the one that is no log gets its error alone.
-        let both = try TestSupport.geotrack(["stats", good, junk.path], home: home)
+        let both = try await TestSupport.geotrack(["stats", good, junk.path], home: home)
         #expect(both.status == 65, "\(both.stderr)")
         #expect(both.stdout.hasPrefix("== \(good)\n") && !both.stdout.contains("== \(junk.path)"), "\(both.stdout)")
-        #expect(try TestSupport.geotrack(["stats"], home: home).status == 64)
+        #expect(try await TestSupport.geotrack(["stats"], home: home).status == 64)
     }
 }

@@ -15,12 +15,12 @@ struct StdoutFailureTests {
 
     /// Runs `geotrack` as ``TestSupport/geotrack(_:home:environment:input:)`` does, but with its
     /// stdout on /dev/full.
-    static func geotrackToFullDevice(_ arguments: [String], home: URL) throws -> Run {
+    static func geotrackToFullDevice(_ arguments: [String], home: URL) async throws -> Run {
         let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
                            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
                            "HOME": home.path]
         let child = try ChildProcess(TestSupport.binary, arguments, environment: environment, standardOutput: "/dev/full")
-        let status = child.waitUntilExit()
+        let status = await child.waitForExit()
         return Run(status: status, stderr: child.stderr)
     }
 
@@ -53,17 +53,17 @@ struct StdoutFailureTests {
         ["--generate-completion-script", "bash"], ["--generate-completion-script", "zsh"],
         ["--generate-completion-script", "fish"], ["--experimental-dump-help"],
     ])
-    func offline(arguments: [String]) throws {
+    func offline(arguments: [String]) async throws {
         let arguments = try arguments.map { $0 == "LOG" ? try Self.log : $0 }
-        let run = try Self.geotrackToFullDevice(arguments, home: try TestSupport.temporaryDirectory())
+        let run = try await Self.geotrackToFullDevice(arguments, home: try TestSupport.temporaryDirectory())
         Self.expectWriteFailure(run, arguments)
     }
 
     @Test("the same commands with a working stdout still exit 0")
-    func control() throws {
+    func control() async throws {
         let home = try TestSupport.temporaryDirectory()
         for arguments in [["stats", try Self.log], ["auth", "status"], ["outbox"], ["help", "watch"], ["--version"]] {
-            let run = try TestSupport.geotrack(arguments, home: home)
+            let run = try await TestSupport.geotrack(arguments, home: home)
             #expect(run.status == 0, "\(arguments): \(run.stderr)")
             #expect(!run.stdout.isEmpty && run.stderr.isEmpty, "\(arguments): \(run.stderr)")
         }
@@ -74,13 +74,13 @@ struct StdoutFailureTests {
         let gpsd = try await GPSFake(log: try Corpus.path("sl869.nmea"), once: false)
         let home = try TestSupport.temporaryDirectory()
         for arguments in [["devices", "--gpsd", gpsd.address], ["devices", "--json", "--gpsd", gpsd.address]] {
-            Self.expectWriteFailure(try Self.geotrackToFullDevice(arguments, home: home), arguments)
+            await Self.expectWriteFailure(try Self.geotrackToFullDevice(arguments, home: home), arguments)
         }
-        #expect(try TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
         let json = ["watch", "--gpsd", gpsd.address, "--json", "--count", "3", "--timeout", "60"]
-        Self.expectWriteFailure(try Self.geotrackToFullDevice(json, home: home), json, progress: true)
+        await Self.expectWriteFailure(try Self.geotrackToFullDevice(json, home: home), json, progress: true)
         let lines = ["watch", "--gpsd", gpsd.address, "--count", "3", "--timeout", "60"]
-        Self.expectWriteFailure(try Self.geotrackToFullDevice(lines, home: home), lines)
+        await Self.expectWriteFailure(try Self.geotrackToFullDevice(lines, home: home), lines)
     }
 
     @Test("fleet without a terminal stops at the first line it cannot write",
@@ -95,13 +95,13 @@ struct StdoutFailureTests {
         let phone = #"{"_type":"location","acc":12,"lat":52.5,"lon":13.4,"tid":"jp","tst":1700000000}"#
         let ended = await waitUntil(timeout: .seconds(30)) {
             try? broker.publish(topic: "owntracks/jp/phone", message: phone)
-            return fleet.wait(timeout: 0) != nil
+            return fleet.hasExited
         }
         #expect(ended, "fleet did not stop: \(fleet.stderr)")
         guard ended else {
             fleet.signal(SIGKILL)
             return
         }
-        Self.expectWriteFailure(Run(status: fleet.waitUntilExit(), stderr: fleet.stderr), arguments)
+        Self.expectWriteFailure(Run(status: await fleet.waitForExit(), stderr: fleet.stderr), arguments)
     }
 }

@@ -56,36 +56,88 @@ enum TestSupport {
     }
 
     /// Runs a program to the end, with stdin from /dev/null unless `input` is given (see ``ChildProcess``).
+    ///
+    /// The wait is on a thread of its own: a test blocked in waitpid would hold one of the
+    /// cooperative pool's two threads here, and two such tests starved every asynchronous test
+    /// (a broker handshake, a fleet's first screen) until their deadlines passed.
+    ///
+    /// At most ``runSlots`` of these run at once: with nothing holding a thread while it waits,
+    /// every test would start its programs together, and a test that must catch a program in
+    /// the act (a replay at 7× in a terminal) found it already finished on the loaded machine.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    input: String? = nil) throws -> Run {
+                    input: String? = nil) async throws -> Run {
+        await runSlots.acquire()
+        do {
+            let run = try await runAtOnce(executable, arguments, environment: environment, input: input)
+            await runSlots.release()
+            return run
+        } catch {
+            await runSlots.release()
+            throw error
+        }
+    }
+
+    /// ``run(_:_:environment:input:)`` without waiting for a slot: for a quick look that a test
+    /// must take on time (tmux's screen of a program that is playing), not for programs under test.
+    static func runAtOnce(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                          input: String? = nil) async throws -> Run {
         let child = try ChildProcess(executable, arguments, environment: environment, input: input)
-        let status = child.waitUntilExit()
+        let status = await child.waitForExit()
         return Run(status: status, stdout: child.stdout, stderr: child.stderr)
     }
 
+    /// Programs ``run(_:_:environment:input:)`` lets run at once: two per core.
+    static let runSlots = Slots(2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// A counting semaphore for async code: ``acquire()`` waits, without holding a thread, until
+    /// fewer than its count hold a slot.
+    actor Slots {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(_ count: Int) { free = count }
+
+        func acquire() async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        /// Hands the slot to the longest waiter, or frees it.
+        func release() {
+            if waiting.isEmpty {
+                free += 1
+            } else {
+                waiting.removeFirst().resume()
+            }
+        }
+    }
+
     /// Runs `geotrack` with a private state and config home, so no test sees another's decision.
-    static func geotrack(_ arguments: [String], home: URL, environment: [String: String] = [:], input: String? = nil) throws -> Run {
+    static func geotrack(_ arguments: [String], home: URL, environment: [String: String] = [:], input: String? = nil) async throws -> Run {
         var env = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
                    "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
                    "HOME": home.path]
         for (key, value) in environment { env[key] = value }
-        return try run(binary, arguments, environment: env, input: input)
+        return try await run(binary, arguments, environment: env, input: input)
     }
 
     /// Grants location access in `home`'s state, as `geotrack auth grant` does.
-    static func grantAccess(home: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let run = try geotrack(["auth", "grant"], home: home)
+    static func grantAccess(home: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let run = try await geotrack(["auth", "grant"], home: home)
         #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
     }
 
     /// Replays `log` into a new GPX file called `name` in `home`, expecting success and a file
     /// xmllint accepts; returns the file's path.
     static func replayToGPX(_ log: String, named name: String, home: URL,
-                            sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+                            sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         let gpx = home.appendingPathComponent(name).path
-        let run = try geotrack(["replay", log, "--gpx", gpx], home: home)
+        let run = try await geotrack(["replay", log, "--gpx", gpx], home: home)
         #expect(run.status == 0, "\(run.stderr)", sourceLocation: sourceLocation)
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
         #expect(lint.status == 0, "\(lint.stderr)", sourceLocation: sourceLocation)
         return gpx
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoTrackTesting
 import Testing
 
 /// A private tmux server running one command in a terminal of a given size, so tests can look at
@@ -13,7 +14,7 @@ final class TmuxSession {
     /// its last screen and exit status can be read. `afterwards`, a shell command, runs once it has
     /// exited, before ``exitStatus()`` has the status.
     init(width: Int, height: Int = 12, command: [String], environment: [String: String] = [:],
-         afterwards: String? = nil) throws {
+         afterwards: String? = nil) async throws {
         socket = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString.prefix(8))").path
         self.width = width
         var arguments = ["new-session", "-d", "-s", Self.target, "-x", "\(width)", "-y", "\(height)"]
@@ -32,19 +33,21 @@ final class TmuxSession {
                          + "; status=$?" + (afterwards.map { "; " + $0 } ?? "") + "; echo $status > " + Self.quote(statusFile)
                          + "; exec sleep 600")
         arguments += [";", "set-option", "-w", "-t", Self.target, "remain-on-exit", "on"]
-        let run = try tmux(arguments)
+        let run = try await tmux(arguments)
         guard run.status == 0 else { throw TmuxError.failed("tmux new-session: \(run.stderr)") }
     }
 
     deinit {
-        _ = try? tmux(["kill-server"])
+        // A deinit cannot await: tmux's client asks its server to stop and exits at once, so
+        // this blocks a thread for a moment only.
+        if let stop = try? ChildProcess("/usr/bin/tmux", ["-S", socket, "kill-server"]) { stop.waitUntilExit() }
         try? FileManager.default.removeItem(atPath: socket)
         try? FileManager.default.removeItem(atPath: statusFile)
     }
 
     /// The visible screen, one string per row, trailing blanks removed.
-    func screen() throws -> [String] {
-        let run = try tmux(["capture-pane", "-p", "-t", Self.target])
+    func screen() async throws -> [String] {
+        let run = try await tmux(["capture-pane", "-p", "-t", Self.target])
         // Every row ends with a newline; the last one does not start another row.
         let text = run.stdout.hasSuffix("\n") ? String(run.stdout.dropLast()) : run.stdout
         return text.split(separator: "\n", omittingEmptySubsequences: false).map {
@@ -53,44 +56,44 @@ final class TmuxSession {
     }
 
     /// The non-empty rows.
-    func lines() throws -> [String] {
-        try screen().filter { !$0.isEmpty }
+    func lines() async throws -> [String] {
+        try await screen().filter { !$0.isEmpty }
     }
 
     /// Polls the screen until `condition` holds, or fails after `timeout`; returns the last screen seen.
     @discardableResult
     func waitFor(_ what: String, timeout: Double = 15, sourceLocation: SourceLocation = #_sourceLocation,
-                 _ condition: ([String]) -> Bool) throws -> [String] {
+                 _ condition: ([String]) async -> Bool) async throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         var last: [String] = []
         while Date() < deadline {
-            last = try lines()
-            if condition(last) { return last }
-            usleep(50_000)
+            last = try await lines()
+            if await condition(last) { return last }
+            try await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("timed out waiting for \(what); screen:\n\(last.joined(separator: "\n"))", sourceLocation: sourceLocation)
         throw TmuxError.timeout(what)
     }
 
     /// Types keys (tmux key names, such as "Enter" or "C-c").
-    func send(_ keys: String...) throws {
-        _ = try tmux(["send-keys", "-t", Self.target] + keys)
+    func send(_ keys: String...) async throws {
+        _ = try await tmux(["send-keys", "-t", Self.target] + keys)
     }
 
     /// Resizes the terminal, as a person dragging the window would (the program gets SIGWINCH).
-    func resize(width: Int, height: Int? = nil) throws {
-        _ = try tmux(["resize-window", "-t", Self.target, "-x", "\(width)"] + (height.map { ["-y", "\($0)"] } ?? []))
+    func resize(width: Int, height: Int? = nil) async throws {
+        _ = try await tmux(["resize-window", "-t", Self.target, "-x", "\(width)"] + (height.map { ["-y", "\($0)"] } ?? []))
     }
 
     /// The command's process (the child of the pane's shell), once it runs.
-    func commandPID(timeout: Double = 10) throws -> pid_t {
-        let run = try tmux(["display-message", "-p", "-t", Self.target, "#{pane_pid}"])
+    func commandPID(timeout: Double = 10) async throws -> pid_t {
+        let run = try await tmux(["display-message", "-p", "-t", Self.target, "#{pane_pid}"])
         let shell = run.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let children = try TestSupport.run("/usr/bin/pgrep", ["-P", shell])
+            let children = try await TestSupport.runAtOnce("/usr/bin/pgrep", ["-P", shell])
             if let pid = children.stdout.split(separator: "\n").first.flatMap({ pid_t($0) }) { return pid }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         throw TmuxError.timeout("the command's process")
     }
@@ -102,18 +105,18 @@ final class TmuxSession {
     }
 
     /// Waits for the command to end and returns its exit status.
-    func waitForExit(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
+    func waitForExit(timeout: Double = 10, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let status = try exitStatus() { return status }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("the command did not exit within \(timeout) s", sourceLocation: sourceLocation)
         throw TmuxError.timeout("exit")
     }
 
-    private func tmux(_ arguments: [String]) throws -> TestSupport.Run {
-        try TestSupport.run("/usr/bin/tmux", ["-S", socket] + arguments)
+    private func tmux(_ arguments: [String]) async throws -> TestSupport.Run {
+        try await TestSupport.runAtOnce("/usr/bin/tmux", ["-S", socket] + arguments)
     }
 
     static func quote(_ word: String) -> String {

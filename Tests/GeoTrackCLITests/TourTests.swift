@@ -126,14 +126,14 @@ struct TourTests {
             if step.runsUntilInterrupted {
                 // A step that failed is recorded; the later ones still run and are checked.
                 do {
-                    try Self.runInTerminal(step, shell: shell, environment: environment)
+                    try await Self.runInTerminal(step, shell: shell, environment: environment)
                 } catch {
                     Issue.record("\(step): \(error)")
                 }
                 continue
             }
             let child = try ChildProcess(shell[0], Array(shell.dropFirst()) + [step.command], environment: environment)
-            guard let status = child.wait(timeout: 120) else {
+            guard let status = await child.status(within: 120) else {
                 child.signal(SIGKILL, group: true)
                 Issue.record("\(step) did not end within 120 s; stdout:\n\(child.stdout)\nstderr:\n\(child.stderr)")
                 continue
@@ -154,16 +154,16 @@ struct TourTests {
     /// Runs a command that follows gpsd until Ctrl-C in a terminal: waits until its status line
     /// has the shape the README shows, then presses Ctrl-C and expects status 0.
     static func runInTerminal(_ step: Step, shell: [String], environment: [String: String],
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
         #expect(step.shown.count == 1, "\(step): the README shows one status line", sourceLocation: sourceLocation)
         let expected = step.shown.first.map(shape) ?? ""
         // tmux starts a session's command with the PATH of the tmux client, whatever `-e` says.
         let path = ["/usr/bin/env", "PATH=" + (environment["PATH"] ?? "")]
-        let session = try TmuxSession(width: 120, height: 10, command: path + shell + [step.command], environment: environment)
-        try session.waitFor("\(step): a status line shaped like the README's", timeout: 60, sourceLocation: sourceLocation) { lines in
+        let session = try await TmuxSession(width: 120, height: 10, command: path + shell + [step.command], environment: environment)
+        try await session.waitFor("\(step): a status line shaped like the README's", timeout: 60, sourceLocation: sourceLocation) { lines in
             lines.contains { shape($0) == expected }
         }
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 30, sourceLocation: sourceLocation) == 0, "\(step)", sourceLocation: sourceLocation)
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 30, sourceLocation: sourceLocation) == 0, "\(step)", sourceLocation: sourceLocation)
     }
 }

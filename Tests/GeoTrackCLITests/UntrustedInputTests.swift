@@ -9,9 +9,9 @@ import Testing
 struct UntrustedInputTests {
     @Test("fleet --stale past a year (1e30 trapped in a multiplication), or not above 0, is a usage error, one line",
           arguments: ["1e30", "inf", "nan", "0", "-5", "31622401"])
-    func hugeStale(value: String) throws {
+    func hugeStale(value: String) async throws {
         // `--stale=-5`: a separate "-5" would be read as an option.
-        let run = try TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--stale=" + value], home: try TestSupport.temporaryDirectory())
+        let run = try await TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--stale=" + value], home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(value): \(run.stderr)")
         #expect(run.stderr.contains("--stale must be more than 0 and at most 31622400 seconds (got "), "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
@@ -19,25 +19,25 @@ struct UntrustedInputTests {
 
     @Test("a name with a C1 control (U+0085) or a noncharacter is refused as the option it came in, not as 'out of memory'",
           arguments: [0x85, 0x9F, 0xFFFF, 0xFDD0, 0x1FFFE] as [UInt32])
-    func controlInName(scalar: UInt32) throws {
+    func controlInName(scalar: UInt32) async throws {
         let name = "d" + String(Character(try #require(Unicode.Scalar(scalar))))
         let home = try TestSupport.temporaryDirectory()
-        let publish = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+        let publish = try await TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
                                                 "--publish-device", name, "--publish-wait", "0"], home: home)
         #expect(publish.status == 64, "\(publish.stderr)")
         #expect(publish.stderr.contains("--publish-device must be a name of 1 to 256 bytes without /, +, # or control characters"))
         #expect(!publish.stderr.contains("out of memory"))
-        let fleet = try TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--client-id", name], home: home)
+        let fleet = try await TestSupport.geotrack(["fleet", "mqtt://127.0.0.1:1", "--client-id", name], home: home)
         #expect(fleet.status == 64, "\(fleet.stderr)")
         #expect(fleet.stderr.contains("--client-id must be a name of 1 to 65535 bytes without control characters"))
     }
 
     @Test("TLS files that are not PEM are refused at the start, naming the option (64); a missing one is 66")
-    func tlsFilesArePEM() throws {
+    func tlsFilesArePEM() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = try Corpus.path("haicom-305N.nmea")
         let base = ["replay", log, "--publish", "mqtts://127.0.0.1:1", "--publish-wait", "0"]
-        let notPEM = try TestSupport.geotrack(base + ["--publish-ca", log], home: home)
+        let notPEM = try await TestSupport.geotrack(base + ["--publish-ca", log], home: home)
         #expect(notPEM.status == 64, "\(notPEM.stderr)")
         #expect(notPEM.stderr.contains("--publish-ca \(log): not a PEM file"), "\(notPEM.stderr)")
         #expect(notPEM.stderr.split(separator: "\n").count == 1, "\(notPEM.stderr)")
@@ -46,27 +46,27 @@ struct UntrustedInputTests {
         try "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n".write(toFile: key, atomically: true, encoding: .utf8)
         let certificate = home.appendingPathComponent("client.crt").path
         try "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".write(toFile: certificate, atomically: true, encoding: .utf8)
-        let swapped = try TestSupport.geotrack(base + ["--publish-cert", key, "--publish-key", certificate], home: home)
+        let swapped = try await TestSupport.geotrack(base + ["--publish-cert", key, "--publish-key", certificate], home: home)
         #expect(swapped.status == 64 && swapped.stderr.contains("--publish-cert \(key): not a PEM file"), "\(swapped.stderr)")
-        let missing = try TestSupport.geotrack(base + ["--publish-ca", home.appendingPathComponent("none.pem").path], home: home)
+        let missing = try await TestSupport.geotrack(base + ["--publish-ca", home.appendingPathComponent("none.pem").path], home: home)
         #expect(missing.status == 66 && missing.stderr.contains("cannot read it; check the path"), "\(missing.stderr)")
     }
 
     @Test("a name past its length limit is refused naming the limit, not rules it keeps")
-    func nameTooLong() throws {
+    func nameTooLong() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let publish = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+        let publish = try await TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
                                                 "--publish-device", String(repeating: "d", count: 257), "--publish-wait", "0"], home: home)
         #expect(publish.status == 64, "\(publish.stderr)")
         #expect(publish.stderr.contains("--publish-device must be a name of 1 to 256 bytes"), "\(publish.stderr)")
-        let wait = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+        let wait = try await TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
                                              "--publish-wait", "1e9"], home: home)
         #expect(wait.status == 64, "\(wait.stderr)")
         #expect(wait.stderr.contains("--publish-wait must be 0 to 31622400 seconds (got 1000000000.0)"), "\(wait.stderr)")
     }
 
     @Test("outbox and outbox --json list an outbox whose created times are damaged: the count, no oldest, no trap")
-    func damagedCreatedTime() throws {
+    func damagedCreatedTime() async throws {
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -76,18 +76,18 @@ struct UntrustedInputTests {
                           created: Date(timeIntervalSince1970: $0))
         })
         outbox.close()
-        let json = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let json = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(json.status == 0, "\(json.stderr)")
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["messages"] as? Int == 2)
         #expect(object["oldest"] == nil)
-        let text = try TestSupport.geotrack(["outbox"], home: home)
+        let text = try await TestSupport.geotrack(["outbox"], home: home)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.hasPrefix("mqtt://b:1883/owntracks/a/b  2 messages\n"), "\(text.stdout)")
     }
 
     @Test("messages the outbox's capacity dropped during a run are said at its end, with the limit")
-    func droppedAreSaid() throws {
+    func droppedAreSaid() async throws {
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -99,7 +99,7 @@ struct UntrustedInputTests {
         }
         _ = try outbox.enqueue(contentsOf: full)
         outbox.close()
-        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+        let run = try await TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
                                             "--publish-user", "ann", "--publish-device", "van", "--publish-wait", "0"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let after = try Outbox(path: folder + "/outbox.sqlite")
@@ -111,9 +111,9 @@ struct UntrustedInputTests {
     }
 
     @Test("GEOTRACK_PUBLISH_PASSWORD is geotrack's own: no 'unknown environment variable' warning; the outbox is 0600")
-    func passwordVariable() throws {
+    func passwordVariable() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://ann@127.0.0.1:1",
+        let run = try await TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://ann@127.0.0.1:1",
                                             "--publish-device", "van", "--publish-wait", "0"], home: home,
                                            environment: ["GEOTRACK_PUBLISH_PASSWORD": "secret"])
         #expect(run.status == 0, "\(run.stderr)")
@@ -124,12 +124,12 @@ struct UntrustedInputTests {
     }
 
     @Test("an outbox folder others may write to is refused with the reason, exit 73, and nothing is written there")
-    func outboxFolderWritableByOthers() throws {
+    func outboxFolderWritableByOthers() async throws {
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("state/geotrack").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         #expect(chmod(folder, 0o777) == 0)
-        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+        let run = try await TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
                                             "--publish-device", "van", "--publish-wait", "0"], home: home)
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.contains("refusing the outbox in \(folder): others may write to the folder \(folder) (mode 777); run `chmod 700 \(folder)`"),
@@ -149,30 +149,30 @@ struct UntrustedInputTests {
         })
         try await outbox.setAside(ids[0], reason: "publishing to #: Invalid input.")
         outbox.close()
-        let text = try TestSupport.geotrack(["outbox"], home: home)
+        let text = try await TestSupport.geotrack(["outbox"], home: home)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("\(destination)  1 message, the oldest "), "\(text.stdout)")
         #expect(text.stdout.contains(", 1 set aside as undeliverable (publishing to #: Invalid input.; 'geotrack outbox clear' deletes them)\n"),
                 "\(text.stdout)")
-        let json = try TestSupport.geotrack(["outbox", "--json"], home: home)
+        let json = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["dead_letters"] as? Int == 1)
         #expect(object["dead_letter_reason"] as? String == "publishing to #: Invalid input.")
-        let clear = try TestSupport.geotrack(["outbox", "clear", destination], home: home)
+        let clear = try await TestSupport.geotrack(["outbox", "clear", destination], home: home)
         #expect(clear.status == 0, "\(clear.stderr)")
-        #expect(try TestSupport.geotrack(["outbox", "--json"], home: home).stdout.isEmpty)
+        #expect(try await TestSupport.geotrack(["outbox", "--json"], home: home).stdout.isEmpty)
     }
 
     @Test("--publish-interval outside 1 s to a year is a usage error", arguments: ["0", "-1", "31622401", "1.5"])
-    func badInterval(value: String) throws {
-        let run = try TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
+    func badInterval(value: String) async throws {
+        let run = try await TestSupport.geotrack(["replay", try Corpus.path("haicom-305N.nmea"), "--publish", "mqtt://127.0.0.1:1",
                                             "--publish-interval=" + value], home: try TestSupport.temporaryDirectory())
         #expect(run.status == 64, "\(value): \(run.stderr)")
         #expect(run.stderr.contains("--publish-interval"), "\(run.stderr)")
     }
 
     @Test("an outbox folder another user owns is refused, exit 73, naming the owner; outbox lists refuse it too")
-    func outboxFolderOwnedByAnother() throws {
+    func outboxFolderOwnedByAnother() async throws {
         try #require(geteuid() == 0, "giving a folder to another user needs root")
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("state/geotrack").path
@@ -182,7 +182,7 @@ struct UntrustedInputTests {
                                          created: Date(timeIntervalSince1970: 1_700_000_000)))
         outbox.close()
         #expect(chown(folder, 65_534, 65_534) == 0)
-        let listed = try TestSupport.geotrack(["outbox"], home: home)
+        let listed = try await TestSupport.geotrack(["outbox"], home: home)
         #expect(listed.status == 73, "\(listed.stderr)")
         #expect(listed.stderr == "geotrack: refusing the outbox in \(folder): the folder \(folder) belongs to user 65534, not to you (0); use a folder of your own (XDG_STATE_HOME)\n")
         #expect(listed.stdout.isEmpty)

@@ -7,9 +7,9 @@ import Testing
 /// positions on the grid only, whatever gpsd sends.
 extension WatchEndToEndTests {
     /// A home granted approximate access.
-    static func approximateHome() throws -> URL {
+    static func approximateHome() async throws -> URL {
         let home = try TestSupport.temporaryDirectory()
-        let grant = try TestSupport.geotrack(["auth", "grant", "--approximate"], home: home)
+        let grant = try await TestSupport.geotrack(["auth", "grant", "--approximate"], home: home)
         #expect(grant.status == 0, "\(grant.stderr)")
         #expect(grant.stdout.contains("authorizedAlways (approximate)"), "\(grant.stdout)")
         return home
@@ -31,11 +31,11 @@ extension WatchEndToEndTests {
     @Test("under approximate access, --json and the GPX track hold grid positions only, with no altitude, speed or course")
     func approximateJSONAndGPX() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.approximateHome()
-        let status = try TestSupport.geotrack(["auth", "status"], home: home)
+        let home = try await Self.approximateHome()
+        let status = try await TestSupport.geotrack(["auth", "status"], home: home)
         #expect(status.stdout == "authorizedAlways (approximate)\n")
         let gpx = home.appendingPathComponent("approximate.gpx").path
-        let run = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--json", "--gpx", gpx, "--count", "5",
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--json", "--gpx", gpx, "--count", "5",
                                             "--timeout", "30"], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let latitudes = Self.numbers(after: "\"lat\":", in: run.stdout)
@@ -54,7 +54,7 @@ extension WatchEndToEndTests {
         #expect(!track.contains("<ele>") && !track.contains("<speed>") && !track.contains("<course>"), "\(track)")
         // The same gpsd, read by gpspipe, has precise positions: the grid is geotrack's doing.
         let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", "-n", "12", gpsd.address])
-        let precise = try TestSupport.run(gpspipe.executable, gpspipe.arguments)
+        let precise = try await TestSupport.run(gpspipe.executable, gpspipe.arguments)
         let raw = Self.numbers(after: "\"lat\":", in: precise.stdout)
         #expect(!raw.isEmpty && !raw.allSatisfy(ApproximateLocation.isOnGrid))
     }
@@ -62,30 +62,30 @@ extension WatchEndToEndTests {
     @Test("under approximate access the status line shows grid positions and ±km; --precise asks at the terminal and a yes shows precise ones")
     func approximateStatusLineAndPrecise() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.approximateHome()
-        let coarse = try Self.watch(gpsd, home: home, width: 120)
-        let line = try #require(try coarse.waitFor("a fix on the status line") { $0.contains(where: Self.isFixLine) }
+        let home = try await Self.approximateHome()
+        let coarse = try await Self.watch(gpsd, home: home, width: 120)
+        let line = try await #require(try coarse.waitFor("a fix on the status line") { $0.contains(where: Self.isFixLine) }
             .first(where: Self.isFixLine))
         let degrees = Self.degrees(in: line)
         #expect(degrees.count == 2 && degrees.allSatisfy(ApproximateLocation.isOnGrid), "\(line)")
         #expect(!line.contains("alt ") && !line.contains("km/h"), "\(line)")
-        try coarse.send("C-c")
-        #expect(try coarse.waitForExit(timeout: 5) == 0)
+        try await coarse.send("C-c")
+        #expect(try await coarse.waitForExit(timeout: 5) == 0)
 
-        let asked = try Self.watch(gpsd, home: home, width: 120, ["--precise"])
-        try asked.waitFor("the full-accuracy question") { $0.last?.contains("Allow your precise location for this run") == true }
-        try asked.send("y", "Enter")
-        let precise = try #require(try asked.waitFor("a precise fix") { lines in
+        let asked = try await Self.watch(gpsd, home: home, width: 120, ["--precise"])
+        try await asked.waitFor("the full-accuracy question") { $0.last?.contains("Allow your precise location for this run") == true }
+        try await asked.send("y", "Enter")
+        let precise = try await #require(try asked.waitFor("a precise fix") { lines in
             lines.contains { Self.isFixLine($0) && $0.contains("alt ") }
         }.first { Self.isFixLine($0) && $0.contains("alt ") })
         let exact = Self.degrees(in: precise)
         #expect(exact.count == 2 && !exact.allSatisfy(ApproximateLocation.isOnGrid), "\(precise)")
-        try asked.send("C-c")
-        #expect(try asked.waitForExit(timeout: 5) == 0)
+        try await asked.send("C-c")
+        #expect(try await asked.waitForExit(timeout: 5) == 0)
         // Never stored; and without a terminal to ask on, --precise stays approximate and says so.
-        #expect(try TestSupport.geotrack(["auth", "status"], home: home).stdout == "authorizedAlways (approximate)\n")
+        #expect(try await TestSupport.geotrack(["auth", "status"], home: home).stdout == "authorizedAlways (approximate)\n")
         // (Test children run in a session of their own, with no controlling terminal.)
-        let headless = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--precise", "--json", "--count", "2",
+        let headless = try await TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--precise", "--json", "--count", "2",
                                                  "--timeout", "30"], home: home)
         #expect(headless.status == 0, "\(headless.stderr)")
         #expect(headless.stderr.contains("no terminal to ask for precise ones"), "\(headless.stderr)")

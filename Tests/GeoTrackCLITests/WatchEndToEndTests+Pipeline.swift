@@ -14,13 +14,13 @@ extension WatchEndToEndTests {
 
     /// Polls until `condition` holds on the child's output (gpsfake plays the log at its own pace).
     static func waitForOutput(_ child: ChildProcess, timeout: Double = 90, _ what: String,
-                              sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) throws {
+                              sourceLocation: SourceLocation = #_sourceLocation, _ condition: (String) -> Bool) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if condition(child.stdout) { return }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
-        Issue.record("never saw \(what); stdout: \(child.stdout.prefix(300)) stderr: \(child.stderr) exit: \(String(describing: child.wait(timeout: 0)))", sourceLocation: sourceLocation)
+        Issue.record("never saw \(what); stdout: \(child.stdout.prefix(300)) stderr: \(child.stderr) exit: \(String(describing: await child.status(within: 0)))", sourceLocation: sourceLocation)
         throw TmuxSession.TmuxError.timeout(what)
     }
 
@@ -28,21 +28,21 @@ extension WatchEndToEndTests {
     /// (gpsfake) playing the corpus log `name` once, each stopped once it has the log's last fix.
     static func watchBesideGPSPipe(log name: String, delay: Double, _ options: [String]) async throws -> (gpspipe: String, watch: String) {
         let log = try Corpus.path(name + ".nmea")
-        let home = try Self.grantedHome()
+        let home = try await Self.grantedHome()
         // The last time of day in the log, as the decoder reads it: when both clients have it, the
         // log has played. (gpsd 3.22 moves dates older than itself 1024 weeks on; the time of day stays.)
-        let replay = try TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let replay = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         let lastTime = try #require(try Self.objects(replay.stdout, class: "TPV").compactMap { $0["time"] as? String }.last?.split(separator: "T").last)
         let gpsd = try await GPSFake(log: log, cycle: delay)
         let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", gpsd.address])
         let pipe = try ChildProcess(gpspipe.executable, gpspipe.arguments)
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address] + options, environment: Self.environment(home))
-        try Self.waitForOutput(pipe, "gpspipe's last fix") { $0.contains(lastTime) }
-        try Self.waitForOutput(watch, "watch's last fix") { $0.contains(lastTime) }
+        try await Self.waitForOutput(pipe, "gpspipe's last fix") { $0.contains(lastTime) }
+        try await Self.waitForOutput(watch, "watch's last fix") { $0.contains(lastTime) }
         watch.signal(SIGTERM)
         pipe.signal(SIGTERM)
-        #expect(watch.wait(timeout: 3) == 0, "\(watch.stderr)")
-        _ = pipe.wait(timeout: 3)
+        #expect(await watch.status(within: 3) == 0, "\(watch.stderr)")
+        _ = await pipe.status(within: 3)
         return (pipe.stdout, watch.stdout)
     }
 
@@ -80,10 +80,10 @@ extension WatchEndToEndTests {
 
     @Test("watch reports the same region and visit events, at the same fix times, as replay of the same log: JSON and status lines")
     func eventsMatchReplay() async throws {
-        let home = try Self.grantedHome()
+        let home = try await Self.grantedHome()
         let config = home.appendingPathComponent("events.yaml").path
         try OnePipelineTests.eventConfiguration.write(toFile: config, atomically: true, encoding: .utf8)
-        let replayJSON = try TestSupport.geotrack(["replay", OnePipelineTests.walk, "--json", "--config", config], home: home)
+        let replayJSON = try await TestSupport.geotrack(["replay", OnePipelineTests.walk, "--json", "--config", config], home: home)
         let replayed = OnePipelineTests.eventObjects(replayJSON.stdout)
         #expect(replayed.count == 4)
 
@@ -93,12 +93,12 @@ extension WatchEndToEndTests {
         // Not a terminal: the status line becomes plain lines, with the event lines among them.
         let lines = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--config", config],
                                      environment: Self.environment(home))
-        try Self.waitForOutput(json, "the region exit in JSON") { $0.contains("\"regionExited\"") }
-        try Self.waitForOutput(lines, "the region exit on a line") { $0.contains("left region market") }
+        try await Self.waitForOutput(json, "the region exit in JSON") { $0.contains("\"regionExited\"") }
+        try await Self.waitForOutput(lines, "the region exit on a line") { $0.contains("left region market") }
         json.signal(SIGTERM)
         lines.signal(SIGTERM)
-        #expect(json.wait(timeout: 3) == 0, "\(json.stderr)")
-        #expect(lines.wait(timeout: 3) == 0, "\(lines.stderr)")
+        #expect(await json.status(within: 3) == 0, "\(json.stderr)")
+        #expect(await lines.status(within: 3) == 0, "\(lines.stderr)")
         #expect(OnePipelineTests.eventObjects(json.stdout) == replayed)
         let eventLines = lines.stdout.split(separator: "\n").map(String.init).filter { line in
             OnePipelineTests.walkEventLines.contains { $0.dropFirst(10).prefix(8) == line.dropFirst(10).prefix(8) }

@@ -8,14 +8,14 @@ extension WatchEndToEndTests {
     func skyView() async throws {
         let log = SkyCommandTests.log
         let gpsd = try await GPSFake(log: log, once: false)
-        let home = try Self.grantedHome()
+        let home = try await Self.grantedHome()
         let stty = home.appendingPathComponent("stty-after").path
-        let session = try TmuxSession(width: 120, height: 40, command: [TestSupport.binary, "sky", "--gpsd", gpsd.address],
+        let session = try await TmuxSession(width: 120, height: 40, command: [TestSupport.binary, "sky", "--gpsd", gpsd.address],
                                       environment: Self.environment(home), afterwards: "stty -a > " + TmuxSession.quote(stty))
-        let known = try SkyCommandTests.allSatellites(log)
+        let known = try await SkyCommandTests.allSatellites(log)
 
-        func isSkyView(_ lines: [String], width: Int, height: Int) throws -> Bool {
-            let screen = try session.screen()
+        func isSkyView(_ lines: [String], width: Int, height: Int) async throws -> Bool {
+            let screen = try await session.screen()
             let table = SkyCommandTests.tableSatellites(lines)
             return screen.count <= height
                 && screen.allSatisfy { $0.unicodeScalars.count <= width - 1 }
@@ -28,13 +28,14 @@ extension WatchEndToEndTests {
                 // The table: several satellites, every one of them one gpsd reported from this log.
                 && table.count >= 6 && table.keys.allSatisfy { known.contains($0) }
         }
-        let wide = try session.waitFor("the sky view at 120×40") { (try? isSkyView($0, width: 120, height: 40)) ?? false }
+        let wide = try await session.waitFor("the sky view at 120×40") { (try? await isSkyView($0, width: 120, height: 40)) ?? false }
         #expect(!wide.contains { $0.contains("more (a taller window shows them)") }, "40 rows hold every satellite")
 
-        try session.resize(width: 80, height: 24)
-        let small = try session.waitFor("the sky view refitted to 80×24") { lines in
-            (try? isSkyView(lines, width: 80, height: 24)) == true && (try? session.screen().count) == 24
-                && lines.contains { $0.hasSuffix(SatelliteTable.header) && $0.count < 80 }
+        try await session.resize(width: 80, height: 24)
+        let small = try await session.waitFor("the sky view refitted to 80×24") { lines in
+            guard (try? await isSkyView(lines, width: 80, height: 24)) == true,
+                  (try? await session.screen().count) == 24 else { return false }
+            return lines.contains { $0.hasSuffix(SatelliteTable.header) && $0.count < 80 }
                 // gpsd's SKY carries the dilutions once the receiver's GSA has come in.
                 && lines.contains { $0.hasPrefix("DOP       H ") }
                 // 24 rows cannot hold the log's 19 satellites, once gpsd reports them all (early SKYs
@@ -44,26 +45,26 @@ extension WatchEndToEndTests {
         #expect(small.last?.contains("more (a taller window shows them)") == true, "24 rows cannot hold 19 satellites")
 
         // Ctrl-Z: the normal screen and the terminal's settings back while stopped; SIGCONT: the view again.
-        let pid = try session.commandPID()
-        try session.send("C-z")
-        try Self.waitForState(pid, stopped: true)
-        #expect(try !session.lines().contains { $0.hasSuffix(SatelliteTable.header) }, "the sky view is put away while stopped")
+        let pid = try await session.commandPID()
+        try await session.send("C-z")
+        try await Self.waitForState(pid, stopped: true)
+        #expect(try await !session.lines().contains { $0.hasSuffix(SatelliteTable.header) }, "the sky view is put away while stopped")
         kill(pid, SIGCONT)
-        try Self.waitForState(pid, stopped: false)
-        try session.waitFor("the sky view back after SIGCONT") { (try? isSkyView($0, width: 80, height: 24)) ?? false }
+        try await Self.waitForState(pid, stopped: false)
+        try await session.waitFor("the sky view back after SIGCONT") { await (try? isSkyView($0, width: 80, height: 24)) ?? false }
 
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 30) == 0)
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 30) == 0)
         // The alternate screen is gone and the terminal's settings are back.
-        let after = try session.lines()
+        let after = try await session.lines()
         #expect(!after.contains { $0.hasSuffix(SatelliteTable.header) }, "\(after)")
         let settings = try String(contentsOfFile: stty, encoding: .utf8)
         #expect(settings.contains(" echo ") && !settings.contains("-echo "), "\(settings)")
     }
 
     /// The times of day (seconds) at which gpsd's decoding of `log` gives a TPV with a height.
-    static func heightTimes(_ log: String) throws -> [Double] {
-        let decoded = try TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
+    static func heightTimes(_ log: String) async throws -> [Double] {
+        let decoded = try await TestSupport.run("/usr/bin/gpsdecode", [], input: try String(contentsOfFile: log, encoding: .utf8))
         return try Self.objects(decoded.stdout, class: "TPV").compactMap { tpv in
             guard tpv["altMSL"] != nil || tpv["altHAE"] != nil, let time = tpv["time"] as? String else { return nil }
             return Self.secondOfDay(time.split(separator: "T").last.map(String.init) ?? "")
@@ -86,22 +87,22 @@ extension WatchEndToEndTests {
         // own, without altitude or climb. The view shows `-` only when gpsd gave no height for 5 s
         // (the manager's sensorHeadingValidity, the rule that also keeps the cycle's velocity).
         let log = try Corpus.path("garmin48.nmea")
-        let withHeight = try Self.heightTimes(log)
+        let withHeight = try await Self.heightTimes(log)
         #expect(withHeight.count >= 5)
         let gpsd = try await GPSFake(log: log, cycle: 0.05, once: false)
-        let home = try Self.grantedHome()
-        let session = try TmuxSession(width: 80, height: 24, command: [TestSupport.binary, "sky", "--gpsd", gpsd.address],
+        let home = try await Self.grantedHome()
+        let session = try await TmuxSession(width: 80, height: 24, command: [TestSupport.binary, "sky", "--gpsd", gpsd.address],
                                       environment: Self.environment(home))
-        try session.waitFor("a 3D fix with an altitude") { lines in
+        try await session.waitFor("a 3D fix with an altitude") { lines in
             lines.contains { $0.hasPrefix("Status    3D fix") } && SkyScreenTests.value("Altitude", in: lines)?.hasSuffix("HAE") == true
         }
         var times = Set<String>()
         let deadline = Date().addingTimeInterval(90)
         while times.count < 12, Date() < deadline {
-            let lines = try session.lines()
+            let lines = try await session.lines()
             guard lines.contains(where: { $0.hasPrefix("Status    3D fix") }),
                   let time = SkyScreenTests.value("Time", in: lines), let second = Self.secondOfDay(String(time.dropFirst(11))) else {
-                usleep(50_000)
+                try await Task.sleep(for: .milliseconds(50))
                 continue
             }
             times.insert(time)
@@ -112,10 +113,10 @@ extension WatchEndToEndTests {
                 #expect(altitude?.hasSuffix("HAE") == true, "at \(time): Altitude \(altitude ?? "missing")\n\(lines.joined(separator: "\n"))")
             }
             #expect(SkyScreenTests.value("Speed", in: lines) != "-", "at \(time): Speed -")
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
         #expect(times.count >= 12, "only \(times.count) fixes seen")
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 30) == 0)
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 30) == 0)
     }
 }

@@ -9,9 +9,9 @@ struct WatchEndToEndTests {
     static let log = TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin15x.nmea").path
 
     /// A home with authorization already granted.
-    static func grantedHome() throws -> URL {
+    static func grantedHome() async throws -> URL {
         let home = try TestSupport.temporaryDirectory()
-        let grant = try TestSupport.geotrack(["auth", "grant"], home: home)
+        let grant = try await TestSupport.geotrack(["auth", "grant"], home: home)
         #expect(grant.status == 0)
         return home
     }
@@ -21,8 +21,8 @@ struct WatchEndToEndTests {
     }
 
     /// `geotrack watch` on `gpsd` (with `arguments` more) in a tmux window `width` columns wide.
-    static func watch(_ gpsd: GPSFake, home: URL, width: Int, _ arguments: [String] = []) throws -> TmuxSession {
-        try TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address] + arguments,
+    static func watch(_ gpsd: GPSFake, home: URL, width: Int, _ arguments: [String] = []) async throws -> TmuxSession {
+        try await TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address] + arguments,
                         environment: environment(home))
     }
 
@@ -34,28 +34,28 @@ struct WatchEndToEndTests {
           arguments: [80, 40])
     func statusLine(width: Int) async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.grantedHome()
+        let home = try await Self.grantedHome()
         let stty = home.appendingPathComponent("stty-after").path
-        let session = try TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
+        let session = try await TmuxSession(width: width, command: [TestSupport.binary, "watch", "--gpsd", gpsd.address],
                                       environment: Self.environment(home), afterwards: "stty -a > " + TmuxSession.quote(stty))
-        let first = try session.waitFor("a fix on the status line") { lines in lines.contains(where: Self.isFixLine) }
+        let first = try await session.waitFor("a fix on the status line") { lines in lines.contains(where: Self.isFixLine) }
         let firstFix = try #require(first.first(where: Self.isFixLine))
         // The receiver's time moves on: the same single line must show a later fix.
-        let later = try session.waitFor("the line redrawn with a new fix") { lines in
+        let later = try await session.waitFor("the line redrawn with a new fix") { lines in
             lines.count == 1 && Self.isFixLine(lines[0]) && lines[0] != firstFix
         }
         #expect(later.count == 1)
         for _ in 0..<10 {
-            let screen = try session.lines()
+            let screen = try await session.lines()
             #expect(screen.count == 1, "more than one line: \(screen)")
             for line in screen {
                 #expect(line.count <= width - 1, "wider than \(width - 1): \(line)")
             }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 30) == 0)
-        let after = try session.lines()
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 30) == 0)
+        let after = try await session.lines()
         #expect(after.count == 1 && Self.isFixLine(after[0]), "the last fix stays on screen: \(after)")
         // Echo was off while the line was up (no ^C on it) and is back on afterwards.
         #expect(after.first?.contains("^C") == false)
@@ -66,44 +66,44 @@ struct WatchEndToEndTests {
     @Test("narrowing the window (SIGWINCH) refits the line to the new width")
     func resize() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.grantedHome()
-        let session = try Self.watch(gpsd, home: home, width: 80)
-        try session.waitFor("a wide fix line") { $0.count == 1 && Self.isFixLine($0[0]) && $0[0].count > 40 }
-        try session.resize(width: 40)
-        try session.waitFor("the line refitted to 39 columns") { lines in
+        let home = try await Self.grantedHome()
+        let session = try await Self.watch(gpsd, home: home, width: 80)
+        try await session.waitFor("a wide fix line") { $0.count == 1 && Self.isFixLine($0[0]) && $0[0].count > 40 }
+        try await session.resize(width: 40)
+        try await session.waitFor("the line refitted to 39 columns") { lines in
             lines.count == 1 && Self.isFixLine(lines[0]) && lines[0].count <= 39
         }
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 5) == 0)
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 5) == 0)
     }
 
     @Test("Ctrl-Z stops it with the line cleared and the terminal given back; SIGCONT brings the line back")
     func suspendAndResume() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.grantedHome()
-        let session = try Self.watch(gpsd, home: home, width: 80)
-        try session.waitFor("a fix") { $0.contains(where: Self.isFixLine) }
-        let pid = try session.commandPID()
-        try session.send("C-z")
-        try Self.waitForState(pid, stopped: true)
-        let stopped = try session.lines()
+        let home = try await Self.grantedHome()
+        let session = try await Self.watch(gpsd, home: home, width: 80)
+        try await session.waitFor("a fix") { $0.contains(where: Self.isFixLine) }
+        let pid = try await session.commandPID()
+        try await session.send("C-z")
+        try await Self.waitForState(pid, stopped: true)
+        let stopped = try await session.lines()
         #expect(!stopped.contains(where: Self.isFixLine), "the line is cleared while stopped: \(stopped)")
         kill(pid, SIGCONT)
-        try Self.waitForState(pid, stopped: false)
-        try session.waitFor("the line back after SIGCONT") { $0.count == 1 && Self.isFixLine($0[0]) }
-        try session.send("C-c")
-        #expect(try session.waitForExit(timeout: 5) == 0)
+        try await Self.waitForState(pid, stopped: false)
+        try await session.waitFor("the line back after SIGCONT") { $0.count == 1 && Self.isFixLine($0[0]) }
+        try await session.send("C-c")
+        #expect(try await session.waitForExit(timeout: 5) == 0)
     }
 
     /// Polls /proc/PID/stat until the process is (or is no longer) stopped.
     static func waitForState(_ pid: pid_t, stopped: Bool, timeout: Double = 5,
-                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+                             sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
             let state = stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? ""
             if (state == "T") == stopped { return }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         Issue.record("process \(pid) is \(stopped ? "not stopped" : "still stopped")", sourceLocation: sourceLocation)
         throw TmuxSession.TmuxError.timeout("process state")
@@ -122,24 +122,24 @@ struct WatchEndToEndTests {
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             let gpspipe = GPSDInstallation.current.command("gpspipe", ["-w", "-n", "3", gpsd.address])
-            let pipe = try TestSupport.run(gpspipe.executable, gpspipe.arguments)
+            let pipe = try await TestSupport.run(gpspipe.executable, gpspipe.arguments)
             listed = pipe.stdout.split(whereSeparator: \.isNewline).compactMap { line -> [[String: Any]]? in
                 let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
                 return object?["class"] as? String == "DEVICES" ? object?["devices"] as? [[String: Any]] : nil
             }.first
             if listed?.first?["driver"] != nil { break }
-            usleep(100_000)
+            try await Task.sleep(for: .milliseconds(100))
         }
         let expected = try #require(listed?.first, "gpsd never listed gpsfake's receiver with a driver")
         #expect(expected["driver"] != nil)
-        let run = try TestSupport.geotrack(["devices", "--gpsd", gpsd.address], home: home)
+        let run = try await TestSupport.geotrack(["devices", "--gpsd", gpsd.address], home: home)
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix("DEVICE") == true)
         #expect(lines.count == 2)
         #expect(lines.last?.contains("/dev/") == true || lines.last?.contains("/tmp/") == true)
         // --json: gpsd's own DEVICE objects, with the path and driver gpspipe -w shows.
-        let json = try TestSupport.geotrack(["devices", "--gpsd", gpsd.address, "--json"], home: home)
+        let json = try await TestSupport.geotrack(["devices", "--gpsd", gpsd.address, "--json"], home: home)
         #expect(json.status == 0, "\(json.stderr)")
         let objects = try json.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -151,7 +151,7 @@ struct WatchEndToEndTests {
         // libgps 3.22 stores the cycle's double over a timespec; the shim reads it back.
         #expect(objects.first?["cycle"] as? Double == expected["cycle"] as? Double)
         #expect(objects.first?["bps"] as? Int == expected["bps"] as? Int)
-        let down = try TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:9", "--timeout", "2"], home: home)
+        let down = try await TestSupport.geotrack(["devices", "--gpsd", "127.0.0.1:9", "--timeout", "2"], home: home)
         #expect(down.status == 69)
         #expect(down.stderr.hasPrefix("geotrack: "))
     }
@@ -159,34 +159,34 @@ struct WatchEndToEndTests {
     @Test("SIGTERM during a recording: exit 0, and the GPX file is valid (xmllint)")
     func sigtermClosesGPX() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.grantedHome()
+        let home = try await Self.grantedHome()
         let gpx = home.appendingPathComponent("track.gpx").path
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx],
                                      environment: Self.environment(home))
-        try Self.waitForPoints(gpx, atLeast: 3)
+        try await Self.waitForPoints(gpx, atLeast: 3)
         watch.signal(SIGTERM)
-        #expect(watch.wait(timeout: 30) == 0, "\(watch.stderr)")
+        #expect(await watch.status(within: 30) == 0, "\(watch.stderr)")
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         #expect(text.hasSuffix("</gpx>\n"))
-        let lint = try TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
         #expect(lint.status == 0, "\(lint.stderr)")
     }
 
     @Test("kill -9 during a recording loses at most the last second, and what is left replays")
     func killLeavesReplayableGPX() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.grantedHome()
+        let home = try await Self.grantedHome()
         let gpx = home.appendingPathComponent("crash.gpx").path
         let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--gpx", gpx, "--json"],
                                      environment: Self.environment(home))
-        try Self.waitForPoints(gpx, atLeast: 4)
+        try await Self.waitForPoints(gpx, atLeast: 4)
         // The times of the positions printed. gpsd's TPVs without one have no place in a track:
         // mode 1, and those with a latitude but no time yet (before the receiver sent a date).
         // gpsd sends several TPVs per cycle with the same time; a track holds one point per time.
         let printed = Set(watch.stdout.split(separator: "\n").filter { $0.contains("\"lat\":") && $0.contains("\"time\":") }
             .compactMap { line in line.components(separatedBy: "\"time\":\"").dropFirst().first?.prefix { $0 != "\"" } }).count
         watch.signal(SIGKILL)
-        #expect(watch.wait(timeout: 3) == 128 + SIGKILL)
+        #expect(await watch.status(within: 3) == 128 + SIGKILL)
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         #expect(!text.contains("</gpx>"))
         let points = text.components(separatedBy: "<trkpt ").count - 1
@@ -194,7 +194,7 @@ struct WatchEndToEndTests {
         #expect(points >= printed)
         let times = text.components(separatedBy: "<time>").dropFirst(2).map { $0.prefix { $0 != "<" } }
         #expect(Set(times).count == times.count, "two points share a time")
-        let replay = try TestSupport.geotrack(["replay", gpx, "--json"], home: home)
+        let replay = try await TestSupport.geotrack(["replay", gpx, "--json"], home: home)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stdout.split(separator: "\n").count == points)
     }
@@ -202,8 +202,8 @@ struct WatchEndToEndTests {
     @Test("--once ends with the first position and exits 0; --timeout with no gpsd fix exits 75 and says why")
     func onceAndTimeout() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)
-        let home = try Self.grantedHome()
-        let once = try TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--once", "--json", "--timeout", "20"], home: home)
+        let home = try await Self.grantedHome()
+        let once = try await TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--once", "--json", "--timeout", "20"], home: home)
         #expect(once.status == 0, "\(once.stderr)")
         // Every TPV gpsd sent is printed, as gpspipe -w prints it; the run ends with the first
         // that is a position, and those before it have none (no fix yet, or no time yet).
@@ -213,21 +213,21 @@ struct WatchEndToEndTests {
         #expect(positions.count == 1)
         #expect(lines.last.map(String.init) == positions.first.map(String.init))
         // Nothing listens on port 9: retrying never yields a fix.
-        let timeout = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--once", "--timeout", "1"], home: home)
+        let timeout = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--once", "--timeout", "1"], home: home)
         #expect(timeout.status == 75)
         #expect(timeout.stderr.contains("no fix within 1 s: gpsd was unreachable"), "\(timeout.stderr)")
-        let noRetry = try TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry"], home: home)
+        let noRetry = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry"], home: home)
         #expect(noRetry.status == 69)
         #expect(noRetry.stderr.contains("127.0.0.1:9"))
     }
 
     static func waitForPoints(_ path: String, atLeast count: Int, timeout: Double = 20,
-                              sourceLocation: SourceLocation = #_sourceLocation) throws {
+                              sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let text = try? String(contentsOfFile: path, encoding: .utf8),
                text.components(separatedBy: "<trkpt ").count - 1 >= count { return }
-            usleep(50_000)
+            try await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("fewer than \(count) points in \(path) after \(timeout) s", sourceLocation: sourceLocation)
         throw TmuxSession.TmuxError.timeout("GPX points")
