@@ -22,4 +22,10 @@ extension CLIError {
     package static func cannotWriteStandardOutput(_ error: Errno) -> CLIError {
         CLIError(.ioError, "cannot write to standard output: \(error.description)")
     }
+
+    /// `stats` read `file` to its end and found no fix with a time to sum up: exit 65.
+    package static func noTimedFix(_ file: String) -> CLIError {
+        CLIError(.dataError, "\(file == "-" ? "standard input" : file) holds no fix with a time: stats sums a "
+                 + "recorded track; give a GPX track with <time>, or an NMEA log with dates (RMC or ZDA)")
+    }
 }

@@ -73,7 +73,10 @@ extension GeoTrack {
                                 output: output)
                 }
                 try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
-                // Only a file read to its end is summed up: one that is no log gets its error alone.
+                // Only a file read to its end is summed up: one that is no log gets its error alone,
+                // and so does one whose fixes have no time (a route, a log of GGA alone), which
+                // would otherwise read as a track of no points.
+                if statistics.statistics.points == 0 { throw CLIError.noTimedFix(file) }
                 statistics.write()
             }
         }
