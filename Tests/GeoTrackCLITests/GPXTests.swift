@@ -4,6 +4,9 @@ import GeoTrackTesting
 import LocationKit
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import GeoTrackCLI
 
 @Suite("GPX recording")
@@ -316,6 +319,30 @@ struct GPXTests {
         #expect(run.status == 74, "\(run.stdout)")
         #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
+    }
+
+    @Test("a run killed (kill -9) before its first point leaves nothing in the folder: the track had no name yet")
+    func killedBeforeFirstPoint() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("tracks")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let fifo = home.appendingPathComponent("quiet.nmea").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A writer that never writes: the replay waits in read(2) with its track begun.
+        let writer = open(fifo, O_RDWR | O_CLOEXEC)
+        defer { close(writer) }
+        let gpx = folder.appendingPathComponent("trip.gpx").path
+        let replay = try ChildProcess(TestSupport.binary, ["replay", fifo, "--gpx", gpx], environment: ["HOME": home.path])
+        // The track is begun (its header written) before the input is opened: wait for the FIFO.
+        let opened = await waitUntil(timeout: .seconds(30)) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(replay.pid)/fd")) ?? []).contains {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(replay.pid)/fd/\($0)")) == fifo
+            }
+        }
+        #expect(opened, "the replay never opened its input: \(replay.stderr)")
+        replay.signal(SIGKILL)
+        #expect(await replay.waitForExit() == 128 + SIGKILL)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [], "the run left a file behind")
     }
 
     @Test("an SVG picture past a file-size limit (a full disk) is exit 74 saying so, with nothing left in the folder")

@@ -57,24 +57,6 @@ enum OutputFile {
         }
     }
 
-    /// A new file beside `path` for an output to write and then give `path`'s name: created
-    /// through the umask with mode 0644, as open(2) would create `path` itself, or with
-    /// `keepingMode`, the permissions of the file it will replace (a private 0600 recording
-    /// stays private). Nil when it cannot be created, with `errno` set.
-    static func temporary(beside path: String, prefix: String, keepingMode: mode_t?) -> (descriptor: Int32, path: String)? {
-        let directory = FilePath(path).removingLastComponent().string
-        for _ in 0..<64 {
-            let name = (directory.isEmpty ? "." : directory) + "/" + prefix + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, keepingMode ?? 0o644)
-            if descriptor >= 0 {
-                if let keepingMode { fchmod(descriptor, keepingMode) }
-                return (descriptor, name)
-            }
-            guard errno == EEXIST else { return nil }
-        }
-        return nil
-    }
-
     /// The permission bits of the regular file at `path`, if one is there (not through a link).
     static func regularFileMode(_ path: String) -> mode_t? {
         var info = stat()

@@ -26,11 +26,11 @@ package final class GPXWriter: Sendable {
         /// Where the file ends, and where the last point written starts (nil until a point is written).
         var end: Int64 = 0
         var lastPointStart: Int64?
-        /// The temporary file beside the track's path that becomes the track at the first point:
-        /// until then nothing is at the path, or with `--overwrite` the old recording stays
-        /// there, so a run that records nothing (gpsd down, a file that is no log) neither
-        /// destroys an old file nor leaves an empty one that the next run would refuse.
-        var replaces: String?
+        /// The file that becomes the track at the first point (``PendingFile``): until then
+        /// nothing is at the path, or with `--overwrite` the old recording stays there, so a run
+        /// that records nothing (gpsd down, a file that is no log) neither destroys an old file
+        /// nor leaves an empty one that the next run would refuse.
+        var pending: PendingFile?
         /// Whether that first point may replace a file at the path (`--overwrite`), or must be
         /// the first there (`link(2)`, which fails rather than replace one that appeared meanwhile).
         var mayReplace = false
@@ -43,7 +43,7 @@ package final class GPXWriter: Sendable {
     private let syncInterval: Double
 
     /// Prepares the track for `path` and writes the GPX header, beside it: the file takes its
-    /// name at the first point (see `State.replaces`), so a run without one leaves nothing new.
+    /// name at the first point (see `State.pending`), so a run without one leaves nothing new.
     ///
     /// An existing file is never destroyed unasked: it is refused unless `replacing` is set, and
     /// even then a symbolic link is never followed, and the file being read (`input`) is never
@@ -64,14 +64,13 @@ package final class GPXWriter: Sendable {
         let exists = lstat(path, &existing) == 0
         // A device (--overwrite /dev/null) is written in place; a file is made beside its name.
         let besideIt = !exists || (existing.st_mode & S_IFMT) == S_IFREG
-        var temporary: String?
+        var pending: PendingFile?
         let descriptor: Int32
         if besideIt {
             // A new track gets the mode open(2) would give it under the umask; a replaced one keeps its own.
-            let created = OutputFile.temporary(beside: path, prefix: ".geotrack-gpx",
-                                               keepingMode: exists ? existing.st_mode & 0o7777 : nil)
-            descriptor = created?.descriptor ?? -1
-            temporary = created?.path
+            pending = PendingFile.create(for: path, prefix: ".geotrack-gpx",
+                                         keepingMode: exists ? existing.st_mode & 0o7777 : nil)
+            descriptor = pending?.descriptor ?? -1
         } else {
             let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
             descriptor = open(path, flags, 0o644)
@@ -91,7 +90,7 @@ package final class GPXWriter: Sendable {
         self.now = now
         self.syncInterval = options.syncInterval
         var initial = State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now())
-        initial.replaces = temporary
+        initial.pending = pending
         initial.mayReplace = replacing
         self.state = Mutex(initial)
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
@@ -103,7 +102,7 @@ package final class GPXWriter: Sendable {
                 // A full disk before the first point: nothing of this run is left behind.
                 state.closed = true
                 _ = Glibc.close(state.descriptor)
-                if let temporary = state.replaces { unlink(temporary) }
+                state.pending?.abandon()
                 throw error
             }
             state.end = Int64(header.utf8.count)
@@ -146,11 +145,11 @@ package final class GPXWriter: Sendable {
                 }
                 state.end += Int64(text.utf8.count)
                 state.points += 1
-                if let temporary = state.replaces {
+                if let pending = state.pending {
                     // The first point: the recording takes its name (and an old one's place), whole.
                     fsync(state.descriptor)
-                    state.replaces = nil
-                    try Self.place(temporary, at: path, replacing: state.mayReplace)
+                    state.pending = nil
+                    try Self.place(pending, replacing: state.mayReplace)
                 }
             }
             state.unsynced = true
@@ -194,9 +193,9 @@ package final class GPXWriter: Sendable {
             guard !state.closed else { return }
             state.closed = true
             defer { _ = Glibc.close(state.descriptor) }
-            if let temporary = state.replaces {
+            if let pending = state.pending {
                 // No point was recorded: nothing new is left, and a previous file stays as it was.
-                unlink(temporary)
+                pending.abandon()
                 return
             }
             try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
@@ -204,29 +203,18 @@ package final class GPXWriter: Sendable {
         }
     }
 
-    /// Gives the temporary file its name: by rename(2) over an old recording with `--overwrite`,
-    /// else by link(2), which refuses a file that appeared at `path` during the run.
-    private static func place(_ temporary: String, at path: String, replacing: Bool) throws(CLIError) {
-        defer { if !replacing { unlink(temporary) } }
-        if replacing {
-            guard rename(temporary, path) == 0 else {
-                let reason = String(cString: strerror(errno))
-                unlink(temporary)
-                throw CLIError(.cannotCreate, "cannot replace GPX file \(path): \(reason); the previous file was left as it was")
-            }
-        } else if link(temporary, path) != 0 {
-            if errno == EEXIST {
-                throw CLIError(.cannotCreate, "GPX file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
-            }
-            // A file system without hard links (FAT on a USB stick or an SD card): rename, once
-            // nothing is at the path, is the nearest to link's refusal to replace.
-            var existing = stat()
-            if lstat(path, &existing) == 0 {
-                throw CLIError(.cannotCreate, "GPX file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
-            }
-            guard rename(temporary, path) == 0 else {
-                throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(errno))). Check the directory is writable.")
-            }
+    /// Gives the pending file its name (``PendingFile/place(replacing:)``), saying what went wrong.
+    private static func place(_ pending: PendingFile, replacing: Bool) throws(CLIError) {
+        let path = pending.path
+        switch pending.place(replacing: replacing) {
+        case .placed:
+            return
+        case .appeared:
+            throw CLIError(.cannotCreate, "GPX file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
+        case .failed(let reason) where replacing:
+            throw CLIError(.cannotCreate, "cannot replace GPX file \(path): \(String(cString: strerror(reason))); the previous file was left as it was")
+        case .failed(let reason):
+            throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(reason))). Check the directory is writable.")
         }
     }
 

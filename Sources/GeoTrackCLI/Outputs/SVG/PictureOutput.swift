@@ -12,8 +12,8 @@ import Glibc
 ///
 /// The file is checked when the run starts, so a name that cannot be used is refused before
 /// anything runs: an existing file unless `replacing` (`--overwrite`), a symbolic link always,
-/// and the file being replayed always. At the end the picture is written to a temporary file
-/// beside it, synced, and moved into place: a reader sees no half picture, and without
+/// and the file being replayed always. At the end the picture is written to a file without a
+/// name yet (``PendingFile``), synced, and then named: a reader sees no half picture, and without
 /// `--overwrite` a file that appeared meanwhile is not replaced.
 package final class PictureOutput: Sendable {
     private let path: String
@@ -59,33 +59,31 @@ package final class PictureOutput: Sendable {
         let text = state.withLock { $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
         // A new picture gets the mode open(2) would give it under the umask; a replaced one keeps its own.
         let keeping = replacing ? OutputFile.regularFileMode(path) : nil
-        guard let (descriptor, temporary) = OutputFile.temporary(beside: path, prefix: ".geotrack-svg", keepingMode: keeping) else {
+        guard let pending = PendingFile.create(for: path, prefix: ".geotrack-svg", keepingMode: keeping) else {
             throw failure("cannot create a temporary file beside it")
         }
-        defer { unlink(temporary) }
+        defer { close(pending.descriptor) }
         var reason: Int32 = 0
         do {
-            _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
-            if fsync(descriptor) != 0 { reason = errno }
+            _ = try FileDescriptor(rawValue: pending.descriptor).writeAll(text.utf8)
+            if fsync(pending.descriptor) != 0 { reason = errno }
         } catch {
             reason = (error as? Errno)?.rawValue ?? EIO
         }
-        close(descriptor)
         // A full disk (or `ulimit -f`) is a write that failed midway, 74, as for --gpx: the
         // directory is writable, so the advice to check it would mislead.
         guard reason == 0 else {
+            pending.abandon()
             throw CLIError(.ioError, "cannot write SVG file \(path): \(String(cString: strerror(reason))); make room and run again")
         }
-        if replacing {
-            guard rename(temporary, path) == 0 else { throw failure("cannot move it into place") }
-        } else {
-            // link(2) fails rather than replace a file that appeared while the run went on.
-            guard link(temporary, path) == 0 else {
-                if errno == EEXIST {
-                    throw CLIError(.cannotCreate, "SVG file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
-                }
-                throw failure("cannot put it in place")
-            }
+        switch pending.place(replacing: replacing) {
+        case .placed:
+            return
+        case .appeared:
+            throw CLIError(.cannotCreate, "SVG file \(path) appeared during the run; it was left alone (pass --overwrite to replace it)")
+        case .failed(let code):
+            errno = code
+            throw failure(replacing ? "cannot move it into place" : "cannot put it in place")
         }
     }
 
