@@ -46,14 +46,16 @@ extension LocationManager {
             locationServicesEnabled = false
         case .disconnected(let error):
             locationServicesEnabled = false
+            // Without a connection nothing reports the present, however long the outage: the
+            // last fix is as stale as after a silence, and says so until a new one comes.
+            markLocationsStale()
             if updatingLocation || updatingHeading || oneShot != nil, error != reportedSourceError {
                 reportedSourceError = error
                 report(.source(error))
             }
         case .stale:
             // The last fix no longer describes the present: say so instead of showing it as current.
-            location?.isStale = true
-            latestReceivedLocation?.isStale = true
+            markLocationsStale()
         case .connected:
             reportedSourceError = nil
         case .connecting:
@@ -61,8 +63,17 @@ extension LocationManager {
         }
         updateReceiverStatus {
             $0.sourceState = state
-            if state == .stale { $0.isStale = true }
+            switch state {
+            case .stale, .disconnected: $0.isStale = true
+            default: break
+            }
         }
+    }
+
+    /// The last fix no longer describes the present (a silence, a lost connection).
+    private func markLocationsStale() {
+        location?.isStale = true
+        latestReceivedLocation?.isStale = true
     }
 
     /// The source's sequence ended: a replay reached its end, or the source gave up.

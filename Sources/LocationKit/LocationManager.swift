@@ -130,7 +130,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     // MARK: State
 
     /// The most recently delivered location, or `nil`. Its ``Location/isStale`` turns true
-    /// when the source goes quiet, so a stale position is never presented as current.
+    /// when the source goes quiet or its connection is lost, so a stale position is never
+    /// presented as current.
     public internal(set) var location: Location?
 
     /// The most recently delivered heading, or `nil`.

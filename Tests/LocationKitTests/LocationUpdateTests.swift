@@ -149,6 +149,46 @@ import Testing
         #expect(harness.manager.receiverStatus.isStale)
     }
 
+    @Test("a lost connection makes the last location stale until a new fix, as a silence does")
+    func lostConnectionMakesTheLocationStale() async throws {
+        let closed = SourceError.connectionClosed(host: "127.0.0.1", port: 2947)
+        let harness = try Harness { _ in
+            [.state(.receiverPresent), .fix(.synthetic(at: .at(north: 0), second: 0)),
+             .state(.disconnected(closed)), .state(.retrying(after: .seconds(1))), .wait(.seconds(1)),
+             .state(.connecting), .state(.connected), .state(.receiverPresent), .wait(.seconds(1)),
+             .fix(.synthetic(at: .at(north: 5), second: 9)), .wait(.seconds(1))]
+        }
+        let manager = harness.manager
+        let retrying = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await retrying.firstMatching { if case .retrying? = $0.sourceState { true } else { false } }
+        // gpsd went away seconds ago: what the manager holds is where the receiver was.
+        #expect(manager.location?.isStale == true)
+        #expect(manager.latestReceivedLocation?.isStale == true)
+        #expect(manager.receiverStatus.isStale)
+        // No current location, so a region's state is unknown, not decided on the old fix.
+        let home = CircularRegion(center: Harness.origin, radius: 100, identifier: "home")
+        manager.requestState(for: home)
+        #expect(harness.delegate.events.last == .state(.unknown, "home"))
+
+        let reconnected = manager.rx.didChangeReceiverStatus
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        _ = await reconnected.firstMatching { $0.sourceState == .receiverPresent }
+        // Connected again, but nothing new yet: still the old fix, still stale.
+        #expect(manager.location?.isStale == true)
+        #expect(manager.receiverStatus.isStale)
+
+        let located = manager.rx.didUpdateLocations
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        let fresh = await located.firstElements(1).flatMap { $0 }
+        #expect(fresh.map(\.isStale) == [false])
+        #expect(manager.location?.isStale == false)
+        #expect(!manager.receiverStatus.isStale)
+        manager.stopUpdatingLocation()
+    }
+
     @Test func locationServicesEnabledFollowsTheReceiver() async throws {
         let harness = try Harness { _ in [.state(.connected), .state(.receiverPresent), .wait(.seconds(1)), .state(.receiverAbsent), .wait(.seconds(1))] }
         let statuses = harness.manager.rx.didChangeReceiverStatus
