@@ -150,7 +150,7 @@ extension LocationManager {
             }
         }
         guard !paused else { return }
-        if distanceFilter > 0, let previous = self.location, !previous.isStale,
+        if distanceFilter > 0, !awaitingInitialLocation, let previous = self.location, !previous.isStale,
            previous.distance(from: location) < distanceFilter {
             return
         }
@@ -158,6 +158,7 @@ extension LocationManager {
     }
 
     func deliver(_ location: Location) {
+        awaitingInitialLocation = false
         self.location = location
         receiver?.locationManager(self, didUpdateLocations: [location])
     }

@@ -175,6 +175,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     let logger: Logger
 
     var updatingLocation = false
+    /// Whether the next location is the initial one of a start, which ``distanceFilter`` does not hold back.
+    var awaitingInitialLocation = false
     var updatingHeading = false
     var monitoringVisits = false
     var monitoringSignificantChanges = false
@@ -276,7 +278,12 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     // MARK: Location updates
 
     /// Starts delivering locations to ``LocationManagerDelegate/locationManager(_:didUpdateLocations:)``.
+    ///
+    /// As in CoreLocation, the first location after a start is delivered whatever
+    /// ``distanceFilter`` says, also after a ``stopUpdatingLocation()`` (a new initial event);
+    /// calling it again while updates run sends no new initial event.
     public func startUpdatingLocation() {
+        if !updatingLocation { awaitingInitialLocation = true }
         updatingLocation = true
         paused = false
         pauseDetector = nil

@@ -37,6 +37,33 @@ struct CoreLocationParityTests {
         #expect(harness.delegate.locations.count == 7)
     }
 
+    @Test("stopping and starting again delivers a new initial location whatever distanceFilter says, as CoreLocation does")
+    func restartDeliversAnInitialLocation() async throws {
+        // A receiver standing still: the same spot, then 3 m away, in each play of the script.
+        let harness = try Harness(fixes: [.synthetic(at: .at(north: 0), second: 0), .synthetic(at: .at(north: 3), second: 1)])
+        let manager = harness.manager
+        manager.distanceFilter = 100
+        let firstRun = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await firstRun.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.locations.count == 1)
+
+        let secondRun = manager.rx.didChangeReceiverStatus
+        manager.stopUpdatingLocation()
+        manager.startUpdatingLocation()
+        _ = await secondRun.firstMatching { $0.sourceState == .finished }
+        // startUpdatingLocation's doc: a stop in between causes a new initial event; the 3 m
+        // step after it is still held back by the filter.
+        #expect(harness.delegate.locations.map(\.coordinate) == [.at(north: 0), .at(north: 0)])
+
+        // Calling start again without a stop is no restart: "several times in succession does
+        // not automatically result in new events". The script plays again, all within 100 m.
+        let thirdRun = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await thirdRun.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.locations.count == 2)
+    }
+
     @Test("significant changes under denied access are refused at once, never silent")
     func significantChangesDenied() throws {
         let harness = try Harness({ _ in [] }, status: .denied)
