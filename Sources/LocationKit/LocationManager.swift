@@ -105,7 +105,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Whether updates pause while the device stands still (default `false`), reporting
     /// ``LocationManagerDelegate/locationManagerDidPauseLocationUpdates(_:)`` and, once it
-    /// moves again, ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``.
+    /// moves again or ``startUpdatingLocation()`` restarts them,
+    /// ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``. Unlike
+    /// CoreLocation, which leaves the restart to the app, the manager also resumes by itself
+    /// when the device moves: a Linux process is never suspended, and keeps reading the receiver.
     public var pausesLocationUpdatesAutomatically = false
 
     /// Standing still means staying within this radius in metres (default 25; zero or less never
@@ -281,12 +284,19 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     ///
     /// As in CoreLocation, the first location after a start is delivered whatever
     /// ``distanceFilter`` says, also after a ``stopUpdatingLocation()`` (a new initial event);
-    /// calling it again while updates run sends no new initial event.
+    /// calling it again while updates run sends no new initial event. Called while updates are
+    /// paused automatically, it restarts them: the delegate hears
+    /// ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)`` and the next
+    /// location is an initial one.
     public func startUpdatingLocation() {
-        if !updatingLocation { awaitingInitialLocation = true }
+        let resuming = updatingLocation && paused
+        if !updatingLocation || resuming { awaitingInitialLocation = true }
         updatingLocation = true
         paused = false
         pauseDetector = nil
+        // CoreLocation: "When you restart location services after an automatic pause, Core
+        // Location calls this method."
+        if resuming { receiver?.locationManagerDidResumeLocationUpdates(self) }
         reportIfNotAuthorized()
         reconcileSource()
     }

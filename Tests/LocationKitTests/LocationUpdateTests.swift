@@ -333,6 +333,39 @@ import Testing
         #expect(harness.delegate.errors == [.denied])
     }
 
+    @Test("startUpdatingLocation after an automatic pause resumes and says so, as CoreLocation does")
+    func restartingAfterAPauseReportsTheResumption() async throws {
+        // Standing still, a fix every 10 s for 90 s: paused once 60 s have passed.
+        let fixes = (0..<10).map { Fix.synthetic(at: .at(north: 0), second: Double($0) * 10) }
+        let harness = try Harness(fixes: fixes)
+        let manager = harness.manager
+        manager.pausesLocationUpdatesAutomatically = true
+        manager.pauseRadius = 25
+        manager.pauseInterval = .seconds(60)
+        func kinds() -> String {
+            harness.delegate.events.compactMap { event -> String? in
+                switch event {
+                case .locations: "L"
+                case .pause: "P"
+                case .resume: "R"
+                default: nil
+                }
+            }.joined()
+        }
+        let firstPlay = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await firstPlay.firstMatching { $0.sourceState == .finished }
+        #expect(kinds() == "LLLLLLP")
+
+        // CoreLocation's didResume: "When you restart location services after an automatic
+        // pause, Core Location calls this method." The app's restart is the resumption.
+        let secondPlay = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        #expect(kinds() == "LLLLLLPR")
+        _ = await secondPlay.firstMatching { $0.sourceState == .finished }
+        #expect(kinds() == "LLLLLLPRLLLLLLP")
+    }
+
     @Test func pausesWhileStationaryAndResumesWhenMoving() async throws {
         var fixes: [Fix] = []
         var second = 0.0
