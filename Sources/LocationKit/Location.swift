@@ -165,6 +165,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         coordinate.distance(to: other.coordinate)
     }
 
+    /// The coordinate, the accuracy in whole metres, the fix mode, and `(stale)` when stale.
     public var description: String {
         var text = "\(coordinate)"
         if let horizontalAccuracy { text += " ±\(Int(horizontalAccuracy.rounded()))m" }
