@@ -5,6 +5,10 @@ extension LocationManager {
     /// arrived meanwhile; ``LocationError/locationUnknown(timeout:)`` when none arrived at all,
     /// or ``LocationError/notDetermined`` when access was still undecided then (the source
     /// starts only once it is granted).
+    ///
+    /// The delegate's locations stay in the order the fixes occurred: while
+    /// ``startUpdatingLocation()`` runs, an answer at the timeout older than a location it
+    /// already delivered is not delivered again (`manager.rx.requestLocation()` still returns it).
     public func requestLocation() {
         requestOneLocation(forDelegate: true)
     }
@@ -69,7 +73,14 @@ extension LocationManager {
 
     private func finishOneShot(_ request: OneShotRequest, with location: Location) {
         oneShot = nil
-        deliver(location)
+        // didUpdateLocations goes in the order the fixes occurred, as in CoreLocation: an answer
+        // older than what standard updates gave the delegate meanwhile (the most accurate fix,
+        // at the timeout) goes to the async waiters only, and `location` stays the newest.
+        if let newest = request.newestDelivered, newest > location.timestamp {
+            logger.debug("requestLocation answered with a fix older than the latest update; not delivered again")
+        } else {
+            deliver(location)
+        }
         request.complete(with: .success(location))
         reconcileSource()
     }

@@ -159,6 +159,9 @@ extension LocationManager {
 
     func deliver(_ location: Location) {
         awaitingInitialLocation = false
+        if oneShot != nil, oneShot?.newestDelivered.map({ $0 < location.timestamp }) ?? true {
+            oneShot?.newestDelivered = location.timestamp
+        }
         self.location = location
         receiver?.locationManager(self, didUpdateLocations: [location])
     }

@@ -64,6 +64,34 @@ struct CoreLocationParityTests {
         #expect(harness.delegate.locations.count == 2)
     }
 
+    @Test("a requestLocation answered at its timeout while updates run never sends the delegate an older location")
+    func requestLocationTimeoutKeepsTheDelegateChronological() async throws {
+        // Five fixes of 9.5 m; the request wants 5 m, so only its timeout answers it.
+        let fixes = (0..<5).map { Fix.synthetic(at: .at(north: Double($0) * 20), second: Double($0), accuracy: 9.5) }
+        let harness = try Harness(fixes: fixes)
+        let manager = harness.manager
+        manager.desiredAccuracy = 5
+        let played = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        manager.requestLocation()
+        let answer = Task { try await manager.rx.requestLocation() }
+        _ = await played.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.locations.count == 5)
+
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: manager.requestLocationTimeout)
+        // The awaited answer is the most accurate fix seen, the first of the equals...
+        let best = try await answer.value
+        #expect(best.timestamp == fixes[0].time)
+        // ...but the delegate, which had fixes up to 4 s already, is not handed it again as the
+        // current location: didUpdateLocations stays in the order the fixes occurred, as
+        // CoreLocation's does, and `location` stays the newest.
+        let times = harness.delegate.locations.map(\.timestamp)
+        #expect(times == times.sorted())
+        #expect(manager.location?.timestamp == fixes[4].time)
+        #expect(harness.delegate.errors.isEmpty)
+    }
+
     @Test("significant changes under denied access are refused at once, never silent")
     func significantChangesDenied() throws {
         let harness = try Harness({ _ in [] }, status: .denied)
