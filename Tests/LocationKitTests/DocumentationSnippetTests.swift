@@ -51,6 +51,41 @@ import Testing
         #expect(snippets.allSatisfy { $0.code.contains("import GeoTrackKit") })
     }
 
+    /// Each `LocationManager(source: Replay(` call written in `text`, up to its closing parenthesis.
+    static func replayManagers(in text: String) -> [Substring] {
+        var calls: [Substring] = []
+        var rest = text[...]
+        while let start = rest.range(of: "LocationManager(source: Replay(") {
+            var depth = 0
+            var end = start.lowerBound
+            for index in rest[start.lowerBound...].indices {
+                if rest[index] == "(" { depth += 1 }
+                if rest[index] == ")" { depth -= 1 }
+                if depth == 0 && rest[index] == ")" { end = index; break }
+            }
+            calls.append(rest[start.lowerBound...end])
+            rest = rest[rest.index(after: end)...]
+        }
+        return calls
+    }
+
+    @Test("every replay manager the documentation builds is given access, or it would wait for a decision nobody is asked for")
+    func replaysInTheDocumentationHaveAccess() throws {
+        // Without an authorization store of its own, a replay reads the user's decision: on a
+        // machine where nobody ran `geotrack auth grant`, a loop over it printed nothing, forever.
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.catalog.path).filter { $0.hasSuffix(".md") }
+            .map { Self.catalog.appendingPathComponent($0) }
+            + ["docs/LOCATIONKIT.md", "README.md"].map { Self.packageRoot.appendingPathComponent($0) }
+        var calls = 0
+        for page in pages {
+            for call in Self.replayManagers(in: try String(contentsOf: page, encoding: .utf8)) {
+                calls += 1
+                #expect(call.contains("authorizationStore:"), "\(page.lastPathComponent): \(call)")
+            }
+        }
+        #expect(calls >= 4)
+    }
+
     @Test("each snippet type-checks alone", arguments: try snippets())
     func compiles(_ snippet: Snippet) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("snippet-\(UUID().uuidString)")
