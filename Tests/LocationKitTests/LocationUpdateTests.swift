@@ -46,6 +46,14 @@ import Testing
         #expect(delivered.map(\.horizontalAccuracy) == accuracies)
     }
 
+    @Test("kCLLocationAccuracyBestForNavigation ports: bestForNavigation takes the first fix, whatever its accuracy, as best does")
+    func bestForNavigationIsBest() async throws {
+        let harness = try Harness(fixes: [.synthetic(at: .at(north: 0), second: 0, accuracy: 900)])
+        harness.manager.desiredAccuracy = LocationAccuracy.bestForNavigation
+        let answer = try await harness.manager.rx.requestLocation()
+        #expect(answer.horizontalAccuracy == 900)
+    }
+
     @Test("requestLocation waits for desiredAccuracy, and at the timeout answers with the best it saw")
     func requestLocationAnswersWithTheBestAtTheTimeout() async throws {
         let harness = try Harness { _ in [.state(.receiverPresent),
