@@ -25,6 +25,7 @@ extension LocationManager {
         case .authorizedWhenInUse, .authorizedAlways:
             break
         }
+        if oneShot == nil { sourceFinished = false }
         startOneShotIfNeeded()
         if forDelegate { oneShot?.askedByDelegate = true }
         reconcileSource()
@@ -69,6 +70,21 @@ extension LocationManager {
         }
         // Undecided all along, the source never started: no fix is not the reason.
         failOneShot(authorizationStatus == .notDetermined ? .notDetermined : .locationUnknown(timeout: timeout), report: true)
+    }
+
+    /// The source ended for good while a request was pending: no fix can come any more, so it is
+    /// answered now as its timeout would answer it (the most accurate fix seen, or no fix), or
+    /// with the failure that ended the source, which the delegate has heard already.
+    func oneShotSourceEnded() {
+        guard let request = oneShot else { return }
+        if let best = request.best {
+            finishOneShot(request, with: best)
+        } else if let failure = reportedSourceError {
+            failOneShot(.source(failure), report: false)
+        } else {
+            failOneShot(authorizationStatus == .notDetermined ? .notDetermined : .locationUnknown(timeout: requestLocationTimeout),
+                        report: true)
+        }
     }
 
     private func finishOneShot(_ request: OneShotRequest, with location: Location) {

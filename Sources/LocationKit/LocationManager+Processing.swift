@@ -79,10 +79,13 @@ extension LocationManager {
     /// The source's sequence ended: a replay reached its end, or the source gave up.
     func sourceEnded() {
         session = nil
+        sourceFinished = true
         if receiverStatus.sourceState != .finished {
             updateReceiverStatus { $0.sourceState = .finished }
         }
         locationServicesEnabled = false
+        // Nothing more will come: a pending requestLocation is answered now, not at its timeout.
+        oneShotSourceEnded()
     }
 
     /// Hands a receiver report on as it came, before anything it causes, while access is granted

@@ -203,6 +203,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// The source's running session, while one is needed and allowed.
     var session: SourceSession?
+    /// The source ended for good (a replay's last line, gpsd without retries): only a service
+    /// started anew (a start call, a new request, a new live-updates loop) starts it again, never
+    /// the end of one that was waiting, which would play a replay a second time.
+    var sourceFinished = false
     /// The source's failure already said to the delegate in this outage: a source that keeps
     /// retrying fails the same way at every attempt, and the delegate hears it once, until a
     /// connection succeeds, the failure changes, or the source is started again.
@@ -289,6 +293,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)`` and the next
     /// location is an initial one.
     public func startUpdatingLocation() {
+        sourceFinished = false
         let resuming = updatingLocation && paused
         if !updatingLocation || resuming { awaitingInitialLocation = true }
         updatingLocation = true
@@ -311,6 +316,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Starts delivering headings to ``LocationManagerDelegate/locationManager(_:didUpdateHeading:)``.
     public func startUpdatingHeading() {
+        sourceFinished = false
         updatingHeading = true
         reportIfNotAuthorized()
         reconcileSource()
@@ -324,6 +330,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Starts reporting arrivals and departures to ``LocationManagerDelegate/locationManager(_:didVisit:)``.
     public func startMonitoringVisits() {
+        sourceFinished = false
         monitoringVisits = true
         visitDetector = DwellDetector(radius: visitRadius, dwell: visitDwellTime)
         reportIfNotAuthorized()
@@ -397,7 +404,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Runs the source exactly while it is needed and allowed.
     func reconcileSource() {
-        let wanted = needsSource && authorizationStatus.isAuthorized
+        let wanted = needsSource && authorizationStatus.isAuthorized && !sourceFinished
         if wanted, session == nil {
             reportedSourceError = nil
             if let pulled = source as? any PulledLocationSource {

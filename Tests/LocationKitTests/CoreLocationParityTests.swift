@@ -67,18 +67,20 @@ struct CoreLocationParityTests {
     @Test("a requestLocation answered at its timeout while updates run never sends the delegate an older location")
     func requestLocationTimeoutKeepsTheDelegateChronological() async throws {
         // Five fixes of 9.5 m; the request wants 5 m, so only its timeout answers it.
+        // The receiver goes on after them (quiet): only the timeout can answer.
         let fixes = (0..<5).map { Fix.synthetic(at: .at(north: Double($0) * 20), second: Double($0), accuracy: 9.5) }
-        let harness = try Harness(fixes: fixes)
+        let harness = try Harness { _ in [.state(.receiverPresent)] + fixes.map { .fix($0) } + [.wait(.seconds(600))] }
         let manager = harness.manager
         manager.desiredAccuracy = 5
-        let played = manager.rx.didChangeReceiverStatus
+        let located = manager.rx.didUpdateLocations
         manager.startUpdatingLocation()
         manager.requestLocation()
         let answer = Task { try await manager.rx.requestLocation() }
-        _ = await played.firstMatching { $0.sourceState == .finished }
+        _ = await located.firstElements(5)
         #expect(harness.delegate.locations.count == 5)
 
-        await harness.clock.sleepers(atLeast: 1)
+        // The request's timeout and the script's wait.
+        await harness.clock.sleepers(atLeast: 2)
         harness.clock.advance(by: manager.requestLocationTimeout)
         // The awaited answer is the most accurate fix seen, the first of the equals...
         let best = try await answer.value

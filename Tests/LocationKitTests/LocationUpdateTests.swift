@@ -157,6 +157,44 @@ import Testing
         #expect(harness.manager.receiverStatus.isStale)
     }
 
+    @Test("a requestLocation pending when the source ends is answered then, and the ended replay is not played again")
+    func requestLocationSettlesWhenTheSourceEnds() async throws {
+        // Three 9.5 m fixes; the request wants 5 m, which no fix of this replay will ever meet.
+        let fixes = (0..<3).map { Fix.synthetic(at: .at(north: Double($0) * 20), second: Double($0), accuracy: 9.5) }
+        let harness = try Harness(fixes: fixes)
+        let manager = harness.manager
+        manager.desiredAccuracy = 5
+        let played = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        manager.requestLocation()
+        let answer = Task { try await manager.rx.requestLocation() }
+        _ = await played.firstMatching { $0.sourceState == .finished }
+        // Nothing more can come: the most accurate fix answers now, not 15 s later.
+        #expect(manager.oneShot == nil)
+        // (Were it still pending, the timeout would answer it.)
+        harness.clock.advance(by: manager.requestLocationTimeout)
+        let best = try await answer.value
+        #expect(best.timestamp == fixes[0].time)
+        // Answering it does not start the replay over: only a start call does.
+        #expect(manager.session == nil)
+        #expect(harness.delegate.locations.count == 3)
+    }
+
+    @Test("a requestLocation pending when the source fails for good throws why, at once")
+    func requestLocationFailsWithTheSourceError() async throws {
+        let missing = SourceError(.unreadableFile, message: "cannot replay /nonexistent.nmea: no such file")
+        let harness = try Harness { _ in [.state(.disconnected(missing))] }
+        let manager = harness.manager
+        let played = manager.rx.didChangeReceiverStatus
+        let answer = Task { try await manager.rx.requestLocation() }
+        _ = await played.firstMatching { $0.sourceState == .finished }
+        #expect(manager.oneShot == nil)
+        harness.clock.advance(by: manager.requestLocationTimeout)
+        await #expect(throws: LocationError.source(missing)) { try await answer.value }
+        // The delegate heard the failure once, when it happened.
+        #expect(harness.delegate.errors == [.source(missing)])
+    }
+
     @Test("a lost connection makes the last location stale until a new fix, as a silence does")
     func lostConnectionMakesTheLocationStale() async throws {
         let closed = SourceError.connectionClosed(host: "127.0.0.1", port: 2947)
