@@ -4,7 +4,9 @@ extension LocationManager {
     /// ``requestLocationTimeout`` passes on the manager's clock first, the most accurate one that
     /// arrived meanwhile; ``LocationError/locationUnknown(timeout:)`` when none arrived at all,
     /// or ``LocationError/notDetermined`` when access was still undecided then (the source
-    /// starts only once it is granted).
+    /// starts only once it is granted). A source that ends for good first (a replay's last
+    /// line, gpsd without retries) answers it then, the same way, or with
+    /// ``LocationError/source(_:)`` when a failure ended it.
     ///
     /// The delegate's locations stay in the order the fixes occurred: while
     /// ``startUpdatingLocation()`` runs, an answer at the timeout older than a location it
