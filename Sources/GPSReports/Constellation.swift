@@ -46,6 +46,7 @@ public enum Constellation: Sendable, Hashable, CaseIterable, CustomStringConvert
         }
     }
 
+    /// The system's usual name (`GPS`, `Galileo`, …).
     public var description: String {
         switch self {
         case .gps: "GPS"

@@ -39,6 +39,7 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
         return 2 * r * atan2(a.squareRoot(), (1 - a).squareRoot())
     }
 
+    /// `latitude,longitude` in decimal degrees.
     public var description: String { "\(latitude),\(longitude)" }
 }
 

@@ -9,8 +9,10 @@ public enum FixMode: Int, Sendable, Hashable, Codable, Comparable, CustomStringC
     /// Latitude, longitude and altitude (gpsd `mode` 3).
     case threeD = 3
 
+    /// Whether `lhs` is a lesser fix than `rhs` (no fix < 2D < 3D).
     public static func < (lhs: FixMode, rhs: FixMode) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// `unknown`, `no fix`, `2D` or `3D`.
     public var description: String {
         switch self {
         case .unknown: "unknown"
@@ -44,6 +46,7 @@ public enum FixStatus: Int, Sendable, Hashable, Codable, CustomStringConvertible
     /// Precise positioning service (P(Y) code).
     case pps = 9
 
+    /// The status in words (`GPS`, `DGPS`, `RTK fixed`, …).
     public var description: String {
         switch self {
         case .unknown: "unknown"

@@ -8,6 +8,7 @@ public enum SatelliteHealth: Int, Sendable, Hashable, CustomStringConvertible {
     /// The satellite is flagged unusable (gpsd `health` 2).
     case unhealthy = 2
 
+    /// `ok` or `unhealthy`.
     public var description: String {
         switch self {
         case .healthy: "ok"

@@ -48,6 +48,7 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         self.timeout = timeout
     }
 
+    /// The message, as ``message``.
     public var description: String { message }
 
     /// Nothing listens at `host:port`.

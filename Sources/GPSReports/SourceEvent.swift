@@ -25,6 +25,7 @@ public enum SourceState: Sendable, Hashable, CustomStringConvertible {
     /// The source ended for good (a replay reached its end, or the caller stopped it).
     case finished
 
+    /// The state in words (`connecting`, `receiver present`, …).
     public var description: String {
         switch self {
         case .connecting: "connecting"

@@ -43,6 +43,7 @@ public enum TrackingStatus: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The status in words, with what to do where the user can do something.
     public var description: String {
         switch self {
         case .starting: "starting"

@@ -17,9 +17,13 @@ public final class ManualClock: Clock, Sendable {
         /// Creates an instant at `offset` after zero.
         public init(offset: Duration) { self.offset = offset }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        /// How long from this instant to `other`.
         public func duration(to other: Instant) -> Duration { other.offset - offset }
+        /// Whether `lhs` comes before `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// The offset from zero, as `t+…`.
         public var description: String { "t+\(offset)" }
     }
 

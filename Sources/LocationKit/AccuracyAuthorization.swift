@@ -10,6 +10,7 @@ public enum AccuracyAuthorization: String, Sendable, Hashable, Codable, CaseIter
     /// or course (see ``ApproximateLocation``).
     case reducedAccuracy
 
+    /// `full` or `approximate`.
     public var description: String {
         switch self {
         case .fullAccuracy: "full"

@@ -18,5 +18,6 @@ public enum AuthorizationStatus: String, Sendable, Hashable, Codable, CaseIterab
         self == .authorizedWhenInUse || self == .authorizedAlways
     }
 
+    /// The case's name, as `geotrack auth status` prints it.
     public var description: String { rawValue }
 }

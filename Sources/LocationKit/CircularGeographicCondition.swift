@@ -14,5 +14,6 @@ public struct CircularGeographicCondition: Sendable, Hashable, Codable, CustomSt
         self.radius = radius
     }
 
+    /// The centre and radius, as `lat,lon ±Rm`.
     public var description: String { "\(center) ±\(radius)m" }
 }

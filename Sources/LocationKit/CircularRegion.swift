@@ -30,5 +30,6 @@ public struct CircularRegion: Sendable, Hashable, CustomStringConvertible {
         center.distance(to: coordinate) <= radius
     }
 
+    /// The identifier, centre and radius.
     public var description: String { "\(identifier) (\(center), \(radius)m)" }
 }

@@ -47,6 +47,7 @@ public struct Heading: Sendable, Hashable, CustomStringConvertible {
         trueHeading ?? magneticHeading ?? 0
     }
 
+    /// The heading in degrees and where it came from (a sensor's name, or `COG`).
     public var description: String {
         let kind = switch source {
         case .sensor(let name): name ?? "sensor"

@@ -32,7 +32,8 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
     public private(set) var timestamp: Date
     /// Fix mode, satellites, dilutions and device.
     public private(set) var gnss: GNSSDetail
-    /// Whether the source went quiet after this fix: it describes the past, not where the receiver is now.
+    /// Whether the source went quiet or was lost after this fix (a silence, gpsd gone): it
+    /// describes the past, not where the receiver is now.
     public internal(set) var isStale: Bool
     /// Whether this location was played back (`SourceInformation.isSimulatedBySoftware`) or
     /// came from a receiver through gpsd (`SourceInformation.isProducedByAccessory`).
@@ -164,6 +165,7 @@ public struct Location: Sendable, Hashable, CustomStringConvertible {
         coordinate.distance(to: other.coordinate)
     }
 
+    /// The coordinate, the accuracy in whole metres, the fix mode, and `(stale)` when stale.
     public var description: String {
         var text = "\(coordinate)"
         if let horizontalAccuracy { text += " ±\(Int(horizontalAccuracy.rounded()))m" }

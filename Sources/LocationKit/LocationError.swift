@@ -24,6 +24,7 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// condition was given something it cannot hold.
     case monitorFailed(name: String, path: String, reason: String)
 
+    /// What failed, in a sentence that says what to do where there is something to do.
     public var description: String {
         switch self {
         case .denied:

@@ -93,6 +93,7 @@ extension LocationManager {
         liveSessions[id] = session
         if let condition = liveCondition() { session.report(condition) }
         if authorizationStatus == .notDetermined { requestWhenInUseAuthorization() }
+        sourceFinished = false
         reconcileSource()
         return id
     }

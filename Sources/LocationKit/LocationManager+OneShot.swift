@@ -4,7 +4,13 @@ extension LocationManager {
     /// ``requestLocationTimeout`` passes on the manager's clock first, the most accurate one that
     /// arrived meanwhile; ``LocationError/locationUnknown(timeout:)`` when none arrived at all,
     /// or ``LocationError/notDetermined`` when access was still undecided then (the source
-    /// starts only once it is granted).
+    /// starts only once it is granted). A source that ends for good first (a replay's last
+    /// line, gpsd without retries) answers it then, the same way, or with
+    /// ``LocationError/source(_:)`` when a failure ended it.
+    ///
+    /// The delegate's locations stay in the order the fixes occurred: while
+    /// ``startUpdatingLocation()`` runs, an answer at the timeout older than a location it
+    /// already delivered is not delivered again (`manager.rx.requestLocation()` still returns it).
     public func requestLocation() {
         requestOneLocation(forDelegate: true)
     }
@@ -21,6 +27,7 @@ extension LocationManager {
         case .authorizedWhenInUse, .authorizedAlways:
             break
         }
+        if oneShot == nil { sourceFinished = false }
         startOneShotIfNeeded()
         if forDelegate { oneShot?.askedByDelegate = true }
         reconcileSource()
@@ -67,9 +74,31 @@ extension LocationManager {
         failOneShot(authorizationStatus == .notDetermined ? .notDetermined : .locationUnknown(timeout: timeout), report: true)
     }
 
+    /// The source ended for good while a request was pending: no fix can come any more, so it is
+    /// answered now as its timeout would answer it (the most accurate fix seen, or no fix), or
+    /// with the failure that ended the source, which the delegate has heard already.
+    func oneShotSourceEnded() {
+        guard let request = oneShot else { return }
+        if let best = request.best {
+            finishOneShot(request, with: best)
+        } else if let failure = reportedSourceError {
+            failOneShot(.source(failure), report: false)
+        } else {
+            failOneShot(authorizationStatus == .notDetermined ? .notDetermined : .locationUnknown(timeout: requestLocationTimeout),
+                        report: true)
+        }
+    }
+
     private func finishOneShot(_ request: OneShotRequest, with location: Location) {
         oneShot = nil
-        deliver(location)
+        // didUpdateLocations goes in the order the fixes occurred, as in CoreLocation: an answer
+        // older than what standard updates gave the delegate meanwhile (the most accurate fix,
+        // at the timeout) goes to the async waiters only, and `location` stays the newest.
+        if let newest = request.newestDelivered, newest > location.timestamp {
+            logger.debug("requestLocation answered with a fix older than the latest update; not delivered again")
+        } else {
+            deliver(location)
+        }
         request.complete(with: .success(location))
         reconcileSource()
     }

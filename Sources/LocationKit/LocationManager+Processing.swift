@@ -46,14 +46,16 @@ extension LocationManager {
             locationServicesEnabled = false
         case .disconnected(let error):
             locationServicesEnabled = false
+            // Without a connection nothing reports the present, however long the outage: the
+            // last fix is as stale as after a silence, and says so until a new one comes.
+            markLocationsStale()
             if updatingLocation || updatingHeading || oneShot != nil, error != reportedSourceError {
                 reportedSourceError = error
                 report(.source(error))
             }
         case .stale:
             // The last fix no longer describes the present: say so instead of showing it as current.
-            location?.isStale = true
-            latestReceivedLocation?.isStale = true
+            markLocationsStale()
         case .connected:
             reportedSourceError = nil
         case .connecting:
@@ -61,17 +63,29 @@ extension LocationManager {
         }
         updateReceiverStatus {
             $0.sourceState = state
-            if state == .stale { $0.isStale = true }
+            switch state {
+            case .stale, .disconnected: $0.isStale = true
+            default: break
+            }
         }
+    }
+
+    /// The last fix no longer describes the present (a silence, a lost connection).
+    private func markLocationsStale() {
+        location?.isStale = true
+        latestReceivedLocation?.isStale = true
     }
 
     /// The source's sequence ended: a replay reached its end, or the source gave up.
     func sourceEnded() {
         session = nil
+        sourceFinished = true
         if receiverStatus.sourceState != .finished {
             updateReceiverStatus { $0.sourceState = .finished }
         }
         locationServicesEnabled = false
+        // Nothing more will come: a pending requestLocation is answered now, not at its timeout.
+        oneShotSourceEnded()
     }
 
     /// Hands a receiver report on as it came, before anything it causes, while access is granted
@@ -139,7 +153,7 @@ extension LocationManager {
             }
         }
         guard !paused else { return }
-        if distanceFilter > 0, let previous = self.location, !previous.isStale,
+        if distanceFilter > 0, !awaitingInitialLocation, let previous = self.location, !previous.isStale,
            previous.distance(from: location) < distanceFilter {
             return
         }
@@ -147,6 +161,10 @@ extension LocationManager {
     }
 
     func deliver(_ location: Location) {
+        awaitingInitialLocation = false
+        if oneShot != nil, oneShot?.newestDelivered.map({ $0 < location.timestamp }) ?? true {
+            oneShot?.newestDelivered = location.timestamp
+        }
         self.location = location
         receiver?.locationManager(self, didUpdateLocations: [location])
     }

@@ -25,6 +25,7 @@ extension LocationManager {
         }
         regionTrackers[region.identifier] = RegionTracker(region: region)
         receiver?.locationManager(self, didStartMonitoringFor: region)
+        sourceFinished = false
         reconcileSource()
     }
 

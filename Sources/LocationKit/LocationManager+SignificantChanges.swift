@@ -16,6 +16,7 @@ extension LocationManager {
     /// not relaunch a program; it saves the program the work. While
     /// ``startUpdatingLocation()`` runs, its updates are delivered instead.
     public func startMonitoringSignificantLocationChanges() {
+        sourceFinished = false
         monitoringSignificantChanges = true
         lastSignificantLocation = nil
         reportIfNotAuthorized()

@@ -105,7 +105,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Whether updates pause while the device stands still (default `false`), reporting
     /// ``LocationManagerDelegate/locationManagerDidPauseLocationUpdates(_:)`` and, once it
-    /// moves again, ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``.
+    /// moves again or ``startUpdatingLocation()`` restarts them,
+    /// ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)``. Unlike
+    /// CoreLocation, which leaves the restart to the app, the manager also resumes by itself
+    /// when the device moves: a Linux process is never suspended, and keeps reading the receiver.
     public var pausesLocationUpdatesAutomatically = false
 
     /// Standing still means staying within this radius in metres (default 25; zero or less never
@@ -130,7 +133,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     // MARK: State
 
     /// The most recently delivered location, or `nil`. Its ``Location/isStale`` turns true
-    /// when the source goes quiet, so a stale position is never presented as current.
+    /// when the source goes quiet or its connection is lost, so a stale position is never
+    /// presented as current.
     public internal(set) var location: Location?
 
     /// The most recently delivered heading, or `nil`.
@@ -174,6 +178,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     let logger: Logger
 
     var updatingLocation = false
+    /// Whether the next location is the initial one of a start, which ``distanceFilter`` does not hold back.
+    var awaitingInitialLocation = false
     var updatingHeading = false
     var monitoringVisits = false
     var monitoringSignificantChanges = false
@@ -197,6 +203,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// The source's running session, while one is needed and allowed.
     var session: SourceSession?
+    /// The source ended for good (a replay's last line, gpsd without retries): only a service
+    /// started anew (a start call, a new request, a new live-updates loop) starts it again, never
+    /// the end of one that was waiting, which would play a replay a second time.
+    var sourceFinished = false
     /// The source's failure already said to the delegate in this outage: a source that keeps
     /// retrying fails the same way at every attempt, and the delegate hears it once, until a
     /// connection succeeds, the failure changes, or the source is started again.
@@ -275,10 +285,23 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     // MARK: Location updates
 
     /// Starts delivering locations to ``LocationManagerDelegate/locationManager(_:didUpdateLocations:)``.
+    ///
+    /// As in CoreLocation, the first location after a start is delivered whatever
+    /// ``distanceFilter`` says, also after a ``stopUpdatingLocation()`` (a new initial event);
+    /// calling it again while updates run sends no new initial event. Called while updates are
+    /// paused automatically, it restarts them: the delegate hears
+    /// ``LocationManagerDelegate/locationManagerDidResumeLocationUpdates(_:)`` and the next
+    /// location is an initial one.
     public func startUpdatingLocation() {
+        sourceFinished = false
+        let resuming = updatingLocation && paused
+        if !updatingLocation || resuming { awaitingInitialLocation = true }
         updatingLocation = true
         paused = false
         pauseDetector = nil
+        // CoreLocation: "When you restart location services after an automatic pause, Core
+        // Location calls this method."
+        if resuming { receiver?.locationManagerDidResumeLocationUpdates(self) }
         reportIfNotAuthorized()
         reconcileSource()
     }
@@ -293,6 +316,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Starts delivering headings to ``LocationManagerDelegate/locationManager(_:didUpdateHeading:)``.
     public func startUpdatingHeading() {
+        sourceFinished = false
         updatingHeading = true
         reportIfNotAuthorized()
         reconcileSource()
@@ -306,6 +330,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Starts reporting arrivals and departures to ``LocationManagerDelegate/locationManager(_:didVisit:)``.
     public func startMonitoringVisits() {
+        sourceFinished = false
         monitoringVisits = true
         visitDetector = DwellDetector(radius: visitRadius, dwell: visitDwellTime)
         reportIfNotAuthorized()
@@ -379,7 +404,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Runs the source exactly while it is needed and allowed.
     func reconcileSource() {
-        let wanted = needsSource && authorizationStatus.isAuthorized
+        let wanted = needsSource && authorizationStatus.isAuthorized && !sourceFinished
         if wanted, session == nil {
             reportedSourceError = nil
             if let pulled = source as? any PulledLocationSource {

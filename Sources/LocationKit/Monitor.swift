@@ -34,6 +34,7 @@ public actor Monitor {
         /// The condition is no longer monitored.
         case unmonitored
 
+        /// The case's name.
         public var description: String { rawValue }
     }
 
@@ -46,6 +47,7 @@ public actor Monitor {
         /// The new state.
         public let state: State
 
+        /// The identifier and the new state.
         public var description: String { "\(identifier): \(state)" }
     }
 

@@ -13,7 +13,8 @@ public struct ReceiverStatus: Sendable, Hashable {
     public var satellitesUsed: Int
     /// The latest fix mode.
     public var fixMode: FixMode
-    /// Whether the source went quiet: the last fix no longer describes the present.
+    /// Whether the source went quiet or its connection was lost: the last fix no longer
+    /// describes the present. The next fix with a position makes it current again.
     public var isStale: Bool
 
     /// Creates a status.

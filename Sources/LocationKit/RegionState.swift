@@ -7,6 +7,7 @@ public enum RegionState: Sendable, Hashable, CustomStringConvertible {
     /// Outside the region.
     case outside
 
+    /// `unknown`, `inside` or `outside`.
     public var description: String {
         switch self {
         case .unknown: "unknown"

@@ -48,6 +48,7 @@ public final class ServiceSession {
             authorizationDenied || authorizationRestricted || authorizationRequestInProgress || alwaysAuthorizationDenied
         }
 
+        /// The names of the flags set, or `nothing missing`.
         public var description: String {
             let flags = [("authorizationDenied", authorizationDenied), ("authorizationRestricted", authorizationRestricted),
                          ("authorizationRequestInProgress", authorizationRequestInProgress),

@@ -28,6 +28,7 @@ public struct MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message: what failed, and where.
     public var description: String { message }
 
     /// The error for a libmosquitto return code, for `action` (e.g. "publishing").

@@ -43,5 +43,6 @@ public struct OutboxError: Error, Sendable, Hashable, CustomStringConvertible {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
+    /// The message: what failed, and where.
     public var description: String { message }
 }

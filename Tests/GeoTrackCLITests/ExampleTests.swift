@@ -36,6 +36,22 @@ import Testing
         #expect(try String(contentsOfFile: saved, encoding: .utf8).contains("\"state\" : \"unsatisfied\""))
     }
 
+    @Test("docs/LOCATIONKIT.md shows what it prints on the corpus log, line for line")
+    func documentedTranscript() async throws {
+        let page = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("docs/LOCATIONKIT.md"), encoding: .utf8)
+        let lines = page.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let command = try #require(lines.firstIndex(of: "$ swift run geotrack-example Tests/Fixtures/nmea-corpus/sl869.nmea"))
+        let end = try #require(lines[command...].firstIndex(of: "```"))
+        let documented = Array(lines[(command + 1)..<end])
+        #expect(documented.count == 5)
+
+        let home = try TestSupport.temporaryDirectory()
+        let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path, "HOME": home.path]
+        let run = try await TestSupport.run(Self.example, [try Self.log], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.split(separator: "\n").map(String.init) == documented)
+    }
+
     @Test("a file it cannot replay is one error line and geotrack's status: 66 missing, 65 not a log; no count of 0 locations")
     func unreadable() async throws {
         let home = try TestSupport.temporaryDirectory()

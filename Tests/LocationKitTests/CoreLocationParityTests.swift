@@ -37,6 +37,63 @@ struct CoreLocationParityTests {
         #expect(harness.delegate.locations.count == 7)
     }
 
+    @Test("stopping and starting again delivers a new initial location whatever distanceFilter says, as CoreLocation does")
+    func restartDeliversAnInitialLocation() async throws {
+        // A receiver standing still: the same spot, then 3 m away, in each play of the script.
+        let harness = try Harness(fixes: [.synthetic(at: .at(north: 0), second: 0), .synthetic(at: .at(north: 3), second: 1)])
+        let manager = harness.manager
+        manager.distanceFilter = 100
+        let firstRun = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await firstRun.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.locations.count == 1)
+
+        let secondRun = manager.rx.didChangeReceiverStatus
+        manager.stopUpdatingLocation()
+        manager.startUpdatingLocation()
+        _ = await secondRun.firstMatching { $0.sourceState == .finished }
+        // startUpdatingLocation's doc: a stop in between causes a new initial event; the 3 m
+        // step after it is still held back by the filter.
+        #expect(harness.delegate.locations.map(\.coordinate) == [.at(north: 0), .at(north: 0)])
+
+        // Calling start again without a stop is no restart: "several times in succession does
+        // not automatically result in new events". The script plays again, all within 100 m.
+        let thirdRun = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await thirdRun.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.locations.count == 2)
+    }
+
+    @Test("a requestLocation answered at its timeout while updates run never sends the delegate an older location")
+    func requestLocationTimeoutKeepsTheDelegateChronological() async throws {
+        // Five fixes of 9.5 m; the request wants 5 m, so only its timeout answers it.
+        // The receiver goes on after them (quiet): only the timeout can answer.
+        let fixes = (0..<5).map { Fix.synthetic(at: .at(north: Double($0) * 20), second: Double($0), accuracy: 9.5) }
+        let harness = try Harness { _ in [.state(.receiverPresent)] + fixes.map { .fix($0) } + [.wait(.seconds(600))] }
+        let manager = harness.manager
+        manager.desiredAccuracy = 5
+        let located = manager.rx.didUpdateLocations
+        manager.startUpdatingLocation()
+        manager.requestLocation()
+        let answer = Task { try await manager.rx.requestLocation() }
+        _ = await located.firstElements(5)
+        #expect(harness.delegate.locations.count == 5)
+
+        // The request's timeout and the script's wait.
+        await harness.clock.sleepers(atLeast: 2)
+        harness.clock.advance(by: manager.requestLocationTimeout)
+        // The awaited answer is the most accurate fix seen, the first of the equals...
+        let best = try await answer.value
+        #expect(best.timestamp == fixes[0].time)
+        // ...but the delegate, which had fixes up to 4 s already, is not handed it again as the
+        // current location: didUpdateLocations stays in the order the fixes occurred, as
+        // CoreLocation's does, and `location` stays the newest.
+        let times = harness.delegate.locations.map(\.timestamp)
+        #expect(times == times.sorted())
+        #expect(manager.location?.timestamp == fixes[4].time)
+        #expect(harness.delegate.errors.isEmpty)
+    }
+
     @Test("significant changes under denied access are refused at once, never silent")
     func significantChangesDenied() throws {
         let harness = try Harness({ _ in [] }, status: .denied)

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Every ```swift block in LocationKit's DocC catalog is a whole program that compiles alone
-/// against `import GeoTrackKit`: Swift 6, strict concurrency, warnings as errors.
+/// Every ```swift block in LocationKit's DocC catalog, docs/LOCATIONKIT.md and
+/// docs/GPSD-CLIENT.md is a whole program that compiles alone against the package's modules
+/// (`import GeoTrackKit`, or `GPSD` and `Logging`): Swift 6, strict concurrency, warnings as errors.
 @Suite struct DocumentationSnippetTests {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -15,12 +16,17 @@ import Testing
         var testDescription: String { "\(file):\(line)" }
     }
 
-    /// The swift blocks of every article, with where each starts.
+    /// The pages for library users outside the catalog whose swift blocks are whole programs too.
+    static let pages = ["docs/LOCATIONKIT.md", "docs/GPSD-CLIENT.md"]
+
+    /// The swift blocks of every article, and of ``pages``, with where each starts.
     static func snippets() throws -> [Snippet] {
         var found: [Snippet] = []
         let articles = try FileManager.default.contentsOfDirectory(atPath: catalog.path).filter { $0.hasSuffix(".md") }.sorted()
-        for article in articles {
-            let lines = try String(contentsOf: catalog.appendingPathComponent(article), encoding: .utf8)
+            .map { (name: $0, url: catalog.appendingPathComponent($0)) }
+            + pages.map { (name: $0, url: packageRoot.appendingPathComponent($0)) }
+        for (article, url) in articles {
+            let lines = try String(contentsOf: url, encoding: .utf8)
                 .split(separator: "\n", omittingEmptySubsequences: false)
             var start: Int?
             for (index, line) in lines.enumerated() {
@@ -48,7 +54,43 @@ import Testing
     func catalogHasSnippets() throws {
         let snippets = try Self.snippets()
         #expect(snippets.filter { $0.file == "PortingACoreLocationApp.md" }.count >= 9)
-        #expect(snippets.allSatisfy { $0.code.contains("import GeoTrackKit") })
+        #expect(snippets.allSatisfy { $0.code.contains("import GeoTrackKit") || $0.file == "docs/GPSD-CLIENT.md" })
+        #expect(Set(snippets.map(\.file)).isSuperset(of: Self.pages))
+    }
+
+    /// Each `LocationManager(source: Replay(` call written in `text`, up to its closing parenthesis.
+    static func replayManagers(in text: String) -> [Substring] {
+        var calls: [Substring] = []
+        var rest = text[...]
+        while let start = rest.range(of: "LocationManager(source: Replay(") {
+            var depth = 0
+            var end = start.lowerBound
+            for index in rest[start.lowerBound...].indices {
+                if rest[index] == "(" { depth += 1 }
+                if rest[index] == ")" { depth -= 1 }
+                if depth == 0 && rest[index] == ")" { end = index; break }
+            }
+            calls.append(rest[start.lowerBound...end])
+            rest = rest[rest.index(after: end)...]
+        }
+        return calls
+    }
+
+    @Test("every replay manager the documentation builds is given access, or it would wait for a decision nobody is asked for")
+    func replaysInTheDocumentationHaveAccess() throws {
+        // Without an authorization store of its own, a replay reads the user's decision: on a
+        // machine where nobody ran `geotrack auth grant`, a loop over it printed nothing, forever.
+        let pages = try FileManager.default.contentsOfDirectory(atPath: Self.catalog.path).filter { $0.hasSuffix(".md") }
+            .map { Self.catalog.appendingPathComponent($0) }
+            + ["docs/LOCATIONKIT.md", "README.md"].map { Self.packageRoot.appendingPathComponent($0) }
+        var calls = 0
+        for page in pages {
+            for call in Self.replayManagers(in: try String(contentsOf: page, encoding: .utf8)) {
+                calls += 1
+                #expect(call.contains("authorizationStore:"), "\(page.lastPathComponent): \(call)")
+            }
+        }
+        #expect(calls >= 4)
     }
 
     @Test("each snippet type-checks alone", arguments: try snippets())

@@ -329,7 +329,10 @@ struct KeptPromisesTests {
         let clock = ManualClock()
         let store = AuthorizationStore.inMemory(.authorizedWhenInUse)
         let fix = Fix.synthetic(at: Self.precise, second: 0, accuracy: 30)
-        let manager = LocationManager(source: ScriptedLocationSource([.state(.receiverPresent), .fix(fix)], clock: clock),
+        // A receiver that goes on (quiet after its fix): a source that ended would answer the
+        // request at its end, before the downgrade.
+        let manager = LocationManager(source: ScriptedLocationSource([.state(.receiverPresent), .fix(fix), .wait(.seconds(600))],
+                                                                     clock: clock),
                                       clock: clock, authorizationStore: store)
         manager.desiredAccuracy = 5
         let answer = Task { try await manager.rx.requestLocation() }

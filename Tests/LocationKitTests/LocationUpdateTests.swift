@@ -46,6 +46,14 @@ import Testing
         #expect(delivered.map(\.horizontalAccuracy) == accuracies)
     }
 
+    @Test("kCLLocationAccuracyBestForNavigation ports: bestForNavigation takes the first fix, whatever its accuracy, as best does")
+    func bestForNavigationIsBest() async throws {
+        let harness = try Harness(fixes: [.synthetic(at: .at(north: 0), second: 0, accuracy: 900)])
+        harness.manager.desiredAccuracy = LocationAccuracy.bestForNavigation
+        let answer = try await harness.manager.rx.requestLocation()
+        #expect(answer.horizontalAccuracy == 900)
+    }
+
     @Test("requestLocation waits for desiredAccuracy, and at the timeout answers with the best it saw")
     func requestLocationAnswersWithTheBestAtTheTimeout() async throws {
         let harness = try Harness { _ in [.state(.receiverPresent),
@@ -147,6 +155,84 @@ import Testing
         _ = await statuses.firstMatching { $0.sourceState == .finished }
         #expect(harness.manager.location?.isStale == true)
         #expect(harness.manager.receiverStatus.isStale)
+    }
+
+    @Test("a requestLocation pending when the source ends is answered then, and the ended replay is not played again")
+    func requestLocationSettlesWhenTheSourceEnds() async throws {
+        // Three 9.5 m fixes; the request wants 5 m, which no fix of this replay will ever meet.
+        let fixes = (0..<3).map { Fix.synthetic(at: .at(north: Double($0) * 20), second: Double($0), accuracy: 9.5) }
+        let harness = try Harness(fixes: fixes)
+        let manager = harness.manager
+        manager.desiredAccuracy = 5
+        let played = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        manager.requestLocation()
+        let answer = Task { try await manager.rx.requestLocation() }
+        _ = await played.firstMatching { $0.sourceState == .finished }
+        // Nothing more can come: the most accurate fix answers now, not 15 s later.
+        #expect(manager.oneShot == nil)
+        // (Were it still pending, the timeout would answer it.)
+        harness.clock.advance(by: manager.requestLocationTimeout)
+        let best = try await answer.value
+        #expect(best.timestamp == fixes[0].time)
+        // Answering it does not start the replay over: only a start call does.
+        #expect(manager.session == nil)
+        #expect(harness.delegate.locations.count == 3)
+    }
+
+    @Test("a requestLocation pending when the source fails for good throws why, at once")
+    func requestLocationFailsWithTheSourceError() async throws {
+        let missing = SourceError(.unreadableFile, message: "cannot replay /nonexistent.nmea: no such file")
+        let harness = try Harness { _ in [.state(.disconnected(missing))] }
+        let manager = harness.manager
+        let played = manager.rx.didChangeReceiverStatus
+        let answer = Task { try await manager.rx.requestLocation() }
+        _ = await played.firstMatching { $0.sourceState == .finished }
+        #expect(manager.oneShot == nil)
+        harness.clock.advance(by: manager.requestLocationTimeout)
+        await #expect(throws: LocationError.source(missing)) { try await answer.value }
+        // The delegate heard the failure once, when it happened.
+        #expect(harness.delegate.errors == [.source(missing)])
+    }
+
+    @Test("a lost connection makes the last location stale until a new fix, as a silence does")
+    func lostConnectionMakesTheLocationStale() async throws {
+        let closed = SourceError.connectionClosed(host: "127.0.0.1", port: 2947)
+        let harness = try Harness { _ in
+            [.state(.receiverPresent), .fix(.synthetic(at: .at(north: 0), second: 0)),
+             .state(.disconnected(closed)), .state(.retrying(after: .seconds(1))), .wait(.seconds(1)),
+             .state(.connecting), .state(.connected), .state(.receiverPresent), .wait(.seconds(1)),
+             .fix(.synthetic(at: .at(north: 5), second: 9)), .wait(.seconds(1))]
+        }
+        let manager = harness.manager
+        let retrying = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await retrying.firstMatching { if case .retrying? = $0.sourceState { true } else { false } }
+        // gpsd went away seconds ago: what the manager holds is where the receiver was.
+        #expect(manager.location?.isStale == true)
+        #expect(manager.latestReceivedLocation?.isStale == true)
+        #expect(manager.receiverStatus.isStale)
+        // No current location, so a region's state is unknown, not decided on the old fix.
+        let home = CircularRegion(center: Harness.origin, radius: 100, identifier: "home")
+        manager.requestState(for: home)
+        #expect(harness.delegate.events.last == .state(.unknown, "home"))
+
+        let reconnected = manager.rx.didChangeReceiverStatus
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        _ = await reconnected.firstMatching { $0.sourceState == .receiverPresent }
+        // Connected again, but nothing new yet: still the old fix, still stale.
+        #expect(manager.location?.isStale == true)
+        #expect(manager.receiverStatus.isStale)
+
+        let located = manager.rx.didUpdateLocations
+        await harness.clock.sleepers(atLeast: 1)
+        harness.clock.advance(by: .seconds(1))
+        let fresh = await located.firstElements(1).flatMap { $0 }
+        #expect(fresh.map(\.isStale) == [false])
+        #expect(manager.location?.isStale == false)
+        #expect(!manager.receiverStatus.isStale)
+        manager.stopUpdatingLocation()
     }
 
     @Test func locationServicesEnabledFollowsTheReceiver() async throws {
@@ -291,6 +377,39 @@ import Testing
         let harness = try Harness({ _ in [] }, status: .denied)
         await #expect(throws: LocationError.denied) { try await harness.manager.rx.requestLocation() }
         #expect(harness.delegate.errors == [.denied])
+    }
+
+    @Test("startUpdatingLocation after an automatic pause resumes and says so, as CoreLocation does")
+    func restartingAfterAPauseReportsTheResumption() async throws {
+        // Standing still, a fix every 10 s for 90 s: paused once 60 s have passed.
+        let fixes = (0..<10).map { Fix.synthetic(at: .at(north: 0), second: Double($0) * 10) }
+        let harness = try Harness(fixes: fixes)
+        let manager = harness.manager
+        manager.pausesLocationUpdatesAutomatically = true
+        manager.pauseRadius = 25
+        manager.pauseInterval = .seconds(60)
+        func kinds() -> String {
+            harness.delegate.events.compactMap { event -> String? in
+                switch event {
+                case .locations: "L"
+                case .pause: "P"
+                case .resume: "R"
+                default: nil
+                }
+            }.joined()
+        }
+        let firstPlay = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        _ = await firstPlay.firstMatching { $0.sourceState == .finished }
+        #expect(kinds() == "LLLLLLP")
+
+        // CoreLocation's didResume: "When you restart location services after an automatic
+        // pause, Core Location calls this method." The app's restart is the resumption.
+        let secondPlay = manager.rx.didChangeReceiverStatus
+        manager.startUpdatingLocation()
+        #expect(kinds() == "LLLLLLPR")
+        _ = await secondPlay.firstMatching { $0.sourceState == .finished }
+        #expect(kinds() == "LLLLLLPRLLLLLLP")
     }
 
     @Test func pausesWhileStationaryAndResumesWhenMoving() async throws {
