@@ -35,7 +35,7 @@ extension ExitStatus {
         case .success: "done: the source ended, --count was met, or a signal ended it"
         case .failure: "an unexpected failure"
         case .usage: "a bad option or argument"
-        case .dataError: "the input is not NMEA or GPX that gpsd would read, or stats found no timed fix"
+        case .dataError: "not NMEA or GPX gpsd would read; stats: no timed fix"
         case .noInput: "no such file to replay, or no such outbox destination"
         case .unavailable: "gpsd, or a broker, cannot be reached, or serve cannot listen"
         case .cannotCreate: "an output file, the outbox or the access decision cannot be used"
