@@ -67,14 +67,24 @@ package enum Terminal {
         isatty(descriptor) == 1
     }
 
-    /// The terminal's width in columns, or nil when it is not a terminal or does not say.
+    /// The terminal's width in columns, or nil when it is not a terminal. A terminal that does
+    /// not say (0, as a serial console or a pseudo-terminal nobody sized reports) is taken to be
+    /// `COLUMNS` wide, else 80, as curses programs (cgps) take it.
     package static func columns(_ descriptor: Int32) -> Int? {
-        windowSize(descriptor).flatMap { $0.ws_col > 0 ? Int($0.ws_col) : nil }
+        windowSize(descriptor).map { $0.ws_col > 0 ? Int($0.ws_col) : fallback("COLUMNS", 80) }
     }
 
-    /// The terminal's height in rows, or nil when it is not a terminal or does not say.
+    /// The terminal's height in rows, or nil when it is not a terminal; one that does not say is
+    /// taken to be `LINES` tall, else 24.
     package static func rows(_ descriptor: Int32) -> Int? {
-        windowSize(descriptor).flatMap { $0.ws_row > 0 ? Int($0.ws_row) : nil }
+        windowSize(descriptor).map { $0.ws_row > 0 ? Int($0.ws_row) : fallback("LINES", 24) }
+    }
+
+    /// A size from the environment when it holds a sensible one, else `standard`.
+    static func fallback(_ variable: String, _ standard: Int) -> Int {
+        guard let text = getenv(variable).map({ String(cString: $0) }), let value = Int(text),
+              (1...10_000).contains(value) else { return standard }
+        return value
     }
 
     private static func windowSize(_ descriptor: Int32) -> winsize? {
