@@ -65,6 +65,27 @@ struct SkyScreenTests {
             .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    @Test("with two receivers on one gpsd, the satellites and dilutions shown are those of the receiver whose fix is shown")
+    func twoReceivers() throws {
+        var screen = Self.screen()
+        // The other receiver's SKY comes after this one's fix, as gpsd interleaves them.
+        var other = SkyView(device: "/dev/ttyUSB1", satellites: (1...30).map {
+            Satellite(prn: $0, gnssID: 0, svID: $0, elevation: 45, azimuth: 90, signalStrength: 40, used: true)
+        })
+        other.hdop = 0.5
+        screen.apply(.report(.sky(other)))
+        let lines = screen.render(width: 80, height: 24, color: false)
+        #expect(Self.value("Receiver", in: lines) == "/dev/ttyACM0")
+        #expect(Self.value("Sats", in: lines) == "2 used of 4 seen")
+        #expect(Self.value("DOP", in: lines)?.hasPrefix("H 0.92") == true)
+        // The other receiver's fix brings its own satellites.
+        var fix = Self.fix()
+        fix.device = "/dev/ttyUSB1"
+        screen.apply(.status(.fix(try #require(Location(fix: fix, sky: other)), heading: nil)))
+        let next = screen.render(width: 80, height: 24, color: false)
+        #expect(Self.value("Sats", in: next) == "30 used of 30 seen")
+    }
+
     @Test("the fix panel: time, position, MSL and HAE, speed, climb, course (each with its error), heading and its source, mode and status")
     func fixPanel() {
         let lines = Self.screen().render(width: 80, height: 24, color: false)
