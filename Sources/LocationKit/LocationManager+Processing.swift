@@ -64,9 +64,13 @@ extension LocationManager {
         case .connecting:
             break
         }
+        let lostFix: Bool = if case .disconnected = state { latestReceivedLocation != nil } else { false }
         updateReceiverStatus {
             $0.sourceState = state
-            if state == .stale { $0.isStale = true }
+            // A fix from before a lost connection no longer describes the present either: a gpsd
+            // restarted at once answers before the stale watchdog could say so, and its receiver
+            // may not have reported yet. The receiver's next position makes it current again.
+            if state == .stale || lostFix { $0.isStale = true }
         }
     }
 

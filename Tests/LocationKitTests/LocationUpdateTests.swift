@@ -149,6 +149,23 @@ import Testing
         #expect(harness.manager.receiverStatus.isStale)
     }
 
+    @Test("a fix from before gpsd was lost is stale once gpsd is back, until the receiver reports again")
+    func lostConnectionMakesTheFixStale() async throws {
+        let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
+        // gpsd restarted within the stale watchdog's time: nothing said the fix went stale.
+        let harness = try Harness { _ in
+            [.state(.connected), .state(.receiverPresent), .fix(.synthetic(at: .at(north: 0), second: 0)),
+             .state(.disconnected(refused)), .state(.connected), .state(.receiverPresent),
+             .fix(.synthetic(at: .at(north: 5), second: 9))]
+        }
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD, isStale: true))),
+                "\(harness.delegate.events)")
+        #expect(!harness.manager.receiverStatus.isStale)
+    }
+
     @Test("with two receivers on one gpsd, a fix takes its satellites and dilutions from its own receiver's sky view")
     func fixPairsWithItsOwnReceiversSky() async throws {
         func sky(_ device: String, used: Int, hdop: Double) -> SkyView {
