@@ -221,6 +221,20 @@ struct WatchEndToEndTests {
         #expect(noRetry.stderr.contains("127.0.0.1:9"))
     }
 
+    @Test("--device naming a receiver gpsd does not have: 'no GPS receiver', and a timeout that says so, not the sky")
+    func deviceGPSDDoesNotHave() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
+        let home = try await Self.grantedHome()
+        // gpsd answers {"class":"ERROR","message":"No such device as /dev/ttyNOSUCH"} and then
+        // sends nothing: no fix can come, and it is not the sky's fault.
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--device", "/dev/ttyNOSUCH",
+                                                  "--once", "--timeout", "3"], home: home)
+        #expect(run.status == 75)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.last?.hasPrefix("no GPS receiver attached to gpsd") == true, "\(run.stdout)")
+        #expect(run.stderr.contains("no fix within 3 s: gpsd has no receiver"), "\(run.stderr)")
+    }
+
     static func waitForPoints(_ path: String, atLeast count: Int, timeout: Double = 20,
                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)
