@@ -137,7 +137,10 @@ struct TrackingReducer: Sendable {
             return .noReceiver
         case .stale?:
             if receiverAbsent { return .noReceiver }
-            return location.map { .stale($0) } ?? searching
+            // Silent now, so not searching: a receiver working towards a fix reports every
+            // second (gpsd's mode 1 TPVs, its SKYs); one that sends nothing is unplugged, dead,
+            // or at a speed gpsd cannot read.
+            return .stale(location)
         case .connected?, .receiverPresent?:
             break
         }

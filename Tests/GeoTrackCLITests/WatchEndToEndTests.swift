@@ -235,6 +235,21 @@ struct WatchEndToEndTests {
         #expect(run.stderr.contains("no fix within 3 s: gpsd has no receiver"), "\(run.stderr)")
     }
 
+    @Test("a receiver gpsd lists but that sends nothing: STALE, and a timeout that says the receiver is silent, not the sky")
+    func silentReceiver() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
+        // gpsfake stopped: gpsd (a process of its own) answers and lists the receiver, which
+        // sends nothing, as one unplugged behind a USB adapter or set to the wrong speed does.
+        gpsd.process.signal(SIGSTOP)
+        defer { gpsd.process.signal(SIGCONT) }
+        let home = try await Self.grantedHome()
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--once", "--timeout", "8"], home: home)
+        #expect(run.status == 75)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.last == "STALE  no recent fix", "\(run.stdout)")
+        #expect(run.stderr.contains("no fix within 8 s: the receiver sent nothing"), "\(run.stderr)")
+    }
+
     static func waitForPoints(_ path: String, atLeast count: Int, timeout: Double = 20,
                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)

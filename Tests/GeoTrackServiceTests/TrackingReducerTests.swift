@@ -59,6 +59,19 @@ import Testing
         #expect(reducer.status == .searching(seen: 0, used: 0))
     }
 
+    @Test("a receiver gpsd lists but that has sent nothing for the stale time is not searching: it is silent")
+    func silentReceiverIsNotSearching() {
+        var reducer = reducer(.authorizedAlways)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connected)))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent)))
+        #expect(reducer.status == .searching(seen: 0, used: 0))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .stale, isStale: true)))
+        #expect(reducer.status == .stale(nil))
+        // It speaks again (a mode 1 TPV, a SKY): searching once more.
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 5, isStale: true)))
+        #expect(reducer.status == .searching(seen: 5, used: 0))
+    }
+
     @Test("a source that ends after a failure failed; one that ends cleanly finished")
     func endings() {
         var failed = reducer(.authorizedAlways)
