@@ -141,6 +141,17 @@ struct SkyCommandTests {
         #expect(lines.allSatisfy { $0.count <= 79 })
     }
 
+    @Test("on a TERM=dumb terminal, sky writes no escape sequence: its last screen, once, as for a pipe")
+    func dumbTerminal() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let command = ["env", "TERM=dumb", "HOME=" + home.path, TestSupport.binary, "sky", "--replay", Self.log]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let run = try await TestSupport.run("/usr/bin/script", ["-q", "-e", "-c", "stty cols 80 rows 24; " + command, "/dev/null"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("\u{1B}"), "\(run.stdout.prefix(200).debugDescription)")
+        #expect(run.stdout.contains("Position  50.04095°N 19.98048°E"), "\(run.stdout)")
+    }
+
     @Test("sky --replay --realtime in a terminal: the view while it plays, and its last screen stays when the log ends")
     func realtimeInTerminal() async throws {
         // At 3× the log's 29 s play for about 10: long enough to be caught playing on a loaded

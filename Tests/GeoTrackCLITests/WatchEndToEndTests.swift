@@ -250,6 +250,22 @@ struct WatchEndToEndTests {
         #expect(run.stderr.contains("no fix within 8 s: the receiver sent nothing"), "\(run.stderr)")
     }
 
+    @Test("on a TERM=dumb terminal, watch prints a plain line per change: no escape sequence, nothing redrawn")
+    func dumbTerminal() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
+        let home = try await Self.grantedHome()
+        let environment = Self.environment(home).map { "\($0.key)=\($0.value)" }.sorted()
+        let command = (["env", "TERM=dumb"] + environment + [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--count", "2"])
+            .map(TmuxSession.quote).joined(separator: " ")
+        let run = try await TestSupport.run("/usr/bin/script", ["-q", "-e", "-c", "stty cols 80 rows 24; " + command, "/dev/null"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("\u{1B}"), "\(run.stdout.debugDescription)")
+        // What a pipe gets: each change on a line of its own (the pseudo-terminal ends them in CRLF).
+        let lines = run.stdout.split(whereSeparator: \.isNewline)
+        #expect(lines.filter { Self.isFixLine(String($0)) }.count >= 1, "\(run.stdout)")
+        #expect(lines.first == "connecting to gpsd at \(gpsd.address)")
+    }
+
     static func waitForPoints(_ path: String, atLeast count: Int, timeout: Double = 20,
                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)

@@ -92,6 +92,14 @@ package enum Terminal {
         return ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 ? size : nil
     }
 
+    /// Whether output on a terminal may be redrawn in place (the cursor hidden and moved, the
+    /// line cleared, the alternate screen): not when TERM is "dumb" (Emacs' shell, an editor's
+    /// console), which shows those escape sequences as text. Such a terminal gets what a pipe
+    /// gets: a plain line per change, or the sky view's last screen.
+    package static func canRedraw(isTerminal: Bool, environment: [String: String]) -> Bool {
+        isTerminal && environment["TERM"] != "dumb"
+    }
+
     /// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org),
     /// or when TERM is "dumb".
     package static func colorAllowed(isTerminal: Bool, environment: [String: String]) -> Bool {
