@@ -86,6 +86,20 @@ struct SkyScreenTests {
         #expect(Self.value("Sats", in: next) == "30 used of 30 seen")
     }
 
+    @Test("once gpsd is unreachable, or has no receiver, its last satellites, dilutions and receiver are not shown as current")
+    func lostGPSDClearsTheSky() {
+        for status in [TrackingStatus.unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: nil), .noReceiver] {
+            var screen = Self.screen()
+            #expect(Self.value("Sats", in: screen.render(width: 80, height: 24, color: false)) == "2 used of 4 seen")
+            screen.apply(.status(status))
+            let lines = screen.render(width: 80, height: 24, color: false)
+            #expect(Self.value("Sats", in: lines) == nil, "\(status)")
+            #expect(Self.value("DOP", in: lines) == "-" || Self.value("DOP", in: lines) == nil, "\(lines)")
+            #expect(!lines.contains { $0.contains("GPS        5") }, "the table is empty: \(lines)")
+            #expect(lines.contains { $0.contains("● used     0") }, "\(lines)")
+        }
+    }
+
     @Test("the fix panel: time, position, MSL and HAE, speed, climb, course (each with its error), heading and its source, mode and status")
     func fixPanel() {
         let lines = Self.screen().render(width: 80, height: 24, color: false)

@@ -63,6 +63,17 @@ package struct SkyScreen: Sendable {
                 default: break
                 }
             }
+            switch status {
+            case .unreachable, .noReceiver:
+                // The satellites and receivers of a gpsd that is gone, or of a receiver it no
+                // longer has, are not shown as if they were being tracked (cgps leaves when gpsd
+                // does): gpsd tells them afresh when it is back, or the receiver is.
+                latestSky = nil
+                skiesByDevice = [:]
+                if case .unreachable = status { devices = [] }
+            default:
+                break
+            }
             self.status = status
         case .report(.sky(let sky)):
             latestSky = sky
