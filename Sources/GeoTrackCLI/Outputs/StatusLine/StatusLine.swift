@@ -247,9 +247,11 @@ package enum StatusLine {
     }
 
     /// `part` as pieces of at most `limit` columns, cut at spaces (joined by one when on a row
-    /// together again); a part that fits, or has no space to cut at, stays whole.
+    /// together again); a part that fits, whose shorter text fits, or that has no space to cut
+    /// at, stays whole.
     static func split(_ part: Part, limit: Int) -> [Part] {
-        guard part.text.unicodeScalars.count > limit else { return [part] }
+        guard part.text.unicodeScalars.count > limit,
+              (part.shorter?.text.unicodeScalars.count ?? .max) > limit else { return [part] }
         var pieces: [Part] = []
         var rest = Substring(part.text)
         while rest.unicodeScalars.count > limit {
