@@ -78,6 +78,11 @@ struct SkyScreenTests {
         #expect(Self.value("Receiver", in: lines) == "/dev/ttyACM0")
         #expect(Self.value("Sats", in: lines) == "2 used of 4 seen")
         #expect(Self.value("DOP", in: lines)?.hasPrefix("H 0.92") == true)
+        // A third receiver's fix, before it sent a SKY: no satellites rather than another's.
+        var third = Self.fix()
+        third.device = "/dev/ttyUSB2"
+        screen.apply(.status(.fix(try #require(Location(fix: third)), heading: nil)))
+        #expect(Self.value("Sats", in: screen.render(width: 80, height: 24, color: false)) == nil)
         // The other receiver's fix brings its own satellites.
         var fix = Self.fix()
         fix.device = "/dev/ttyUSB1"

@@ -23,7 +23,9 @@ package struct SkyScreen: Sendable {
         case .finished: finalLocation?.gnss.device
         default: nil
         }
-        return device.flatMap { skiesByDevice[$0] } ?? latestSky
+        // Another receiver's latest is not this one's, even before this one has sent any.
+        guard let device, let latestDevice = latestSky?.device, latestDevice != device else { return latestSky }
+        return skiesByDevice[device]
     }
     /// The latest sky view, whichever receiver sent it.
     private var latestSky: SkyView?
