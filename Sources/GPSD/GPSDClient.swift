@@ -106,8 +106,7 @@ public final class GPSDClient: Sendable {
                 // Both are "no gpsd there": a connect the kernel is still trying, and a peer
                 // that accepted but never listed its devices as gpsd does at once.
                 if connected.value.load(ordering: .acquiring) {
-                    return .failure(SourceError(.timedOut, message:
-                        "gpsd at \(HostAndPort.text(host, port)) did not list its devices within \(timeout). Is it gpsd listening there?"))
+                    return .failure(.noDeviceList(host: host, port: port, within: timeout))
                 }
                 return .failure(.noAnswer(host: host, port: port, within: timeout))
             }

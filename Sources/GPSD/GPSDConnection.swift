@@ -94,6 +94,11 @@ final class GPSDConnection {
                     continue
                 case .gpsdError(let message):
                     logger.warning("gpsd reported an error", metadata: ["message": "\(message)"])
+                    // gpsd refuses to watch a receiver it does not have ("No such device as
+                    // /dev/ttyUSB9") and then sends nothing, not even its DEVICES: to this
+                    // watcher it lists none of the receivers asked for. It keeps the watch, and
+                    // streams the receiver once it is added (gpsdctl add), which proves it present.
+                    if message.hasPrefix("No such device") { return .devices([]) }
                 case .rejected(let reason):
                     rejected += 1
                     let level: Logger.Level = rejected == 1 ? .warning : .debug

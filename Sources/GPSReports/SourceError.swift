@@ -79,10 +79,23 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing came from `host:port` within `timeout`: the connect did not complete, or the
     /// peer accepted and said nothing (gpsd greets every client at once).
     public static func noAnswer(host: String, port: Int, within timeout: Duration) -> SourceError {
-        let seconds = timeout.inSeconds
-        let shown = seconds == seconds.rounded() && abs(seconds) < 1e9 ? "\(Int(seconds))" : "\(seconds)"
+        let shown = seconds(timeout)
         return SourceError(.timedOut, message: "no answer from gpsd at \(HostAndPort.text(host, port)) within \(shown) s",
                            reason: "no answer in \(shown) s", address: HostAndPort.text(host, port), timeout: timeout)
+    }
+
+    /// `host:port` accepted the connection but listed no devices within `timeout`, as gpsd
+    /// does at once: what listens there may not be gpsd.
+    public static func noDeviceList(host: String, port: Int, within timeout: Duration) -> SourceError {
+        let shown = seconds(timeout)
+        return SourceError(.timedOut, message: "no device list from gpsd at \(HostAndPort.text(host, port)) within \(shown) s",
+                           reason: "no device list in \(shown) s", address: HostAndPort.text(host, port), timeout: timeout)
+    }
+
+    /// A duration as a message shows it: whole seconds without a fraction.
+    private static func seconds(_ duration: Duration) -> String {
+        let seconds = duration.inSeconds
+        return seconds == seconds.rounded() && abs(seconds) < 1e9 ? "\(Int(seconds))" : "\(seconds)"
     }
 
     /// gpsd has no receiver attached.

@@ -39,6 +39,10 @@ struct TrackingReducer: Sendable {
     private var connectionLost = false
     /// gpsd said it has no receiver, and no position came since: a silence then is not "searching".
     private var receiverAbsent = false
+    /// The source answered on the current connection (gpsd's device list, or a position). A TCP
+    /// connection alone is not gpsd: a port that accepts and closes, or another service there
+    /// (an ssh banner), never answers, and is neither "searching" nor gpsd come back.
+    private var answered = false
 
     init(authorization: AuthorizationStatus, receiver: ReceiverStatus, location: Location?, policyPath: String) {
         self.authorization = authorization
@@ -63,7 +67,7 @@ struct TrackingReducer: Sendable {
             location = new
             heading = shown
             receiverAbsent = false
-            return []
+            return answeredNow()
         case .heading(let shown):
             heading = shown
             return []
@@ -72,24 +76,32 @@ struct TrackingReducer: Sendable {
 
     private mutating func sourceStateChanged(to state: SourceState) -> [Notice] {
         switch state {
-        case .connected, .receiverPresent:
-            if case .receiverPresent = state { receiverAbsent = false }
-            lastError = nil
-            everConnected = true
-            guard connectionLost else { return [] }
-            connectionLost = false
-            return [.reconnected]
+        case .receiverPresent, .receiverAbsent:
+            receiverAbsent = state == .receiverAbsent
+            return answeredNow()
+        case .connecting:
+            answered = false
+            return []
         case .disconnected(let error):
+            answered = false
             lastError = error
             guard everConnected, !connectionLost else { return [] }
             connectionLost = true
             return [.disconnected(error)]
-        case .receiverAbsent:
-            receiverAbsent = true
-            return []
-        case .connecting, .stale, .retrying, .finished:
+        case .connected, .stale, .retrying, .finished:
             return []
         }
+    }
+
+    /// The source answered: the connection works (again).
+    private mutating func answeredNow() -> [Notice] {
+        guard !answered else { return [] }
+        answered = true
+        lastError = nil
+        everConnected = true
+        guard connectionLost else { return [] }
+        connectionLost = false
+        return [.reconnected]
     }
 
     /// The status the inputs so far add up to.
@@ -107,6 +119,10 @@ struct TrackingReducer: Sendable {
         case .connecting?:
             // While reconnecting, gpsd is still unreachable until it answers.
             return lastError.map { .unreachable($0, retryingIn: nil) } ?? .starting
+        case .connected? where !answered, .stale? where !answered:
+            // Connected, but nothing answered yet (and silent since: stale): as good as still
+            // connecting, until the handshake's deadline gives up on the peer.
+            return lastError.map { .unreachable($0, retryingIn: nil) } ?? .starting
         case .disconnected(let error)? where error.code == .unreadableFile || error.code == .protocolError:
             // Retrying cannot help a file that cannot be read, an input that is not a log, or a
             // request gpsd cannot take: the source has failed.
@@ -121,7 +137,10 @@ struct TrackingReducer: Sendable {
             return .noReceiver
         case .stale?:
             if receiverAbsent { return .noReceiver }
-            return location.map { .stale($0) } ?? searching
+            // Silent now, so not searching: a receiver working towards a fix reports every
+            // second (gpsd's mode 1 TPVs, its SKYs); one that sends nothing is unplugged, dead,
+            // or at a speed gpsd cannot read.
+            return .stale(location)
         case .connected?, .receiverPresent?:
             break
         }

@@ -19,6 +19,11 @@ extension LocationManager {
         case .report(.sky(let sky)):
             reportRaw(.sky(sky))
             lastSky = sky
+            if let device = sky.device {
+                // gpsd names its receivers; a peer naming ever new ones cannot grow this unbounded.
+                if skiesByDevice[device] == nil, skiesByDevice.count >= Self.maximumSkyDevices { skiesByDevice.removeAll() }
+                skiesByDevice[device] = sky
+            }
             locationServicesEnabled = true
             updateReceiverStatus { $0.satellitesSeen = sky.seen; $0.satellitesUsed = sky.used }
         case .report(.attitude(let attitude)):
@@ -61,12 +66,13 @@ extension LocationManager {
         case .connecting:
             break
         }
+        let lostFix: Bool = if case .disconnected = state { latestReceivedLocation != nil } else { false }
         updateReceiverStatus {
             $0.sourceState = state
-            switch state {
-            case .stale, .disconnected: $0.isStale = true
-            default: break
-            }
+            // A fix from before a lost connection no longer describes the present either: a gpsd
+            // restarted at once answers before the stale watchdog could say so, and its receiver
+            // may not have reported yet. The receiver's next position makes it current again.
+            if state == .stale || lostFix { $0.isStale = true }
         }
     }
 
@@ -111,7 +117,7 @@ extension LocationManager {
             if fix.hasPosition { $0.isStale = false }
         }
         guard authorizationStatus.isAuthorized,
-              let location = Location(fix: fix, sky: lastSky, sourceInformation: source.sourceInformation) else { return }
+              let location = Location(fix: fix, sky: sky(for: fix), sourceInformation: source.sourceInformation) else { return }
         latestReceivedLocation = location
         let limited = accuracyAuthorization == .reducedAccuracy
         for live in liveSessions.values { live.receive(location, accuracyLimited: limited) }
@@ -126,6 +132,19 @@ extension LocationManager {
         } else if monitoringSignificantChanges && !deliveredOnce {
             deliverSignificantChange(location)
         }
+    }
+
+    /// How many receivers' sky views are kept apart.
+    static let maximumSkyDevices = 16
+
+    /// The sky view that goes with `fix`: its own receiver's when both name one (with two
+    /// receivers on one gpsd, the last SKY may be the other's, whose satellite count is not
+    /// this fix's), else the latest.
+    func sky(for fix: Fix) -> SkyView? {
+        guard let device = fix.device, let last = lastSky, let lastDevice = last.device, lastDevice != device else {
+            return lastSky
+        }
+        return skiesByDevice[device]
     }
 
     /// Whether `location` is at least `accuracy` metres accurate (any location when `accuracy` ≤ 0).

@@ -190,6 +190,9 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     var visitDetector: DwellDetector?
     var regionTrackers: [String: RegionTracker] = [:]
     var lastSky: SkyView?
+    /// The latest sky view of each receiver that named itself, for a gpsd with several: a fix
+    /// takes its satellites and dilutions from its own receiver's, not from whichever came last.
+    var skiesByDevice: [String: SkyView] = [:]
     var lastSensorHeadingTime: Date?
     var pendingPrompt: Task<Void, Never>?
     /// The accuracy the user's stored (or this run's) decision allows.

@@ -18,6 +18,9 @@ struct GPSDAddressTests {
         ("[::1]2947", "only ':PORT' may follow ']', as in [::1]:2947"),
         ("[::1]:http", "the port must be a number from 1 to 65535 (got 'http')"),
         ("a b:2947", "the host cannot contain spaces"),
+        // cgps's and gpspipe's SERVER:PORT:DEVICE.
+        ("127.0.0.1:2947:/dev/ttyUSB0", "give the device with --device, not in the address: --gpsd 127.0.0.1:2947 --device /dev/ttyUSB0"),
+        ("localhost::/dev/pts/1", "give the device with --device, not in the address: --gpsd localhost --device /dev/pts/1"),
     ])
     func reasons(text: String, reason: String) {
         #expect(throws: GPSDAddress.Invalid(description: reason)) { try GPSDAddress.parse(text) }
@@ -37,6 +40,8 @@ struct GPSDAddressTests {
         (["--gpsd", "127.0.0.1:x"], "the port must be a number from 1 to 65535 (got 'x')", "watch"),
         (["devices", "--gpsd", ":"], "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT", "devices"),
         (["sky", "--gpsd", "gpsd:"], "the port after ':' is missing; give HOST:PORT, or HOST alone for port 2947", "sky"),
+        (["watch", "--gpsd", "127.0.0.1:2947:/dev/ttyUSB0"],
+         "give the device with --device, not in the address: --gpsd 127.0.0.1:2947 --device /dev/ttyUSB0", "watch"),
     ])
     func commandLine(arguments: [String], reason: String, command: String) async throws {
         let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())

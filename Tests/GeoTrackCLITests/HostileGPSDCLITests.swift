@@ -19,6 +19,9 @@ struct HostileGPSDCLITests {
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.split(separator: "\n").count == 1)
         #expect(run.stderr.contains("127.0.0.1:\(server.port)"))
+        // One sentence per thought: no "there?. Check", no "2.0 seconds" beside "1 s".
+        #expect(run.stderr.hasSuffix(" within 1 s. Is gpsd listening there? Check the host, the port and any firewall between.\n"),
+                "\(run.stderr)")
         // The kernel alone would hold a connect for about two minutes: the ceiling is half that,
         // to tell the timeout from the kernel's, never a measure of speed.
         #expect(elapsed < .seconds(60), "took \(elapsed)")

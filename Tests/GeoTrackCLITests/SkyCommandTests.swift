@@ -123,6 +123,35 @@ struct SkyCommandTests {
         #expect(run.stdout.isEmpty, "\(run.stdout)")
     }
 
+    @Test("on a terminal that does not say its size (0×0, as a serial console reports), sky draws at 80×24 as cgps does")
+    func terminalWithoutSize() async throws {
+        // script(1) with no terminal of its own gives the command a pseudo-terminal nobody sized:
+        // TIOCGWINSZ answers 0 rows and 0 columns. Such a view once stayed blank.
+        let home = try TestSupport.temporaryDirectory()
+        let command = ["env", "-u", "COLUMNS", "-u", "LINES", "TERM=xterm", "HOME=" + home.path,
+                       TestSupport.binary, "sky", "--replay", Self.log].map(TmuxSession.quote).joined(separator: " ")
+        let run = try await TestSupport.run("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"])
+        #expect(run.status == 0, "\(run.stderr)")
+        // The last screen, printed on the normal screen when the log ends.
+        let last = run.stdout.components(separatedBy: ANSI.leaveAlternateScreen).last ?? ""
+        let lines = last.replacingOccurrences(of: #"\x{1B}\[[0-9;?]*[A-Za-z]"#, with: "", options: .regularExpression)
+            .components(separatedBy: .newlines).map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains { $0.hasPrefix("Position  50.04095°N 19.98048°E") }, "\(run.stdout)")
+        #expect(lines.contains { $0.hasSuffix(SatelliteTable.header) }, "two columns, as at 80 wide")
+        #expect(lines.allSatisfy { $0.count <= 79 })
+    }
+
+    @Test("on a TERM=dumb terminal, sky writes no escape sequence: its last screen, once, as for a pipe")
+    func dumbTerminal() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let command = ["env", "TERM=dumb", "HOME=" + home.path, TestSupport.binary, "sky", "--replay", Self.log]
+            .map(TmuxSession.quote).joined(separator: " ")
+        let run = try await TestSupport.run("/usr/bin/script", ["-q", "-e", "-c", "stty cols 80 rows 24; " + command, "/dev/null"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("\u{1B}"), "\(run.stdout.prefix(200).debugDescription)")
+        #expect(run.stdout.contains("Position  50.04095°N 19.98048°E"), "\(run.stdout)")
+    }
+
     @Test("sky --replay --realtime in a terminal: the view while it plays, and its last screen stays when the log ends")
     func realtimeInTerminal() async throws {
         // At 3× the log's 29 s play for about 10: long enough to be caught playing on a loaded

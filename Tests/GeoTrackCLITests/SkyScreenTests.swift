@@ -65,6 +65,46 @@ struct SkyScreenTests {
             .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    @Test("with two receivers on one gpsd, the satellites and dilutions shown are those of the receiver whose fix is shown")
+    func twoReceivers() throws {
+        var screen = Self.screen()
+        // The other receiver's SKY comes after this one's fix, as gpsd interleaves them.
+        var other = SkyView(device: "/dev/ttyUSB1", satellites: (1...30).map {
+            Satellite(prn: $0, gnssID: 0, svID: $0, elevation: 45, azimuth: 90, signalStrength: 40, used: true)
+        })
+        other.hdop = 0.5
+        screen.apply(.report(.sky(other)))
+        let lines = screen.render(width: 80, height: 24, color: false)
+        #expect(Self.value("Receiver", in: lines) == "/dev/ttyACM0")
+        #expect(Self.value("Sats", in: lines) == "2 used of 4 seen")
+        #expect(Self.value("DOP", in: lines)?.hasPrefix("H 0.92") == true)
+        // A third receiver's fix, before it sent a SKY: no satellites rather than another's.
+        var third = Self.fix()
+        third.device = "/dev/ttyUSB2"
+        screen.apply(.status(.fix(try #require(Location(fix: third)), heading: nil)))
+        #expect(Self.value("Sats", in: screen.render(width: 80, height: 24, color: false)) == nil)
+        // The other receiver's fix brings its own satellites.
+        var fix = Self.fix()
+        fix.device = "/dev/ttyUSB1"
+        screen.apply(.status(.fix(try #require(Location(fix: fix, sky: other)), heading: nil)))
+        let next = screen.render(width: 80, height: 24, color: false)
+        #expect(Self.value("Sats", in: next) == "30 used of 30 seen")
+    }
+
+    @Test("once gpsd is unreachable, or has no receiver, its last satellites, dilutions and receiver are not shown as current")
+    func lostGPSDClearsTheSky() {
+        for status in [TrackingStatus.unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: nil), .noReceiver] {
+            var screen = Self.screen()
+            #expect(Self.value("Sats", in: screen.render(width: 80, height: 24, color: false)) == "2 used of 4 seen")
+            screen.apply(.status(status))
+            let lines = screen.render(width: 80, height: 24, color: false)
+            #expect(Self.value("Sats", in: lines) == nil, "\(status)")
+            #expect(Self.value("DOP", in: lines) == "-" || Self.value("DOP", in: lines) == nil, "\(lines)")
+            #expect(!lines.contains { $0.contains("GPS        5") }, "the table is empty: \(lines)")
+            #expect(lines.contains { $0.contains("● used     0") }, "\(lines)")
+        }
+    }
+
     @Test("the fix panel: time, position, MSL and HAE, speed, climb, course (each with its error), heading and its source, mode and status")
     func fixPanel() {
         let lines = Self.screen().render(width: 80, height: 24, color: false)

@@ -130,6 +130,23 @@ struct StatusLineFittingTests {
         #expect(lines.allSatisfy { $0.count <= width - 1 })
     }
 
+    @Test("the sky view wraps a state wider than its panel at its spaces, never cutting the reason", arguments: [
+        TrackingStatus.unreachable(.hostNotFound(host: "gps.harbour.example", port: 2947), retryingIn: nil),
+        .noReceiver,
+    ])
+    func skyStatusWrapsLongParts(status: TrackingStatus) {
+        var screen = SkyScreen(options: RenderOptions(sourceName: "gpsd at localhost:2947"))
+        screen.apply(.status(status))
+        let lines = screen.render(width: 80, height: 24, color: false)
+        let start = lines.firstIndex { $0.hasPrefix("Status") } ?? 0
+        let values = lines[start...].prefix { $0.hasPrefix("Status") || $0.hasPrefix(String(repeating: " ", count: SkyScreen.labelWidth)) }
+            .map { String($0.dropFirst(SkyScreen.labelWidth).prefix(SkyScreen.leftWidth - SkyScreen.labelWidth)).trimmingCharacters(in: .whitespaces) }
+        let text = values.joined(separator: " ")
+        #expect(!text.contains("…"), "\(values)")
+        #expect(text.contains("does not resolve") || text.contains("no GPS receiver attached to gpsd"), "\(values)")
+        #expect(values.allSatisfy { $0.count <= SkyScreen.leftWidth - SkyScreen.labelWidth }, "\(values)")
+    }
+
     @Test("fleet's header drops 'retrying', then the device count and the address, never the reason", arguments: [
         (nil, "fleet at mqtt://broker.example:1883 · 2 devices · not connected: connection refused, retrying"),
         (90, "fleet at mqtt://broker.example:1883 · 2 devices · not connected: connection refused"),

@@ -221,6 +221,51 @@ struct WatchEndToEndTests {
         #expect(noRetry.stderr.contains("127.0.0.1:9"))
     }
 
+    @Test("--device naming a receiver gpsd does not have: 'no GPS receiver', and a timeout that says so, not the sky")
+    func deviceGPSDDoesNotHave() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
+        let home = try await Self.grantedHome()
+        // gpsd answers {"class":"ERROR","message":"No such device as /dev/ttyNOSUCH"} and then
+        // sends nothing: no fix can come, and it is not the sky's fault.
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--device", "/dev/ttyNOSUCH",
+                                                  "--once", "--timeout", "3"], home: home)
+        #expect(run.status == 75)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.last?.hasPrefix("no GPS receiver attached to gpsd") == true, "\(run.stdout)")
+        #expect(run.stderr.contains("no fix within 3 s: gpsd has no receiver"), "\(run.stderr)")
+    }
+
+    @Test("a receiver gpsd lists but that sends nothing: STALE, and a timeout that says the receiver is silent, not the sky")
+    func silentReceiver() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
+        // gpsfake stopped: gpsd (a process of its own) answers and lists the receiver, which
+        // sends nothing, as one unplugged behind a USB adapter or set to the wrong speed does.
+        gpsd.process.signal(SIGSTOP)
+        defer { gpsd.process.signal(SIGCONT) }
+        let home = try await Self.grantedHome()
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", gpsd.address, "--once", "--timeout", "8"], home: home)
+        #expect(run.status == 75)
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.last == "STALE  no recent fix", "\(run.stdout)")
+        #expect(run.stderr.contains("no fix within 8 s: the receiver sent nothing"), "\(run.stderr)")
+    }
+
+    @Test("on a TERM=dumb terminal, watch prints a plain line per change: no escape sequence, nothing redrawn")
+    func dumbTerminal() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
+        let home = try await Self.grantedHome()
+        let environment = Self.environment(home).map { "\($0.key)=\($0.value)" }.sorted()
+        let command = (["env", "TERM=dumb"] + environment + [TestSupport.binary, "watch", "--gpsd", gpsd.address, "--count", "2"])
+            .map(TmuxSession.quote).joined(separator: " ")
+        let run = try await TestSupport.run("/usr/bin/script", ["-q", "-e", "-c", "stty cols 80 rows 24; " + command, "/dev/null"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stdout.contains("\u{1B}"), "\(run.stdout.debugDescription)")
+        // What a pipe gets: each change on a line of its own (the pseudo-terminal ends them in CRLF).
+        let lines = run.stdout.split(whereSeparator: \.isNewline)
+        #expect(lines.filter { Self.isFixLine(String($0)) }.count >= 1, "\(run.stdout)")
+        #expect(lines.first == "connecting to gpsd at \(gpsd.address)")
+    }
+
     static func waitForPoints(_ path: String, atLeast count: Int, timeout: Double = 20,
                               sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let deadline = Date().addingTimeInterval(timeout)

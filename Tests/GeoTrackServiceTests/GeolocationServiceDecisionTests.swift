@@ -194,8 +194,8 @@ import Testing
     func connectionEvents() async throws {
         let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
         let steps: [ScriptedLocationSource.Step] = [
-            .state(.connected), .state(.disconnected(refused)), .state(.retrying(after: .seconds(1))),
-            .state(.disconnected(refused)), .state(.connected),
+            .state(.connected), .state(.receiverPresent), .state(.disconnected(refused)), .state(.retrying(after: .seconds(1))),
+            .state(.disconnected(refused)), .state(.connected), .state(.receiverPresent),
         ]
         let (_, updates) = try await Self.updates(steps)
         let events = updates.compactMap { if case .event(let event) = $0 { event } else { nil } }

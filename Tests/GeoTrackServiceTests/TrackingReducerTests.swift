@@ -59,6 +59,19 @@ import Testing
         #expect(reducer.status == .searching(seen: 0, used: 0))
     }
 
+    @Test("a receiver gpsd lists but that has sent nothing for the stale time is not searching: it is silent")
+    func silentReceiverIsNotSearching() {
+        var reducer = reducer(.authorizedAlways)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connected)))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent)))
+        #expect(reducer.status == .searching(seen: 0, used: 0))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .stale, isStale: true)))
+        #expect(reducer.status == .stale(nil))
+        // It speaks again (a mode 1 TPV, a SKY): searching once more.
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 5, isStale: true)))
+        #expect(reducer.status == .searching(seen: 5, used: 0))
+    }
+
     @Test("a source that ends after a failure failed; one that ends cleanly finished")
     func endings() {
         var failed = reducer(.authorizedAlways)
@@ -83,11 +96,35 @@ import Testing
         // A first attempt that fails is not a lost connection: nothing had worked yet.
         #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused)))) == [])
         #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent))) == [])
         #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused)))) == [.disconnected(refused)])
         #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .retrying(after: .seconds(1))))) == [])
         #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused)))) == [])
-        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [.reconnected])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [])
+        // gpsd is back once it answers (its device list), not at the TCP connection.
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent))) == [.reconnected])
         // A change of satellites alone is not a change of connection.
-        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected, satellitesSeen: 3))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 3))) == [])
+    }
+
+    @Test("a port that accepts but never answers as gpsd does (another service, a proxy) is not gpsd: not searching, not reconnected")
+    func connectionThatNeverAnswers() {
+        let silent = SourceError(.timedOut, message: "no answer from gpsd at localhost:2947 within 10 s")
+        var reducer = reducer(.authorizedAlways)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connecting)))
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [])
+        #expect(reducer.status == .starting)
+        // The stale watchdog fires before the handshake's deadline: still not searching.
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .stale, isStale: true)))
+        #expect(reducer.status == .starting)
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(silent)))) == [])
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .retrying(after: .seconds(1)))))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connecting)))
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [])
+        #expect(reducer.status == .unreachable(silent, retryingIn: nil))
+        // A position answers too, for a source that lists no receivers.
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connected, fixMode: .threeD)))
+        #expect(reducer.apply(.location(location, heading: nil)) == [])
+        #expect(reducer.status == .fix(location, heading: nil))
     }
 }

@@ -235,6 +235,45 @@ import Testing
         manager.stopUpdatingLocation()
     }
 
+    @Test("a fix from before gpsd was lost is stale once gpsd is back, until the receiver reports again")
+    func lostConnectionMakesTheFixStale() async throws {
+        let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
+        // gpsd restarted within the stale watchdog's time: nothing said the fix went stale.
+        let harness = try Harness { _ in
+            [.state(.connected), .state(.receiverPresent), .fix(.synthetic(at: .at(north: 0), second: 0)),
+             .state(.disconnected(refused)), .state(.connected), .state(.receiverPresent),
+             .fix(.synthetic(at: .at(north: 5), second: 9))]
+        }
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD, isStale: true))),
+                "\(harness.delegate.events)")
+        #expect(!harness.manager.receiverStatus.isStale)
+    }
+
+    @Test("with two receivers on one gpsd, a fix takes its satellites and dilutions from its own receiver's sky view")
+    func fixPairsWithItsOwnReceiversSky() async throws {
+        func sky(_ device: String, used: Int, hdop: Double) -> SkyView {
+            var sky = SkyView(device: device, satellites: (0..<20).map { Satellite(prn: $0 + 1, signalStrength: 30, used: $0 < used) })
+            sky.hdop = hdop
+            return sky
+        }
+        // As gpsd interleaves them: each receiver's SKY, then the first one's TPV.
+        let harness = try Harness { _ in
+            [.state(.receiverPresent), .event(.report(.sky(sky("/dev/pts/11", used: 8, hdop: 1.1)))),
+             .event(.report(.sky(sky("/dev/pts/12", used: 16, hdop: 0.5)))),
+             .fix(.synthetic(at: .at(north: 0), second: 0, device: "/dev/pts/11")),
+             .fix(.synthetic(at: .at(north: 5), second: 1, device: "/dev/pts/12"))]
+        }
+        let updates = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        let delivered = await updates.firstElements(2).flatMap { $0 }
+        #expect(delivered.map(\.gnss.device) == ["/dev/pts/11", "/dev/pts/12"])
+        #expect(delivered.map(\.gnss.satellitesUsed) == [8, 16])
+        #expect(delivered.map(\.gnss.hdop) == [1.1, 0.5])
+    }
+
     @Test func locationServicesEnabledFollowsTheReceiver() async throws {
         let harness = try Harness { _ in [.state(.connected), .state(.receiverPresent), .wait(.seconds(1)), .state(.receiverAbsent), .wait(.seconds(1))] }
         let statuses = harness.manager.rx.didChangeReceiverStatus

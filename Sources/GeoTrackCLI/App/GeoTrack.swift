@@ -39,7 +39,8 @@ package struct GeoTrack: AsyncParsableCommand {
             XDG_STATE_HOME     the authorization decision, the outbox and monitors
                                (default ~/.local/state)
             HOME               the base of both defaults
-            NO_COLOR, TERM     NO_COLOR set, or TERM=dumb, turns colour off
+            NO_COLOR           set: no colour
+            TERM               dumb: no colour, plain lines, no redrawing
           Exit status:
         \(exitStatusLines)
         """,

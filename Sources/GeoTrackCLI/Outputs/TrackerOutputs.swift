@@ -55,7 +55,7 @@ package enum TrackerOutputs {
                              input path: String? = nil, progress showsProgress: Bool = false,
                              descriptor: Int32 = STDOUT_FILENO,
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(CLIError) -> TrackerOutput {
-        let isTerminal = Terminal.isTerminal(descriptor)
+        let isTerminal = Terminal.canRedraw(isTerminal: Terminal.isTerminal(descriptor), environment: environment)
         // With JSON on stdout, a live run tells of its state changes on stderr: a pipeline
         // reading the JSON is not disturbed, and whoever runs it still learns that gpsd is down.
         let mode: StatusDisplay.Mode = options.json ? (live ? .changes : .silent) : (isTerminal ? .terminal : .lines)

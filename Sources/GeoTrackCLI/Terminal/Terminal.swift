@@ -67,19 +67,37 @@ package enum Terminal {
         isatty(descriptor) == 1
     }
 
-    /// The terminal's width in columns, or nil when it is not a terminal or does not say.
+    /// The terminal's width in columns, or nil when it is not a terminal. A terminal that does
+    /// not say (0, as a serial console or a pseudo-terminal nobody sized reports) is taken to be
+    /// `COLUMNS` wide, else 80, as curses programs (cgps) take it.
     package static func columns(_ descriptor: Int32) -> Int? {
-        windowSize(descriptor).flatMap { $0.ws_col > 0 ? Int($0.ws_col) : nil }
+        windowSize(descriptor).map { $0.ws_col > 0 ? Int($0.ws_col) : fallback("COLUMNS", 80) }
     }
 
-    /// The terminal's height in rows, or nil when it is not a terminal or does not say.
+    /// The terminal's height in rows, or nil when it is not a terminal; one that does not say is
+    /// taken to be `LINES` tall, else 24.
     package static func rows(_ descriptor: Int32) -> Int? {
-        windowSize(descriptor).flatMap { $0.ws_row > 0 ? Int($0.ws_row) : nil }
+        windowSize(descriptor).map { $0.ws_row > 0 ? Int($0.ws_row) : fallback("LINES", 24) }
+    }
+
+    /// A size from the environment when it holds a sensible one, else `standard`.
+    static func fallback(_ variable: String, _ standard: Int) -> Int {
+        guard let text = getenv(variable).map({ String(cString: $0) }), let value = Int(text),
+              (1...10_000).contains(value) else { return standard }
+        return value
     }
 
     private static func windowSize(_ descriptor: Int32) -> winsize? {
         var size = winsize()
         return ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0 ? size : nil
+    }
+
+    /// Whether output on a terminal may be redrawn in place (the cursor hidden and moved, the
+    /// line cleared, the alternate screen): not when TERM is "dumb" (Emacs' shell, an editor's
+    /// console), which shows those escape sequences as text. Such a terminal gets what a pipe
+    /// gets: a plain line per change, or the sky view's last screen.
+    package static func canRedraw(isTerminal: Bool, environment: [String: String]) -> Bool {
+        isTerminal && environment["TERM"] != "dumb"
     }
 
     /// Colour only on a terminal, and never when NO_COLOR is set to anything non-empty (no-color.org),

@@ -29,6 +29,16 @@ package struct GPSDAddress: Sendable, Equatable, ExpressibleByArgument {
     ///
     /// ArgumentParser puts the reason after its "The value '…' is invalid for '--gpsd'".
     package static func parse(_ argument: String) throws(Invalid) -> GPSDAddress {
+        // gpsd's own clients (cgps, gpspipe, gpsmon) take SERVER:PORT:DEVICE; a host name or an
+        // IPv6 address has no '/', so this is that form: say where the device goes instead of
+        // trying a host named "127.0.0.1:2947:/dev/ttyUSB0".
+        if !argument.hasPrefix("["), let slash = argument.firstIndex(of: "/"),
+           let colon = argument[..<slash].lastIndex(of: ":") {
+            let device = argument[argument.index(after: colon)...]
+            var address = argument[..<colon]
+            while address.hasSuffix(":") { address = address.dropLast() }
+            throw Invalid(description: "give the device with --device, not in the address: --gpsd \(address.isEmpty ? "localhost" : address) --device \(device)")
+        }
         var hostPart = Substring(argument)
         var portPart: Substring?
         if argument.hasPrefix("[") {

@@ -69,13 +69,13 @@ extension GeoTrack {
             defer { access?.end() }
 
             if let replay { try LocationSources.checkReplayable(replay) }
-            let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
+            let environment = ProcessInfo.processInfo.environment
+            let isTerminal = Terminal.canRedraw(isTerminal: Terminal.isTerminal(STDOUT_FILENO), environment: environment)
             let sourceName = LocationSources.sourceName(replay: replay, settings: settings)
             let render = RenderOptions(format: settings.format, units: settings.units,
-                                       color: Terminal.colorAllowed(isTerminal: isTerminal,
-                                                                    environment: ProcessInfo.processInfo.environment),
+                                       color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment),
                                        sourceName: sourceName)
-            let screen = SkyDisplay(mode: isTerminal ? .terminal : .snapshot(width: 80),
+            let screen = SkyDisplay(mode: isTerminal ? .terminal : .snapshot(width: Terminal.columns(STDOUT_FILENO) ?? 80),
                                     screen: SkyScreen(options: render, replayedFile: replay.map { _ in FilePath(sourceName).lastComponent?.string ?? sourceName }),
                                     color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)
             let output = TrackerOutput(display: screen, stopAfter: nil)

@@ -49,6 +49,8 @@ package enum TrackerLoop {
             return CLIError(.noFix, "no fix \(within): gpsd has no receiver; attach one (gpsdctl add DEVICE)")
         case .starting?:
             return CLIError(.noFix, "no fix \(within): no answer from the source yet; check gpsd is running, or raise --timeout")
+        case .stale(nil)?:
+            return CLIError(.noFix, "no fix \(within): the receiver sent nothing; check it is plugged in and gpsd reads it (gpsmon)")
         default:
             return CLIError(.noFix, "no fix \(within); check the receiver has a clear view of the sky, or raise --timeout")
         }

@@ -15,8 +15,22 @@ import Glibc
 package struct SkyScreen: Sendable {
     /// What the service last said.
     package private(set) var status: TrackingStatus = .starting
-    /// The latest satellites and dilutions.
-    package private(set) var sky: SkyView?
+    /// The satellites and dilutions shown: those of the receiver whose fix is shown, when gpsd
+    /// has several and it named them; else the latest.
+    package var sky: SkyView? {
+        let device: String? = switch status {
+        case .fix(let location, _), .stale(let location?): location.gnss.device
+        case .finished: finalLocation?.gnss.device
+        default: nil
+        }
+        // Another receiver's latest is not this one's, even before this one has sent any.
+        guard let device, let latestDevice = latestSky?.device, latestDevice != device else { return latestSky }
+        return skiesByDevice[device]
+    }
+    /// The latest sky view, whichever receiver sent it.
+    private var latestSky: SkyView?
+    /// The latest sky view of each receiver that named itself (a few: gpsd lists its receivers).
+    private var skiesByDevice: [String: SkyView] = [:]
     /// The receivers gpsd lists.
     package private(set) var devices: [Device] = []
     /// The latest event (a region, a visit, a reconnection).
@@ -51,8 +65,25 @@ package struct SkyScreen: Sendable {
                 default: break
                 }
             }
+            switch status {
+            case .unreachable, .noReceiver:
+                // The satellites and receivers of a gpsd that is gone, or of a receiver it no
+                // longer has, are not shown as if they were being tracked (cgps leaves when gpsd
+                // does): gpsd tells them afresh when it is back, or the receiver is.
+                latestSky = nil
+                skiesByDevice = [:]
+                if case .unreachable = status { devices = [] }
+            default:
+                break
+            }
             self.status = status
-        case .report(.sky(let sky)): self.sky = sky
+        case .report(.sky(let sky)):
+            latestSky = sky
+            if let device = sky.device {
+                // A peer naming ever new receivers cannot grow this unbounded.
+                if skiesByDevice[device] == nil, skiesByDevice.count >= 16 { skiesByDevice.removeAll() }
+                skiesByDevice[device] = sky
+            }
         case .report(.devices(let devices)): self.devices = devices
         case .report(.deviceAdded(let device)):
             devices.removeAll { $0.path == device.path }

@@ -222,7 +222,10 @@ package enum StatusLine {
         let limit = max(1, width - 1)
         var lines: [[Part]] = []
         var line: [Part] = []
-        for part in parts {
+        // A part wider than a row is split at its spaces first, so that its end (the reason
+        // after "gpsd unreachable:", the "gpsd" of "no GPS receiver attached to gpsd") goes
+        // on the next row instead of being cut; only a word wider than a row is cut.
+        for part in parts.flatMap({ Self.split($0, limit: limit) }) {
             var candidate = part
             candidate.shorter = nil
             if !line.isEmpty, columns(line + [candidate]) <= limit {
@@ -241,6 +244,32 @@ package enum StatusLine {
         }
         if !line.isEmpty { lines.append(line) }
         return lines
+    }
+
+    /// `part` as pieces of at most `limit` columns, cut at spaces (joined by one when on a row
+    /// together again); a part that fits, whose shorter text fits, or that has no space to cut
+    /// at, stays whole.
+    static func split(_ part: Part, limit: Int) -> [Part] {
+        guard part.text.unicodeScalars.count > limit,
+              (part.shorter?.text.unicodeScalars.count ?? .max) > limit else { return [part] }
+        var pieces: [Part] = []
+        var rest = Substring(part.text)
+        while rest.unicodeScalars.count > limit {
+            let head = rest.unicodeScalars.prefix(limit + 1)
+            guard let space = head.lastIndex(of: " "), space > rest.startIndex else { break }
+            var piece = part
+            piece.text = String(rest[..<space])
+            piece.shorter = nil
+            if !pieces.isEmpty { piece.joiner = " " }
+            pieces.append(piece)
+            rest = rest[rest.index(after: space)...]
+        }
+        var last = part
+        last.text = String(rest)
+        last.shorter = nil
+        if !pieces.isEmpty { last.joiner = " " }
+        pieces.append(last)
+        return pieces
     }
 
     /// The columns a line of parts takes: every scalar the renderer uses is one column wide,
