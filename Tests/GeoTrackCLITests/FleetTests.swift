@@ -3,6 +3,9 @@ import GPSReports
 import GeoTrackTesting
 import OwnTracks
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import GeoTrackCLI
 
 /// The fleet roster and its lines, without a broker.
@@ -137,6 +140,28 @@ struct FleetCommandTests {
         #expect(last.count == 3, "a header and one line per device, nothing scrolled: \(last)")
         try await session.send("C-c")
         #expect(try await session.waitForExit(timeout: 2) == 0)
+    }
+
+    @Test("on a TERM=dumb terminal, fleet prints a line per location: no escape sequence, nothing redrawn")
+    func dumbTerminal() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let command = ["env", "TERM=dumb", "HOME=\(home.path)", "XDG_STATE_HOME=\(home.appendingPathComponent("state").path)",
+                       TestSupport.binary, "fleet", url].map(TmuxSession.quote).joined(separator: " ")
+        // script(1) gives fleet a terminal of its own and copies what it writes, escapes and all.
+        let fleet = try ChildProcess("/usr/bin/script", ["-q", "-e", "-c", "stty cols 100 rows 12; " + command, "/dev/null"])
+        let phone = #"{"_type":"location","acc":12,"lat":52.5,"lon":13.4,"tid":"jp","tst":1700000000}"#
+        // Published until the view has subscribed and printed it.
+        let shown = await waitUntil(timeout: .seconds(60)) {
+            try? broker.publish(topic: "owntracks/jp/phone", message: phone)
+            return fleet.stdout.contains("jp/phone")
+        }
+        // script ends on SIGTERM, and fleet with its terminal (SIGHUP).
+        fleet.signal(SIGTERM)
+        #expect(await fleet.status(within: 30) != nil, "fleet did not stop")
+        #expect(shown, "\(fleet.stdout.debugDescription)")
+        #expect(!fleet.stdout.contains("\u{1B}"), "\(fleet.stdout.debugDescription)")
     }
 
     @Test("over TLS with a CA that did not sign the broker's certificate, the header says the handshake failed")

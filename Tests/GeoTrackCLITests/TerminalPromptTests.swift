@@ -54,4 +54,24 @@ struct TerminalPromptTests {
         #expect(try await bar.waitForExit() == 0)
         #expect(try String(contentsOfFile: file, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1 == 6)
     }
+
+    @Test("on a TERM=dumb terminal, replay --gpx draws no progress bar, which such a terminal would show as escape sequences")
+    func noProgressBarOnADumbTerminal() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = SafetyTests.log
+        func replay(term: String, into name: String) async throws -> TestSupport.Run {
+            let gpx = home.appendingPathComponent(name).path
+            let command = ["env", "TERM=\(term)", "HOME=\(home.path)", TestSupport.binary, "replay", log, "--gpx", gpx]
+                .map(TmuxSession.quote).joined(separator: " ")
+            let run = try await TestSupport.run("/usr/bin/script", ["-q", "-e", "-c", "stty cols 80 rows 24; " + command, "/dev/null"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1 == 6)
+            return run
+        }
+        // The same run on a terminal that can redraw draws the bar, so the check below can fail.
+        let drawn = try await replay(term: "xterm", into: "drawn.gpx")
+        #expect(drawn.stdout.contains("points"), "\(drawn.stdout.debugDescription)")
+        let dumb = try await replay(term: "dumb", into: "dumb.gpx")
+        #expect(!dumb.stdout.contains("\u{1B}") && !dumb.stdout.contains("/6 points"), "\(dumb.stdout.debugDescription)")
+    }
 }

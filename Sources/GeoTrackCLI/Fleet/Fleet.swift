@@ -73,7 +73,9 @@ extension GeoTrack {
             } catch {
                 throw CLIError(.noInput, error.message)
             }
-            let isTerminal = Terminal.isTerminal(STDOUT_FILENO)
+            // A terminal that cannot redraw (TERM=dumb) gets what a pipe gets: a line per change.
+            let isTerminal = Terminal.canRedraw(isTerminal: Terminal.isTerminal(STDOUT_FILENO),
+                                                environment: ProcessInfo.processInfo.environment)
             let mode: FleetView.Mode = json ? .json : (isTerminal ? .terminal : .lines)
             let options = RenderOptions(format: settings.format, units: settings.units,
                                         color: mode == .terminal && Terminal.colorAllowed(

@@ -18,12 +18,13 @@ package final class ProgressOutput: BuiltInOutput {
         context.showsProgress && context.options.gpxPath != nil
     }
 
-    /// The bar, when a replay records GPX from a regular file with stderr at a terminal: it
-    /// counts the file's fixes first, which only a regular file can be read twice for (a pipe
-    /// would be consumed).
+    /// The bar, when a replay records GPX from a regular file with stderr at a terminal that can
+    /// redraw (not `TERM=dumb`, which would show its escape sequences as text): it counts the
+    /// file's fixes first, which only a regular file can be read twice for (a pipe would be consumed).
     package static func make(_ context: OutputContext) throws(CLIError) -> (any RunOutput)? {
         guard isRequested(context), let path = context.input,
-              Terminal.isTerminal(STDERR_FILENO), isRegularFile(path) else { return nil }
+              Terminal.canRedraw(isTerminal: Terminal.isTerminal(STDERR_FILENO), environment: context.environment),
+              isRegularFile(path) else { return nil }
         return ProgressOutput(bar: ProgressBar(total: try FastReplay.countFixes(path)))
     }
 
