@@ -63,11 +63,6 @@ struct ServeTests {
         init(_ value: Value) { self.value = value }
     }
 
-    /// `geotrack ARGUMENTS`, off the pool.
-    static func geotrack(_ arguments: [String], home: URL, environment: [String: String] = [:]) async throws -> TestSupport.Run {
-        try await TestSupport.geotrack(arguments, home: home, environment: environment)
-    }
-
     /// What headless.py printed: the value of `read` once `until` held, and whether it held.
     static func browse(_ url: String, until: String, read: String, screenshot: String? = nil) async throws -> (held: Bool, value: Any?) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
@@ -102,12 +97,12 @@ struct ServeTests {
         let log = Self.logs.appendingPathComponent("loop.nmea").path
 
         // The oracles: the replay's last fix (gpsd's TPV) and the SVG of the same replay.
-        let json = try await Self.geotrack(["replay", log, "--json"], home: home)
+        let json = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         let last = try #require(json.stdout.split(separator: "\n").last { $0.contains("\"lat\"") })
         let tpv = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
         let latitude = try #require(tpv["lat"] as? Double), longitude = try #require(tpv["lon"] as? Double)
         let svgPath = home.appendingPathComponent("loop.svg").path
-        let drawn = try await Self.geotrack(["replay", log, "--config", config.path, "--svg", svgPath], home: home)
+        let drawn = try await TestSupport.geotrack(["replay", log, "--config", config.path, "--svg", svgPath], home: home)
         #expect(drawn.status == 0, "\(drawn.stderr)")
         let points = Self.svgPoints(try String(contentsOfFile: svgPath, encoding: .utf8))
         #expect(points > 100)
@@ -148,7 +143,7 @@ struct ServeTests {
         let home = try TestSupport.temporaryDirectory()
         let name = "quectelLC79D.nmea"
         // The oracle: the last SKY object `replay --json --sky` prints for the same log.
-        let json = try await Self.geotrack(["replay", Self.logs.appendingPathComponent(name).path, "--json", "--sky"], home: home)
+        let json = try await TestSupport.geotrack(["replay", Self.logs.appendingPathComponent(name).path, "--json", "--sky"], home: home)
         #expect(json.status == 0, "\(json.stderr)")
         let last = try #require(json.stdout.split(separator: "\n").last { $0.contains(#""class":"SKY""#) })
         let sky = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
@@ -249,11 +244,11 @@ struct ServeTests {
             (["--realtime"], "give --replay FILE too"),
             (["--fleet", "https://example.invalid/"], "the fleet is read from an MQTT broker"),
         ] {
-            let run = try await Self.geotrack(["serve"] + arguments, home: home)
+            let run = try await TestSupport.geotrack(["serve"] + arguments, home: home)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")
             #expect(run.stderr.split(separator: "\n").count == 1 && run.stderr.contains(expected), "\(arguments): \(run.stderr)")
         }
-        let missing = try await Self.geotrack(["serve", "--replay", home.appendingPathComponent("none.nmea").path, "--listen", "127.0.0.1:0",
+        let missing = try await TestSupport.geotrack(["serve", "--replay", home.appendingPathComponent("none.nmea").path, "--listen", "127.0.0.1:0",
                                                 "--tiles", "none"], home: home)
         #expect(missing.status == 66, "\(missing.stderr)")
         // Found before anything is served: the error is all it prints.
@@ -273,9 +268,9 @@ struct ServeTests {
         let home = try TestSupport.temporaryDirectory()
         let fake = try await GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path, once: false)
         let gpsd = fake.port
-        let undecided = try await Self.geotrack(["serve", "--gpsd", "127.0.0.1:\(gpsd)", "--listen", "127.0.0.1:0"], home: home)
+        let undecided = try await TestSupport.geotrack(["serve", "--gpsd", "127.0.0.1:\(gpsd)", "--listen", "127.0.0.1:0"], home: home)
         #expect(undecided.status == 79, "\(undecided.stderr)")
-        #expect(try await Self.geotrack(["auth", "grant"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
         let server = try await Self.offPool { try Server(["--gpsd", "127.0.0.1:\(gpsd)", "--tiles", "none"], in: home, home: home) }
         let (held, value) = try await Self.browse(
             server.url,
@@ -294,13 +289,13 @@ struct ServeTests {
         let home = try TestSupport.temporaryDirectory()
         let fake = try await GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path, once: false)
         let gpsd = fake.port
-        #expect(try await Self.geotrack(["auth", "grant"], home: home).status == 0)
+        #expect(try await TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
         let server = try await Self.offPool { try Server(["--gpsd", "127.0.0.1:\(gpsd)", "--tiles", "none"], in: home, home: home) }
         let moving = try await Self.browse(server.url, until: #"Number(document.getElementById("track").dataset.points) >= 2"#,
                                            read: #"document.getElementById("track").dataset.points"#)
         #expect(moving.held, "no fix from gpsd reached the page: \(String(describing: moving.value)) \(server.process.stderr)")
 
-        let deny = try await Self.geotrack(["auth", "deny"], home: home)
+        let deny = try await TestSupport.geotrack(["auth", "deny"], home: home)
         #expect(deny.status == 0, "\(deny.stderr)")
         let read = #"({status: document.getElementById("status").textContent, points: document.getElementById("track").dataset.points, lat: document.getElementById("fix").dataset.lat})"#
         let denied = try await Self.browse(server.url, until: #"document.getElementById("status").textContent.includes("location access denied")"#,
@@ -337,7 +332,7 @@ struct ServeTests {
         let home = try TestSupport.temporaryDirectory()
         let fake = try await GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path, once: false)
         let gpsd = fake.port
-        let grant = try await Self.geotrack(["auth", "grant", "--approximate"], home: home)
+        let grant = try await TestSupport.geotrack(["auth", "grant", "--approximate"], home: home)
         #expect(grant.status == 0, "\(grant.stderr)")
         let server = try await Self.offPool { try Server(["--gpsd", "127.0.0.1:\(gpsd)", "--tiles", "none"], in: home, home: home) }
         let (held, value) = try await Self.browse(
@@ -374,11 +369,11 @@ struct ServeTests {
         #expect(fetch.stdout.contains("img-src 'self' data: https://tile.openstreetmap.org;"), "\(fetch.stdout)")
         #expect(fetch.stdout.contains("script-src 'self';") && fetch.stdout.contains("default-src 'none'"), "\(fetch.stdout)")
         #expect(fetch.stdout.contains("text/javascript"), "\(fetch.stdout)")
-        let taken = try await Self.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
+        let taken = try await TestSupport.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
                                               "--listen", String(server.url.dropFirst("http://".count).dropLast())], home: home)
         #expect(taken.status == 69, "\(taken.stderr)")
         #expect(taken.stderr == "geotrack: cannot listen on \(server.url.dropFirst("http://".count).dropLast()): address already in use; choose another --listen address\n")
-        let nowhere = try await Self.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
+        let nowhere = try await TestSupport.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
                                                 "--listen", "no-such-host.invalid:8080"], home: home)
         #expect(nowhere.status == 69, "\(nowhere.stderr)")
         #expect(nowhere.stderr == "geotrack: cannot listen on no-such-host.invalid:8080: no such host; choose another --listen address\n")
@@ -390,7 +385,7 @@ struct ServeTests {
         let broker = try await Mosquitto(users: ["alice": "right"])
         let home = try TestSupport.temporaryDirectory()
         let log = Self.logs.appendingPathComponent("loop.nmea").path
-        let run = try await Self.geotrack(["serve", "--replay", log, "--listen", "127.0.0.1:0",
+        let run = try await TestSupport.geotrack(["serve", "--replay", log, "--listen", "127.0.0.1:0",
                                             "--tiles", "none", "--fleet", "mqtt://alice@127.0.0.1:\(broker.port)"],
                                           home: home, environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong"])
         #expect(run.status == 77, "\(run.stderr)")
@@ -417,7 +412,7 @@ struct ServeTests {
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
 
         // The broker's options without a broker are a usage error.
-        let alone = try await Self.geotrack(["serve", "--replay", log, "--publish-password-file", passwordFile], home: home)
+        let alone = try await TestSupport.geotrack(["serve", "--replay", log, "--publish-password-file", passwordFile], home: home)
         #expect(alone.status == 64, "\(alone.stderr)")
         #expect(alone.stderr.contains("give --fleet URL too"), "\(alone.stderr)")
     }

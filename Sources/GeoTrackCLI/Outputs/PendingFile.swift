@@ -35,10 +35,8 @@ struct PendingFile: Sendable {
     /// will replace (a private 0600 recording stays private). `prefix` names the hidden file where
     /// one is needed (`.geotrack-gpx`). Nil when it cannot be created, with `errno` set.
     static func create(for path: String, prefix: String, keepingMode: mode_t?) -> PendingFile? {
-        let directory = FilePath(path).removingLastComponent().string
-        let folder = directory.isEmpty ? "." : directory
         if let unnamed = openTemporary {
-            let descriptor = open(folder, unnamed | O_WRONLY | O_CLOEXEC, keepingMode ?? 0o644)
+            let descriptor = open(folder(of: path), unnamed | O_WRONLY | O_CLOEXEC, keepingMode ?? 0o644)
             if descriptor >= 0 {
                 if let keepingMode { fchmod(descriptor, keepingMode) }
                 return PendingFile(descriptor: descriptor, path: path, hiddenName: nil)
@@ -47,7 +45,7 @@ struct PendingFile: Sendable {
             // files. Anything else (a missing or read-only directory) fails the named one too.
         }
         for _ in 0..<64 {
-            let name = folder + "/" + prefix + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let name = hiddenName(beside: path, prefix: prefix)
             let descriptor = open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, keepingMode ?? 0o644)
             if descriptor >= 0 {
                 if let keepingMode { fchmod(descriptor, keepingMode) }
@@ -69,8 +67,7 @@ struct PendingFile: Sendable {
                 return errno == EEXIST ? .appeared : .failed(errno)
             }
             // An unnamed file cannot be renamed: it gets a hidden name for the moment of the swap.
-            let directory = FilePath(path).removingLastComponent().string
-            let hidden = (directory.isEmpty ? "." : directory) + "/.geotrack-place." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+            let hidden = Self.hiddenName(beside: path, prefix: ".geotrack-place")
             guard linkat(AT_FDCWD, source, AT_FDCWD, hidden, AT_SYMLINK_FOLLOW) == 0 else { return .failed(errno) }
             guard rename(hidden, path) == 0 else {
                 let reason = errno
@@ -95,6 +92,17 @@ struct PendingFile: Sendable {
         var existing = stat()
         if lstat(path, &existing) == 0 { return .appeared }
         return rename(hiddenName, path) == 0 ? .placed : .failed(errno)
+    }
+
+    /// The folder `path` is in ("." for a bare name).
+    private static func folder(of path: String) -> String {
+        let directory = FilePath(path).removingLastComponent().string
+        return directory.isEmpty ? "." : directory
+    }
+
+    /// A random hidden name beside `path`: `prefix`, a dot and 64 random bits.
+    private static func hiddenName(beside path: String, prefix: String) -> String {
+        folder(of: path) + "/" + prefix + "." + String(UInt64.random(in: 0...UInt64.max), radix: 36)
     }
 
     /// Gives the file up before it is placed: a hidden one is removed, an unnamed one goes with
