@@ -11,6 +11,13 @@ import Glibc
 /// `<speed>`/`<course>` or from any extension element of those names (such as Garmin's
 /// `gpxtpx:speed`). A track cut off mid-point (a crash while recording) ends at its last
 /// complete point.
+///
+/// What a receiver said about the fix is kept too, so that a track replayed into another track
+/// (or into JSON) loses nothing its writer recorded: `<fix>` gives the mode and status (`none`
+/// is a report without a position, as gpsd gives while a receiver has no fix), `<geoidheight>`
+/// the geoid's separation and with `<ele>` the height above the ellipsoid, `<ageofdgpsdata>`
+/// and `<dgpsid>` the differential corrections, and `<sat>`, `<hdop>`, `<vdop>` and `<pdop>`
+/// a sky report (no satellites listed, their count and dilutions) sent just before the point.
 final class GPXStreamDecoder {
     /// Counts of what was read and skipped.
     var statistics = ReplayStatistics()
@@ -21,7 +28,19 @@ final class GPXStreamDecoder {
     private static let maximumText = 64
 
     private enum Mode { case text, tag, comment, skipTag }
-    private enum Element { case none, time, elevation, speed, course }
+    private enum Element { case none, time, elevation, speed, course, fix, geoidHeight, dgpsAge, dgpsStation, satellites, hdop, vdop, pdop }
+
+    /// GPX 1.1's `fixType`, as read from `<fix>`.
+    private enum FixType { case none, twoD, threeD, dgps, pps }
+
+    /// What a point says of the sky, which becomes a ``SkyView`` of its own.
+    private struct PointSky: Equatable {
+        var satellites: Int?
+        var hdop: Double?
+        var vdop: Double?
+        var pdop: Double?
+        var isEmpty: Bool { self == PointSky() }
+    }
 
     private var mode = Mode.text
     private var tag: [UInt8] = []
@@ -30,6 +49,13 @@ final class GPXStreamDecoder {
     private var inPoint = false
     private var point = GPSDFix()
     private var pointInvalid = false
+    private var fixType: FixType?
+    private var pointSky = PointSky()
+    private var dgpsAge = Double.nan
+    private var dgpsStation = -1
+    /// Whether the last point sent a sky report, which a point without one must then clear:
+    /// its satellites and dilutions are not the next point's.
+    private var sentSky = false
     private var commentTail: (UInt8, UInt8) = (0, 0)
 
     init(device: String?) {
@@ -107,6 +133,14 @@ final class GPXStreamDecoder {
         case name.elementsEqual("ele".utf8): .elevation
         case name.elementsEqual("speed".utf8): .speed
         case name.elementsEqual("course".utf8): .course
+        case name.elementsEqual("fix".utf8): .fix
+        case name.elementsEqual("geoidheight".utf8): .geoidHeight
+        case name.elementsEqual("ageofdgpsdata".utf8): .dgpsAge
+        case name.elementsEqual("dgpsid".utf8): .dgpsStation
+        case name.elementsEqual("sat".utf8): .satellites
+        case name.elementsEqual("hdop".utf8): .hdop
+        case name.elementsEqual("vdop".utf8): .vdop
+        case name.elementsEqual("pdop".utf8): .pdop
         default: .none
         }
         text.removeAll(keepingCapacity: true)
@@ -116,6 +150,10 @@ final class GPXStreamDecoder {
         inPoint = true
         pointInvalid = false
         point = GPSDFix()
+        fixType = nil
+        pointSky = PointSky()
+        dgpsAge = .nan
+        dgpsStation = -1
         capturing = .none
         var lat = Double.nan, lon = Double.nan
         var k = start
@@ -153,9 +191,13 @@ final class GPXStreamDecoder {
                 return
             }
             statistics.trackPoints += 1
-            point.mode = point.altMSL.isFinite ? 3 : 2
-            if point.time > 0 { point.ept = 0.005 }
-            reports.append(.fix(point.report(status: 0, device: device)))
+            finishPoint()
+            if !pointSky.isEmpty || sentSky {
+                reports.append(.sky(skyView()))
+                statistics.reports += 1
+                sentSky = !pointSky.isEmpty
+            }
+            reports.append(.fix(point.report(status: point.status, device: device)))
             statistics.reports += 1
             return
         }
@@ -172,8 +214,85 @@ final class GPXStreamDecoder {
             if let v = Self.number(trimmed), v.isFinite, v >= 0, v < 1e5 { point.speed = v } else { pointInvalid = true }
         case .course:
             if let v = Self.number(trimmed), v.isFinite, (0...360).contains(v) { point.track = v } else { pointInvalid = true }
+        case .fix:
+            // A `fixType` outside GPX's list says nothing of the position: the point stays, as without `<fix>`.
+            fixType = Self.fixType(trimmed)
+        case .geoidHeight:
+            if let v = Self.number(trimmed), v.isFinite, abs(v) < 1000 { point.geoidSeparation = v } else { pointInvalid = true }
+        case .dgpsAge:
+            if let v = Self.number(trimmed), v.isFinite, v >= 0, v < 1e6 { dgpsAge = v } else { pointInvalid = true }
+        case .dgpsStation:
+            // GPX 1.1's dgpsStationType: 0 to 1023.
+            if let v = Self.number(trimmed), v.isFinite, v >= 0, v <= 1023, v == v.rounded() { dgpsStation = Int(v) } else { pointInvalid = true }
+        case .satellites:
+            if let v = Self.number(trimmed), v.isFinite, v >= 0, v <= 1000, v == v.rounded() { pointSky.satellites = Int(v) } else { pointInvalid = true }
+        case .hdop, .vdop, .pdop:
+            guard let v = Self.number(trimmed), v.isFinite, v >= 0, v < 1e5 else {
+                pointInvalid = true
+                break
+            }
+            switch element {
+            case .hdop: pointSky.hdop = v
+            case .vdop: pointSky.vdop = v
+            default: pointSky.pdop = v
+            }
         case .none:
             break
+        }
+    }
+
+    /// Sets the point's mode, status and heights from what it held. Without `<fix>`, a point
+    /// with an elevation is 3D and one without is 2D.
+    private func finishPoint() {
+        switch fixType {
+        case .none?:
+            point.mode = 1
+        case .twoD?:
+            point.mode = 2
+        case .threeD?:
+            point.mode = 3
+        case .dgps?, .pps?, nil:
+            point.mode = point.altMSL.isFinite ? 3 : 2
+        }
+        point.status = switch fixType {
+        case .dgps?: 2
+        case .pps?: 9
+        default: 0
+        }
+        // `ele` is the height above mean sea level, and `ele + geoidheight` the height above
+        // the ellipsoid (GPX 1.1's definition of geoidheight, and how geotrack writes both).
+        if point.altMSL.isFinite, point.geoidSeparation.isFinite {
+            point.altHAE = point.altMSL + point.geoidSeparation
+        } else {
+            point.geoidSeparation = .nan
+        }
+        if dgpsAge.isFinite, dgpsStation >= 0 {
+            point.dgpsAge = dgpsAge
+            point.dgpsStation = dgpsStation
+        }
+        if point.time > 0 { point.ept = 0.005 }
+    }
+
+    /// The sky report of the point: the satellites used as a count, and the dilutions.
+    private func skyView() -> SkyView {
+        var sky = SkyView(device: device, time: point.time > 0 ? Date(timeIntervalSince1970: point.time) : nil)
+        sky.reportedUsedCount = pointSky.satellites
+        sky.hdop = pointSky.hdop
+        sky.vdop = pointSky.vdop
+        sky.pdop = pointSky.pdop
+        return sky
+    }
+
+    /// GPX's `fixType` words, read in any case (some writers put `3D`).
+    private static func fixType(_ s: ArraySlice<UInt8>) -> FixType? {
+        let word = s.map { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") ? $0 | 0x20 : $0 }
+        switch true {
+        case word.elementsEqual("none".utf8): return FixType.none
+        case word.elementsEqual("2d".utf8): return .twoD
+        case word.elementsEqual("3d".utf8): return .threeD
+        case word.elementsEqual("dgps".utf8): return .dgps
+        case word.elementsEqual("pps".utf8): return .pps
+        default: return nil
         }
     }
 

@@ -148,6 +148,31 @@ struct GPXTests {
         #expect(text.components(separatedBy: "<trkseg>").count - 1 >= 2)
     }
 
+    @Test("a track replayed into another track loses nothing: fix type, satellites, dilutions, geoid height, DGPS age and station")
+    func trackReplayedIntoATrack() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let first = home.appendingPathComponent("first.gpx").path
+        let second = home.appendingPathComponent("second.gpx").path
+        // The body of a track: what a replay writes, whatever the file's creation time and name.
+        func points(_ path: String) throws -> [Substring] {
+            try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("<metadata>") && !$0.hasPrefix("<name>") }
+        }
+        var checked: Set<String> = []
+        for name in try Corpus.names() {
+            let record = try await TestSupport.geotrack(["replay", try Corpus.path(name + ".nmea"), "--gpx", first, "--overwrite"], home: home)
+            #expect(record.status == 0, "\(name): \(record.stderr)")
+            let again = try await TestSupport.geotrack(["replay", first, "--gpx", second, "--overwrite"], home: home)
+            #expect(again.status == 0, "\(name): \(again.stderr)")
+            let original = try points(first)
+            #expect(try points(second) == original, "\(name)")
+            for element in ["<fix>dgps</fix>", "<sat>", "<hdop>", "<vdop>", "<pdop>", "<geoidheight>", "<dgpsid>"] where original.contains(where: { $0.contains(element) }) {
+                checked.insert(element)
+            }
+        }
+        // The corpus holds every element at least once, so each was carried over above.
+        #expect(checked.count == 7, "\(checked)")
+    }
+
     /// A time as an instant: gpsd prints milliseconds, the GPX whole seconds where there are none.
     static func instant(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()

@@ -71,6 +71,44 @@ struct GPXTests {
         #expect(try ReplayReader(path: nmea).format == .nmea)
     }
 
+    @Test("<fix>, <geoidheight>, DGPS age and station become the fix's; <sat> and the dilutions a sky report just before it")
+    func receiverElements() throws {
+        let text = """
+        <gpx version="1.1"><trk><trkseg>
+        <trkpt lat="41.5" lon="-93.7"><ele>278.16</ele><time>2020-03-18T13:28:19Z</time><geoidheight>-31.44</geoidheight>\
+        <fix>dgps</fix><sat>12</sat><hdop>0.6</hdop><vdop>0.9</vdop><pdop>1.1</pdop><ageofdgpsdata>6.6</ageofdgpsdata><dgpsid>133</dgpsid></trkpt>
+        <trkpt lat="41.5" lon="-93.7"><ele>278.2</ele><time>2020-03-18T13:28:20Z</time><fix>2d</fix></trkpt>
+        <trkpt lat="41.5" lon="-93.7"><time>2020-03-18T13:28:21Z</time><fix>3D</fix></trkpt>
+        <trkpt lat="41.5" lon="-93.7"><time>2020-03-18T13:28:22Z</time><fix>estimated</fix></trkpt>
+        <trkpt lat="41.5" lon="-93.7"><time>2020-03-18T13:28:23Z</time><fix>none</fix></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let result = try replay(text)
+        #expect(result.statistics.trackPoints == 5)
+        guard case .sky(let sky)? = result.reports.first, case .fix(let first)? = result.reports.dropFirst().first else {
+            Issue.record("expected a sky report, then the fix: \(result.reports)")
+            return
+        }
+        #expect(sky.reportedUsedCount == 12 && sky.used == 12 && sky.satellites.isEmpty)
+        #expect(sky.hdop == 0.6 && sky.vdop == 0.9 && sky.pdop == 1.1)
+        #expect(first.mode == .threeD && first.status == .dgps)
+        #expect(first.altitudeMSL == 278.16 && first.geoidSeparation == -31.44)
+        #expect(abs((first.altitudeHAE ?? 0) - 246.72) < 1e-9)
+        #expect(first.dgpsAge == 6.6 && first.dgpsStation == 133)
+        // The next point has no sky of its own: an empty report clears the first one's.
+        guard case .sky(let cleared)? = result.reports.dropFirst(2).first else {
+            Issue.record("expected an empty sky report: \(result.reports)")
+            return
+        }
+        #expect(cleared.used == 0 && cleared.hdop == nil)
+        let fixes = result.reports.compactMap { report -> Fix? in if case .fix(let fix) = report { fix } else { nil } }
+        #expect(fixes.map(\.mode) == [.threeD, .twoD, .threeD, .twoD, .noFix])
+        #expect(fixes[1].altitudeMSL == 278.2 && fixes[1].status == nil && fixes[1].geoidSeparation == nil)
+        // A point whose receiver had no fix is no position, as gpsd reports none then.
+        #expect(fixes[4].coordinate == nil && fixes[4].time != nil)
+        #expect(positions(result.reports).count == 4)
+    }
+
     @Test("points with impossible coordinates or values are skipped and counted")
     func invalidPoints() throws {
         let text = """

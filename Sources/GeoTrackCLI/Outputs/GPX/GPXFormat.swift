@@ -33,7 +33,8 @@ package enum GPXFormat {
     package static let trailer = "</trk>\n</gpx>\n"
 
     /// One `trkpt` line for a fix that has a position (elements in the order GPX 1.1 requires),
-    /// with the satellites used and the dilutions of `gnss` when known.
+    /// with the satellites used and the dilutions of `gnss` when known, and the age and station
+    /// of the differential corrections when the fix has them.
     ///
     /// `<ele>` is the height above mean sea level when the receiver gave one. `<geoidheight>`
     /// is the geoid's height above the ellipsoid (gpsd's `geoidSep`, or HAE − MSL), so that
@@ -54,6 +55,9 @@ package enum GPXFormat {
         }
         for (name, value) in [("hdop", gnss?.hdop), ("vdop", gnss?.vdop), ("pdop", gnss?.pdop)] {
             if let value, value.isFinite, value >= 0 { line += "<\(name)>" + NumberText.fixed(value, decimals: 2) + "</\(name)>" }
+        }
+        if let age = fix.dgpsAge, let station = fix.dgpsStation, age.isFinite, age >= 0, (0...1023).contains(station) {
+            line += "<ageofdgpsdata>" + NumberText.fixed(age, decimals: 1) + "</ageofdgpsdata><dgpsid>\(station)</dgpsid>"
         }
         if fix.speed != nil || fix.track != nil {
             line += "<extensions><gpxtpx:TrackPointExtension>"
