@@ -30,6 +30,13 @@ final class GPXStreamDecoder {
     private enum Mode { case text, tag, comment, skipTag }
     private enum Element { case none, time, elevation, speed, course, fix, geoidHeight, dgpsAge, dgpsStation, satellites, hdop, vdop, pdop }
 
+    /// The elements of a point whose text is read, by their local name (any namespace prefix dropped).
+    private static let capturedElements: [(name: String, element: Element)] = [
+        ("time", .time), ("ele", .elevation), ("speed", .speed), ("course", .course), ("fix", .fix),
+        ("geoidheight", .geoidHeight), ("ageofdgpsdata", .dgpsAge), ("dgpsid", .dgpsStation),
+        ("sat", .satellites), ("hdop", .hdop), ("vdop", .vdop), ("pdop", .pdop),
+    ]
+
     /// GPX 1.1's `fixType`, as read from `<fix>`.
     private enum FixType { case none, twoD, threeD, dgps, pps }
 
@@ -128,21 +135,7 @@ final class GPXStreamDecoder {
             return
         }
         guard inPoint, !selfClosing else { return }
-        capturing = switch true {
-        case name.elementsEqual("time".utf8): .time
-        case name.elementsEqual("ele".utf8): .elevation
-        case name.elementsEqual("speed".utf8): .speed
-        case name.elementsEqual("course".utf8): .course
-        case name.elementsEqual("fix".utf8): .fix
-        case name.elementsEqual("geoidheight".utf8): .geoidHeight
-        case name.elementsEqual("ageofdgpsdata".utf8): .dgpsAge
-        case name.elementsEqual("dgpsid".utf8): .dgpsStation
-        case name.elementsEqual("sat".utf8): .satellites
-        case name.elementsEqual("hdop".utf8): .hdop
-        case name.elementsEqual("vdop".utf8): .vdop
-        case name.elementsEqual("pdop".utf8): .pdop
-        default: .none
-        }
+        capturing = Self.capturedElements.first { name.elementsEqual($0.name.utf8) }?.element ?? .none
         text.removeAll(keepingCapacity: true)
     }
 
