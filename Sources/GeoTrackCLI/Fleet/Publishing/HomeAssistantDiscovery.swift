@@ -54,7 +54,10 @@ package enum HomeAssistantDiscovery {
     package static func config(_ topic: OwnTracksTopic) -> [UInt8] {
         let id = objectID(topic)
         var writer = JSONWriter()
-        writer.stringField(#"{"name":"#, topic.device)
+        // The tracker is the device's main feature, so the entity takes the device's name: Home
+        // Assistant shows an entity as "DEVICE ENTITY", and its documented way to show the
+        // device's name alone is a null entity name (a name equal to the device's reads "pi pi").
+        writer.raw(#"{"name":null"#)
         writer.stringField(#","unique_id":"#, id)
         writer.stringField(#","object_id":"#, id)
         writer.stringField(#","json_attributes_topic":"#, topic.description)
