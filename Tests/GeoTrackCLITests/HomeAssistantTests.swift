@@ -27,6 +27,11 @@ struct HomeAssistantTests {
         #expect(config.topic == "homeassistant/device_tracker/geotrack_ann_boat_1_19a364aa/config")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
         #expect(object["unique_id"] as? String == "geotrack_ann_boat_1_19a364aa")
+        // The entity id it starts with: `default_entity_id`, a whole entity id. Home Assistant
+        // 2025.10 deprecated `object_id` (warning about every config that has it) and 2026.4
+        // stopped reading it.
+        #expect(object["default_entity_id"] as? String == "device_tracker.geotrack_ann_boat_1_19a364aa", "\(config.payload)")
+        #expect(object["object_id"] == nil, "\(config.payload)")
         // The tracker is the device's main feature: Home Assistant (2024.2 on) names an entity
         // "DEVICE ENTITY", so an entity named as its device would read "boat.1 boat.1"; its
         // documented way to name it after the device alone is a null name.

@@ -59,7 +59,9 @@ package enum HomeAssistantDiscovery {
         // device's name alone is a null entity name (a name equal to the device's reads "pi pi").
         writer.raw(#"{"name":null"#)
         writer.stringField(#","unique_id":"#, id)
-        writer.stringField(#","object_id":"#, id)
+        // The entity id it starts as. Home Assistant deprecated `object_id` for this in 2025.10
+        // and stopped reading it in 2026.4; `default_entity_id` takes the whole entity id.
+        writer.stringField(#","default_entity_id":"#, "device_tracker." + id)
         writer.stringField(#","json_attributes_topic":"#, topic.description)
         writer.stringField(#","json_attributes_template":"#,
                            #"{{ {"latitude": value_json.lat, "longitude": value_json.lon, "gps_accuracy": value_json.acc | default(0)} | tojson }}"#)
