@@ -51,6 +51,44 @@ struct HomeAssistantTests {
         #expect(fields["lat"] is Double && fields["lon"] is Double)
     }
 
+    static let oracle = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Oracles/ha_attributes.py").path
+
+    /// What Home Assistant's device tracker makes of `payload` on its attributes topic, by the
+    /// oracle: Home Assistant's steps restated on Jinja2, the engine it renders templates with.
+    static func homeAssistant(template: String, payload: String) async throws -> [String: Any] {
+        let run = try await TestSupport.run("/usr/bin/env", ["python3", oracle, template, payload])
+        #expect(run.status == 0, "the oracle failed (is jinja2 installed? make deps installs it): \(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+    }
+
+    @Test("the attributes topic's locations move the tracker; the last will on the same topic neither fails the template nor moves it")
+    func lastWillOnAttributesTopic() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto()
+        let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+                                            "--publish-user", "ann", "--publish-device", "van", "--publish-home-assistant"],
+                                           home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#", "owntracks/#"])
+        #expect(await subscriber.waitForMessages(2))
+        let messages = subscriber.messages()
+        let config = try #require(messages.first { $0.topic.hasPrefix("homeassistant/") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+        let template = try #require(object["json_attributes_template"] as? String)
+        let location = try #require(messages.last { $0.topic == object["json_attributes_topic"] as? String })
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(location.payload.utf8)) as? [String: Any])
+
+        let moved = try await Self.homeAssistant(template: template, payload: location.payload)
+        #expect(moved["outcome"] as? String == "position", "\(moved)")
+        #expect(moved["latitude"] as? Double == fields["lat"] as? Double && moved["longitude"] as? Double == fields["lon"] as? Double, "\(moved)")
+        // The broker publishes the will on the same topic when the van's connection drops (as
+        // OwnTracks' apps do): Home Assistant must neither log a template error for it each
+        // time nor take it for a position.
+        let will = String(decoding: OwnTracksJSON.lastWill(timestamp: 1_795_000_000), as: UTF8.self)
+        let kept = try await Self.homeAssistant(template: template, payload: will)
+        #expect(kept["outcome"] as? String == "attributes", "\(kept)")
+    }
+
     @Test("two devices never share a discovery id, whatever their names; plain names keep a plain id")
     func distinctIDs() throws {
         let id = { (user: String, device: String) in

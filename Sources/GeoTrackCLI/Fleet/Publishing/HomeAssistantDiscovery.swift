@@ -50,7 +50,8 @@ package enum HomeAssistantDiscovery {
     }
 
     /// The config: a GPS device tracker whose attributes are the OwnTracks location's `lat`,
-    /// `lon` and `acc`, under the names Home Assistant reads a position from.
+    /// `lon` and `acc`, under the names Home Assistant reads a position from (none from a
+    /// message without a `lat`, such as the last will).
     package static func config(_ topic: OwnTracksTopic) -> [UInt8] {
         let id = objectID(topic)
         var writer = JSONWriter()
@@ -63,8 +64,11 @@ package enum HomeAssistantDiscovery {
         // and stopped reading it in 2026.4; `default_entity_id` takes the whole entity id.
         writer.stringField(#","default_entity_id":"#, "device_tracker." + id)
         writer.stringField(#","json_attributes_topic":"#, topic.description)
+        // The last will arrives on the same topic ({"_type":"lwt"}, as OwnTracks' apps send
+        // it): without a `lat` it gives no attributes, where reading its missing `lat` would
+        // fail the template and Home Assistant log an error each time the connection drops.
         writer.stringField(#","json_attributes_template":"#,
-                           #"{{ {"latitude": value_json.lat, "longitude": value_json.lon, "gps_accuracy": value_json.acc | default(0)} | tojson }}"#)
+                           #"{{ ({"latitude": value_json.lat, "longitude": value_json.lon, "gps_accuracy": value_json.acc | default(0)} if value_json.lat is defined else {}) | tojson }}"#)
         writer.stringField(#","source_type":"#, "gps")
         writer.stringField(#","device":{"identifiers":["#, id)
         writer.stringField(#"],"name":"#, topic.device)
