@@ -107,6 +107,25 @@ struct HomeAssistantTests {
         }
     }
 
+    @Test("the default entity id is one Home Assistant accepts, whatever the names: lower case, no double or edge underscores")
+    func defaultEntityID() throws {
+        // Home Assistant's entity id rule (homeassistant.core.valid_entity_id): DOMAIN.OBJECT, each
+        // of digits, lower-case letters and `_`, neither starting nor ending with `_`, no `__`.
+        let valid = { (id: String) -> Bool in
+            let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 2 && !id.contains("__") && parts.allSatisfy { part in
+                !part.isEmpty && !part.hasPrefix("_") && !part.hasSuffix("_")
+                    && part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            }
+        }
+        for (user, device) in [("ann", "boat.1"), ("ann", "Boat-1"), ("ha", "Zoë📱"), ("_x_", "__"), ("ha", "a b")] {
+            let topic = try #require(OwnTracksTopic(user: user, device: device))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(HomeAssistantDiscovery.config(topic))) as? [String: Any])
+            let id = try #require(object["default_entity_id"] as? String)
+            #expect(id.hasPrefix("device_tracker.geotrack_") && valid(id), "\(user)/\(device): \(id)")
+        }
+    }
+
     @Test("without an MQTT destination there is nothing to announce on: a usage error")
     func needsBroker() async throws {
         for arguments in [["--publish-home-assistant"], ["--publish", "http://127.0.0.1:1/pub", "--publish-home-assistant"]] {

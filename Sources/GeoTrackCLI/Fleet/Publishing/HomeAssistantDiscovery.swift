@@ -44,6 +44,23 @@ package enum HomeAssistantDiscovery {
         return hash
     }
 
+    /// `id` as the object part of an entity id, by Home Assistant's rule for one: lower-case
+    /// letters, digits and single `_` between them (`geotrack_ann_Boat-1` gives
+    /// `geotrack_ann_boat_1`). The discovery id keeps upper case and `-`, and may hold `__`
+    /// where other characters were; an entity id with them would be refused.
+    static func entityObjectID(_ id: String) -> String {
+        var result = ""
+        for scalar in id.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "0"..."9": result.unicodeScalars.append(scalar)
+            case "A"..."Z": result.unicodeScalars.append(Unicode.Scalar(scalar.value + 32) ?? "_")
+            default: if !result.isEmpty, !result.hasSuffix("_") { result += "_" }
+            }
+        }
+        while result.hasSuffix("_") { result.removeLast() }
+        return result
+    }
+
     /// `homeassistant/device_tracker/ID/config`.
     package static func configTopic(_ topic: OwnTracksTopic) -> String {
         "\(prefix)/device_tracker/\(objectID(topic))/config"
@@ -62,7 +79,7 @@ package enum HomeAssistantDiscovery {
         writer.stringField(#","unique_id":"#, id)
         // The entity id it starts as. Home Assistant deprecated `object_id` for this in 2025.10
         // and stopped reading it in 2026.4; `default_entity_id` takes the whole entity id.
-        writer.stringField(#","default_entity_id":"#, "device_tracker." + id)
+        writer.stringField(#","default_entity_id":"#, "device_tracker." + entityObjectID(id))
         writer.stringField(#","json_attributes_topic":"#, topic.description)
         // The last will arrives on the same topic ({"_type":"lwt"}, as OwnTracks' apps send
         // it): without a `lat` it gives no attributes, where reading its missing `lat` would
