@@ -28,7 +28,7 @@ help:
 	@echo "make demo   - install what the demo needs ($(DEMO_PACKAGES)), build, and track a simulated receiver through a real gpsd"
 	@echo "make install [PREFIX=/usr/local] - the release binary in PREFIX/bin, its man page in PREFIX/share/man/man1 (PREFIX=~/.local needs no root)"
 	@echo "make test   - the whole test suite, the same one CI runs (installs what the tests need first: make deps)"
-	@echo "make deps   - install what the tests need when missing: the demo's packages and $(filter-out $(DEMO_PACKAGES),$(TEST_PACKAGES)), GeographicLib (pip)"
+	@echo "make deps   - install what the tests need when missing: the demo's packages and $(filter-out $(DEMO_PACKAGES),$(TEST_PACKAGES)), GeographicLib and Jinja2 (pip)"
 	@echo "make check-aarch64 - the framing kernel checked on AArch64 under qemu-user (installs $(AARCH64_PACKAGES)); CI runs it"
 	@echo "make check-budgets - the release binary's size and memory against their budgets (make test runs it)"
 	@echo "make check-default-executors - geotrack built on Swift's default executors, replay/devices/watch checked; CI runs it"
@@ -54,6 +54,8 @@ deps:
 	$(call apt_install,$(TEST_PACKAGES))
 	@# GeographicLib's geodesics: the independent oracle the statistics tests check distances against.
 	@python3 -c "import geographiclib" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check geographiclib
+	@# Jinja2, Home Assistant's template engine: the Home Assistant tests render the discovery config's template with it.
+	@python3 -c "import jinja2" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check jinja2
 
 aarch64-deps:
 	$(call apt_install,$(AARCH64_PACKAGES))

@@ -27,7 +27,15 @@ struct HomeAssistantTests {
         #expect(config.topic == "homeassistant/device_tracker/geotrack_ann_boat_1_19a364aa/config")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
         #expect(object["unique_id"] as? String == "geotrack_ann_boat_1_19a364aa")
-        #expect(object["name"] as? String == "boat.1")
+        // The entity id it starts with: `default_entity_id`, a whole entity id. Home Assistant
+        // 2025.10 deprecated `object_id` (warning about every config that has it) and 2026.4
+        // stopped reading it.
+        #expect(object["default_entity_id"] as? String == "device_tracker.geotrack_ann_boat_1_19a364aa", "\(config.payload)")
+        #expect(object["object_id"] == nil, "\(config.payload)")
+        // The tracker is the device's main feature: Home Assistant (2024.2 on) names an entity
+        // "DEVICE ENTITY", so an entity named as its device would read "boat.1 boat.1"; its
+        // documented way to name it after the device alone is a null name.
+        #expect(object.keys.contains("name") && object["name"] is NSNull, "\(config.payload)")
         #expect(object["source_type"] as? String == "gps")
         #expect(object["json_attributes_topic"] as? String == "owntracks/ann/boat.1")
         let template = try #require(object["json_attributes_template"] as? String)
@@ -36,10 +44,49 @@ struct HomeAssistantTests {
         }
         let device = try #require(object["device"] as? [String: Any])
         #expect(device["identifiers"] as? [String] == ["geotrack_ann_boat_1_19a364aa"])
+        #expect(device["name"] as? String == "boat.1")
         // The attributes topic holds a location with the fields the template reads.
         let location = try #require(messages.last { $0.topic == "owntracks/ann/boat.1" }, "\(messages.map(\.topic))")
         let fields = try #require(try JSONSerialization.jsonObject(with: Data(location.payload.utf8)) as? [String: Any])
         #expect(fields["lat"] is Double && fields["lon"] is Double)
+    }
+
+    static let oracle = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Oracles/ha_attributes.py").path
+
+    /// What Home Assistant's device tracker makes of `payload` on its attributes topic, by the
+    /// oracle: Home Assistant's steps restated on Jinja2, the engine it renders templates with.
+    static func homeAssistant(template: String, payload: String) async throws -> [String: Any] {
+        let run = try await TestSupport.run("/usr/bin/env", ["python3", oracle, template, payload])
+        #expect(run.status == 0, "the oracle failed (is jinja2 installed? make deps installs it): \(run.stderr)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+    }
+
+    @Test("the attributes topic's locations move the tracker; the last will on the same topic neither fails the template nor moves it")
+    func lastWillOnAttributesTopic() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let broker = try await Mosquitto()
+        let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+                                            "--publish-user", "ann", "--publish-device", "van", "--publish-home-assistant"],
+                                           home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#", "owntracks/#"])
+        #expect(await subscriber.waitForMessages(2))
+        let messages = subscriber.messages()
+        let config = try #require(messages.first { $0.topic.hasPrefix("homeassistant/") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+        let template = try #require(object["json_attributes_template"] as? String)
+        let location = try #require(messages.last { $0.topic == object["json_attributes_topic"] as? String })
+        let fields = try #require(try JSONSerialization.jsonObject(with: Data(location.payload.utf8)) as? [String: Any])
+
+        let moved = try await Self.homeAssistant(template: template, payload: location.payload)
+        #expect(moved["outcome"] as? String == "position", "\(moved)")
+        #expect(moved["latitude"] as? Double == fields["lat"] as? Double && moved["longitude"] as? Double == fields["lon"] as? Double, "\(moved)")
+        // The broker publishes the will on the same topic when the van's connection drops (as
+        // OwnTracks' apps do): Home Assistant must neither log a template error for it each
+        // time nor take it for a position.
+        let will = String(decoding: OwnTracksJSON.lastWill(timestamp: 1_795_000_000), as: UTF8.self)
+        let kept = try await Self.homeAssistant(template: template, payload: will)
+        #expect(kept["outcome"] as? String == "attributes", "\(kept)")
     }
 
     @Test("two devices never share a discovery id, whatever their names; plain names keep a plain id")
@@ -57,6 +104,25 @@ struct HomeAssistantTests {
         #expect(Set(ids).count == pairs.count, "\(ids)")
         for value in ids {
             #expect(value.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }, "\(value)")
+        }
+    }
+
+    @Test("the default entity id is one Home Assistant accepts, whatever the names: lower case, no double or edge underscores")
+    func defaultEntityID() throws {
+        // Home Assistant's entity id rule (homeassistant.core.valid_entity_id): DOMAIN.OBJECT, each
+        // of digits, lower-case letters and `_`, neither starting nor ending with `_`, no `__`.
+        let valid = { (id: String) -> Bool in
+            let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+            return parts.count == 2 && !id.contains("__") && parts.allSatisfy { part in
+                !part.isEmpty && !part.hasPrefix("_") && !part.hasSuffix("_")
+                    && part.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+            }
+        }
+        for (user, device) in [("ann", "boat.1"), ("ann", "Boat-1"), ("ha", "Zoë📱"), ("_x_", "__"), ("ha", "a b")] {
+            let topic = try #require(OwnTracksTopic(user: user, device: device))
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(HomeAssistantDiscovery.config(topic))) as? [String: Any])
+            let id = try #require(object["default_entity_id"] as? String)
+            #expect(id.hasPrefix("device_tracker.geotrack_") && valid(id), "\(user)/\(device): \(id)")
         }
     }
 

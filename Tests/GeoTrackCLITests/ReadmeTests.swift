@@ -126,6 +126,26 @@ struct ReadmeTests {
         })
     }
 
+    @Test("a password or TLS file that cannot be read exits with a status whose README row and --help line say so")
+    func unreadablePublishingFiles() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let missing = home.appendingPathComponent("none").path
+        let base = ["replay", try PublishTests.log, "--publish", "mqtts://127.0.0.1:1", "--publish-wait", "0"]
+        var statuses = Set<Int32>()
+        for option in ["--publish-password-file", "--publish-ca"] {
+            let run = try await TestSupport.geotrack(base + [option, missing], home: home)
+            #expect(run.stderr.contains("\(option) \(missing): cannot read it"), "\(run.stderr)")
+            statuses.insert(run.status)
+        }
+        for status in statuses {
+            // A script that reads the status looks it up in the README's table and in --help.
+            let row = Self.readme.split(separator: "\n").first { $0.hasPrefix("| \(status) |") }.map(String.init) ?? ""
+            #expect(row.contains("--publish-password-file") && row.contains("--publish-ca"), "README row for \(status): \(row)")
+            let summary = ExitStatus(rawValue: status)?.summary ?? ""
+            #expect(summary.contains("password") && summary.contains("TLS"), "--help for \(status): \(summary)")
+        }
+    }
+
     @Test("the exit-status table lists exactly the statuses the tool uses")
     func exitStatuses() {
         let section = Self.readme.components(separatedBy: "### Exit status").dropFirst().first?

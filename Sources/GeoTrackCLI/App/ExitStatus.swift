@@ -36,7 +36,7 @@ extension ExitStatus {
         case .failure: "an unexpected failure"
         case .usage: "a bad option or argument"
         case .dataError: "not NMEA or GPX gpsd would read; stats: no timed fix"
-        case .noInput: "no such file to replay, or no such outbox destination"
+        case .noInput: "no such replay, password or TLS file, or outbox destination"
         case .unavailable: "gpsd, or a broker, cannot be reached, or serve cannot listen"
         case .cannotCreate: "an output file, the outbox or the access decision cannot be used"
         case .ioError: "reading or writing failed, standard output included"

@@ -44,22 +44,48 @@ package enum HomeAssistantDiscovery {
         return hash
     }
 
+    /// `id` as the object part of an entity id, by Home Assistant's rule for one: lower-case
+    /// letters, digits and single `_` between them (`geotrack_ann_Boat-1` gives
+    /// `geotrack_ann_boat_1`). The discovery id keeps upper case and `-`, and may hold `__`
+    /// where other characters were; an entity id with them would be refused.
+    static func entityObjectID(_ id: String) -> String {
+        var result = ""
+        for scalar in id.unicodeScalars {
+            switch scalar {
+            case "a"..."z", "0"..."9": result.unicodeScalars.append(scalar)
+            case "A"..."Z": result.unicodeScalars.append(Unicode.Scalar(scalar.value + 32) ?? "_")
+            default: if !result.isEmpty, !result.hasSuffix("_") { result += "_" }
+            }
+        }
+        while result.hasSuffix("_") { result.removeLast() }
+        return result
+    }
+
     /// `homeassistant/device_tracker/ID/config`.
     package static func configTopic(_ topic: OwnTracksTopic) -> String {
         "\(prefix)/device_tracker/\(objectID(topic))/config"
     }
 
     /// The config: a GPS device tracker whose attributes are the OwnTracks location's `lat`,
-    /// `lon` and `acc`, under the names Home Assistant reads a position from.
+    /// `lon` and `acc`, under the names Home Assistant reads a position from (none from a
+    /// message without a `lat`, such as the last will).
     package static func config(_ topic: OwnTracksTopic) -> [UInt8] {
         let id = objectID(topic)
         var writer = JSONWriter()
-        writer.stringField(#"{"name":"#, topic.device)
+        // The tracker is the device's main feature, so the entity takes the device's name: Home
+        // Assistant shows an entity as "DEVICE ENTITY", and its documented way to show the
+        // device's name alone is a null entity name (a name equal to the device's reads "pi pi").
+        writer.raw(#"{"name":null"#)
         writer.stringField(#","unique_id":"#, id)
-        writer.stringField(#","object_id":"#, id)
+        // The entity id it starts as. Home Assistant deprecated `object_id` for this in 2025.10
+        // and stopped reading it in 2026.4; `default_entity_id` takes the whole entity id.
+        writer.stringField(#","default_entity_id":"#, "device_tracker." + entityObjectID(id))
         writer.stringField(#","json_attributes_topic":"#, topic.description)
+        // The last will arrives on the same topic ({"_type":"lwt"}, as OwnTracks' apps send
+        // it): without a `lat` it gives no attributes, where reading its missing `lat` would
+        // fail the template and Home Assistant log an error each time the connection drops.
         writer.stringField(#","json_attributes_template":"#,
-                           #"{{ {"latitude": value_json.lat, "longitude": value_json.lon, "gps_accuracy": value_json.acc | default(0)} | tojson }}"#)
+                           #"{{ ({"latitude": value_json.lat, "longitude": value_json.lon, "gps_accuracy": value_json.acc | default(0)} if value_json.lat is defined else {}) | tojson }}"#)
         writer.stringField(#","source_type":"#, "gps")
         writer.stringField(#","device":{"identifiers":["#, id)
         writer.stringField(#"],"name":"#, topic.device)
