@@ -18,6 +18,7 @@ const char *_Nullable geotrack_sqlite_load(geotrack_sqlite *_Nonnull api, const 
     GEOTRACK_SQLITE_RESOLVE(open_v2, "sqlite3_open_v2")
     GEOTRACK_SQLITE_RESOLVE(close_v2, "sqlite3_close_v2")
     GEOTRACK_SQLITE_RESOLVE(errmsg, "sqlite3_errmsg")
+    GEOTRACK_SQLITE_RESOLVE(errcode, "sqlite3_errcode")
     GEOTRACK_SQLITE_RESOLVE(errstr, "sqlite3_errstr")
     GEOTRACK_SQLITE_RESOLVE(busy_timeout, "sqlite3_busy_timeout")
     GEOTRACK_SQLITE_RESOLVE(exec, "sqlite3_exec")

@@ -98,7 +98,11 @@ public final class Outbox: Sendable {
             )
             try Self.setUp(connection)
         } catch {
-            throw OutboxError(path: path, message: "cannot open the outbox \(path): \(error.reason); check the folder is writable, or remove a damaged file")
+            // Only a file SQLite cannot read as a database is worth moving aside: any other failure
+            // (a folder that is not writable, a lock) leaves the queued positions in it intact.
+            let advice = error.isDamagedFile ? "it is not an outbox SQLite can read: move it aside to start a new one"
+                : "check that the folder and the file are writable"
+            throw OutboxError(path: path, message: "cannot open the outbox \(path): \(error.reason); \(advice)")
         }
         self.connection = Mutex(connection)
         worker = OutboxWorker(name: "geotrack-outbox")

@@ -4,6 +4,13 @@ import CSQLite
 /// cannot be loaded.
 struct SQLiteFailure: Error {
     var reason: String
+    /// SQLite's primary result code for the failure (`SQLITE_NOTADB`, …), 0 when it came from
+    /// GeoTrack's own checks.
+    var code: Int32 = 0
+
+    /// Whether the file is not a database SQLite can read (`SQLITE_NOTADB`, `SQLITE_CORRUPT`),
+    /// as opposed to one it may not open or write.
+    var isDamagedFile: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
 }
 
 /// A value bound to a statement's `?`.
@@ -38,7 +45,7 @@ final class SQLiteConnection {
             // must be closed all the same.
             let reason = handle.map { Self.message(api, $0) } ?? library.describe(result)
             _ = api.pointee.close_v2(handle)
-            throw SQLiteFailure(reason: reason)
+            throw SQLiteFailure(reason: reason, code: result & 0xFF)
         }
         self.handle = handle
     }
@@ -132,7 +139,7 @@ final class SQLiteConnection {
     }
 
     private func failure(_ handle: OpaquePointer) -> SQLiteFailure {
-        SQLiteFailure(reason: Self.message(api, handle))
+        SQLiteFailure(reason: Self.message(api, handle), code: api.pointee.errcode(handle) & 0xFF)
     }
 
     /// The connection's text for its last failed call (`sqlite3_errmsg`).
@@ -232,6 +239,6 @@ struct SQLiteStatement: ~Copyable {
     }
 
     private func failure() -> SQLiteFailure {
-        SQLiteFailure(reason: SQLiteConnection.message(api, connection))
+        SQLiteFailure(reason: SQLiteConnection.message(api, connection), code: api.pointee.errcode(connection) & 0xFF)
     }
 }

@@ -103,6 +103,7 @@ struct OutboxTests {
         try String(repeating: "not sqlite ", count: 200).write(toFile: path, atomically: true, encoding: .utf8)
         let error = #expect(throws: OutboxError.self) { try Outbox(path: path) }
         #expect(error?.message.contains("cannot open the outbox") == true)
+        #expect(error?.message.hasSuffix("it is not an outbox SQLite can read: move it aside to start a new one") == true, "\(error?.message ?? "")")
     }
 
     /// What the GRDB version's migration "v1" ran, verbatim, as a file it made has it.

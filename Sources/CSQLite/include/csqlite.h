@@ -35,6 +35,7 @@ typedef struct {
     __typeof__(&sqlite3_open_v2) _Nonnull open_v2;
     __typeof__(&sqlite3_close_v2) _Nonnull close_v2;
     __typeof__(&sqlite3_errmsg) _Nonnull errmsg;
+    __typeof__(&sqlite3_errcode) _Nonnull errcode;
     __typeof__(&sqlite3_errstr) _Nonnull errstr;
     __typeof__(&sqlite3_busy_timeout) _Nonnull busy_timeout;
     __typeof__(&sqlite3_exec) _Nonnull exec;
