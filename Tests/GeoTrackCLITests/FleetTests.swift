@@ -279,6 +279,11 @@ struct FleetCommandTests {
         #expect(stale.status == 64)
         let id = try await TestSupport.geotrack(["fleet", "mqtt://h", "--client-id", ""], home: home)
         #expect(id.status == 64 && id.stderr.contains("--client-id must be"), "\(id.stderr)")
+        // A password file with no user in the URL would never be sent: said, not ignored.
+        let anonymous = try await TestSupport.geotrack(["fleet", "mqtt://h", "--publish-password-file", "/dev/null"], home: home)
+        #expect(anonymous.status == 64 && anonymous.stderr.contains("no fleet URL names one: write mqtt://USER@HOST"), "\(anonymous.stderr)")
+        let served = try await TestSupport.geotrack(["serve", "--replay", "/dev/null", "--fleet", "mqtt://h", "--publish-password-file", "/dev/null"], home: home)
+        #expect(served.status == 64 && served.stderr.contains("no --fleet URL names one"), "\(served.stderr)")
         let broker = try await Mosquitto(users: ["fleet": "secret-one"])
         let refused = try await TestSupport.geotrack(["fleet", "mqtt://fleet@127.0.0.1:\(broker.port)"], home: home,
                                                environment: ["GEOTRACK_PUBLISH_PASSWORD": "wrong-one"])

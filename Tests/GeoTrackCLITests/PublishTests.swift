@@ -339,6 +339,9 @@ struct PublishTests {
             (["--publish", "mqtt://h", "--publish-device", "a/b"], "--publish-device must be"),
             (["--publish-user", "ann"], "need --publish URL"),
             (["--publish", "mqtt://h", "--publish-tid", "abc"], "--publish-tid must be"),
+            // A password with no user to log in would be read and never sent.
+            (["--publish", "mqtt://h", "--publish-password-file", "/dev/null"], "no --publish URL names one: write mqtt://USER@HOST"),
+            (["--publish", "http://h:8083/pub", "--publish-password-file", "/dev/null"], "no --publish URL names one"),
         ] {
             let run = try await TestSupport.geotrack(["replay", log] + arguments, home: home)
             #expect(run.status == 64, "\(arguments): \(run.stderr)")

@@ -130,7 +130,7 @@ struct ReadmeTests {
     func unreadablePublishingFiles() async throws {
         let home = try TestSupport.temporaryDirectory()
         let missing = home.appendingPathComponent("none").path
-        let base = ["replay", try PublishTests.log, "--publish", "mqtts://127.0.0.1:1", "--publish-wait", "0"]
+        let base = ["replay", try PublishTests.log, "--publish", "mqtts://ann@127.0.0.1:1", "--publish-wait", "0"]
         var statuses = Set<Int32>()
         for option in ["--publish-password-file", "--publish-ca"] {
             let run = try await TestSupport.geotrack(base + [option, missing], home: home)

@@ -79,6 +79,7 @@ extension GeoTrack {
                 guard !destination.isHTTP else {
                     throw ValidationError("--fleet \(Terminal.safe(fleet)): the fleet is read from an MQTT broker; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
                 }
+                try broker.checkPasswordHasUser([destination], option: "--fleet")
             }
         }
 

@@ -32,6 +32,14 @@ package struct BrokerOptions: ParsableArguments {
         }
     }
 
+    /// Checks that a password file has a user to log in: only a URL names one (`mqtt://USER@HOST`),
+    /// and without any the file would be read and never sent, the broker or server seeing an
+    /// anonymous client.
+    package func checkPasswordHasUser(_ destinations: [PublishDestination], option: String) throws(ValidationError) {
+        guard passwordFile != nil, !destinations.isEmpty, !destinations.contains(where: { $0.username != nil }) else { return }
+        throw ValidationError("--publish-password-file logs in the user the URL names, and no \(option) URL names one: write mqtt://USER@HOST (or http://USER@HOST).")
+    }
+
     /// Whether any of these options was given.
     package var isSet: Bool {
         passwordFile != nil || caFile != nil || certificateFile != nil || keyFile != nil

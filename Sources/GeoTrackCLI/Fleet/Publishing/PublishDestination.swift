@@ -197,6 +197,14 @@ package struct PublishDestination: Sendable, Hashable {
         }
     }
 
+    /// The user the URL names (`mqtt://USER@host`), whom a password logs in.
+    package var username: String? {
+        switch target {
+        case .mqtt(let endpoint): endpoint.username
+        case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint): endpoint.username
+        }
+    }
+
     /// Whether messages go over HTTP.
     package var isHTTP: Bool {
         if case .mqtt = target { false } else { true }

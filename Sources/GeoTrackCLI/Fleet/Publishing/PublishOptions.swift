@@ -71,6 +71,7 @@ package struct PublishOptions: ParsableArguments {
             || broker.certificateFile != nil {
             throw ValidationError("--publish-user, --publish-device, --publish-tid and the broker's files need --publish URL.")
         }
+        try broker.checkPasswordHasUser(urls.compactMap { try? PublishDestination(url: $0) }, option: "--publish")
         // Without --publish, the configuration's destinations may hold the broker: checked once they are known.
         if homeAssistant, !urls.isEmpty, !urls.contains(where: { (try? PublishDestination(url: $0))?.isHTTP == false }) {
             throw ValidationError("--publish-home-assistant announces the device on an MQTT broker; give --publish mqtt://HOST (or mqtts://) too.")
