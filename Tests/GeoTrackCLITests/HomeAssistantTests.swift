@@ -10,22 +10,30 @@ import Testing
 /// where the locations go.
 @Suite("Home Assistant discovery")
 struct HomeAssistantTests {
-    @Test("a retained device_tracker config under homeassistant/, naming the OwnTracks topic the locations arrive on")
-    func discoveryConfig() async throws {
+    /// A replay published for ann's `device` with `--publish-home-assistant` to a real mosquitto,
+    /// then what a subscriber finds retained there: the discovery config (as sent, and parsed)
+    /// and every message. Subscribed after the run, so only a retained message can arrive
+    /// (mosquitto_sub -v separates topic and payload by a space: the device names have none).
+    static func published(device: String) async throws
+        -> (config: (topic: String, payload: String), object: [String: Any], messages: [(topic: String, payload: String)]) {
         let home = try TestSupport.temporaryDirectory()
         let broker = try await Mosquitto()
         let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
-                                            "--publish-user", "ann", "--publish-device", "boat.1", "--publish-home-assistant"],
-                                           home: home)
+                                                  "--publish-user", "ann", "--publish-device", device, "--publish-home-assistant"],
+                                                 home: home)
         #expect(run.status == 0, "\(run.stderr)")
-        // Subscribed after the run: only a retained message can arrive.
-        // (mosquitto_sub -v separates topic and payload by a space: the device name has none.)
         let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#", "owntracks/#"])
         #expect(await subscriber.waitForMessages(2))
         let messages = subscriber.messages()
         let config = try #require(messages.first { $0.topic.hasPrefix("homeassistant/") })
-        #expect(config.topic == "homeassistant/device_tracker/geotrack_ann_boat_1_19a364aa/config")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+        return (config, object, messages)
+    }
+
+    @Test("a retained device_tracker config under homeassistant/, naming the OwnTracks topic the locations arrive on")
+    func discoveryConfig() async throws {
+        let (config, object, messages) = try await Self.published(device: "boat.1")
+        #expect(config.topic == "homeassistant/device_tracker/geotrack_ann_boat_1_19a364aa/config")
         #expect(object["unique_id"] as? String == "geotrack_ann_boat_1_19a364aa")
         // The entity id it starts with: `default_entity_id`, a whole entity id. Home Assistant
         // 2025.10 deprecated `object_id` (warning about every config that has it) and 2026.4
@@ -63,17 +71,7 @@ struct HomeAssistantTests {
 
     @Test("the attributes topic's locations move the tracker; the last will on the same topic neither fails the template nor moves it")
     func lastWillOnAttributesTopic() async throws {
-        let home = try TestSupport.temporaryDirectory()
-        let broker = try await Mosquitto()
-        let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
-                                            "--publish-user", "ann", "--publish-device", "van", "--publish-home-assistant"],
-                                           home: home)
-        #expect(run.status == 0, "\(run.stderr)")
-        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#", "owntracks/#"])
-        #expect(await subscriber.waitForMessages(2))
-        let messages = subscriber.messages()
-        let config = try #require(messages.first { $0.topic.hasPrefix("homeassistant/") })
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(config.payload.utf8)) as? [String: Any])
+        let (_, object, messages) = try await Self.published(device: "van")
         let template = try #require(object["json_attributes_template"] as? String)
         let location = try #require(messages.last { $0.topic == object["json_attributes_topic"] as? String })
         let fields = try #require(try JSONSerialization.jsonObject(with: Data(location.payload.utf8)) as? [String: Any])
