@@ -37,17 +37,26 @@ public enum HTTPDelivery: Sendable, Equatable {
             // About the destination, not the message: every message would fail the same way,
             // and a corrected server takes them.
             case 404, 405:
-                self = .retry(reason: "the server answered \(status) (\(Self.statusText(status))): check the URL's path")
+                self = .retry(reason: Self.answerPrefix + "\(status) (\(Self.statusText(status))): check the URL's path")
             case 300..<400:
-                self = .retry(reason: "the server answered \(status) (a redirect): check the URL, https:// for http://")
+                self = .retry(reason: Self.answerPrefix + "\(status) (a redirect): check the URL, https:// for http://")
             case 408, 425, 429:
-                self = .retry(reason: "the server answered \(status) (\(Self.statusText(status))): it will be sent again")
+                self = .retry(reason: Self.answerPrefix + "\(status) (\(Self.statusText(status))): it will be sent again")
             case 400..<500:
-                self = .deadLetter(reason: "the server answered \(status) (\(Self.statusText(status))): it cannot take this message")
+                self = .deadLetter(reason: Self.answerPrefix + "\(status) (\(Self.statusText(status))): it cannot take this message")
             default:
-                self = .retry(reason: "the server answered \(status) (\(Self.statusText(status))): check the server's log")
+                self = .retry(reason: Self.answerPrefix + "\(status) (\(Self.statusText(status))): check the server's log")
             }
         }
+    }
+
+    /// How every reason that comes from an answer begins: the server was reached and answered,
+    /// so a caller does not say it could not connect.
+    public static let answerPrefix = "the server answered "
+
+    /// Whether `reason` is about an answer the server gave (a status), not about reaching it.
+    public static func isAnswer(_ reason: String) -> Bool {
+        reason.hasPrefix(answerPrefix)
     }
 
     /// The status's reason phrase, for the common ones.
@@ -77,6 +86,6 @@ public enum HTTPDelivery: Sendable, Equatable {
 
     /// What a refusal status means, for a person.
     public static func refusalReason(_ status: Int) -> String {
-        "the server answered \(status) (\(statusText(status))): check the user in the URL and the password"
+        Self.answerPrefix + "\(status) (\(statusText(status))): check the user in the URL and the password"
     }
 }

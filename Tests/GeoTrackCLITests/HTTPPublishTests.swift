@@ -348,6 +348,17 @@ struct HTTPPublishTests {
         #expect(unresolved.status == 69, "\(unresolved.stderr)")
         #expect(unresolved.stderr.contains("cannot connect to http://nohost.invalid:80/pub: the server's host name was not found"),
                 "\(unresolved.stderr)")
+        // A server that answers 500 was reached: the line says what it answered, not that it
+        // could not be connected to.
+        let failing = try await RecordingHTTPServer(answers: [500])
+        let queued = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "osmand://127.0.0.1:\(failing.port)",
+                                                     "--publish-user", "ann", "--publish-device", "pi", "--publish-wait", "0"], home: home)
+        #expect(queued.status == 0, "\(queued.stderr)")
+        let answered = try await TestSupport.geotrack(["outbox", "flush", "osmand://127.0.0.1:\(failing.port)/?id=pi", "--timeout", "3"], home: home)
+        #expect(answered.status == 69, "\(answered.stderr)")
+        #expect(answered.stderr.contains("still wait for osmand://127.0.0.1:\(failing.port)/?id=pi: osmand://127.0.0.1:\(failing.port)/: the server answered 500 (Internal Server Error): check the server's log; then flush again"),
+                "\(answered.stderr)")
+        #expect(!answered.stderr.contains("cannot connect"), "\(answered.stderr)")
     }
 
     @Test("an outbox message that makes no valid request (a query with a space and a line break) is a dead letter, and holds up nothing behind it")

@@ -320,7 +320,9 @@ extension GeoTrack {
                     return nil
                 default:
                     if let failed {
-                        return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): cannot connect to \(url): \(failed); then flush again")
+                        // A server that answered (500, 404…) was reached: what it said is the reason.
+                        let cause = HTTPDelivery.isAnswer(failed) ? "\(url): \(failed)" : "cannot connect to \(url): \(failed)"
+                        return CLIError(.unavailable, "\(left) message\(left == 1 ? "" : "s") still wait for \(name): \(cause); then flush again")
                     }
                     // Told in the words watch's exit line uses for the same outage: a peer that
                     // never answered as a broker (a TLS port, a silent host) was not reachable.
