@@ -14,6 +14,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Events were skipped since the client last read: it gets a fresh snapshot when it reads again.
     private var missed = false
     private var dropsInARow = 0
+    /// Closes the connection unless a whole request arrives first (``EventStreamServer/Limits/requestSeconds``).
+    private var requestDeadline: Scheduled<Void>?
 
     init(server: EventStreamServer) {
         self.server = server
@@ -21,15 +23,20 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        awaitRequest(context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        requestDeadline?.cancel()
+        requestDeadline = nil
         if streaming { server.unregister(ObjectIdentifier(self)) }
         streaming = false
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        requestDeadline?.cancel()
+        requestDeadline = nil
         if streaming { server.unregister(ObjectIdentifier(self)) }
         streaming = false
         context.fireChannelInactive()
@@ -45,7 +52,25 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .end:
             guard let head = request, !streaming else { return }
             request = nil
+            requestDeadline?.cancel()
+            requestDeadline = nil
             respond(to: head, context: context)
+            // A kept-alive connection has as long again for its next request.
+            if !streaming, context.channel.isActive { awaitRequest(context: context) }
+        }
+    }
+
+    /// Gives the client ``EventStreamServer/Limits/requestSeconds`` to send a whole request:
+    /// one that holds a connection open without finishing its request (or asking another
+    /// after its answer) would otherwise keep its descriptor for good, and enough of them
+    /// leave none for the browsers.
+    private func awaitRequest(context: ChannelHandlerContext) {
+        requestDeadline?.cancel()
+        let channel = context.channel
+        requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(max(1, server.limits.requestSeconds))) {
+            [self] in
+            guard !streaming else { return }
+            channel.close(promise: nil)
         }
     }
 

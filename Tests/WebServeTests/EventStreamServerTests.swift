@@ -38,6 +38,26 @@ struct EventStreamServerTests {
             return received
         }
 
+        /// Whether the server closes the connection (or resets it) within `deadline` seconds,
+        /// whatever it sends first; false when it is still open then.
+        func closedBlocking(within deadline: TimeInterval) -> Bool {
+            let end = Date().addingTimeInterval(deadline)
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while Date() < end {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                if count == 0 { return true }
+                if count < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return true }
+            }
+            return false
+        }
+
+        /// ``closedBlocking(within:)`` on a thread of its own.
+        func closed(within deadline: TimeInterval) async -> Bool {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.closedBlocking(within: deadline)) }.start()
+            }
+        }
+
         /// ``readBlocking(until:)`` on a thread of its own.
         func read(until text: String) async -> String? {
             await withCheckedContinuation { continuation in
@@ -155,6 +175,32 @@ struct EventStreamServerTests {
         #expect(refused.contains("too many clients\n"))
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(server.statistics.refusedClients == 1)
+        await server.stop()
+    }
+
+    @Test("a connection that sends no whole request within requestSeconds is closed, after its answer too; a stream is not")
+    func unfinishedRequest() async throws {
+        var limits = EventStreamServer.Limits()
+        limits.requestSeconds = 1
+        let server = Self.server(limits: limits)
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let stream = try Client(port: port)
+        stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await stream.read(until: "retry: 2000\n\n") != nil)
+        // A request whose head never ends (a slow or stuck client, or one holding connections
+        // open on purpose): without a deadline it would keep its descriptor for good.
+        let partial = try Client(port: port)
+        partial.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        #expect(await partial.closed(within: 60), "a request head that never ended kept its connection open")
+        // A kept-alive connection that asks nothing more after its answer.
+        let idle = try Client(port: port)
+        idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await idle.read(until: "<p>page</p>") != nil)
+        #expect(await idle.closed(within: 60), "an idle kept-alive connection was never closed")
+        // The stream, older than both, is open still and gets what is broadcast.
+        server.broadcast(ServerSentEvent(name: "fix", data: "{\"seq\":1}"))
+        #expect(await stream.read(until: "event: fix\ndata: {\"seq\":1}\n\n") != nil)
+        #expect(server.statistics.clients == 1)
         await server.stop()
     }
 
