@@ -64,13 +64,15 @@ struct ServeTests {
     }
 
     /// What headless.py printed: the value of `read` once `until` held, and whether it held.
-    static func browse(_ url: String, until: String, read: String, screenshot: String? = nil) async throws -> (held: Bool, value: Any?) {
+    static func browse(_ url: String, until: String, read: String, screenshot: String? = nil,
+                       phone: String? = nil) async throws -> (held: Bool, value: Any?) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
             Issue.record("chromium is missing: run make deps")
             return (false, nil)
         }
         var arguments = [helper, url, "--until", until, "--read", read, "--deadline", "90"]
         if let screenshot { arguments += ["--screenshot", screenshot] }
+        if let phone { arguments += ["--phone", phone] }
         let command = arguments
         let run = try await TestSupport.run("/usr/bin/python3", command)
         #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
@@ -189,6 +191,44 @@ struct ServeTests {
         let dops = (page["dop"] as? String ?? "").split(separator: " ").compactMap { Double($0) }
         #expect(dops == [cell(sky["hdop"]), cell(sky["pdop"])].compactMap { $0 }, "\(page)")
         #expect(dops.count == 2, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve on a phone (390x844): the sky plot and satellite table fit the width, the map's scale is on screen, nothing scrolls sideways")
+    func phone() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        // The log's whole path: a status longer than a phone is wide, whose header takes two lines.
+        let log = Self.logs.appendingPathComponent("quectelLC79D.nmea").path
+        let server = try await Self.offPool { try Server(["--replay", log, "--tiles", "none"], in: Self.logs, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: """
+            document.getElementById("status").textContent === "end of \(log)" \
+            && document.querySelectorAll("#satellites tbody tr").length > 10 && document.querySelector(".leaflet-control-scale") !== null
+            """,
+            read: """
+            (() => { const box = (s) => { const r = document.querySelector(s).getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; };
+              return {width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth,
+                      aside: box("aside"), sky: box("#sky"), table: box("#satellites"), map: box("#map"), scale: box(".leaflet-control-scale")}; })()
+            """,
+            phone: "390x844")
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the replay's end: \(page) \(server.process.stderr)")
+        let width = try #require(page["width"] as? Double, "\(page)"), height = try #require(page["height"] as? Double, "\(page)")
+        // A page wider than the phone makes the phone zoom out, and its viewport grows past 390.
+        #expect(width == 390, "the page is wider than the phone: \(page)")
+        #expect((page["scrollWidth"] as? Double ?? .infinity) <= width, "the page scrolls sideways: \(page)")
+        let aside = page["aside"] as? [Double] ?? []
+        // Whole on screen, and not cut off by the panel that holds them (it clips what overflows).
+        for key in ["sky", "table"] {
+            let box = page[key] as? [Double] ?? []
+            #expect(box.count == 4 && aside.count == 4 && box[0] >= max(0, aside[0]) && box[1] <= min(width, aside[1]),
+                    "\(key) does not fit across the phone: \(page)")
+        }
+        // The map is not a sliver beside the panel, and its scale bar can be seen without scrolling.
+        let map = page["map"] as? [Double] ?? [], scale = page["scale"] as? [Double] ?? []
+        #expect(map.count == 4 && map[1] - map[0] >= width / 2, "the map is squeezed: \(page)")
+        #expect(scale.count == 4 && scale[3] <= min(height, map.count == 4 ? map[3] : 0), "the map's scale is off screen: \(page)")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 

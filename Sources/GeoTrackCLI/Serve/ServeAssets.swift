@@ -97,11 +97,17 @@ enum ServeAssets {
 
     static let stylesheet = """
     html, body { margin: 0; height: 100%; font: 14px/1.4 "DejaVu Sans", Helvetica, Arial, sans-serif; color: #222; background: #fbfaf6; }
-    header { padding: 6px 12px; background: #263238; color: #eceff1; }
+    body { display: flex; flex-direction: column; }
+    header { flex: none; padding: 6px 12px; background: #263238; color: #eceff1; overflow-wrap: anywhere; }
     header .dim { color: #90a4ae; }
-    main { display: flex; height: calc(100% - 34px); }
+    main { display: flex; flex: 1; min-height: 0; }
     #map { flex: 1; min-width: 200px; background: #eef2ec; }
     aside { width: 340px; overflow-y: auto; padding: 0 12px; border-left: 1px solid #c9cfc4; }
+    @media (max-width: 640px) {
+      main { flex-direction: column; }
+      #map { flex: none; height: 55%; min-width: 0; }
+      aside { flex: 1; width: auto; min-height: 0; border-left: none; border-top: 1px solid #c9cfc4; }
+    }
     h2 { font-size: 14px; margin: 12px 0 4px; color: #3b6ea5; }
     dl { display: grid; grid-template-columns: 80px 1fr; margin: 0; }
     dt { color: #666; } dd { margin: 0; font-variant-numeric: tabular-nums; }

@@ -3,7 +3,7 @@
 third-party module): opens URL, evaluates UNTIL every 200 ms until it is true (or the deadline
 passes), then prints the JSON value of READ and optionally saves a screenshot.
 
-Usage: headless.py URL --until JS --read JS [--screenshot PNG] [--deadline SECONDS] [--size WxH]
+Usage: headless.py URL --until JS --read JS [--screenshot PNG] [--deadline SECONDS] [--size WxH] [--phone WxH]
 Exit status: 0 when UNTIL became true, 1 when the deadline passed (READ is printed all the same),
 2 when chromium could not be started or answered nothing.
 """
@@ -16,6 +16,8 @@ parser.add_argument("--read", required=True)
 parser.add_argument("--screenshot")
 parser.add_argument("--deadline", type=float, default=60)
 parser.add_argument("--size", default="1280x860")
+# A phone's viewport (390x844, say), emulated: headless chromium's window is never narrower than 500.
+parser.add_argument("--phone")
 args = parser.parse_args()
 
 browser = shutil.which("chromium")
@@ -86,6 +88,10 @@ try:
     page = next(t["targetId"] for t in targets if t["type"] == "page")
     session = call("Target.attachToTarget", {"targetId": page, "flatten": True})["sessionId"]
     call("Page.enable", session=session)
+    if args.phone:
+        phone_width, phone_height = args.phone.split("x")
+        call("Emulation.setDeviceMetricsOverride",
+             {"width": int(phone_width), "height": int(phone_height), "deviceScaleFactor": 1, "mobile": True}, session)
     call("Page.navigate", {"url": args.url}, session)
     while time.monotonic() < deadline:
         if evaluate(args.until, session) is True:
