@@ -132,6 +132,17 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     }
 
     private func startStream(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = commonHeaders(type: "text/event-stream; charset=utf-8")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Connection", value: "keep-alive")
+        let responseHead = HTTPResponseHead(version: head.version, status: .ok, headers: headers)
+        // HEAD gets the stream's headers without becoming a stream: the counts of streams
+        // served (`/stats`, serve's last line) are of browsers that got events.
+        if head.method == .HEAD {
+            context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            return
+        }
         // Registered before the snapshot is taken: an event made meanwhile reaches the client
         // twice (the page drops what its snapshot already holds), never not at all.
         let client = EventStreamServer.Client(channel: context.channel, handler: NIOLoopBound(self, eventLoop: context.eventLoop))
@@ -142,16 +153,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                           body: Array("too many clients\n".utf8), extra: [("Retry-After", "5")], context: context)
         }
         streaming = true
-        var headers = commonHeaders(type: "text/event-stream; charset=utf-8")
-        headers.add(name: "Cache-Control", value: "no-store")
-        headers.add(name: "Connection", value: "keep-alive")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-        if head.method == .HEAD {
-            streaming = false
-            server.unregister(ObjectIdentifier(self))
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            return
-        }
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         // The browser reconnects after 2 s if the stream breaks.
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "retry: 2000\n\n")))), promise: nil)
         write(server.snapshot(), context: context)

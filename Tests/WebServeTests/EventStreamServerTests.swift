@@ -116,6 +116,23 @@ struct EventStreamServerTests {
         await server.stop()
     }
 
+    @Test("HEAD of the stream answers its headers and is not counted as a stream served")
+    func headOfStream() async throws {
+        let server = Self.server(snapshot: { [ServerSentEvent(name: "snapshot", data: "{\"seq\":0}")] })
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let client = try Client(port: port)
+        client.send("HEAD /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        let received = await client.read(until: "\r\n\r\n") ?? ""
+        #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(received)")
+        #expect(received.contains("Content-Type: text/event-stream; charset=utf-8\r\n"), "\(received)")
+        // The same connection then asks for the stream itself: one stream served, not two.
+        client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await client.read(until: "event: snapshot\n") != nil)
+        let statistics = server.statistics
+        #expect(statistics.connections == 1 && statistics.clients == 1, "\(statistics)")
+        await server.stop()
+    }
+
     @Test("a client that stops reading has events skipped, then is dropped; a reading client gets every event")
     func slowClient() async throws {
         var limits = EventStreamServer.Limits()
