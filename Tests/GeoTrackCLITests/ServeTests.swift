@@ -80,6 +80,24 @@ struct ServeTests {
         return (run.status == 0, value)
     }
 
+    /// Whether the serve on `port` has `count` event streams open, by its `/stats`, within 60 s.
+    /// Blocks: call it off the pool.
+    static func waitForStreams(port: Int, count: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let socket = Loopback.connect(port: port, receiveTimeout: 10) {
+                defer { close(socket) }
+                let request = Array("GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+                _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                var answer = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
+                while case let read = recv(socket, &buffer, buffer.count, 0), read > 0 { answer += buffer[0..<read] }
+                if String(decoding: answer, as: UTF8.self).contains("\"clients\":\(count),") { return true }
+            }
+            usleep(50_000)
+        }
+        return false
+    }
+
     /// The points the SVG of the same replay draws: the vertices of its track polylines, a
     /// vertex shared where one colour's run hands over to the next counted once.
     static func svgPoints(_ svg: String) -> Int {
@@ -230,6 +248,51 @@ struct ServeTests {
         #expect(map.count == 4 && map[1] - map[0] >= width / 2, "the map is squeezed: \(page)")
         #expect(scale.count == 4 && scale[3] <= min(height, map.count == 4 ? map[3] : 0), "the map's scale is off screen: \(page)")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("a page open while serve restarts, answered 502 meanwhile (a reverse proxy's), connects to the new serve by itself")
+    func reconnectsAfterRefusal() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let first = try await Self.offPool { try Server(["--replay", "loop.nmea", "--tiles", "none"], in: Self.logs, home: home) }
+        let port = try #require(Int(first.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(first.url)")
+        let url = first.url
+        // One page, open from the first serve to the second: done once it shows the second's replay.
+        async let browsed = Self.browse(
+            url, until: #"document.getElementById("status").textContent === "end of walk.nmea" && document.getElementById("link").textContent === """#,
+            read: #"({status: document.getElementById("status").textContent, link: document.getElementById("link").textContent})"#)
+        #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the page never opened its stream")
+        #expect(try await Self.offPool { first.stop() } == 0, "\(first.process.stderr)")
+
+        // While serve is down, a reverse proxy in front of it answers 502; none is installed
+        // here, so a few lines of Python play one. A browser's EventSource gives up for good on
+        // an answer that is not a stream (serve's own 503 when full or stopping is another).
+        let proxy = try ChildProcess("/usr/bin/python3", ["-c", """
+            import http.server, sys
+            class Proxy(http.server.BaseHTTPRequestHandler):
+                def do_GET(self):
+                    self.send_response(502); self.send_header("Content-Length", "0"); self.end_headers()
+                    print(self.path, flush=True)
+                def log_message(self, *arguments): pass
+            http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Proxy).serve_forever()
+            """, String(port)])
+        let held = Held(proxy)
+        let refused = try await Self.offPool { () -> Bool in
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, held.value.wait(timeout: 0.05) == nil {
+                if held.value.stdout.contains("/events") { return true }
+            }
+            return false
+        }
+        #expect(refused, "the page never asked the stand-in proxy for its stream: \(proxy.stdout) \(proxy.stderr)")
+        proxy.signal(SIGTERM)
+        _ = try await Self.offPool { held.value.wait(timeout: 20) }
+
+        let second = try await Self.offPool {
+            try Server(["--replay", "walk.nmea", "--tiles", "none", "--listen", "127.0.0.1:\(port)"], in: Self.logs, home: home)
+        }
+        let (shown, value) = try await browsed
+        #expect(shown, "the page stayed on the first serve: \(String(describing: value)) \(second.process.stderr)")
+        #expect(try await Self.offPool { second.stop() } == 0, "\(second.process.stderr)")
     }
 
     @Test("serve --fleet: a device named <img src=x onerror=alert(1)> on a real mosquitto shows as text, and no element comes of it")

@@ -345,7 +345,12 @@ enum ServeAssets {
         on("sky", (m) => applySky(m));
         on("fleet", (m) => applyFleet(m));
         source.onopen = () => text($("link"), "");
-        source.onerror = () => text($("link"), "(reconnecting)");
+        source.onerror = () => {
+          text($("link"), "(reconnecting)");
+          // The browser retries a stream that broke, but gives up on an answer that is not a
+          // stream (serve full or stopping, a proxy's 502 while serve restarts): start anew.
+          if (source.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
+        };
       }
 
       fetch("/config.json").then((r) => r.json()).catch(() => ({})).then((config) => {
