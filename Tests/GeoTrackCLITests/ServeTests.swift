@@ -295,6 +295,56 @@ struct ServeTests {
         #expect(try await Self.offPool { second.stop() } == 0, "\(second.process.stderr)")
     }
 
+    @Test("a page open while serve restarts shows the new run alone: the old fix, its marker, DOPs and fleet go")
+    func restartClearsOldRun() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        #expect(try await TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
+        let broker = try await Mosquitto()
+        let mosquitto = Held(broker)
+        try await Self.offPool {
+            try mosquitto.value.publish(topic: "owntracks/alice/phone", message: #"{"_type":"location","lat":50.04,"lon":19.98,"tst":1700000000}"#,
+                                        retain: true)
+        }
+        let brokerPort = broker.port
+        // First a replay with a fix, a sky and a fleet...
+        let first = try await Self.offPool {
+            try Server(["--replay", "quectelLC79D.nmea", "--tiles", "none", "--fleet", "mqtt://127.0.0.1:\(brokerPort)"], in: Self.logs, home: home)
+        }
+        let port = try #require(Int(first.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(first.url)")
+        // ...then, on the same port, a serve of a gpsd that is not there: no fix, no sky, no fleet.
+        let nowhere = try GPSFake.freePort()
+        async let browsed = Self.browse(
+            first.url,
+            until: """
+            (window.firstRun = window.firstRun || (document.getElementById("status").textContent === "end of quectelLC79D.nmea" \
+              && document.getElementById("dop").textContent !== "" && document.querySelectorAll("#devices li").length === 1)) \
+            && document.getElementById("status").textContent.includes("gpsd unreachable")
+            """,
+            read: """
+            ({firstRun: window.firstRun === true, lat: document.getElementById("fix").dataset.lat,
+              fix: [...document.querySelectorAll("#fix dd")].map(d => d.textContent), dop: document.getElementById("dop").textContent,
+              rows: document.querySelectorAll("#satellites tbody tr").length, fleetHidden: document.getElementById("fleet").hidden,
+              devices: document.querySelectorAll("#devices li").length,
+              shapes: [...document.querySelectorAll("#map path")].filter(p => (p.getAttribute("d") || "M0 0") !== "M0 0").length})
+            """)
+        #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the page never opened its stream")
+        #expect(try await Self.offPool { first.stop() } == 0, "\(first.process.stderr)")
+        let second = try await Self.offPool {
+            try Server(["--gpsd", "127.0.0.1:\(nowhere)", "--tiles", "none", "--listen", "127.0.0.1:\(port)"], in: home, home: home)
+        }
+        let (held, value) = try await browsed
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed both runs: \(page) \(second.process.stderr)")
+        #expect(page["firstRun"] as? Bool == true, "\(page)")
+        #expect(page["lat"] as? String == "", "the first run's fix is still on the page: \(page)")
+        #expect(page["fix"] as? [String] == Array(repeating: "–", count: 7), "the first run's fix is still on the page: \(page)")
+        // Leaflet keeps the empty track's path, drawn as "M0 0": what counts is a shape drawn.
+        #expect(page["shapes"] as? Int == 0, "the first run's marker, circle or track is still on the map: \(page)")
+        #expect(page["dop"] as? String == "" && page["rows"] as? Int == 0, "the first run's sky is still on the page: \(page)")
+        #expect(page["fleetHidden"] as? Bool == true && page["devices"] as? Int == 0, "the first run's fleet is still on the page: \(page)")
+        #expect(try await Self.offPool { second.stop() } == 0, "\(second.process.stderr)")
+    }
+
     @Test("serve --fleet: a device named <img src=x onerror=alert(1)> on a real mosquitto shows as text, and no element comes of it")
     func hostileDeviceName() async throws {
         let broker = try await Mosquitto()

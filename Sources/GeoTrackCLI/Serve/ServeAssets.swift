@@ -157,9 +157,20 @@ enum ServeAssets {
 
       function applyStatus(value) { text($("status"), value); }
 
+      // No fix (a snapshot of a run that has none yet, such as a serve restarted while the
+      // page was open): nothing of an earlier one may stay, as if it were current.
+      function clearFix() {
+        const element = $("fix");
+        element.dataset.lat = "";
+        element.dataset.lon = "";
+        for (const id of ["fix-position", "fix-accuracy", "fix-speed", "fix-heading", "fix-altitude", "fix-mode", "fix-time"]) text($(id), null);
+        if (fixMarker) { fixMarker.remove(); accuracyCircle.remove(); fixMarker = null; accuracyCircle = null; }
+        fitted = false;
+      }
+
       function applyFix(fix) {
         const element = $("fix");
-        if (!fix) return;
+        if (!fix) { clearFix(); return; }
         element.dataset.lat = String(fix.lat);
         element.dataset.lon = String(fix.lon);
         text($("fix-position"), fix.position);
@@ -246,7 +257,7 @@ enum ServeAssets {
         plot.appendChild(north);
         const body = $("satellites").tBodies[0];
         while (body.firstChild) body.removeChild(body.firstChild);
-        if (!sky) return;
+        if (!sky) { text($("dop"), ""); return; }
         for (const s of sky.satellites) {
           if (s.el != null && s.az != null && s.el >= 0) {
             const r = 100 * (90 - s.el) / 90, a = s.az * Math.PI / 180;
@@ -304,7 +315,12 @@ enum ServeAssets {
       }
 
       function applyFleet(fleet) {
-        if (!fleet) return;
+        if (!fleet) {
+          $("fleet").hidden = true;
+          devices = [];
+          drawDevices();
+          return;
+        }
         $("fleet").hidden = false;
         text($("fleet-status"), "broker " + fleet.broker + (fleet.connected ? "" : " — not connected" + (fleet.problem ? ": " + fleet.problem : "")));
         devices = fleet.devices;
