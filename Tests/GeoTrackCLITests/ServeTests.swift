@@ -345,6 +345,68 @@ struct ServeTests {
         #expect(try await Self.offPool { second.stop() } == 0, "\(second.process.stderr)")
     }
 
+    @Test("serve --fleet: a burst of 3000 devices on a real mosquitto reaches the page in a few fleet events, not one per message")
+    func fleetBurst() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let brokerPort = broker.port
+        let server = try await Self.offPool {
+            try Server(["--replay", "loop.nmea", "--tiles", "none", "--fleet", "mqtt://127.0.0.1:\(brokerPort)"], in: Self.logs, home: home)
+        }
+        let port = try #require(Int(server.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(server.url)")
+        // A browser's stream, open before the burst: every fleet event sent, counted.
+        let stream = try #require(Loopback.connect(port: port, receiveTimeout: 10))
+        defer { close(stream) }
+        let request = Array("GET /events HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(stream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the stream never opened")
+        // 3000 devices' locations in one burst, as many retained ones arrive at a subscription
+        // (mosquitto_pub would take a process each: a few lines of Python speak MQTT 3.1.1).
+        let publish = try await TestSupport.run("/usr/bin/python3", ["-c", """
+            import json, socket, struct, sys
+            def length(n):
+                out = b""
+                while True:
+                    byte, n = n % 128, n // 128
+                    out += bytes([byte | (128 if n else 0)])
+                    if not n: return out
+            def text(value): value = value.encode(); return struct.pack(">H", len(value)) + value
+            broker = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            header = text("MQTT") + bytes([4, 2]) + struct.pack(">H", 60) + text("burst")
+            broker.sendall(bytes([0x10]) + length(len(header)) + header)
+            assert broker.recv(4)[:1] == b"\\x20"
+            for i in range(3000):
+                body = text("owntracks/burst/d%04d" % i) + json.dumps({"_type": "location", "lat": 46 + i * 1e-5, "lon": 6, "tst": 1700000000}).encode()
+                broker.sendall(bytes([0x30]) + length(len(body)) + body)
+            broker.sendall(bytes([0xE0, 0]))
+            broker.close()
+            """, String(brokerPort)])
+        #expect(publish.status == 0, "\(publish.stderr)")
+        // Until the last device is in a fleet event; mosquitto keeps one publisher's order, so
+        // that event holds all 3000.
+        let (complete, events) = try await Self.offPool { () -> (Bool, Int) in
+            var line = [UInt8](), events = 0
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let deadline = Date().addingTimeInterval(90)
+            while Date() < deadline {
+                let count = recv(stream, &buffer, buffer.count, 0)
+                if count == 0 { break }
+                for byte in buffer[0..<max(0, count)] {
+                    guard byte == UInt8(ascii: "\n") else { line.append(byte); continue }
+                    if line.elementsEqual("event: fleet".utf8) { events += 1 }
+                    if line.starts(with: "data: ".utf8), String(decoding: line, as: UTF8.self).contains("burst/d2999") { return (true, events) }
+                    line.removeAll(keepingCapacity: true)
+                }
+            }
+            return (false, events)
+        }
+        #expect(complete, "the 3000th device never reached the stream (\(events) fleet events)")
+        // Each fleet event carries the whole roster: one per message would send 3000 rosters of
+        // up to 3000 devices (half a gigabyte) to every browser.
+        #expect(events <= 100, "\(events) fleet events for one burst")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
     @Test("serve --fleet: a device named <img src=x onerror=alert(1)> on a real mosquitto shows as text, and no element comes of it")
     func hostileDeviceName() async throws {
         let broker = try await Mosquitto()
