@@ -23,7 +23,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
-        awaitRequest(context: context)
+        awaitRequest()
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        // An accepted connection becomes active after its handlers are added.
+        awaitRequest()
+        context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
@@ -55,8 +61,6 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             requestDeadline?.cancel()
             requestDeadline = nil
             respond(to: head, context: context)
-            // A kept-alive connection has as long again for its next request.
-            if !streaming, context.channel.isActive { awaitRequest(context: context) }
         }
     }
 
@@ -64,8 +68,10 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// one that holds a connection open without finishing its request (or asking another
     /// after its answer) would otherwise keep its descriptor for good, and enough of them
     /// leave none for the browsers.
-    private func awaitRequest(context: ChannelHandlerContext) {
+    private func awaitRequest() {
         requestDeadline?.cancel()
+        requestDeadline = nil
+        guard let context, !streaming, context.channel.isActive else { return }
         let channel = context.channel
         requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(max(1, server.limits.requestSeconds))) {
             [self] in
@@ -124,11 +130,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         if head.method != .HEAD {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
+        finish(context.writeAndFlush(wrapOutboundOut(.end(nil))), keepAlive: keepAlive, context: context)
+    }
+
+    /// Once an answer is written: closes the connection, or gives it time for its next
+    /// request. Counted from then, not from the request, so that a client slow to read a
+    /// large answer gets all of it.
+    private func finish(_ written: EventLoopFuture<Void>, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard keepAlive else {
             let channel = context.channel
             written.whenComplete { _ in channel.close(promise: nil) }
+            return
         }
+        written.assumeIsolated().whenComplete { [self] _ in awaitRequest() }
     }
 
     private func startStream(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
@@ -140,7 +154,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         // served (`/stats`, serve's last line) are of browsers that got events.
         if head.method == .HEAD {
             context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            finish(context.writeAndFlush(wrapOutboundOut(.end(nil))), keepAlive: true, context: context)
             return
         }
         // Registered before the snapshot is taken: an event made meanwhile reaches the client

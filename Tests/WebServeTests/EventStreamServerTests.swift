@@ -221,6 +221,40 @@ struct EventStreamServerTests {
         await server.stop()
     }
 
+    @Test("a client slow to read a large answer gets all of it: requestSeconds counts from when the answer is sent")
+    func slowDownload() async throws {
+        var limits = EventStreamServer.Limits()
+        limits.requestSeconds = 1
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20)
+        let server = EventStreamServer(assets: ["/big": WebAsset(contentType: "text/plain", body: body)], limits: limits, snapshot: { [] })
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        // Asks for 4 MiB and reads none of it yet: far more than the sockets' buffers hold.
+        let slow = try Client(port: port, receiveBuffer: 4096)
+        slow.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        // A later connection that never finishes its request is closed: requestSeconds have passed.
+        let partial = try Client(port: port)
+        partial.send("GET / HTTP/1.1\r\n")
+        #expect(await partial.closed(within: 60))
+        let bytes = await withCheckedContinuation { continuation in
+            Thread {
+                var total = 0, headerEnd: Int?, buffer = [UInt8](repeating: 0, count: 65_536), head = [UInt8]()
+                while total < body.count {
+                    let count = recv(slow.socket, &buffer, buffer.count, 0)
+                    guard count > 0 else { break }
+                    if let _ = headerEnd { total += count; continue }
+                    head += buffer[0..<count]
+                    if let end = head.indices.dropLast(3).first(where: { head[$0...].starts(with: [13, 10, 13, 10]) }) {
+                        headerEnd = end
+                        total = head.count - end - 4
+                    }
+                }
+                continuation.resume(returning: total)
+            }.start()
+        }
+        #expect(bytes == body.count, "the answer was cut off after \(bytes) of \(body.count) bytes")
+        await server.stop()
+    }
+
     @Test("a port in use is an error that says where")
     func inUse() async throws {
         let first = Self.server()
