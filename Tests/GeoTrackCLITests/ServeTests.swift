@@ -9,6 +9,8 @@ import Testing
 struct ServeTests {
     static let logs = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs")
     static let helper = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/headless.py").path
+    static let badGateway = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/bad-gateway.py").path
+    static let mqttBurst = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/mqtt-burst.py").path
     static let cafe = "regions:\n  cafe:\n    latitude: 46.20752\n    longitude: 6.14623\n    radius: 120\n"
 
     /// A `geotrack serve` started in `directory` (so that the page names the log as given), on a
@@ -264,17 +266,9 @@ struct ServeTests {
         #expect(try await Self.offPool { first.stop() } == 0, "\(first.process.stderr)")
 
         // While serve is down, a reverse proxy in front of it answers 502; none is installed
-        // here, so a few lines of Python play one. A browser's EventSource gives up for good on
+        // here, so Browser/bad-gateway.py plays one. A browser's EventSource gives up for good on
         // an answer that is not a stream (serve's own 503 when full or stopping is another).
-        let proxy = try ChildProcess("/usr/bin/python3", ["-c", """
-            import http.server, sys
-            class Proxy(http.server.BaseHTTPRequestHandler):
-                def do_GET(self):
-                    self.send_response(502); self.send_header("Content-Length", "0"); self.end_headers()
-                    print(self.path, flush=True)
-                def log_message(self, *arguments): pass
-            http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), Proxy).serve_forever()
-            """, String(port)])
+        let proxy = try ChildProcess("/usr/bin/python3", [Self.badGateway, String(port)])
         let held = Held(proxy)
         let refused = try await Self.offPool { () -> Bool in
             let deadline = Date().addingTimeInterval(60)
@@ -361,26 +355,8 @@ struct ServeTests {
         _ = request.withUnsafeBytes { send(stream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the stream never opened")
         // 3000 devices' locations in one burst, as many retained ones arrive at a subscription
-        // (mosquitto_pub would take a process each: a few lines of Python speak MQTT 3.1.1).
-        let publish = try await TestSupport.run("/usr/bin/python3", ["-c", """
-            import json, socket, struct, sys
-            def length(n):
-                out = b""
-                while True:
-                    byte, n = n % 128, n // 128
-                    out += bytes([byte | (128 if n else 0)])
-                    if not n: return out
-            def text(value): value = value.encode(); return struct.pack(">H", len(value)) + value
-            broker = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
-            header = text("MQTT") + bytes([4, 2]) + struct.pack(">H", 60) + text("burst")
-            broker.sendall(bytes([0x10]) + length(len(header)) + header)
-            assert broker.recv(4)[:1] == b"\\x20"
-            for i in range(3000):
-                body = text("owntracks/burst/d%04d" % i) + json.dumps({"_type": "location", "lat": 46 + i * 1e-5, "lon": 6, "tst": 1700000000}).encode()
-                broker.sendall(bytes([0x30]) + length(len(body)) + body)
-            broker.sendall(bytes([0xE0, 0]))
-            broker.close()
-            """, String(brokerPort)])
+        // (mosquitto_pub would take a process each: Browser/mqtt-burst.py speaks MQTT 3.1.1).
+        let publish = try await TestSupport.run("/usr/bin/python3", [Self.mqttBurst, String(brokerPort), "3000"])
         #expect(publish.status == 0, "\(publish.stderr)")
         // Until the last device is in a fleet event; mosquitto keeps one publisher's order, so
         // that event holds all 3000.
