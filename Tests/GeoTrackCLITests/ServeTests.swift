@@ -67,7 +67,7 @@ struct ServeTests {
 
     /// What headless.py printed: the value of `read` once `until` held, and whether it held.
     static func browse(_ url: String, until: String, read: String, screenshot: String? = nil,
-                       phone: String? = nil) async throws -> (held: Bool, value: Any?) {
+                       phone: String? = nil, hiddenTabs: (count: Int, ready: String)? = nil) async throws -> (held: Bool, value: Any?) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
             Issue.record("chromium is missing: run make deps")
             return (false, nil)
@@ -75,6 +75,7 @@ struct ServeTests {
         var arguments = [helper, url, "--until", until, "--read", read, "--deadline", "90"]
         if let screenshot { arguments += ["--screenshot", screenshot] }
         if let phone { arguments += ["--phone", phone] }
+        if let hiddenTabs { arguments += ["--hidden-tabs", String(hiddenTabs.count), "--hidden-ready", hiddenTabs.ready] }
         let command = arguments
         let run = try await TestSupport.run("/usr/bin/python3", command)
         #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
@@ -249,6 +250,27 @@ struct ServeTests {
         let map = page["map"] as? [Double] ?? [], scale = page["scale"] as? [Double] ?? []
         #expect(map.count == 4 && map[1] - map[0] >= width / 2, "the map is squeezed: \(page)")
         #expect(scale.count == 4 && scale[3] <= min(height, map.count == 4 ? map[3] : 0), "the map's scale is off screen: \(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("the page in the tab in view gets the run with six hidden tabs of it open in the same browser")
+    func manyTabs() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try await Self.offPool { try Server(["--replay", "loop.nmea", "--tiles", "none"], in: Self.logs, home: home) }
+        // A browser opens at most six connections to one host over HTTP/1.1: with a stream per
+        // tab, six tabs of the page left a seventh nothing, not even the page itself. Each hidden
+        // tab is ready once loaded and either showing the run or saying it waits.
+        let ready = """
+            document.readyState === "complete" \
+            && (document.getElementById("status").textContent !== "connecting…" || document.getElementById("link").textContent !== "")
+            """
+        let (held, value) = try await Self.browse(
+            server.url, until: #"document.getElementById("status")?.textContent === "end of loop.nmea""#,
+            read: #"({visibility: document.visibilityState, status: document.getElementById("status")?.textContent})"#,
+            hiddenTabs: (6, ready))
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the tab in view never got the run: \(page) \(server.process.stderr)")
+        #expect(page["visibility"] as? String == "visible", "\(page)")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 

@@ -348,30 +348,46 @@ enum ServeAssets {
         return true;
       }
 
+      // A browser opens at most six connections to one host: with a stream per tab, six tabs of
+      // the page left a seventh nothing. A hidden tab holds none, and catches up from a fresh
+      // snapshot when it is shown again.
+      let source = null;
       function listen() {
-        const source = new EventSource("/events");
-        const on = (name, apply) => source.addEventListener(name, (e) => {
+        if (document.hidden || source) return;
+        const stream = new EventSource("/events");
+        source = stream;
+        const on = (name, apply) => stream.addEventListener(name, (e) => {
           const message = JSON.parse(e.data);
           if (fresh(message)) apply(message);
         });
-        source.addEventListener("snapshot", (e) => applySnapshot(JSON.parse(e.data)));
+        stream.addEventListener("snapshot", (e) => applySnapshot(JSON.parse(e.data)));
         on("status", (m) => applyStatus(m.text));
         on("fix", (m) => { applyTrack(m.track); applyFix(m.fix); });
         on("event", (m) => addEvent(m));
         on("sky", (m) => applySky(m));
         on("fleet", (m) => applyFleet(m));
-        source.onopen = () => text($("link"), "");
-        source.onerror = () => {
+        stream.onopen = () => text($("link"), "");
+        stream.onerror = () => {
           text($("link"), "(reconnecting)");
           // The browser retries a stream that broke, but gives up on an answer that is not a
           // stream (serve full or stopping, a proxy's 502 while serve restarts): start anew.
-          if (source.readyState === EventSource.CLOSED) setTimeout(listen, 3000);
+          if (stream.readyState === EventSource.CLOSED && source === stream) {
+            source = null;
+            setTimeout(listen, 3000);
+          }
         };
+      }
+
+      function pauseWhileHidden() {
+        if (!document.hidden) { listen(); return; }
+        if (source) { source.close(); source = null; }
+        text($("link"), "(paused while hidden)");
       }
 
       fetch("/config.json").then((r) => r.json()).catch(() => ({})).then((config) => {
         setupMap(config);
-        listen();
+        document.addEventListener("visibilitychange", pauseWhileHidden);
+        pauseWhileHidden();
         setInterval(() => { if (devices.length) drawDevices(); }, 5000);
       });
     })();
