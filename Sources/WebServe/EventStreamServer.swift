@@ -27,6 +27,9 @@ public final class EventStreamServer: Sendable {
         public var socketSendBuffer = 64 * 1024
         /// Seconds between comments on an idle stream, which find clients that went away.
         public var heartbeatSeconds: Int64 = 15
+        /// Seconds a connection has to send a whole request, from when it opens or was last
+        /// answered; then it is closed (a stream, once started, is not).
+        public var requestSeconds: Int64 = 30
 
         /// The defaults.
         public init() {}

@@ -14,6 +14,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// Events were skipped since the client last read: it gets a fresh snapshot when it reads again.
     private var missed = false
     private var dropsInARow = 0
+    /// Closes the connection unless a whole request arrives first (``EventStreamServer/Limits/requestSeconds``).
+    private var requestDeadline: Scheduled<Void>?
 
     init(server: EventStreamServer) {
         self.server = server
@@ -21,15 +23,26 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+        awaitRequest()
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        // An accepted connection becomes active after its handlers are added.
+        awaitRequest()
+        context.fireChannelActive()
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
+        requestDeadline?.cancel()
+        requestDeadline = nil
         if streaming { server.unregister(ObjectIdentifier(self)) }
         streaming = false
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        requestDeadline?.cancel()
+        requestDeadline = nil
         if streaming { server.unregister(ObjectIdentifier(self)) }
         streaming = false
         context.fireChannelInactive()
@@ -45,7 +58,25 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .end:
             guard let head = request, !streaming else { return }
             request = nil
+            requestDeadline?.cancel()
+            requestDeadline = nil
             respond(to: head, context: context)
+        }
+    }
+
+    /// Gives the client ``EventStreamServer/Limits/requestSeconds`` to send a whole request:
+    /// one that holds a connection open without finishing its request (or asking another
+    /// after its answer) would otherwise keep its descriptor for good, and enough of them
+    /// leave none for the browsers.
+    private func awaitRequest() {
+        requestDeadline?.cancel()
+        requestDeadline = nil
+        guard let context, !streaming, context.channel.isActive else { return }
+        let channel = context.channel
+        requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(max(1, server.limits.requestSeconds))) {
+            [self] in
+            guard !streaming else { return }
+            channel.close(promise: nil)
         }
     }
 
@@ -99,14 +130,33 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         if head.method != .HEAD {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         }
-        let written = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if !keepAlive {
+        finish(context.writeAndFlush(wrapOutboundOut(.end(nil))), keepAlive: keepAlive, context: context)
+    }
+
+    /// Once an answer is written: closes the connection, or gives it time for its next
+    /// request. Counted from then, not from the request, so that a client slow to read a
+    /// large answer gets all of it.
+    private func finish(_ written: EventLoopFuture<Void>, keepAlive: Bool, context: ChannelHandlerContext) {
+        guard keepAlive else {
             let channel = context.channel
             written.whenComplete { _ in channel.close(promise: nil) }
+            return
         }
+        written.assumeIsolated().whenComplete { [self] _ in awaitRequest() }
     }
 
     private func startStream(_ head: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = commonHeaders(type: "text/event-stream; charset=utf-8")
+        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Connection", value: "keep-alive")
+        let responseHead = HTTPResponseHead(version: head.version, status: .ok, headers: headers)
+        // HEAD gets the stream's headers without becoming a stream: the counts of streams
+        // served (`/stats`, serve's last line) are of browsers that got events.
+        if head.method == .HEAD {
+            context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+            finish(context.writeAndFlush(wrapOutboundOut(.end(nil))), keepAlive: true, context: context)
+            return
+        }
         // Registered before the snapshot is taken: an event made meanwhile reaches the client
         // twice (the page drops what its snapshot already holds), never not at all.
         let client = EventStreamServer.Client(channel: context.channel, handler: NIOLoopBound(self, eventLoop: context.eventLoop))
@@ -117,16 +167,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
                           body: Array("too many clients\n".utf8), extra: [("Retry-After", "5")], context: context)
         }
         streaming = true
-        var headers = commonHeaders(type: "text/event-stream; charset=utf-8")
-        headers.add(name: "Cache-Control", value: "no-store")
-        headers.add(name: "Connection", value: "keep-alive")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .ok, headers: headers))), promise: nil)
-        if head.method == .HEAD {
-            streaming = false
-            server.unregister(ObjectIdentifier(self))
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
-            return
-        }
+        context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
         // The browser reconnects after 2 s if the stream breaks.
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: "retry: 2000\n\n")))), promise: nil)
         write(server.snapshot(), context: context)

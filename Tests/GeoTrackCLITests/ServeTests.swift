@@ -9,6 +9,8 @@ import Testing
 struct ServeTests {
     static let logs = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs")
     static let helper = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/headless.py").path
+    static let badGateway = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/bad-gateway.py").path
+    static let mqttBurst = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Browser/mqtt-burst.py").path
     static let cafe = "regions:\n  cafe:\n    latitude: 46.20752\n    longitude: 6.14623\n    radius: 120\n"
 
     /// A `geotrack serve` started in `directory` (so that the page names the log as given), on a
@@ -64,18 +66,39 @@ struct ServeTests {
     }
 
     /// What headless.py printed: the value of `read` once `until` held, and whether it held.
-    static func browse(_ url: String, until: String, read: String, screenshot: String? = nil) async throws -> (held: Bool, value: Any?) {
+    static func browse(_ url: String, until: String, read: String, screenshot: String? = nil,
+                       phone: String? = nil, hiddenTabs: (count: Int, ready: String)? = nil) async throws -> (held: Bool, value: Any?) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
             Issue.record("chromium is missing: run make deps")
             return (false, nil)
         }
         var arguments = [helper, url, "--until", until, "--read", read, "--deadline", "90"]
         if let screenshot { arguments += ["--screenshot", screenshot] }
+        if let phone { arguments += ["--phone", phone] }
+        if let hiddenTabs { arguments += ["--hidden-tabs", String(hiddenTabs.count), "--hidden-ready", hiddenTabs.ready] }
         let command = arguments
         let run = try await TestSupport.run("/usr/bin/python3", command)
         #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
         let value = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: [.fragmentsAllowed])
         return (run.status == 0, value)
+    }
+
+    /// Whether the serve on `port` has `count` event streams open, by its `/stats`, within 60 s.
+    /// Blocks: call it off the pool.
+    static func waitForStreams(port: Int, count: Int) -> Bool {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            if let socket = Loopback.connect(port: port, receiveTimeout: 10) {
+                defer { close(socket) }
+                let request = Array("GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+                _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                var answer = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
+                while case let read = recv(socket, &buffer, buffer.count, 0), read > 0 { answer += buffer[0..<read] }
+                if String(decoding: answer, as: UTF8.self).contains("\"clients\":\(count),") { return true }
+            }
+            usleep(50_000)
+        }
+        return false
     }
 
     /// The points the SVG of the same replay draws: the vertices of its track polylines, a
@@ -189,6 +212,196 @@ struct ServeTests {
         let dops = (page["dop"] as? String ?? "").split(separator: " ").compactMap { Double($0) }
         #expect(dops == [cell(sky["hdop"]), cell(sky["pdop"])].compactMap { $0 }, "\(page)")
         #expect(dops.count == 2, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve on a phone (390x844): the sky plot and satellite table fit the width, the map's scale is on screen, nothing scrolls sideways")
+    func phone() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        // The log's whole path: a status longer than a phone is wide, whose header takes two lines.
+        let log = Self.logs.appendingPathComponent("quectelLC79D.nmea").path
+        let server = try await Self.offPool { try Server(["--replay", log, "--tiles", "none"], in: Self.logs, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: """
+            document.getElementById("status").textContent === "end of \(log)" \
+            && document.querySelectorAll("#satellites tbody tr").length > 10 && document.querySelector(".leaflet-control-scale") !== null
+            """,
+            read: """
+            (() => { const box = (s) => { const r = document.querySelector(s).getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; };
+              return {width: innerWidth, height: innerHeight, scrollWidth: document.documentElement.scrollWidth,
+                      aside: box("aside"), sky: box("#sky"), table: box("#satellites"), map: box("#map"), scale: box(".leaflet-control-scale")}; })()
+            """,
+            phone: "390x844")
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the replay's end: \(page) \(server.process.stderr)")
+        let width = try #require(page["width"] as? Double, "\(page)"), height = try #require(page["height"] as? Double, "\(page)")
+        // A page wider than the phone makes the phone zoom out, and its viewport grows past 390.
+        #expect(width == 390, "the page is wider than the phone: \(page)")
+        #expect((page["scrollWidth"] as? Double ?? .infinity) <= width, "the page scrolls sideways: \(page)")
+        let aside = page["aside"] as? [Double] ?? []
+        // Whole on screen, and not cut off by the panel that holds them (it clips what overflows).
+        for key in ["sky", "table"] {
+            let box = page[key] as? [Double] ?? []
+            #expect(box.count == 4 && aside.count == 4 && box[0] >= max(0, aside[0]) && box[1] <= min(width, aside[1]),
+                    "\(key) does not fit across the phone: \(page)")
+        }
+        // The map is not a sliver beside the panel, and its scale bar can be seen without scrolling.
+        let map = page["map"] as? [Double] ?? [], scale = page["scale"] as? [Double] ?? []
+        #expect(map.count == 4 && map[1] - map[0] >= width / 2, "the map is squeezed: \(page)")
+        #expect(scale.count == 4 && scale[3] <= min(height, map.count == 4 ? map[3] : 0), "the map's scale is off screen: \(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("the page in the tab in view gets the run with six hidden tabs of it open in the same browser")
+    func manyTabs() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try await Self.offPool { try Server(["--replay", "loop.nmea", "--tiles", "none"], in: Self.logs, home: home) }
+        // A browser opens at most six connections to one host over HTTP/1.1: with a stream per
+        // tab, six tabs of the page left a seventh nothing, not even the page itself. Each hidden
+        // tab is ready once loaded and either showing the run or saying it waits.
+        let ready = """
+            document.readyState === "complete" \
+            && (document.getElementById("status").textContent !== "connecting…" || document.getElementById("link").textContent !== "")
+            """
+        let (held, value) = try await Self.browse(
+            server.url, until: #"document.getElementById("status")?.textContent === "end of loop.nmea""#,
+            read: #"({visibility: document.visibilityState, status: document.getElementById("status")?.textContent})"#,
+            hiddenTabs: (6, ready))
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the tab in view never got the run: \(page) \(server.process.stderr)")
+        #expect(page["visibility"] as? String == "visible", "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("a page open while serve restarts, answered 502 meanwhile (a reverse proxy's), connects to the new serve by itself")
+    func reconnectsAfterRefusal() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let first = try await Self.offPool { try Server(["--replay", "loop.nmea", "--tiles", "none"], in: Self.logs, home: home) }
+        let port = try #require(Int(first.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(first.url)")
+        let url = first.url
+        // One page, open from the first serve to the second: done once it shows the second's replay.
+        async let browsed = Self.browse(
+            url, until: #"document.getElementById("status").textContent === "end of walk.nmea" && document.getElementById("link").textContent === """#,
+            read: #"({status: document.getElementById("status").textContent, link: document.getElementById("link").textContent})"#)
+        #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the page never opened its stream")
+        #expect(try await Self.offPool { first.stop() } == 0, "\(first.process.stderr)")
+
+        // While serve is down, a reverse proxy in front of it answers 502; none is installed
+        // here, so Browser/bad-gateway.py plays one. A browser's EventSource gives up for good on
+        // an answer that is not a stream (serve's own 503 when full or stopping is another).
+        let proxy = try ChildProcess("/usr/bin/python3", [Self.badGateway, String(port)])
+        let held = Held(proxy)
+        let refused = try await Self.offPool { () -> Bool in
+            let deadline = Date().addingTimeInterval(60)
+            while Date() < deadline, held.value.wait(timeout: 0.05) == nil {
+                if held.value.stdout.contains("/events") { return true }
+            }
+            return false
+        }
+        #expect(refused, "the page never asked the stand-in proxy for its stream: \(proxy.stdout) \(proxy.stderr)")
+        proxy.signal(SIGTERM)
+        _ = try await Self.offPool { held.value.wait(timeout: 20) }
+
+        let second = try await Self.offPool {
+            try Server(["--replay", "walk.nmea", "--tiles", "none", "--listen", "127.0.0.1:\(port)"], in: Self.logs, home: home)
+        }
+        let (shown, value) = try await browsed
+        #expect(shown, "the page stayed on the first serve: \(String(describing: value)) \(second.process.stderr)")
+        #expect(try await Self.offPool { second.stop() } == 0, "\(second.process.stderr)")
+    }
+
+    @Test("a page open while serve restarts shows the new run alone: the old fix, its marker, DOPs and fleet go")
+    func restartClearsOldRun() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        #expect(try await TestSupport.geotrack(["auth", "grant"], home: home).status == 0)
+        let broker = try await Mosquitto()
+        let mosquitto = Held(broker)
+        try await Self.offPool {
+            try mosquitto.value.publish(topic: "owntracks/alice/phone", message: #"{"_type":"location","lat":50.04,"lon":19.98,"tst":1700000000}"#,
+                                        retain: true)
+        }
+        let brokerPort = broker.port
+        // First a replay with a fix, a sky and a fleet...
+        let first = try await Self.offPool {
+            try Server(["--replay", "quectelLC79D.nmea", "--tiles", "none", "--fleet", "mqtt://127.0.0.1:\(brokerPort)"], in: Self.logs, home: home)
+        }
+        let port = try #require(Int(first.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(first.url)")
+        // ...then, on the same port, a serve of a gpsd that is not there: no fix, no sky, no fleet.
+        let nowhere = try GPSFake.freePort()
+        async let browsed = Self.browse(
+            first.url,
+            until: """
+            (window.firstRun = window.firstRun || (document.getElementById("status").textContent === "end of quectelLC79D.nmea" \
+              && document.getElementById("dop").textContent !== "" && document.querySelectorAll("#devices li").length === 1)) \
+            && document.getElementById("status").textContent.includes("gpsd unreachable")
+            """,
+            read: """
+            ({firstRun: window.firstRun === true, lat: document.getElementById("fix").dataset.lat,
+              fix: [...document.querySelectorAll("#fix dd")].map(d => d.textContent), dop: document.getElementById("dop").textContent,
+              rows: document.querySelectorAll("#satellites tbody tr").length, fleetHidden: document.getElementById("fleet").hidden,
+              devices: document.querySelectorAll("#devices li").length,
+              shapes: [...document.querySelectorAll("#map path")].filter(p => (p.getAttribute("d") || "M0 0") !== "M0 0").length})
+            """)
+        #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the page never opened its stream")
+        #expect(try await Self.offPool { first.stop() } == 0, "\(first.process.stderr)")
+        let second = try await Self.offPool {
+            try Server(["--gpsd", "127.0.0.1:\(nowhere)", "--tiles", "none", "--listen", "127.0.0.1:\(port)"], in: home, home: home)
+        }
+        let (held, value) = try await browsed
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed both runs: \(page) \(second.process.stderr)")
+        #expect(page["firstRun"] as? Bool == true, "\(page)")
+        #expect(page["lat"] as? String == "", "the first run's fix is still on the page: \(page)")
+        #expect(page["fix"] as? [String] == Array(repeating: "–", count: 7), "the first run's fix is still on the page: \(page)")
+        // Leaflet keeps the empty track's path, drawn as "M0 0": what counts is a shape drawn.
+        #expect(page["shapes"] as? Int == 0, "the first run's marker, circle or track is still on the map: \(page)")
+        #expect(page["dop"] as? String == "" && page["rows"] as? Int == 0, "the first run's sky is still on the page: \(page)")
+        #expect(page["fleetHidden"] as? Bool == true && page["devices"] as? Int == 0, "the first run's fleet is still on the page: \(page)")
+        #expect(try await Self.offPool { second.stop() } == 0, "\(second.process.stderr)")
+    }
+
+    @Test("serve --fleet: a burst of 3000 devices on a real mosquitto reaches the page in a few fleet events, not one per message")
+    func fleetBurst() async throws {
+        let broker = try await Mosquitto()
+        let home = try TestSupport.temporaryDirectory()
+        let brokerPort = broker.port
+        let server = try await Self.offPool {
+            try Server(["--replay", "loop.nmea", "--tiles", "none", "--fleet", "mqtt://127.0.0.1:\(brokerPort)"], in: Self.logs, home: home)
+        }
+        let port = try #require(Int(server.url.split(separator: ":").last?.prefix { $0.isNumber } ?? ""), "\(server.url)")
+        // A browser's stream, open before the burst: every fleet event sent, counted.
+        let stream = try #require(Loopback.connect(port: port, receiveTimeout: 10))
+        defer { close(stream) }
+        let request = Array("GET /events HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(stream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the stream never opened")
+        // 3000 devices' locations in one burst, as many retained ones arrive at a subscription
+        // (mosquitto_pub would take a process each: Browser/mqtt-burst.py speaks MQTT 3.1.1).
+        let publish = try await TestSupport.run("/usr/bin/python3", [Self.mqttBurst, String(brokerPort), "3000"])
+        #expect(publish.status == 0, "\(publish.stderr)")
+        // Until the last device is in a fleet event; mosquitto keeps one publisher's order, so
+        // that event holds all 3000.
+        let (complete, events) = try await Self.offPool { () -> (Bool, Int) in
+            var line = [UInt8](), events = 0
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            let deadline = Date().addingTimeInterval(90)
+            while Date() < deadline {
+                let count = recv(stream, &buffer, buffer.count, 0)
+                if count == 0 { break }
+                for byte in buffer[0..<max(0, count)] {
+                    guard byte == UInt8(ascii: "\n") else { line.append(byte); continue }
+                    if line.elementsEqual("event: fleet".utf8) { events += 1 }
+                    if line.starts(with: "data: ".utf8), String(decoding: line, as: UTF8.self).contains("burst/d2999") { return (true, events) }
+                    line.removeAll(keepingCapacity: true)
+                }
+            }
+            return (false, events)
+        }
+        #expect(complete, "the 3000th device never reached the stream (\(events) fleet events)")
+        // Each fleet event carries the whole roster: one per message would send 3000 rosters of
+        // up to 3000 devices (half a gigabyte) to every browser.
+        #expect(events <= 100, "\(events) fleet events for one burst")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 

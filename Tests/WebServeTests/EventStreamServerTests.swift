@@ -38,6 +38,26 @@ struct EventStreamServerTests {
             return received
         }
 
+        /// Whether the server closes the connection (or resets it) within `deadline` seconds,
+        /// whatever it sends first; false when it is still open then.
+        func closedBlocking(within deadline: TimeInterval) -> Bool {
+            let end = Date().addingTimeInterval(deadline)
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while Date() < end {
+                let count = recv(socket, &buffer, buffer.count, 0)
+                if count == 0 { return true }
+                if count < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return true }
+            }
+            return false
+        }
+
+        /// ``closedBlocking(within:)`` on a thread of its own.
+        func closed(within deadline: TimeInterval) async -> Bool {
+            await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: self.closedBlocking(within: deadline)) }.start()
+            }
+        }
+
         /// ``readBlocking(until:)`` on a thread of its own.
         func read(until text: String) async -> String? {
             await withCheckedContinuation { continuation in
@@ -93,6 +113,23 @@ struct EventStreamServerTests {
         received = await client.read(until: "event: fix\ndata: {\"seq\":1,\"lat\":1}\n\n") ?? ""
         #expect(received.contains("event: fix\ndata: {\"seq\":1,\"lat\":1}\n\n"))
         #expect(server.statistics.clients == 1 && server.statistics.connections == 1)
+        await server.stop()
+    }
+
+    @Test("HEAD of the stream answers its headers and is not counted as a stream served")
+    func headOfStream() async throws {
+        let server = Self.server(snapshot: { [ServerSentEvent(name: "snapshot", data: "{\"seq\":0}")] })
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let client = try Client(port: port)
+        client.send("HEAD /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        let received = await client.read(until: "\r\n\r\n") ?? ""
+        #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(received)")
+        #expect(received.contains("Content-Type: text/event-stream; charset=utf-8\r\n"), "\(received)")
+        // The same connection then asks for the stream itself: one stream served, not two.
+        client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await client.read(until: "event: snapshot\n") != nil)
+        let statistics = server.statistics
+        #expect(statistics.connections == 1 && statistics.clients == 1, "\(statistics)")
         await server.stop()
     }
 
@@ -155,6 +192,66 @@ struct EventStreamServerTests {
         #expect(refused.contains("too many clients\n"))
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(server.statistics.refusedClients == 1)
+        await server.stop()
+    }
+
+    @Test("a connection that sends no whole request within requestSeconds is closed, after its answer too; a stream is not")
+    func unfinishedRequest() async throws {
+        var limits = EventStreamServer.Limits()
+        limits.requestSeconds = 1
+        let server = Self.server(limits: limits)
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let stream = try Client(port: port)
+        stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await stream.read(until: "retry: 2000\n\n") != nil)
+        // A request whose head never ends (a slow or stuck client, or one holding connections
+        // open on purpose): without a deadline it would keep its descriptor for good.
+        let partial = try Client(port: port)
+        partial.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        #expect(await partial.closed(within: 60), "a request head that never ended kept its connection open")
+        // A kept-alive connection that asks nothing more after its answer.
+        let idle = try Client(port: port)
+        idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await idle.read(until: "<p>page</p>") != nil)
+        #expect(await idle.closed(within: 60), "an idle kept-alive connection was never closed")
+        // The stream, older than both, is open still and gets what is broadcast.
+        server.broadcast(ServerSentEvent(name: "fix", data: "{\"seq\":1}"))
+        #expect(await stream.read(until: "event: fix\ndata: {\"seq\":1}\n\n") != nil)
+        #expect(server.statistics.clients == 1)
+        await server.stop()
+    }
+
+    @Test("a client slow to read a large answer gets all of it: requestSeconds counts from when the answer is sent")
+    func slowDownload() async throws {
+        var limits = EventStreamServer.Limits()
+        limits.requestSeconds = 1
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20)
+        let server = EventStreamServer(assets: ["/big": WebAsset(contentType: "text/plain", body: body)], limits: limits, snapshot: { [] })
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        // Asks for 4 MiB and reads none of it yet: far more than the sockets' buffers hold.
+        let slow = try Client(port: port, receiveBuffer: 4096)
+        slow.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        // A later connection that never finishes its request is closed: requestSeconds have passed.
+        let partial = try Client(port: port)
+        partial.send("GET / HTTP/1.1\r\n")
+        #expect(await partial.closed(within: 60))
+        let bytes = await withCheckedContinuation { continuation in
+            Thread {
+                var total = 0, headerEnd: Int?, buffer = [UInt8](repeating: 0, count: 65_536), head = [UInt8]()
+                while total < body.count {
+                    let count = recv(slow.socket, &buffer, buffer.count, 0)
+                    guard count > 0 else { break }
+                    if let _ = headerEnd { total += count; continue }
+                    head += buffer[0..<count]
+                    if let end = head.indices.dropLast(3).first(where: { head[$0...].starts(with: [13, 10, 13, 10]) }) {
+                        headerEnd = end
+                        total = head.count - end - 4
+                    }
+                }
+                continuation.resume(returning: total)
+            }.start()
+        }
+        #expect(bytes == body.count, "the answer was cut off after \(bytes) of \(body.count) bytes")
         await server.stop()
     }
 

@@ -97,11 +97,17 @@ enum ServeAssets {
 
     static let stylesheet = """
     html, body { margin: 0; height: 100%; font: 14px/1.4 "DejaVu Sans", Helvetica, Arial, sans-serif; color: #222; background: #fbfaf6; }
-    header { padding: 6px 12px; background: #263238; color: #eceff1; }
+    body { display: flex; flex-direction: column; }
+    header { flex: none; padding: 6px 12px; background: #263238; color: #eceff1; overflow-wrap: anywhere; }
     header .dim { color: #90a4ae; }
-    main { display: flex; height: calc(100% - 34px); }
+    main { display: flex; flex: 1; min-height: 0; }
     #map { flex: 1; min-width: 200px; background: #eef2ec; }
     aside { width: 340px; overflow-y: auto; padding: 0 12px; border-left: 1px solid #c9cfc4; }
+    @media (max-width: 640px) {
+      main { flex-direction: column; }
+      #map { flex: none; height: 55%; min-width: 0; }
+      aside { flex: 1; width: auto; min-height: 0; border-left: none; border-top: 1px solid #c9cfc4; }
+    }
     h2 { font-size: 14px; margin: 12px 0 4px; color: #3b6ea5; }
     dl { display: grid; grid-template-columns: 80px 1fr; margin: 0; }
     dt { color: #666; } dd { margin: 0; font-variant-numeric: tabular-nums; }
@@ -151,9 +157,20 @@ enum ServeAssets {
 
       function applyStatus(value) { text($("status"), value); }
 
+      // No fix (a snapshot of a run that has none yet, such as a serve restarted while the
+      // page was open): nothing of an earlier one may stay, as if it were current.
+      function clearFix() {
+        const element = $("fix");
+        element.dataset.lat = "";
+        element.dataset.lon = "";
+        for (const id of ["fix-position", "fix-accuracy", "fix-speed", "fix-heading", "fix-altitude", "fix-mode", "fix-time"]) text($(id), null);
+        if (fixMarker) { fixMarker.remove(); accuracyCircle.remove(); fixMarker = null; accuracyCircle = null; }
+        fitted = false;
+      }
+
       function applyFix(fix) {
         const element = $("fix");
-        if (!fix) return;
+        if (!fix) { clearFix(); return; }
         element.dataset.lat = String(fix.lat);
         element.dataset.lon = String(fix.lon);
         text($("fix-position"), fix.position);
@@ -240,7 +257,7 @@ enum ServeAssets {
         plot.appendChild(north);
         const body = $("satellites").tBodies[0];
         while (body.firstChild) body.removeChild(body.firstChild);
-        if (!sky) return;
+        if (!sky) { text($("dop"), ""); return; }
         for (const s of sky.satellites) {
           if (s.el != null && s.az != null && s.el >= 0) {
             const r = 100 * (90 - s.el) / 90, a = s.az * Math.PI / 180;
@@ -298,7 +315,12 @@ enum ServeAssets {
       }
 
       function applyFleet(fleet) {
-        if (!fleet) return;
+        if (!fleet) {
+          $("fleet").hidden = true;
+          devices = [];
+          drawDevices();
+          return;
+        }
         $("fleet").hidden = false;
         text($("fleet-status"), "broker " + fleet.broker + (fleet.connected ? "" : " — not connected" + (fleet.problem ? ": " + fleet.problem : "")));
         devices = fleet.devices;
@@ -326,25 +348,46 @@ enum ServeAssets {
         return true;
       }
 
+      // A browser opens at most six connections to one host: with a stream per tab, six tabs of
+      // the page left a seventh nothing. A hidden tab holds none, and catches up from a fresh
+      // snapshot when it is shown again.
+      let source = null;
       function listen() {
-        const source = new EventSource("/events");
-        const on = (name, apply) => source.addEventListener(name, (e) => {
+        if (document.hidden || source) return;
+        const stream = new EventSource("/events");
+        source = stream;
+        const on = (name, apply) => stream.addEventListener(name, (e) => {
           const message = JSON.parse(e.data);
           if (fresh(message)) apply(message);
         });
-        source.addEventListener("snapshot", (e) => applySnapshot(JSON.parse(e.data)));
+        stream.addEventListener("snapshot", (e) => applySnapshot(JSON.parse(e.data)));
         on("status", (m) => applyStatus(m.text));
         on("fix", (m) => { applyTrack(m.track); applyFix(m.fix); });
         on("event", (m) => addEvent(m));
         on("sky", (m) => applySky(m));
         on("fleet", (m) => applyFleet(m));
-        source.onopen = () => text($("link"), "");
-        source.onerror = () => text($("link"), "(reconnecting)");
+        stream.onopen = () => text($("link"), "");
+        stream.onerror = () => {
+          text($("link"), "(reconnecting)");
+          // The browser retries a stream that broke, but gives up on an answer that is not a
+          // stream (serve full or stopping, a proxy's 502 while serve restarts): start anew.
+          if (stream.readyState === EventSource.CLOSED && source === stream) {
+            source = null;
+            setTimeout(listen, 3000);
+          }
+        };
+      }
+
+      function pauseWhileHidden() {
+        if (!document.hidden) { listen(); return; }
+        if (source) { source.close(); source = null; }
+        text($("link"), "(paused while hidden)");
       }
 
       fetch("/config.json").then((r) => r.json()).catch(() => ({})).then((config) => {
         setupMap(config);
-        listen();
+        document.addEventListener("visibilitychange", pauseWhileHidden);
+        pauseWhileHidden();
         setInterval(() => { if (devices.length) drawDevices(); }, 5000);
       });
     })();

@@ -3,6 +3,7 @@ import MQTT
 import OwnTracks
 import Publishing
 import ServiceLifecycle
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -31,27 +32,55 @@ struct ServeFleet: Service {
         return ServeFleet(client: client, broker: endpoint.description, page: page, result: ResultBox())
     }
 
+    /// The most often the page is sent the fleet. Each `fleet` event carries the whole roster,
+    /// so one per message made a burst (every retained location at a subscription, a client
+    /// publishing many devices) cost its square: 3000 devices at once took minutes of a core
+    /// and sent every browser 3000 rosters. Within an interval only the latest state is sent.
+    static let interval = Duration.milliseconds(250)
+
     func run() async throws {
-        var feed = FleetFeed()
-        page.fleet(feed.roster, broker: broker, connected: false, problem: nil)
+        // The feed is read by the events below and by the pacer, which shows it when it changed.
+        let state = PacedFeed()
+        page.fleet(FleetRoster(), broker: broker, connected: false, problem: nil)
         client.start()
-        for await event in client.events.cancelOnGracefulShutdown() {
-            switch feed.receive(event, broker: broker) {
-            case .none:
-                continue
-            case .subscribe:
-                for filter in OwnTracksTopic.everyDevice { _ = try? client.subscribe(filter) }
-            case .refused(let error):
-                result.value = error
-                await client.close()
-                throw CancellationError()
-            case .changed, .failed:
-                break
-            case .location(_, _, _, let changed):
-                guard changed else { continue }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { [page, broker] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: Self.interval)
+                    let shown = state.value.withLock { state -> FleetFeed? in
+                        guard state.changed else { return nil }
+                        state.changed = false
+                        return state.feed
+                    }
+                    if let shown { page.fleet(shown.roster, broker: broker, connected: shown.connected, problem: shown.problem) }
+                }
             }
-            page.fleet(feed.roster, broker: broker, connected: feed.connected, problem: feed.problem)
+            defer { group.cancelAll() }
+            for await event in client.events.cancelOnGracefulShutdown() {
+                let action = state.value.withLock { $0.feed.receive(event, broker: broker) }
+                switch action {
+                case .none:
+                    continue
+                case .subscribe:
+                    for filter in OwnTracksTopic.everyDevice { _ = try? client.subscribe(filter) }
+                case .refused(let error):
+                    result.value = error
+                    await client.close()
+                    throw CancellationError()
+                case .changed, .failed:
+                    break
+                case .location(_, _, _, let changed):
+                    guard changed else { continue }
+                }
+                state.value.withLock { $0.changed = true }
+            }
         }
         await client.close()
     }
+}
+
+/// The fleet feed and whether it changed since the page was last sent it, shared by
+/// ``ServeFleet``'s reading of the broker and its pacer.
+private final class PacedFeed: Sendable {
+    let value = Mutex((feed: FleetFeed(), changed: false))
 }

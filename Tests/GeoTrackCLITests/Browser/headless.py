@@ -3,11 +3,12 @@
 third-party module): opens URL, evaluates UNTIL every 200 ms until it is true (or the deadline
 passes), then prints the JSON value of READ and optionally saves a screenshot.
 
-Usage: headless.py URL --until JS --read JS [--screenshot PNG] [--deadline SECONDS] [--size WxH]
+Usage: headless.py URL --until JS --read JS [--screenshot PNG] [--deadline SECONDS] [--size WxH] [--phone WxH]
+                   [--hidden-tabs N --hidden-ready JS]
 Exit status: 0 when UNTIL became true, 1 when the deadline passed (READ is printed all the same),
-2 when chromium could not be started or answered nothing.
+2 when chromium could not be started or answered nothing (or nothing within 10 s past the deadline).
 """
-import argparse, base64, fcntl, json, os, shutil, subprocess, sys, tempfile, time
+import argparse, base64, fcntl, json, os, select, shutil, subprocess, sys, tempfile, time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("url")
@@ -16,6 +17,12 @@ parser.add_argument("--read", required=True)
 parser.add_argument("--screenshot")
 parser.add_argument("--deadline", type=float, default=60)
 parser.add_argument("--size", default="1280x860")
+# A phone's viewport (390x844, say), emulated: headless chromium's window is never narrower than 500.
+parser.add_argument("--phone")
+# Tabs of the URL opened first in the background (hidden), as a user's forgotten ones; each once
+# the one before it is ready (HIDDEN_READY is true in it).
+parser.add_argument("--hidden-tabs", type=int, default=0)
+parser.add_argument("--hidden-ready", default="document.readyState === 'complete'")
 args = parser.parse_args()
 
 browser = shutil.which("chromium")
@@ -63,6 +70,9 @@ def call(method, params=None, session=None):
     os.write(to_chrome_write, json.dumps(message).encode() + b"\0")
     while True:
         while b"\0" not in pending:
+            # A page that cannot load (no connection free for it) leaves an evaluation unanswered.
+            if not select.select([from_chrome_read], [], [], max(0.0, deadline + 10 - time.monotonic()))[0]:
+                raise RuntimeError("chromium answered nothing by the deadline")
             chunk = os.read(from_chrome_read, 1 << 20)
             if not chunk:
                 raise RuntimeError("chromium closed the DevTools pipe")
@@ -73,6 +83,13 @@ def call(method, params=None, session=None):
             if "error" in answer:
                 raise RuntimeError("%s: %s" % (method, answer["error"]))
             return answer.get("result", {})
+
+
+def send(method, params, session):
+    """Sends one command without waiting for its answer (call skips it when it comes)."""
+    global next_id
+    next_id += 1
+    os.write(to_chrome_write, json.dumps({"id": next_id, "method": method, "params": params, "sessionId": session}).encode() + b"\0")
 
 
 def evaluate(expression, session):
@@ -86,7 +103,19 @@ try:
     page = next(t["targetId"] for t in targets if t["type"] == "page")
     session = call("Target.attachToTarget", {"targetId": page, "flatten": True})["sessionId"]
     call("Page.enable", session=session)
-    call("Page.navigate", {"url": args.url}, session)
+    if args.phone:
+        phone_width, phone_height = args.phone.split("x")
+        call("Emulation.setDeviceMetricsOverride",
+             {"width": int(phone_width), "height": int(phone_height), "deviceScaleFactor": 1, "mobile": True}, session)
+    for _ in range(args.hidden_tabs):
+        hidden = call("Target.createTarget", {"url": args.url, "background": True})["targetId"]
+        hidden_session = call("Target.attachToTarget", {"targetId": hidden, "flatten": True})["sessionId"]
+        while evaluate(args.hidden_ready, hidden_session) is not True:
+            if time.monotonic() > deadline:
+                raise RuntimeError("a hidden tab never became ready")
+            time.sleep(0.2)
+    # Not waited for: the answer comes once the page starts loading, which may be never.
+    send("Page.navigate", {"url": args.url}, session)
     while time.monotonic() < deadline:
         if evaluate(args.until, session) is True:
             status = 0
