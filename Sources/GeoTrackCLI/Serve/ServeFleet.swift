@@ -35,29 +35,30 @@ struct ServeFleet: Service {
     /// The most often the page is sent the fleet. Each `fleet` event carries the whole roster,
     /// so one per message made a burst (every retained location at a subscription, a client
     /// publishing many devices) cost its square: 3000 devices at once took minutes of a core
-    /// and sent every browser 3000 rosters. Within an interval only the latest state is sent.
+    /// and sent every browser 3000 rosters. A change is shown at once, and the changes within
+    /// the interval after it as one, with the latest state.
     static let interval = Duration.milliseconds(250)
 
     func run() async throws {
-        // The feed is read by the events below and by the pacer, which shows it when it changed.
+        // The feed is written by the events below and read by the pacer. The pacer waits for a
+        // change (nothing wakes it while the fleet is quiet); changes made while it rests after
+        // showing one collapse into the one buffered signal.
         let state = PacedFeed()
+        let (changes, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        defer { signal.finish() }
         page.fleet(FleetRoster(), broker: broker, connected: false, problem: nil)
         client.start()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { [page, broker] in
-                while !Task.isCancelled {
+                for await _ in changes {
+                    let shown = state.feed.withLock { $0 }
+                    page.fleet(shown.roster, broker: broker, connected: shown.connected, problem: shown.problem)
                     try? await Task.sleep(for: Self.interval)
-                    let shown = state.value.withLock { state -> FleetFeed? in
-                        guard state.changed else { return nil }
-                        state.changed = false
-                        return state.feed
-                    }
-                    if let shown { page.fleet(shown.roster, broker: broker, connected: shown.connected, problem: shown.problem) }
                 }
             }
             defer { group.cancelAll() }
             for await event in client.events.cancelOnGracefulShutdown() {
-                let action = state.value.withLock { $0.feed.receive(event, broker: broker) }
+                let action = state.feed.withLock { $0.receive(event, broker: broker) }
                 switch action {
                 case .none:
                     continue
@@ -72,15 +73,14 @@ struct ServeFleet: Service {
                 case .location(_, _, _, let changed):
                     guard changed else { continue }
                 }
-                state.value.withLock { $0.changed = true }
+                signal.yield()
             }
         }
         await client.close()
     }
 }
 
-/// The fleet feed and whether it changed since the page was last sent it, shared by
-/// ``ServeFleet``'s reading of the broker and its pacer.
+/// The fleet feed, shared by ``ServeFleet``'s reading of the broker and its pacer.
 private final class PacedFeed: Sendable {
-    let value = Mutex((feed: FleetFeed(), changed: false))
+    let feed = Mutex(FleetFeed())
 }
