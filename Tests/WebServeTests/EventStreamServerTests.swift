@@ -72,6 +72,15 @@ struct EventStreamServerTests {
                           headers: [("Content-Security-Policy", "default-src 'none'")], limits: limits, snapshot: snapshot)
     }
 
+    /// A client on `port` whose event stream has started (its first `retry:` line arrived).
+    static func stream(port: Int) async throws -> Client {
+        let client = try Client(port: port)
+        client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        let received = await client.read(until: "retry: 2000\n\n") ?? ""
+        #expect(received.contains("retry: 2000\n\n"), "the stream never started: \(received)")
+        return client
+    }
+
     @Test("assets with their type and the page's policy; 404 for others; GET and HEAD only")
     func assets() async throws {
         let server = Self.server()
@@ -142,11 +151,7 @@ struct EventStreamServerTests {
         let port = try await server.start(host: "127.0.0.1", port: 0)
         let stuck = try Client(port: port, receiveBuffer: 4096)
         stuck.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        let reader = try Client(port: port)
-        var received = ""
-        reader.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        received = await reader.read(until: "retry: 2000\n\n") ?? ""
-        #expect(received.contains("retry: 2000\n\n"))
+        let reader = try await Self.stream(port: port)
         // Wait until both are registered.
         let deadline = Date().addingTimeInterval(30)
         while server.statistics.clients < 2, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -161,7 +166,6 @@ struct EventStreamServerTests {
             var chunk = ""
             chunk = await reader.read(until: "data: \(sent) ") ?? ""
             #expect(chunk.contains("data: \(sent) "))
-            received = String(chunk.suffix(64))
         }
         let statistics = server.statistics
         #expect(statistics.droppedClients == 1, "\(statistics) after \(sent) events")
@@ -180,11 +184,8 @@ struct EventStreamServerTests {
         limits.maximumClients = 1
         let server = Self.server(limits: limits)
         let port = try await server.start(host: "127.0.0.1", port: 0)
-        let first = try Client(port: port)
-        var received = ""
-        first.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        received = await first.read(until: "retry: 2000\n\n") ?? ""
-        #expect(received.contains("retry: 2000\n\n"))
+        // Held open for the whole test: the second stream finds the one place taken.
+        let first = try await Self.stream(port: port)
         let second = try Client(port: port)
         var refused = ""
         second.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -192,6 +193,7 @@ struct EventStreamServerTests {
         #expect(refused.contains("too many clients\n"))
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(server.statistics.refusedClients == 1)
+        withExtendedLifetime(first) {}
         await server.stop()
     }
 
@@ -201,9 +203,7 @@ struct EventStreamServerTests {
         limits.requestSeconds = 1
         let server = Self.server(limits: limits)
         let port = try await server.start(host: "127.0.0.1", port: 0)
-        let stream = try Client(port: port)
-        stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(await stream.read(until: "retry: 2000\n\n") != nil)
+        let stream = try await Self.stream(port: port)
         // A request whose head never ends (a slow or stuck client, or one holding connections
         // open on purpose): without a deadline it would keep its descriptor for good.
         let partial = try Client(port: port)
