@@ -54,6 +54,10 @@ extension LocationManager {
             // Without a connection nothing reports the present, however long the outage: the
             // last fix is as stale as after a silence, and says so until a new one comes.
             markLocationsStale()
+            // Nor the sky: a fix after the reconnection takes the satellites and dilutions of a
+            // SKY sent since, or none, never those of the session that ended.
+            lastSky = nil
+            skiesByDevice.removeAll()
             if updatingLocation || updatingHeading || oneShot != nil, error != reportedSourceError {
                 reportedSourceError = error
                 report(.source(error))
@@ -73,6 +77,10 @@ extension LocationManager {
             // restarted at once answers before the stale watchdog could say so, and its receiver
             // may not have reported yet. The receiver's next position makes it current again.
             if state == .stale || lostFix { $0.isStale = true }
+            if case .disconnected = state {
+                $0.satellitesSeen = 0
+                $0.satellitesUsed = 0
+            }
         }
     }
 

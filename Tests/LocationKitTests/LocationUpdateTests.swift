@@ -252,6 +252,28 @@ import Testing
         #expect(!harness.manager.receiverStatus.isStale)
     }
 
+    @Test("after a lost connection, a fix takes no satellites or dilutions from the session that ended")
+    func lostConnectionForgetsTheSky() async throws {
+        let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
+        var sky = SkyView(device: "/dev/ttyACM0", satellites: (0..<20).map { Satellite(prn: $0 + 1, signalStrength: 30, used: $0 < 14) })
+        sky.hdop = 0.4
+        // A receiver that sends a SKY before gpsd goes away, and after it is back only a TPV.
+        let harness = try Harness { _ in
+            [.state(.connected), .state(.receiverPresent), .event(.report(.sky(sky))),
+             .fix(.synthetic(at: .at(north: 0), second: 0, device: "/dev/ttyACM0")),
+             .state(.disconnected(refused)), .state(.connected), .state(.receiverPresent),
+             .fix(.synthetic(at: .at(north: 5), second: 9, device: "/dev/ttyACM0"))]
+        }
+        let updates = harness.manager.rx.didUpdateLocations
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        let delivered = await updates.firstElements(2).flatMap { $0 }
+        #expect(delivered.map(\.gnss.satellitesUsed) == [14, nil])
+        #expect(delivered.map(\.gnss.hdop) == [0.4, nil])
+        let lost = await statuses.firstMatching { if case .disconnected? = $0.sourceState { true } else { false } }
+        #expect(lost?.satellitesUsed == 0 && lost?.satellitesSeen == 0, "\(String(describing: lost))")
+    }
+
     @Test("with two receivers on one gpsd, a fix takes its satellites and dilutions from its own receiver's sky view")
     func fixPairsWithItsOwnReceiversSky() async throws {
         func sky(_ device: String, used: Int, hdop: Double) -> SkyView {
