@@ -34,15 +34,13 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
-        requestDeadline?.cancel()
-        requestDeadline = nil
+        cancelRequestDeadline()
         if streaming { server.unregister(ObjectIdentifier(self)) }
         streaming = false
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        requestDeadline?.cancel()
-        requestDeadline = nil
+        cancelRequestDeadline()
         if streaming { server.unregister(ObjectIdentifier(self)) }
         streaming = false
         context.fireChannelInactive()
@@ -58,8 +56,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         case .end:
             guard let head = request, !streaming else { return }
             request = nil
-            requestDeadline?.cancel()
-            requestDeadline = nil
+            cancelRequestDeadline()
             respond(to: head, context: context)
         }
     }
@@ -69,8 +66,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// after its answer) would otherwise keep its descriptor for good, and enough of them
     /// leave none for the browsers.
     private func awaitRequest() {
-        requestDeadline?.cancel()
-        requestDeadline = nil
+        cancelRequestDeadline()
         guard let context, !streaming, context.channel.isActive else { return }
         let channel = context.channel
         requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(max(1, server.limits.requestSeconds))) {
@@ -131,6 +127,11 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         }
         finish(context.writeAndFlush(wrapOutboundOut(.end(nil))), keepAlive: keepAlive, context: context)
+    }
+
+    private func cancelRequestDeadline() {
+        requestDeadline?.cancel()
+        requestDeadline = nil
     }
 
     /// Once an answer is written: closes the connection, or gives it time for its next

@@ -44,9 +44,10 @@ package struct PublishOptions: ParsableArguments {
     package init() {}
 
     package func validate() throws {
+        var destinations: [PublishDestination] = []
         for url in urls {
             do {
-                _ = try PublishDestination(url: url)
+                destinations.append(try PublishDestination(url: url))
             } catch {
                 throw ValidationError(error.message)
             }
@@ -71,9 +72,9 @@ package struct PublishOptions: ParsableArguments {
             || broker.certificateFile != nil {
             throw ValidationError("--publish-user, --publish-device, --publish-tid and the broker's files need --publish URL.")
         }
-        try broker.checkPasswordHasUser(urls.compactMap { try? PublishDestination(url: $0) }, option: "--publish")
+        try broker.checkPasswordHasUser(destinations, option: "--publish")
         // Without --publish, the configuration's destinations may hold the broker: checked once they are known.
-        if homeAssistant, !urls.isEmpty, !urls.contains(where: { (try? PublishDestination(url: $0))?.isHTTP == false }) {
+        if homeAssistant, !destinations.isEmpty, !destinations.contains(where: { !$0.isHTTP }) {
             throw ValidationError("--publish-home-assistant announces the device on an MQTT broker; give --publish mqtt://HOST (or mqtts://) too.")
         }
     }
