@@ -139,8 +139,19 @@ public final class GPSFake: Sendable {
                               installation: GPSDInstallation) throws -> (ChildProcess, GPSFakeGate) {
         let ends = try GPSFakeGate.pair()
         let gate = GPSFakeGate(descriptor: ends.gate)
-        let command = installation.command("gpsfake", ["-i"] + (once ? ["-1"] : []) + ["-q", "-P", String(port), "-c", "\(cycle)", log])
-        let spawned = Result { try ChildProcess(path: command.executable, arguments: command.arguments, standardInput: ends.gpsfake) }
+        // What gpsfake and gpsd write (`-D 1`: gpsd's errors and warnings; 2 would log every
+        // report to every client) goes to a file that only outlives a failed start, so that the
+        // error says why: a gpsd that never lists the receiver is rare and never seen here.
+        let command = installation.command("gpsfake", ["-i"] + (once ? ["-1"] : [])
+            + ["-q", "-D", "1", "-P", String(port), "-c", "\(cycle)", log])
+        let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        let said = "\(folder)/geotrack-gpsfake-\(port)-\(UUID().uuidString).log"
+        // gpsd keeps its descriptor; the name goes as soon as the start is decided.
+        defer { unlink(said) }
+        let spawned = Result {
+            try ChildProcess(path: command.executable, arguments: command.arguments, stderrPath: said,
+                             standardInput: ends.gpsfake)
+        }
         close(ends.gpsfake)
         let process: ChildProcess
         do {
@@ -154,7 +165,11 @@ public final class GPSFake: Sendable {
             process.signalGroup(SIGKILL)
             process.waitUntilExit()
             close(ends.gate)
-            return error
+            let lines = Self.lastLines(of: said)
+            guard !lines.isEmpty else { return error }
+            let told = " (gpsfake and gpsd said: " + lines.joined(separator: " | ") + ")"
+            if let taken = error as? PortTaken { return PortTaken(message: taken.message + told) }
+            return HarnessError("\(error)" + told)
         }
         // gpsd binds 127.0.0.1 and ::1, and serves on whichever it could bind: with 127.0.0.1's
         // port taken it listens on ::1 alone, and the tests (which dial 127.0.0.1) never reach it.
@@ -175,6 +190,16 @@ public final class GPSFake: Sendable {
         if process.hasExited { throw fail(PortTaken(message: "gpsfake exited before gpsd listed its receiver on port \(port)")) }
         guard listed else { throw fail(PortTaken(message: "gpsd on port \(port) listed no receiver from gpsfake within 15 s")) }
         return (process, gate)
+    }
+
+    /// The last few lines of the file at `path`, printable ASCII only, for an error message.
+    private static func lastLines(of path: String, count: Int = 8) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let text = String(decoding: data.suffix(4096), as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).suffix(count)
+        return lines.map { line in
+            String(line.unicodeScalars.map { $0.isASCII && $0.value >= 0x20 && $0.value < 0x7F ? Character($0) : "?" })
+        }
     }
 
     /// Checks `condition` every 20 ms, blocking, until it holds or `seconds` pass.

@@ -159,5 +159,19 @@ struct GPSFakeTests {
             }
         }
     }
+
+    @Test("a gpsfake that fails to start: the error carries what gpsfake and gpsd said")
+    func aFailedStartSaysWhy() async throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-log-\(UUID().uuidString).nmea").path
+        do {
+            _ = try await GPSFake(log: missing)
+            Issue.record("gpsfake started on a log that does not exist")
+        } catch {
+            let message = String(describing: error)
+            #expect(message.contains("gpsfake exited before gpsd"), "\(message)")
+            #expect(message.contains("gpsfake and gpsd said:"), "\(message)")
+            #expect(message.contains("no such file as \(missing)"), "\(message)")
+        }
+    }
 }
 
