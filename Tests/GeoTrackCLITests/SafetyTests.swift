@@ -193,6 +193,10 @@ struct SafetyTests {
         #expect(Terminal.safe("car\u{202E}21 km/h") == "car\\u{202e}21 km/h")
         #expect(Terminal.safe("a\u{2067}b\u{2069}c\u{200F}d\u{61C}e\u{2028}f") == "a\\u{2067}b\\u{2069}c\\u{200f}d\\u{61c}e\\u{2028}f")
         #expect(Terminal.safe("Zoë 📱 عربى") == "Zoë 📱 عربى")
+        // Invisible characters would make two names look the same.
+        #expect(Terminal.safe("car\u{200B}") == "car\\u{200b}")
+        #expect(Terminal.safe("\u{FEFF}car\u{2060}") == "\\u{feff}car\\u{2060}")
+        #expect(Terminal.safe("👩\u{200D}💻 می\u{200C}خواهم") == "👩\u{200D}💻 می\u{200C}خواهم")
         var device = Device(path: "/dev/\u{1B}[2Jtty")
         device.driver = "u-blox\u{1B}[31m"
         let table = DeviceTable.lines([device]).joined(separator: "\n")

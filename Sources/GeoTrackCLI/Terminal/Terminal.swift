@@ -36,7 +36,8 @@ package enum Terminal {
     /// the cursor, recolour the screen or retitle the window. So do Unicode's bidirectional
     /// controls and its line and paragraph separators, so that such a string cannot reorder the
     /// rest of the line it is shown on (a right-to-left override in a device's name turning the
-    /// figures after it around) or start a new one.
+    /// figures after it around) or start a new one; and the characters that draw nothing, so
+    /// that two names that differ look different.
     package static func safe(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = ""
@@ -58,6 +59,11 @@ package enum Terminal {
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         // The line and paragraph separators.
         case 0x2028, 0x2029: true
+        // Characters that draw nothing and join nothing: the zero-width space, the word joiner,
+        // the invisible operators and the byte order mark. With one, a foreign device "car\u{200B}"
+        // would look like "car" in the fleet view. The zero-width (non-)joiners stay: emoji
+        // sequences and Persian words need them.
+        case 0x200B, 0x2060...0x2064, 0xFEFF: true
         default: false
         }
     }
