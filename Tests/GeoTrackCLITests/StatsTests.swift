@@ -126,6 +126,12 @@ struct StatsTests {
         let lines = try await TestSupport.geotrack(["replay", log, "--stats"], home: home)
         #expect(lines.status == 0)
         #expect(lines.stderr.contains("points       8\n") && lines.stderr.contains("distance     6.8 m\n"), "\(lines.stderr)")
+        // A log with no position: one line that says so, not a column of zeros.
+        let empty = home.appendingPathComponent("searching.nmea")
+        try Data("$GPGGA,,,,,,0,00,,,,,,,*66\r\n".utf8).write(to: empty)
+        let none = try await TestSupport.geotrack(["replay", empty.path, "--stats"], home: home)
+        #expect(none.status == 0, "\(none.stderr)")
+        #expect(none.stderr == "points  0 (no position to sum up)\n", "\(none.stderr)")
     }
 
     @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so and no summary of nothing")
