@@ -17,11 +17,25 @@ extension LocationManager {
 
     /// Asks for access when undecided and waits for the answer: returns when access is
     /// granted, throws ``LocationError/denied``, ``LocationError/restricted(policyPath:)`` or
-    /// ``LocationError/notDetermined`` (no prompter, or the prompt was dismissed) otherwise.
+    /// ``LocationError/notDetermined`` (no prompter, the prompt was dismissed, or the task was
+    /// cancelled before the answer came) otherwise. A cancelled request returns at once; the
+    /// question stays asked, as CoreLocation's does, and a later answer is saved and reported.
     public func requestAuthorization(_ level: AuthorizationLevel = .whenInUse) async throws(LocationError) {
         if authorizationStatus == .notDetermined {
             guard beginAuthorizationRequest(level) else { throw .notDetermined }
-            await withCheckedContinuation { promptWaiters.append($0) }
+            nextRequestID += 1
+            let id = nextRequestID
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                    if Task.isCancelled {
+                        waiter.resume()
+                        return
+                    }
+                    promptWaiters[id] = waiter
+                }
+            } onCancel: {
+                Task { @MainActor [weak self] in self?.promptWaiters.removeValue(forKey: id)?.resume() }
+            }
         }
         switch authorizationStatus {
         case .authorizedWhenInUse, .authorizedAlways: return
@@ -69,7 +83,7 @@ extension LocationManager {
         } else {
             logger.notice("the authorization prompt was dismissed; location access stays undecided")
         }
-        let waiters = promptWaiters
+        let waiters = promptWaiters.values
         promptWaiters.removeAll()
         for waiter in waiters { waiter.resume() }
     }

@@ -199,7 +199,8 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     var storedAccuracy: AccuracyAuthorization = .fullAccuracy
     /// Whether the user allowed full accuracy for this manager's life.
     var temporaryFullAccuracy = false
-    var promptWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The callers of ``requestAuthorization(_:)`` waiting for the prompt's answer, by request.
+    var promptWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     var nextRequestID: UInt64 = 0
     /// Running iterations of ``LocationUpdate/liveUpdates(_:from:)``.
     var liveSessions: [UInt64: LiveUpdateSession] = [:]
@@ -278,7 +279,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
         for waiter in oneShot?.waiters.values.map({ $0 }) ?? [] {
             waiter.resume(returning: .failure(CancellationError()))
         }
-        for waiter in promptWaiters { waiter.resume() }
+        for waiter in promptWaiters.values { waiter.resume() }
         for session in liveSessions.values { session.finish() }
     }
 

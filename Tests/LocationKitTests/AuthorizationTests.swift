@@ -78,6 +78,33 @@ import Testing
         #expect(harness.delegate.errors == [.denied, .denied])
     }
 
+    @Test("a cancelled requestAuthorization returns at once, undecided; the question stays open and its answer counts",
+          .timeLimit(.minutes(1)))
+    func cancelledRequestReturnsWhileThePromptStaysOpen() async throws {
+        let prompter = ScriptedAuthorizationPrompter()
+        let harness = try Harness({ _ in [] }, status: nil, prompter: prompter)
+        let manager = harness.manager
+        let request = Task { @MainActor () -> LocationError? in
+            do throws(LocationError) {
+                try await manager.requestAuthorization()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        await prompter.waitForPrompt()
+        request.cancel()
+        // Before the fix, this waited for the user's answer, which never comes here.
+        #expect(await request.value == .notDetermined)
+        #expect(manager.authorizationStatus == .notDetermined)
+        // The question was not withdrawn: answering it still decides, and a new request sees it.
+        let changes = manager.rx.didChangeAuthorization
+        prompter.respond(.granted)
+        #expect(await changes.firstElements(1) == [.authorizedWhenInUse])
+        try await manager.requestAuthorization()
+        #expect(prompter.prompts == [.whenInUse])
+    }
+
     @Test func withoutPrompterTheStatusStaysUndecidedAndSaysWhy() async throws {
         let harness = try Harness({ _ in [] }, status: nil)
         harness.manager.requestWhenInUseAuthorization()
