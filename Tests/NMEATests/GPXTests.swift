@@ -109,6 +109,18 @@ struct GPXTests {
         #expect(positions(result.reports).count == 4)
     }
 
+    @Test("an RTK receiver's millimetres in <ele> and <geoidheight> are read whole")
+    func millimetres() throws {
+        let text = """
+        <gpx version="1.1"><trk><trkseg>
+        <trkpt lat="41.5" lon="-93.7"><ele>278.1610</ele><time>2020-03-18T13:28:19Z</time><geoidheight>-31.442</geoidheight><fix>3d</fix></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let fix = try #require(positions(try replay(text).reports).first)
+        #expect(fix.altitudeMSL == 278.161 && fix.geoidSeparation == -31.442)
+        #expect(abs((fix.altitudeHAE ?? 0) - 246.719) < 1e-9)
+    }
+
     @Test("points with impossible coordinates or values are skipped and counted")
     func invalidPoints() throws {
         let text = """
