@@ -197,6 +197,41 @@ struct GPXTests {
         #expect(json.stdout.contains(#""altMSL":278.1610"#) && json.stdout.contains(#""geoidSep":-31.442"#), "\(json.stdout)")
     }
 
+    /// A track whose receiver counted the satellites it used: a point without a fix, then two with one.
+    static let countedTrack = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="41.5" lon="-93.7"><time>2020-03-18T13:28:18Z</time><fix>none</fix><sat>16</sat><hdop>0.7</hdop></trkpt>
+    <trkpt lat="41.5" lon="-93.7"><ele>278.161</ele><time>2020-03-18T13:28:19Z</time><fix>3d</fix><sat>16</sat><hdop>0.7</hdop></trkpt>
+    <trkpt lat="41.5001" lon="-93.7"><ele>278.162</ele><time>2020-03-18T13:28:20Z</time><fix>3d</fix><sat>16</sat><hdop>0.7</hdop></trkpt>
+    </trkseg></trk></gpx>
+
+    """
+
+    @Test("a GPX track's <sat> is the satellites used everywhere: SKY's uSat (without an nSat of 0), the status line, the sky screen")
+    func satellitesUsedWithoutAList() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let track = home.appendingPathComponent("counted.gpx")
+        try Self.countedTrack.write(to: track, atomically: true, encoding: .utf8)
+        let json = try await TestSupport.geotrack(["replay", track.path, "--json", "--sky"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        let skies = json.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"class":"SKY""#) }
+        #expect(skies.count == 3, "\(json.stdout)")
+        for sky in skies {
+            #expect(sky.hasSuffix(#","hdop":0.70,"uSat":16}"#) && !sky.contains("nSat") && !sky.contains("satellites"), "\(sky)")
+        }
+        // The status line while searching, and at the fix.
+        let status = try await TestSupport.geotrack(["replay", track.path], home: home)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("searching  satellites: 16 used\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("16 sats") && !status.stdout.contains("seen, 16 used"), "\(status.stdout)")
+        // The sky screen's last picture: the count used, no count seen.
+        let sky = try await TestSupport.geotrack(["sky", "--replay", track.path], home: home)
+        #expect(sky.status == 0, "\(sky.stderr)")
+        #expect(sky.stdout.contains("Sats      16 used\n") || sky.stdout.contains("Sats      16 used "), "\(sky.stdout)")
+        #expect(!sky.stdout.contains("of 0 seen") && sky.stdout.contains("seen     -"), "\(sky.stdout)")
+    }
+
     /// A time as an instant: gpsd prints milliseconds, the GPX whole seconds where there are none.
     static func instant(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
