@@ -19,7 +19,7 @@ public enum SkyViewDelivery: Sendable, Hashable {
 
 /// What ``SkyViewDelivery/whenSummaryChanges`` compares.
 struct SkySummary: Equatable {
-    let seen: Int
+    let seen: Int?
     let used: Int
     let hdop: Double?
     let vdop: Double?

@@ -2,7 +2,9 @@ extension SkyView {
     /// The sky view as one line of gpsd SKY JSON, with gpsd's names and number formats:
     /// `{"class":"SKY","device":…,"time":…,"xdop":0.64,…,"nSat":1,"uSat":1,"satellites":[{"PRN":5,"el":28.0,"az":139.0,"ss":43.0,"used":true,"gnssid":0,"svid":5}]}`.
     /// Unknown values are left out, and so are an elevation beyond ±90° and an azimuth beyond
-    /// ±359°; `nSat` and `uSat` are always there, before the list, as gpsd 3.22 prints them.
+    /// ±359°; `nSat` and `uSat` are always there, before the list, as gpsd 3.22 prints them,
+    /// except for a sky that lists no satellites and knows only how many were used
+    /// (``listsSatellites``): it prints `uSat` alone, as gpsd 3.25 does for a GGA count.
     ///
     /// `nSat` and `uSat` count the satellites with a PRN (gpsd's decoders keep a satellite they
     /// could not number as PRN 0, and its SKY leaves those out). gpsd 3.22 then lists the
@@ -23,13 +25,20 @@ extension SkyView {
             writer.raw(name)
             writer.fixed(value, decimals: 2)
         }
-        // Counted from the list itself, as gpsd counts its own: a receiver's GGA count of used
-        // satellites (`reportedUsedCount`) is not what gpsd prints here.
-        let seen = seen
+        // A sky with a list (every SKY gpsd sends) counts it, as gpsd counts its own. A sky
+        // that knows only how many satellites were used (a GPX point's `<sat>`) says just that,
+        // as gpsd 3.25 says a GGA count when it has no list: `uSat` alone, without `nSat`,
+        // since how many were seen is unknown, not 0, and without `satellites`.
+        guard let seen else {
+            writer.raw(",\"uSat\":")
+            writer.integer(used)
+            writer.raw("}")
+            return writer.withBytes { String(decoding: $0, as: UTF8.self) }
+        }
         writer.raw(",\"nSat\":")
         writer.integer(seen)
         writer.raw(",\"uSat\":")
-        writer.integer(satellites.lazy.filter { $0.prn != 0 && $0.used }.count)
+        writer.integer(used)
         // gpsd prints no list at all when nothing is numbered.
         if seen > 0 { writer.raw(",\"satellites\":[") }
         var first = true

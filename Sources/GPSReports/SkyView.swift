@@ -68,7 +68,9 @@ public struct SkyView: Sendable, Hashable {
     public var pdop: Double?
     /// Geometric dilution of precision.
     public var gdop: Double?
-    /// Satellites used in the solution as the receiver counts them, when it says so without listing them (GGA).
+    /// Satellites used in the solution as the receiver counts them, when it says so without
+    /// listing them (a GPX point's `<sat>`, like gpsd's count from GGA). With no satellites
+    /// listed, the sky knows this count and nothing of those seen: see ``seen`` and ``used``.
     public var reportedUsedCount: Int?
 
     /// Creates a sky view.
@@ -78,20 +80,36 @@ public struct SkyView: Sendable, Hashable {
         self.satellites = satellites
     }
 
-    /// How many satellites are listed with a PRN: gpsd's `nSat`, which leaves out those its
-    /// decoders could not number (PRN 0).
-    public var seen: Int { satellites.lazy.filter { $0.prn != 0 }.count }
+    // The one rule every output (SKY JSON, the status line, the sky screen, a location's
+    // satellite counts) takes its counts from. A sky with a list counts the list, as gpsd
+    // counts its own, whatever count came with it. A sky without a list but with a reported
+    // count of used satellites (a GPX track keeps no more) knows that count and not how many
+    // were seen: `seen` is nil, never 0, and `used` is the count. A sky with neither is an
+    // empty list, as gpsd 3.22 sends it (`"nSat":0,"uSat":0`) before the receiver lists any.
 
-    /// The satellites as gpsd 3.22's SKY report lists them: those with a PRN, among only the first
-    /// ``seen`` entries. When a PRN 0 comes before the last numbered satellite, gpsd lists fewer
-    /// than `nSat` says; every view (SKY JSON, the sky screen, the page) shows this list.
-    public var listed: [Satellite] {
-        satellites.prefix(seen).filter { $0.prn != 0 }
+    /// Whether the sky lists its satellites: `false` only when it carries just a
+    /// ``reportedUsedCount``.
+    public var listsSatellites: Bool { !satellites.isEmpty || reportedUsedCount == nil }
+
+    /// How many satellites are listed with a PRN: gpsd's `nSat`, which leaves out those its
+    /// decoders could not number (PRN 0); `nil` when the sky lists none and knows only how many
+    /// were used (``listsSatellites``).
+    public var seen: Int? { listsSatellites ? numbered : nil }
+
+    /// How many satellites are used in the solution: the numbered ones flagged used, gpsd's
+    /// `uSat`, or the ``reportedUsedCount`` of a sky that lists none.
+    public var used: Int {
+        guard listsSatellites else { return reportedUsedCount ?? 0 }
+        return satellites.lazy.filter { $0.prn != 0 && $0.used }.count
     }
 
-    /// How many satellites are used in the solution.
-    public var used: Int {
-        let listed = satellites.lazy.filter(\.used).count
-        return listed > 0 ? listed : (reportedUsedCount ?? 0)
+    /// How many satellites are listed with a PRN.
+    private var numbered: Int { satellites.lazy.filter { $0.prn != 0 }.count }
+
+    /// The satellites as gpsd 3.22's SKY report lists them: those with a PRN, among only the first
+    /// `nSat` (``seen``) entries. When a PRN 0 comes before the last numbered satellite, gpsd lists
+    /// fewer than `nSat` says; every view (SKY JSON, the sky screen, the page) shows this list.
+    public var listed: [Satellite] {
+        satellites.prefix(numbered).filter { $0.prn != 0 }
     }
 }

@@ -23,8 +23,9 @@ public enum TrackingStatus: Sendable, Hashable, CustomStringConvertible {
     case unreachable(SourceError?, retryingIn: Duration?)
     /// The source is up but has no receiver.
     case noReceiver
-    /// A receiver reports, without a position yet.
-    case searching(seen: Int, used: Int)
+    /// A receiver reports, without a position yet: the satellites it sees (`nil` when only the
+    /// number used is known, as in a replayed GPX track) and uses.
+    case searching(seen: Int?, used: Int)
     /// A current position, with the heading that describes the same moment, if any (a heading
     /// sensor's recent reading, or the fix's own course while moving).
     case fix(Location, heading: Heading?)
@@ -54,7 +55,8 @@ public enum TrackingStatus: Sendable, Hashable, CustomStringConvertible {
             "gpsd unreachable" + (delay.map { ", retrying in \($0.components.seconds)s" } ?? "")
                 + (error.map { ": \($0.message)" } ?? "")
         case .noReceiver: "no GPS receiver attached to gpsd"
-        case .searching(let seen, let used): "searching: \(used)/\(seen) satellites"
+        case .searching(let seen?, let used): "searching: \(used)/\(seen) satellites"
+        case .searching(nil, let used): "searching: \(used) satellites used"
         case .fix(let location, let heading): "\(location.gnss.fixMode) fix: \(location)" + (heading.map { " \($0)" } ?? "")
         case .stale: "stale: no recent fix"
         case .finished: "finished"

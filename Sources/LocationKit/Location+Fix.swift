@@ -20,7 +20,7 @@ extension Location {
             coordinate: coordinate, fix: fix, timestamp: time, sourceInformation: sourceInformation,
             gnss: GNSSDetail(
                 fixMode: fix.mode, status: fix.status,
-                satellitesUsed: used, satellitesSeen: sky.map(\.seen),
+                satellitesUsed: used, satellitesSeen: sky?.seen,
                 hdop: sky?.hdop, vdop: sky?.vdop, pdop: sky?.pdop,
                 device: fix.device ?? sky?.device
             )

@@ -7,8 +7,9 @@ import GPSReports
 public struct ReceiverStatus: Sendable, Hashable {
     /// The source's last state, or `nil` before it said anything.
     public var sourceState: SourceState?
-    /// Satellites in view, from the latest sky view.
-    public var satellitesSeen: Int
+    /// Satellites in view, from the latest sky view; `nil` when it knows only how many are used
+    /// (``SkyView/seen``: a replayed GPX track keeps no more).
+    public var satellitesSeen: Int?
     /// Satellites used in the solution, from the latest sky view.
     public var satellitesUsed: Int
     /// The latest fix mode.
@@ -18,7 +19,7 @@ public struct ReceiverStatus: Sendable, Hashable {
     public var isStale: Bool
 
     /// Creates a status.
-    public init(sourceState: SourceState? = nil, satellitesSeen: Int = 0, satellitesUsed: Int = 0,
+    public init(sourceState: SourceState? = nil, satellitesSeen: Int? = 0, satellitesUsed: Int = 0,
                 fixMode: FixMode = .unknown, isStale: Bool = false) {
         self.sourceState = sourceState
         self.satellitesSeen = satellitesSeen

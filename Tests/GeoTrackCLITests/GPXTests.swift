@@ -51,8 +51,8 @@ struct GPXTests {
         let gnss = GNSSDetail(fixMode: .threeD, satellitesUsed: 7, hdop: 0.9, vdop: 1.46, pdop: 1.714)
         let line = try #require(GPXFormat.point(fix, gnss: gnss))
         #expect(line == """
-        <trkpt lat="51.50000000" lon="-0.12000000"><ele>12.50</ele><time>2023-11-14T22:13:20.500Z</time>\
-        <geoidheight>47.25</geoidheight><fix>3d</fix>\
+        <trkpt lat="51.50000000" lon="-0.12000000"><ele>12.5000</ele><time>2023-11-14T22:13:20.500Z</time>\
+        <geoidheight>47.250</geoidheight><fix>3d</fix>\
         <sat>7</sat><hdop>0.90</hdop><vdop>1.46</vdop><pdop>1.71</pdop><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>1.250</gpxtpx:speed>\
         <gpxtpx:course>90.00</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt>
 
@@ -60,7 +60,7 @@ struct GPXTests {
         #expect(GPXFormat.point(Fix(mode: .noFix)) == nil)
         // gpsd's own geoid separation wins over the difference of the two heights.
         fix.geoidSeparation = 47.3
-        #expect(GPXFormat.point(fix)?.contains("<geoidheight>47.30</geoidheight>") == true)
+        #expect(GPXFormat.point(fix)?.contains("<geoidheight>47.300</geoidheight>") == true)
         fix.altitudeMSL = nil
         #expect(GPXFormat.point(fix)?.contains("geoidheight") == false)
     }
@@ -173,6 +173,65 @@ struct GPXTests {
         #expect(checked.count == 7, "\(checked)")
     }
 
+    @Test("an RTK receiver's millimetres survive write, read and write again: <ele> as gpxlogger's %.4f, <geoidheight> as gpsd's geoidSep")
+    func millimetresSurvive() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let first = home.appendingPathComponent("rtk.gpx").path
+        let second = home.appendingPathComponent("copy.gpx").path
+        let writer = try GPXWriter(path: first, options: GPXOptions(), created: Date(timeIntervalSince1970: 1_700_000_000))
+        var fix = Self.fix(0)
+        fix.altitudeMSL = 278.161
+        fix.geoidSeparation = -31.442
+        fix.status = .rtkFixed
+        try writer.append(fix)
+        try writer.close()
+        let written = try String(contentsOfFile: first, encoding: .utf8)
+        #expect(written.contains("<ele>278.1610</ele>") && written.contains("<geoidheight>-31.442</geoidheight>"), "\(written)")
+        let again = try await TestSupport.geotrack(["replay", first, "--gpx", second], home: home)
+        #expect(again.status == 0, "\(again.stderr)")
+        let copy = try String(contentsOfFile: second, encoding: .utf8)
+        #expect(copy.contains("<ele>278.1610</ele>") && copy.contains("<geoidheight>-31.442</geoidheight>"), "\(copy)")
+        // What was read is what gpsd's TPV would say of it, to the same digits.
+        let json = try await TestSupport.geotrack(["replay", first, "--json"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(json.stdout.contains(#""altMSL":278.1610"#) && json.stdout.contains(#""geoidSep":-31.442"#), "\(json.stdout)")
+    }
+
+    /// A track whose receiver counted the satellites it used: a point without a fix, then two with one.
+    static let countedTrack = """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+    <trkpt lat="41.5" lon="-93.7"><time>2020-03-18T13:28:18Z</time><fix>none</fix><sat>16</sat><hdop>0.7</hdop></trkpt>
+    <trkpt lat="41.5" lon="-93.7"><ele>278.161</ele><time>2020-03-18T13:28:19Z</time><fix>3d</fix><sat>16</sat><hdop>0.7</hdop></trkpt>
+    <trkpt lat="41.5001" lon="-93.7"><ele>278.162</ele><time>2020-03-18T13:28:20Z</time><fix>3d</fix><sat>16</sat><hdop>0.7</hdop></trkpt>
+    </trkseg></trk></gpx>
+
+    """
+
+    @Test("a GPX track's <sat> is the satellites used everywhere: SKY's uSat (without an nSat of 0), the status line, the sky screen")
+    func satellitesUsedWithoutAList() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let track = home.appendingPathComponent("counted.gpx")
+        try Self.countedTrack.write(to: track, atomically: true, encoding: .utf8)
+        let json = try await TestSupport.geotrack(["replay", track.path, "--json", "--sky"], home: home)
+        #expect(json.status == 0, "\(json.stderr)")
+        let skies = json.stdout.split(separator: "\n").filter { $0.hasPrefix(#"{"class":"SKY""#) }
+        #expect(skies.count == 3, "\(json.stdout)")
+        for sky in skies {
+            #expect(sky.hasSuffix(#","hdop":0.70,"uSat":16}"#) && !sky.contains("nSat") && !sky.contains("satellites"), "\(sky)")
+        }
+        // The status line while searching, and at the fix.
+        let status = try await TestSupport.geotrack(["replay", track.path], home: home)
+        #expect(status.status == 0, "\(status.stderr)")
+        #expect(status.stdout.contains("searching  satellites: 16 used\n"), "\(status.stdout)")
+        #expect(status.stdout.contains("16 sats") && !status.stdout.contains("seen, 16 used"), "\(status.stdout)")
+        // The sky screen's last picture: the count used, no count seen.
+        let sky = try await TestSupport.geotrack(["sky", "--replay", track.path], home: home)
+        #expect(sky.status == 0, "\(sky.stderr)")
+        #expect(sky.stdout.contains("Sats      16 used\n") || sky.stdout.contains("Sats      16 used "), "\(sky.stdout)")
+        #expect(!sky.stdout.contains("of 0 seen") && sky.stdout.contains("seen     -"), "\(sky.stdout)")
+    }
+
     /// A time as an instant: gpsd prints milliseconds, the GPX whole seconds where there are none.
     static func instant(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
@@ -228,7 +287,7 @@ struct GPXTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let points = text.components(separatedBy: "<trkpt ").dropFirst()
         #expect(points.count == 2)
-        #expect(points.first?.contains("<ele>12.50</ele>") == true && points.first?.contains("<gpxtpx:course>90.00</gpxtpx:course>") == true,
+        #expect(points.first?.contains("<ele>12.5000</ele>") == true && points.first?.contains("<gpxtpx:course>90.00</gpxtpx:course>") == true,
                 "\(text)")
         #expect(points.last?.hasPrefix(#"lat="51.50020000""#) == true && points.last?.contains("<ele>") == false, "\(text)")
         #expect(text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))

@@ -91,6 +91,8 @@ struct StatusLineTests {
                                  width: nil, options: plain) == "gpsd unreachable: refused. Is gpsd running? (sudo systemctl start gpsd)  retrying in 3s")
         #expect(StatusLine.render(.noReceiver, width: nil, options: plain).hasPrefix("no GPS receiver"))
         #expect(StatusLine.render(.searching(seen: 12, used: 4), width: nil, options: plain) == "searching  satellites: 12 seen, 4 used")
+        // A replayed GPX track knows how many satellites were used, not how many were seen.
+        #expect(StatusLine.render(.searching(seen: nil, used: 16), width: nil, options: plain) == "searching  satellites: 16 used")
         let stale = StatusLine.render(fixStatus(Self.sampleFix(), stale: true), width: nil, options: plain)
         #expect(stale.hasPrefix("STALE  3D  51.50012°N"))
     }

@@ -62,6 +62,22 @@ struct GPSDSkyTests {
         #expect(SkyView(satellites: [Satellite(prn: 0)]).skyJSON() == #"{"class":"SKY","nSat":0,"uSat":0}"#)
     }
 
+    @Test("a sky that knows only how many satellites are used: seen unknown, used that count, SKY with uSat alone")
+    func usedCountWithoutAList() {
+        var sky = SkyView()
+        sky.reportedUsedCount = 16
+        sky.hdop = 0.9
+        #expect(sky.seen == nil && sky.used == 16 && sky.listed.isEmpty)
+        #expect(sky.skyJSON() == #"{"class":"SKY","hdop":0.90,"uSat":16}"#)
+        // A list, when there is one, is what is counted, as gpsd counts its own.
+        sky.satellites = [Satellite(prn: 5, used: true), Satellite(prn: 7)]
+        #expect(sky.seen == 2 && sky.used == 1)
+        #expect(sky.skyJSON() == #"{"class":"SKY","hdop":0.90,"nSat":2,"uSat":1,"satellites":[{"PRN":5,"used":true},{"PRN":7,"used":false}]}"#)
+        // Neither a list nor a count: gpsd 3.22's empty SKY, which says none.
+        #expect(SkyView().skyJSON() == #"{"class":"SKY","nSat":0,"uSat":0}"#)
+        #expect(SkyView().seen == 0)
+    }
+
     @Test("the replay's sky view has gpsd's tdop and gdop from the used satellites' geometry, and no time")
     func geometryDOPs() throws {
         // Four used satellites at the horizon's four quarters and one overhead.

@@ -90,6 +90,8 @@ struct GPXTests {
             return
         }
         #expect(sky.reportedUsedCount == 12 && sky.used == 12 && sky.satellites.isEmpty)
+        // How many were seen the track does not say: unknown, not none.
+        #expect(sky.seen == nil && !sky.listsSatellites)
         #expect(sky.hdop == 0.6 && sky.vdop == 0.9 && sky.pdop == 1.1)
         #expect(first.mode == .threeD && first.status == .dgps)
         #expect(first.altitudeMSL == 278.16 && first.geoidSeparation == -31.44)
@@ -107,6 +109,31 @@ struct GPXTests {
         // A point whose receiver had no fix is no position, as gpsd reports none then.
         #expect(fixes[4].coordinate == nil && fixes[4].time != nil)
         #expect(positions(result.reports).count == 4)
+    }
+
+    @Test("an RTK receiver's millimetres in <ele> and <geoidheight> are read whole")
+    func millimetres() throws {
+        let text = """
+        <gpx version="1.1"><trk><trkseg>
+        <trkpt lat="41.5" lon="-93.7"><ele>278.1610</ele><time>2020-03-18T13:28:19Z</time><geoidheight>-31.442</geoidheight><fix>3d</fix></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let fix = try #require(positions(try replay(text).reports).first)
+        #expect(fix.altitudeMSL == 278.161 && fix.geoidSeparation == -31.442)
+        #expect(abs((fix.altitudeHAE ?? 0) - 246.719) < 1e-9)
+    }
+
+    @Test("a point's <sat> makes SKY say uSat alone: no nSat of 0 for satellites the track never listed")
+    func satellitesUsedWithoutAList() throws {
+        let text = """
+        <gpx version="1.1"><trk><trkseg>
+        <trkpt lat="41.5" lon="-93.7"><time>2020-03-18T13:28:19Z</time><fix>3d</fix><sat>16</sat><hdop>0.7</hdop><pdop>1.3</pdop></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let skies = try replay(text).reports.compactMap { report -> SkyView? in if case .sky(let sky) = report { sky } else { nil } }
+        var sky = try #require(skies.first)
+        sky.device = nil
+        #expect(sky.skyJSON() == #"{"class":"SKY","time":"2020-03-18T13:28:19.000Z","hdop":0.70,"pdop":1.30,"uSat":16}"#)
     }
 
     @Test("points with impossible coordinates or values are skipped and counted")

@@ -39,15 +39,16 @@ package enum GPXFormat {
     /// `<ele>` is the height above mean sea level when the receiver gave one. `<geoidheight>`
     /// is the geoid's height above the ellipsoid (gpsd's `geoidSep`, or HAE − MSL), so that
     /// `ele + geoidheight` recovers the height above the ellipsoid, as GPX 1.1 defines it.
+    /// Both are written with gpsd's own precision, so that an RTK receiver's millimetres stay.
     package static func point(_ fix: Fix, gnss: GNSSDetail? = nil) -> String? {
         guard let coordinate = fix.coordinate, let time = fix.time else { return nil }
         var line = "<trkpt lat=\"" + NumberText.fixed(coordinate.latitude, decimals: 8) + "\" lon=\"" + NumberText.fixed(coordinate.longitude, decimals: 8) + "\">"
         if let elevation = fix.altitudeMSL ?? fix.altitudeHAE {
-            line += "<ele>" + NumberText.fixed(elevation, decimals: 2) + "</ele>"
+            line += "<ele>" + NumberText.fixed(elevation, decimals: elevationDecimals) + "</ele>"
         }
         line += "<time>\(UTCText.timestamp(time))</time>"
         if let geoid = geoidHeight(fix) {
-            line += "<geoidheight>" + NumberText.fixed(geoid, decimals: 2) + "</geoidheight>"
+            line += "<geoidheight>" + NumberText.fixed(geoid, decimals: geoidHeightDecimals) + "</geoidheight>"
         }
         line += "<fix>" + fixType(fix) + "</fix>"
         if let satellitesUsed = gnss?.satellitesUsed, satellitesUsed > 0 {
@@ -67,6 +68,15 @@ package enum GPXFormat {
         }
         return line + "</trkpt>\n"
     }
+
+    /// The decimals of `<ele>`: gpxlogger's `%.4f`, which is also how gpsd prints `altHAE` and
+    /// `altMSL` in TPV. Kept fixed, as gpxlogger keeps them, rather than trimmed of trailing
+    /// zeros: a height is a `Double` by now, so neither form can say how many digits the
+    /// receiver gave, and the fixed one is the same text gpsd's TPV shows for the same fix.
+    static let elevationDecimals = 4
+    /// The decimals of `<geoidheight>`: gpsd prints `geoidSep` with `%.3f` (gpxlogger writes no
+    /// geoid height).
+    static let geoidHeightDecimals = 3
 
     /// GPX 1.1's `fixType` for a fix with a position: `dgps` for a differentially corrected one
     /// (DGPS or SBAS, and RTK, which corrects by a base station's carrier phase), `pps` for the

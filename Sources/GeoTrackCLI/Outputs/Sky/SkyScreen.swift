@@ -135,12 +135,14 @@ package struct SkyScreen: Sendable {
 
     private func drawLegend(on canvas: inout TextCanvas, top: Int, left: Int, limit: Int) {
         let used = sky?.used ?? 0
-        let seen = sky?.seen ?? 0
+        // A sky that knows only how many satellites are used (a replayed GPX track) has no
+        // count of those seen, nor so of those not used: a dash, not a 0.
+        let seen = sky == nil ? 0 : sky?.seen
+        let notUsed = seen.map { max(0, $0 - (sky?.listed.filter(\.used).count ?? 0)) }
         canvas.put(SkyPlot.usedMark, row: top, column: left, style: .green)
         canvas.put(" used     \(used)", row: top, column: left + 1)
-        canvas.put(SkyPlot.unusedMark + " not used \(max(0, seen - (sky?.listed.filter(\.used).count ?? 0)))",
-                   row: top + 1, column: left)
-        canvas.put("  seen     \(seen)", row: top + 2, column: left, style: .dim)
+        canvas.put(SkyPlot.unusedMark + " not used " + (notUsed.map(String.init) ?? "-"), row: top + 1, column: left)
+        canvas.put("  seen     " + (seen.map(String.init) ?? "-"), row: top + 2, column: left, style: .dim)
     }
 
     /// One labelled line of the fix panel.
@@ -220,7 +222,7 @@ package struct SkyScreen: Sendable {
 
         lines.append(contentsOf: receiverLines(device: location?.gnss.device ?? sky?.device))
         if let sky {
-            lines.append(Line(label: "Sats", value: "\(sky.used) used of \(sky.seen) seen"))
+            lines.append(Line(label: "Sats", value: "\(sky.used) used" + (sky.seen.map { " of \($0) seen" } ?? "")))
         }
         if let lastEvent {
             lines.append(Line(label: "Event", value: EventLine.render(lastEvent, options: plainOptions)))

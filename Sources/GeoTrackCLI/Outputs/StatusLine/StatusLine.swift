@@ -100,8 +100,9 @@ package enum StatusLine {
             return [Part(text: "no GPS receiver attached to gpsd", priority: 0, style: .yellow),
                     Part(text: "(gpsdctl add /dev/ttyUSB0)", priority: 1, style: .dim)]
         case .searching(let seen, let used):
+            // Without a count of those seen (a replayed GPX track), only the count used is said.
             return [Part(text: "searching", priority: 0, style: .cyan),
-                    Part(text: "satellites: \(seen) seen, \(used) used", priority: 0)]
+                    Part(text: "satellites: " + (seen.map { "\($0) seen, " } ?? "") + "\(used) used", priority: 0)]
         case .fix(let location, let heading):
             return fixParts(location, heading: heading, options: options, stale: false)
         case .stale(let location?):
