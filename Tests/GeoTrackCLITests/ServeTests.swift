@@ -452,6 +452,7 @@ struct ServeTests {
             (["--tiles", "ftp://tiles.example/{z}/{x}/{y}.png"], "--tiles takes none or a tile URL"),
             (["--tiles", "https://tiles.example/{z}/{x}.png"], "it has no {y}"),
             (["--tiles", "https://tiles.example/{z}/{x}/{y}.png;script-src"], "semicolon"),
+            (["--tiles", "https://kärtchen.example/{z}/{x}/{y}.png"], "it is not ASCII"),
             (["--gpsd", "localhost:2947", "--replay", log], "--gpsd and --replay cannot be used together"),
             (["--speed", "2"], "give --replay FILE too"),
             (["--realtime"], "give --replay FILE too"),
