@@ -1,7 +1,9 @@
 import Foundation
+import GPSReports
 import GeoTrackTesting
 import LocationKit
 import Testing
+@testable import GeoTrackCLI
 
 /// `geotrack serve`: the page in a real browser (Debian's chromium, headless, driven by
 /// Browser/headless.py over the DevTools pipe), against a real replay and a real mosquitto.
@@ -176,8 +178,10 @@ struct ServeTests {
         func cell(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
         let expected = satellites.map { [cell($0["PRN"]), cell($0["el"]), cell($0["az"]), cell($0["ss"]),
                                          ($0["used"] as? Bool ?? false) ? 1 : 0] }
-        // The plot shows a satellite with a direction above or on the horizon, as the page's script does.
-        let plotted = satellites.filter { cell($0["el"]).map { $0 >= 0 } ?? false && $0["az"] != nil }
+        // The plot shows a satellite with a position (Satellite.skyPosition, as the terminal's plot).
+        let plotted = satellites.filter {
+            Satellite(prn: 1, elevation: cell($0["el"]), azimuth: cell($0["az"])).skyPosition != nil
+        }
 
         let server = try await Self.offPool { try Server(["--replay", name, "--tiles", "none"], in: Self.logs, home: home) }
         let (held, value) = try await Self.browse(
@@ -212,6 +216,55 @@ struct ServeTests {
         let dops = (page["dop"] as? String ?? "").split(separator: " ").compactMap { Double($0) }
         #expect(dops == [cell(sky["hdop"]), cell(sky["pdop"])].compactMap { $0 }, "\(page)")
         #expect(dops.count == 2, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve in chromium: satellites with elevation and azimuth 0 (a GSV's empty fields) are listed, but not plotted at north, as on the terminal's plot")
+    func satellitesWithoutPosition() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        // PRN 5 and 23 have a position; 12's fields are empty and 17's are 00,000: gpsd reads
+        // both as elevation 0, azimuth 0.
+        let log = home.appendingPathComponent("nopos.nmea")
+        var lines: [String] = []
+        for second in 0..<4 {
+            let time = String(format: "0900%02d.00", second)
+            lines.append(SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,00609.0000,E,0.0,90.0,120925,,,A"))
+            lines.append(SyntheticLog.sentence("GPGGA,\(time),4612.0004,N,00609.0000,E,1,04,0.8,380.0,M,47.9,M,,"))
+            lines.append(SyntheticLog.sentence("GPGSA,A,3,05,12,17,23,,,,,,,,,1.5,0.8,1.2"))
+            lines.append(SyntheticLog.sentence("GPGSV,1,1,04,05,45,120,40,12,,,35,17,00,000,30,23,10,300,28"))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        // The oracle: the SKY the replay reports (gpsd's), and the satellites the terminal plots.
+        let json = try await TestSupport.geotrack(["replay", log.path, "--json", "--sky"], home: home)
+        let last = try #require(json.stdout.split(separator: "\n").last { $0.contains(#""class":"SKY""#) }, "\(json.stdout)")
+        let sky = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let satellites = try #require(sky["satellites"] as? [[String: Any]])
+        #expect(satellites.map { ($0["PRN"] as? NSNumber)?.intValue ?? -1 } == [5, 12, 17, 23], "\(satellites)")
+        #expect(satellites.filter { ($0["el"] as? NSNumber)?.doubleValue == 0 && ($0["az"] as? NSNumber)?.doubleValue == 0 }.count == 2,
+                "\(satellites)")
+        let plotted = satellites.compactMap { satellite -> Int? in
+            let value = Satellite(prn: (satellite["PRN"] as? NSNumber)?.intValue ?? 0, elevation: (satellite["el"] as? NSNumber)?.doubleValue,
+                                  azimuth: (satellite["az"] as? NSNumber)?.doubleValue)
+            return SkyPlot.cell(of: value, top: 0, left: 0, rows: 10) == nil ? nil : value.prn
+        }
+        #expect(plotted == [5, 23])
+
+        let server = try await Self.offPool { try Server(["--replay", "nopos.nmea", "--tiles", "none"], in: home, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: ##"document.getElementById("status").textContent === "end of nopos.nmea" && document.querySelectorAll("#satellites tbody tr").length === 4"##,
+            read: """
+            ({rows: [...document.querySelectorAll("#satellites tbody tr")].map(r => r.cells[0].textContent),
+              dots: [...document.querySelectorAll("#sky circle[r='6']")].map(c => [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))]),
+              labels: [...document.querySelectorAll("#sky text")].map(t => t.textContent).filter(t => t !== "N")})
+            """)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the log's sky: \(page) \(server.process.stderr)")
+        #expect(page["rows"] as? [String] == ["5", "12", "17", "23"], "every satellite is listed: \(page)")
+        #expect(page["labels"] as? [String] == plotted.map(String.init), "only those the terminal plots are plotted: \(page)")
+        // Nothing on the horizon at north, where 0° and 0° would put a satellite.
+        let dots = page["dots"] as? [[Double]] ?? []
+        #expect(dots.count == 2 && !dots.contains { abs($0[0]) < 0.1 && abs($0[1] + 100) < 0.1 }, "\(page)")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 

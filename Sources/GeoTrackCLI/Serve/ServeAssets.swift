@@ -259,7 +259,8 @@ enum ServeAssets {
         while (body.firstChild) body.removeChild(body.firstChild);
         if (!sky) { text($("dop"), ""); return; }
         for (const s of sky.satellites) {
-          if (s.el != null && s.az != null && s.el >= 0) {
+          // The server says which satellites have a position to draw (Satellite.skyPosition).
+          if (s.plotted) {
             const r = 100 * (90 - s.el) / 90, a = s.az * Math.PI / 180;
             const x = r * Math.sin(a), y = -r * Math.cos(a);
             plot.appendChild(svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 6, fill: s.used ? "#2e9e44" : "#ffffff", stroke: "#333" }));

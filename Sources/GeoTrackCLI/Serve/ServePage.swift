@@ -216,6 +216,8 @@ package final class ServePage: Sendable {
             item.add("az", satellite.azimuth, decimals: 1)
             item.add("snr", satellite.signalStrength, decimals: 1)
             item.add("used", satellite.used)
+            // Whether the plot draws it: the terminal's rule, not one of the page's own.
+            item.add("plotted", satellite.skyPosition != nil)
             return item.json
         }
         json.add("satellites", raw: ServeJSON.array(satellites))
