@@ -495,7 +495,7 @@ struct ServeTests {
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 
-    @Test("serve's bad values are one-line usage errors (64); another address than loopback is warned about; SIGTERM ends it")
+    @Test("serve's bad values are one-line errors (64; 66 and 65 for a replay that is missing or no log) before any serving line; all interfaces are warned about, the URL printed opens; SIGTERM ends it")
     func usage() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = Self.logs.appendingPathComponent("loop.nmea").path
@@ -520,14 +520,29 @@ struct ServeTests {
         #expect(missing.status == 66, "\(missing.stderr)")
         // Found before anything is served: the error is all it prints.
         #expect(missing.stderr == "geotrack: cannot replay \(home.appendingPathComponent("none.nmea").path): no such file. Check the path.\n")
+        // A file that is no log is found as early: never a "serving" line, then the error.
+        let junk = home.appendingPathComponent("notes.txt")
+        try String(repeating: "shopping list: bread, milk\n", count: 2000).write(to: junk, atomically: true, encoding: .utf8)
+        let notALog = try await TestSupport.geotrack(["serve", "--replay", junk.path, "--listen", "127.0.0.1:0", "--tiles", "none"], home: home)
+        #expect(notALog.status == 65, "\(notALog.stderr)")
+        #expect(notALog.stderr == "geotrack: \(junk.path) holds no NMEA sentence or GPX track point gpsd would read; give an NMEA log or a GPX track\n")
 
-        let open = try await Self.offPool {
-            try Server(["--replay", "loop.nmea", "--realtime", "--speed", "50", "--tiles", "none", "--listen", "0.0.0.0:0"],
-                       in: Self.logs, home: home)
+        // Every interface: the address printed is one a browser opens (loopback), and the
+        // warning says that it listens on all of them.
+        for (wildcard, loopback) in [("0.0.0.0", "127.0.0.1"), ("[::]", "[::1]")] {
+            let open = try await Self.offPool {
+                try Server(["--replay", "loop.nmea", "--realtime", "--speed", "50", "--tiles", "none", "--listen", "\(wildcard):0"],
+                           in: Self.logs, home: home)
+            }
+            let host = wildcard.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            #expect(open.process.stderr.contains("warning: listening on all interfaces (\(host)), not loopback"), "\(open.process.stderr)")
+            #expect(open.url.hasPrefix("http://\(loopback):"), "\(open.process.stderr)")
+            #expect(open.process.stderr.contains("on every interface"), "\(open.process.stderr)")
+            let fetch = try await TestSupport.run("/usr/bin/python3", ["-c", "from sys import argv\nfrom urllib.request import urlopen\nprint(urlopen(argv[1]).status)", open.url])
+            #expect(fetch.stdout == "200\n", "\(open.url): \(fetch.stderr)")
+            open.process.signal(SIGTERM)
+            #expect(await open.process.status(within: 20) == 0, "\(open.process.stderr)")
         }
-        #expect(open.process.stderr.contains("warning: listening on 0.0.0.0, not loopback"), "\(open.process.stderr)")
-        open.process.signal(SIGTERM)
-        #expect(await open.process.status(within: 20) == 0, "\(open.process.stderr)")
     }
 
     @Test("serve --gpsd: a real gpsd (gpsfake) moves #fix, once access is granted; without it, exit 79 as watch")
