@@ -68,8 +68,10 @@ struct ServeTests {
     }
 
     /// What headless.py printed: the value of `read` once `until` held, and whether it held.
+    /// With `responses`, headless.py writes there every HTTP answer the tab got (``answers(_:)`` reads it).
     static func browse(_ url: String, until: String, read: String, screenshot: String? = nil,
-                       phone: String? = nil, hiddenTabs: (count: Int, ready: String)? = nil) async throws -> (held: Bool, value: Any?) {
+                       phone: String? = nil, hiddenTabs: (count: Int, ready: String)? = nil,
+                       responses: String? = nil) async throws -> (held: Bool, value: Any?) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
             Issue.record("chromium is missing: run make deps")
             return (false, nil)
@@ -78,11 +80,18 @@ struct ServeTests {
         if let screenshot { arguments += ["--screenshot", screenshot] }
         if let phone { arguments += ["--phone", phone] }
         if let hiddenTabs { arguments += ["--hidden-tabs", String(hiddenTabs.count), "--hidden-ready", hiddenTabs.ready] }
+        if let responses { arguments += ["--responses", responses] }
         let command = arguments
         let run = try await TestSupport.run("/usr/bin/python3", command)
         #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
         let value = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: [.fragmentsAllowed])
         return (run.status == 0, value)
+    }
+
+    /// The HTTP answers headless.py's `--responses` wrote: URL and status, in order.
+    static func answers(_ path: String) throws -> [(url: String, status: Int)] {
+        let list = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [[String: Any]] ?? []
+        return list.map { ($0["url"] as? String ?? "", ($0["status"] as? NSNumber)?.intValue ?? -1) }
     }
 
     /// Whether the serve on `port` has `count` event streams open, by its `/stats`, within 60 s.
@@ -216,6 +225,58 @@ struct ServeTests {
         let dops = (page["dop"] as? String ?? "").split(separator: " ").compactMap { Double($0) }
         #expect(dops == [cell(sky["hdop"]), cell(sky["pdop"])].compactMap { $0 }, "\(page)")
         #expect(dops.count == 2, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve in chromium: no fix for 10 s greys the marker and says the fix's age, the next fix makes it current; the page asks for nothing serve lacks (no /favicon.ico 404)")
+    func staleFix() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        // Fixes at 1 and 2 s, none until 20 s, then two more (a cycle's first has none), played
+        // in real time: the page sees fixes stop for 18 s, then come again.
+        let log = home.appendingPathComponent("gap.nmea")
+        var lines: [String] = []
+        for second in [0, 1, 2, 20, 21] {
+            let time = String(format: "0900%02d.00", second)
+            let longitude = String(format: "006%07.4f", 9 + Double(second) * 0.001)
+            lines.append(SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,2.5,90.0,120925,,,A"))
+            lines.append(SyntheticLog.sentence("GPGGA,\(time),4612.0004,N,\(longitude),E,1,09,0.8,380.0,M,47.9,M,,"))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let server = try await Self.offPool { try Server(["--replay", "gap.nmea", "--realtime", "--tiles", "none"], in: home, home: home) }
+        let answers = home.appendingPathComponent("responses.json").path
+        // Each change of the fix's state, as the page shows it then: sampled every 200 ms, and
+        // the stale spell lasts 8 s.
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: """
+            (() => { const fix = document.getElementById("fix"), note = document.getElementById("fix-age");
+              const marker = document.querySelector("path.fix-marker");
+              const seen = window.geotrackSeen || (window.geotrackSeen = []);
+              const state = fix.dataset.lat === "" ? "none" : fix.dataset.stale === "true" ? "stale" : "current";
+              if (!seen.length || seen[seen.length - 1].state !== state)
+                seen.push({state: state, note: note.hidden ? null : note.textContent, fill: marker ? marker.getAttribute("fill") : null});
+              return seen.map((s) => s.state).join(" ").includes("stale current"); })()
+            """,
+            read: #"({seen: window.geotrackSeen, icon: document.querySelector("link[rel~=icon]")?.getAttribute("href")})"#,
+            responses: answers)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the fix stale, then current again: \(page) \(server.process.stderr)")
+        let seen = page["seen"] as? [[String: Any]] ?? []
+        let stale = try #require(seen.first { $0["state"] as? String == "stale" }, "\(page)")
+        let current = try #require(seen.last { $0["state"] as? String == "current" }, "\(page)")
+        // "last fix N s ago", N at least the 10 s the page waits for a fix.
+        let note = stale["note"] as? String ?? ""
+        let age = Int(note.dropFirst("last fix ".count).prefix { $0.isNumber }) ?? -1
+        #expect(note.hasPrefix("last fix ") && note.hasSuffix(" s ago") && age >= 10, "\(stale)")
+        #expect(stale["fill"] as? String == "#9e9e9e", "the stale marker is not grey: \(stale)")
+        #expect(current["note"] is NSNull && current["fill"] as? String == "#1f6feb", "\(current)")
+
+        // Every request the browser made on its own (the page's icon too) found what it asked for.
+        #expect((page["icon"] as? String ?? "").hasPrefix("data:image/svg+xml,"), "\(page)")
+        let got = try Self.answers(answers)
+        #expect(got.contains { $0.url == server.url && $0.status == 200 }, "\(got)")
+        #expect(got.allSatisfy { $0.status < 400 }, "\(got)")
+        #expect(!got.contains { $0.url.hasSuffix("/favicon.ico") }, "\(got)")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 

@@ -17,6 +17,15 @@ package final class ServePage: Sendable {
     /// The most events kept for a browser that joins later.
     static let keptEvents = 200
 
+    /// Seconds without a new fix after which the page greys its marker and says how old the fix
+    /// is. A receiver reports once a second (some up to ten times), and the tracker itself calls
+    /// a source stale after 5 s without a report (GPSDConfiguration's staleAfter): twice that is
+    /// ten fixes missed at the usual rate, so a fix that is merely late never greys the marker,
+    /// and one that stopped shows within seconds, not the minutes OwnTracks and Traccar allow
+    /// phones that report every few minutes. A distance filter holds back the fixes of a
+    /// receiver standing still, which then reads as stale as well: no fix reached the page.
+    static let staleAfter: Double = 10
+
     private let options: RenderOptions
     private let regions: [RegionSetting]
     private let state: Mutex<State>
@@ -25,6 +34,8 @@ package final class ServePage: Sendable {
         var sequence = 0
         var status = ""
         var fix: String?
+        /// When `fix` was taken in: a snapshot tells the page how old it is.
+        var fixTakenAt: ContinuousClock.Instant?
         var picture = TrackPicture()
         var events: [String] = []
         var sky: String?
@@ -73,6 +84,7 @@ package final class ServePage: Sendable {
                 let before = state.picture.points.count
                 state.picture.add(location)
                 state.fix = fix
+                state.fixTakenAt = .now
                 // The kept points only grow until they are thinned: then the whole track is sent.
                 let keep = state.picture.points.count >= before ? min(before, state.picture.points.count) : 0
                 let drawn = state.picture.drawnPoints
@@ -116,6 +128,7 @@ package final class ServePage: Sendable {
             json.add("seq", state.sequence)
             json.add("status", state.status)
             json.add("fix", raw: state.fix ?? "null")
+            json.add("fix_age", state.fixTakenAt.map { (ContinuousClock.now - $0).inSeconds }, decimals: 1)
             json.add("track", raw: Self.pointsJSON(state.picture.drawnPoints[...]))
             json.add("regions", raw: ServeJSON.array(regions.map(Self.regionJSON)))
             json.add("events", raw: ServeJSON.array(state.events))
