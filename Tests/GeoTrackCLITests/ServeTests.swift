@@ -228,7 +228,7 @@ struct ServeTests {
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 
-    @Test("serve in chromium: no fix for 10 s greys the marker and says the fix's age, the next fix makes it current; the page asks for nothing serve lacks (no /favicon.ico 404)")
+    @Test("serve in chromium: no fix for 10 s greys the marker and says the fix's age, the next fix makes it current, a replay's end does not; the page asks for nothing serve lacks (no /favicon.ico 404)")
     func staleFix() async throws {
         let home = try TestSupport.temporaryDirectory()
         // Fixes at 1 and 2 s, none until 20 s, then two more (a cycle's first has none), played
@@ -277,6 +277,20 @@ struct ServeTests {
         #expect(got.contains { $0.url == server.url && $0.status == 200 }, "\(got)")
         #expect(got.allSatisfy { $0.status < 400 }, "\(got)")
         #expect(!got.contains { $0.url.hasSuffix("/favicon.ico") }, "\(got)")
+
+        // Past the replay's end no fix is due: a page open for longer than 10 s after it still
+        // shows the last fix as it was.
+        let (ended, after) = try await Self.browse(
+            server.url,
+            until: #"document.getElementById("status").textContent === "end of gap.nmea" && performance.now() > 12000"#,
+            read: """
+            ({lat: document.getElementById("fix").dataset.lat, stale: document.getElementById("fix").dataset.stale,
+              note: document.getElementById("fix-age").hidden, fill: document.querySelector("path.fix-marker")?.getAttribute("fill")})
+            """)
+        let last = after as? [String: Any] ?? [:]
+        #expect(ended, "the page never showed the replay's end: \(last) \(server.process.stderr)")
+        #expect(last["lat"] as? String != "" && last["stale"] as? String == "false" && last["note"] as? Bool == true
+                && last["fill"] as? String == "#1f6feb", "\(last)")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 

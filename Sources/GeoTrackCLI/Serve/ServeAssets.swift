@@ -148,6 +148,8 @@ enum ServeAssets {
       // the browser's may disagree), and after how many seconds without another it is stale
       // (serve's ServePage.staleAfter, from /config.json).
       let fixAt = null, staleAfter = 10;
+      // The source ended (a replay's end): its last fix stays as it was, since none is due.
+      let sourceEnded = false;
 
       function setupMap(config) {
         if (typeof L === "undefined") { text($("link"), "(map unavailable: Leaflet not served)"); return; }
@@ -170,7 +172,11 @@ enum ServeAssets {
         return span;
       }
 
-      function applyStatus(value) { text($("status"), value); }
+      function applyStatus(value, ended) {
+        text($("status"), value);
+        sourceEnded = ended === true;
+        showAge();
+      }
 
       // No fix (a snapshot of a run that has none yet, such as a serve restarted while the
       // page was open): nothing of an earlier one may stay, as if it were current.
@@ -188,10 +194,11 @@ enum ServeAssets {
       const freshColors = { marker: "#1f6feb", circle: "#3b6ea5" }, staleColors = { marker: "#9e9e9e", circle: "#9e9e9e" };
 
       // Greys the marker and says how old the fix is once none came for staleAfter seconds: the
-      // receiver lost its fix, gpsd or serve stopped, or the connection broke.
+      // receiver lost its fix, gpsd or serve stopped, or the connection broke. Not after the
+      // source's end, which the status says.
       function showAge() {
         const seconds = fixAt == null ? 0 : (performance.now() - fixAt) / 1000;
-        const stale = fixAt != null && seconds >= staleAfter;
+        const stale = fixAt != null && !sourceEnded && seconds >= staleAfter;
         const element = $("fix");
         const note = $("fix-age");
         if (stale) text(note, "last fix " + age(seconds) + " ago");
@@ -372,7 +379,7 @@ enum ServeAssets {
 
       function applySnapshot(snapshot) {
         lastSeq = snapshot.seq;
-        applyStatus(snapshot.status);
+        applyStatus(snapshot.status, snapshot.ended);
         track = snapshot.track;
         drawTrack();
         applyFix(snapshot.fix, snapshot.fix_age);
@@ -404,7 +411,7 @@ enum ServeAssets {
           if (fresh(message)) apply(message);
         });
         stream.addEventListener("snapshot", (e) => applySnapshot(JSON.parse(e.data)));
-        on("status", (m) => applyStatus(m.text));
+        on("status", (m) => applyStatus(m.text, m.ended));
         on("fix", (m) => { applyTrack(m.track); applyFix(m.fix); });
         on("event", (m) => addEvent(m));
         on("sky", (m) => applySky(m));

@@ -24,6 +24,7 @@ package final class ServePage: Sendable {
     /// and one that stopped shows within seconds, not the minutes OwnTracks and Traccar allow
     /// phones that report every few minutes. A distance filter holds back the fixes of a
     /// receiver standing still, which then reads as stale as well: no fix reached the page.
+    /// A source that ended (a replay's end) leaves its last fix as it was: no fix is due.
     static let staleAfter: Double = 10
 
     private let options: RenderOptions
@@ -33,6 +34,8 @@ package final class ServePage: Sendable {
     private struct State {
         var sequence = 0
         var status = ""
+        /// The source ended (finished or failed): the page stops ageing the fix.
+        var ended = false
         var fix: String?
         /// When `fix` was taken in: a snapshot tells the page how old it is.
         var fixTakenAt: ContinuousClock.Instant?
@@ -76,7 +79,8 @@ package final class ServePage: Sendable {
             change { state in
                 guard state.status != text else { return nil }
                 state.status = text
-                return ("status", Self.statusJSON(text))
+                state.ended = status.hasEnded
+                return ("status", Self.statusJSON(text, ended: status.hasEnded))
             }
         case .location(let location):
             let fix = fixJSON(location)
@@ -127,6 +131,7 @@ package final class ServePage: Sendable {
             var json = ServeJSON()
             json.add("seq", state.sequence)
             json.add("status", state.status)
+            json.add("ended", state.ended)
             json.add("fix", raw: state.fix ?? "null")
             json.add("fix_age", state.fixTakenAt.map { (ContinuousClock.now - $0).inSeconds }, decimals: 1)
             json.add("track", raw: Self.pointsJSON(state.picture.drawnPoints[...]))
@@ -156,9 +161,10 @@ package final class ServePage: Sendable {
 
     // MARK: JSON
 
-    private static func statusJSON(_ text: String) -> String {
+    private static func statusJSON(_ text: String, ended: Bool) -> String {
         var json = ServeJSON()
         json.add("text", text)
+        json.add("ended", ended)
         return json.json
     }
 
