@@ -77,12 +77,12 @@ public final class EventStreamServer: Sendable {
     /// a command line may hold anything; raw UTF-8 or a line break there would be read as
     /// Latin-1 by one client, refused by another, or end the header.
     public static func headerValue(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
         var out = ""
         for byte in value.utf8 {
             if (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "%") || byte == 0x20 {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
                 out.unicodeScalars.append("%")
                 out.unicodeScalars.append(hex[Int(byte >> 4)])
                 out.unicodeScalars.append(hex[Int(byte & 0x0F)])
