@@ -40,6 +40,18 @@ public struct Satellite: Sendable, Hashable {
         self.health = health
     }
 
+    /// Where a sky plot draws the satellite: its elevation (0° to 90°) and azimuth, or nil when
+    /// it has no position to draw. That is when either is unknown, when it is below the horizon
+    /// or past the zenith, and when both are exactly 0: gpsd's way of giving no position (its
+    /// NMEA driver reads a GSV's empty fields as 0, and some receivers send 0 and 0 for a
+    /// satellite they track without an almanac), which plotted would pile such satellites up
+    /// on the horizon at north. The satellite tables list them all the same, as reported.
+    public var skyPosition: (elevation: Double, azimuth: Double)? {
+        guard let elevation, let azimuth, (0...90).contains(elevation), azimuth.isFinite,
+              elevation != 0 || azimuth != 0 else { return nil }
+        return (elevation, azimuth)
+    }
+
     /// The satellite's system: from its `gnssID` when known, else from its PRN's range.
     public var constellation: Constellation? {
         gnssID.flatMap(Constellation.init(gnssID:)) ?? Constellation(prn: prn)

@@ -57,17 +57,41 @@ public final class EventStreamServer: Sendable {
     }
 
     /// A server of `assets` by path (`/` included), the stream at `streamPath`, each response
-    /// with `headers` (a Content-Security-Policy, say). `snapshot` is what a client is sent
-    /// first, and again after it missed events: it must make the events sent since redundant.
+    /// with `headers` (a Content-Security-Policy, say), their values made visible ASCII
+    /// (``headerValue(_:)``). `snapshot` is what a client is sent first, and again after it
+    /// missed events: it must make the events sent since redundant.
     public init(assets: [String: WebAsset], streamPath: String = "/events",
                 headers: [(name: String, value: String)] = [], limits: Limits = Limits(),
                 snapshot: @escaping @Sendable () -> [ServerSentEvent]) {
         self.assets = assets
         self.streamPath = streamPath
-        self.headers = headers
+        self.headers = headers.map { ($0.name, Self.headerValue($0.value)) }
         self.limits = limits
         self.snapshot = snapshot
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+    }
+
+    /// `value` as a header may carry it: visible ASCII and inner spaces (RFC 9110's field-value
+    /// without obs-text) kept, every other byte percent-encoded (`%C3%A4` for `ä`, `%0D` for a
+    /// carriage return), `%` too so that the encoding reads back. A value from configuration or
+    /// a command line may hold anything; raw UTF-8 or a line break there would be read as
+    /// Latin-1 by one client, refused by another, or end the header.
+    public static func headerValue(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        var out = ""
+        for byte in value.utf8 {
+            if (0x21...0x7E).contains(byte) && byte != UInt8(ascii: "%") || byte == 0x20 {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(hex[Int(byte >> 4)])
+                out.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        // Spaces at either end are not part of a field value: a reader would drop them.
+        while out.hasPrefix(" ") { out = "%20" + out.dropFirst() }
+        while out.hasSuffix(" ") { out = out.dropLast() + "%20" }
+        return out
     }
 
     /// Starts listening on `host`:`port` (0 picks a free port); returns the port bound.

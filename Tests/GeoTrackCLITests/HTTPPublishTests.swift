@@ -146,6 +146,26 @@ struct HTTPPublishTests {
         #expect(try await Self.outbox(home: home).isEmpty)
     }
 
+    @Test("a user or device name beyond ASCII (jörg) is sent in the query only: a header value must be visible ASCII, and the Recorder reads the query when the header is absent")
+    func nonASCIIName() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try await RecordingHTTPServer(answers: [200])
+        let run = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "http://127.0.0.1:\(server.port)/pub",
+                                                  "--publish-user", "jörg", "--publish-device", "boat"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let requests = try server.requests()
+        #expect(!requests.isEmpty)
+        for request in requests {
+            // python's http.server reads header bytes as Latin-1: raw UTF-8 would show here as "jÃ¶rg".
+            for (name, value) in request.headers {
+                #expect(value.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }, "\(name): \(value)")
+            }
+            #expect(request.headers["x-limit-u"] == nil, "\(request.headers)")
+            #expect(request.headers["x-limit-d"] == "boat", "\(request.headers)")
+            #expect(request.parameter("u") == "jörg" && request.parameter("d") == "boat", "\(request.query)")
+        }
+    }
+
     @Test("a user in the URL and --publish-password-file: basic authentication to /pub by default; a 401 is a refused login, said, and flush exits 77")
     func basicAuthentication() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -1,7 +1,9 @@
 import Foundation
+import GPSReports
 import GeoTrackTesting
 import LocationKit
 import Testing
+@testable import GeoTrackCLI
 
 /// `geotrack serve`: the page in a real browser (Debian's chromium, headless, driven by
 /// Browser/headless.py over the DevTools pipe), against a real replay and a real mosquitto.
@@ -66,8 +68,10 @@ struct ServeTests {
     }
 
     /// What headless.py printed: the value of `read` once `until` held, and whether it held.
+    /// With `responses`, headless.py writes there every HTTP answer the tab got (``answers(_:)`` reads it).
     static func browse(_ url: String, until: String, read: String, screenshot: String? = nil,
-                       phone: String? = nil, hiddenTabs: (count: Int, ready: String)? = nil) async throws -> (held: Bool, value: Any?) {
+                       phone: String? = nil, hiddenTabs: (count: Int, ready: String)? = nil,
+                       responses: String? = nil) async throws -> (held: Bool, value: Any?) {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else {
             Issue.record("chromium is missing: run make deps")
             return (false, nil)
@@ -76,11 +80,18 @@ struct ServeTests {
         if let screenshot { arguments += ["--screenshot", screenshot] }
         if let phone { arguments += ["--phone", phone] }
         if let hiddenTabs { arguments += ["--hidden-tabs", String(hiddenTabs.count), "--hidden-ready", hiddenTabs.ready] }
+        if let responses { arguments += ["--responses", responses] }
         let command = arguments
         let run = try await TestSupport.run("/usr/bin/python3", command)
         #expect(run.status == 0 || run.status == 1, "headless.py: \(run.stderr)")
         let value = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8), options: [.fragmentsAllowed])
         return (run.status == 0, value)
+    }
+
+    /// The HTTP answers headless.py's `--responses` wrote: URL and status, in order.
+    static func answers(_ path: String) throws -> [(url: String, status: Int)] {
+        let list = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [[String: Any]] ?? []
+        return list.map { ($0["url"] as? String ?? "", ($0["status"] as? NSNumber)?.intValue ?? -1) }
     }
 
     /// Whether the serve on `port` has `count` event streams open, by its `/stats`, within 60 s.
@@ -176,8 +187,10 @@ struct ServeTests {
         func cell(_ value: Any?) -> Double? { (value as? NSNumber)?.doubleValue }
         let expected = satellites.map { [cell($0["PRN"]), cell($0["el"]), cell($0["az"]), cell($0["ss"]),
                                          ($0["used"] as? Bool ?? false) ? 1 : 0] }
-        // The plot shows a satellite with a direction above or on the horizon, as the page's script does.
-        let plotted = satellites.filter { cell($0["el"]).map { $0 >= 0 } ?? false && $0["az"] != nil }
+        // The plot shows a satellite with a position (Satellite.skyPosition, as the terminal's plot).
+        let plotted = satellites.filter {
+            Satellite(prn: 1, elevation: cell($0["el"]), azimuth: cell($0["az"])).skyPosition != nil
+        }
 
         let server = try await Self.offPool { try Server(["--replay", name, "--tiles", "none"], in: Self.logs, home: home) }
         let (held, value) = try await Self.browse(
@@ -212,6 +225,121 @@ struct ServeTests {
         let dops = (page["dop"] as? String ?? "").split(separator: " ").compactMap { Double($0) }
         #expect(dops == [cell(sky["hdop"]), cell(sky["pdop"])].compactMap { $0 }, "\(page)")
         #expect(dops.count == 2, "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve in chromium: no fix for 10 s greys the marker and says the fix's age, the next fix makes it current, a replay's end does not; the page asks for nothing serve lacks (no /favicon.ico 404)")
+    func staleFix() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        // Fixes at 1 and 2 s, none until 20 s, then two more (a cycle's first has none), played
+        // in real time: the page sees fixes stop for 18 s, then come again.
+        let log = home.appendingPathComponent("gap.nmea")
+        var lines: [String] = []
+        for second in [0, 1, 2, 20, 21] {
+            let time = String(format: "0900%02d.00", second)
+            let longitude = String(format: "006%07.4f", 9 + Double(second) * 0.001)
+            lines.append(SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,2.5,90.0,120925,,,A"))
+            lines.append(SyntheticLog.sentence("GPGGA,\(time),4612.0004,N,\(longitude),E,1,09,0.8,380.0,M,47.9,M,,"))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        let server = try await Self.offPool { try Server(["--replay", "gap.nmea", "--realtime", "--tiles", "none"], in: home, home: home) }
+        let answers = home.appendingPathComponent("responses.json").path
+        // Each change of the fix's state, as the page shows it then: sampled every 200 ms, and
+        // the stale spell lasts 8 s.
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: """
+            (() => { const fix = document.getElementById("fix"), note = document.getElementById("fix-age");
+              const marker = document.querySelector("path.fix-marker");
+              const seen = window.geotrackSeen || (window.geotrackSeen = []);
+              const state = fix.dataset.lat === "" ? "none" : fix.dataset.stale === "true" ? "stale" : "current";
+              if (!seen.length || seen[seen.length - 1].state !== state)
+                seen.push({state: state, note: note.hidden ? null : note.textContent, fill: marker ? marker.getAttribute("fill") : null});
+              return seen.map((s) => s.state).join(" ").includes("stale current"); })()
+            """,
+            read: #"({seen: window.geotrackSeen, icon: document.querySelector("link[rel~=icon]")?.getAttribute("href")})"#,
+            responses: answers)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the fix stale, then current again: \(page) \(server.process.stderr)")
+        let seen = page["seen"] as? [[String: Any]] ?? []
+        let stale = try #require(seen.first { $0["state"] as? String == "stale" }, "\(page)")
+        let current = try #require(seen.last { $0["state"] as? String == "current" }, "\(page)")
+        // "last fix N s ago", N at least the 10 s the page waits for a fix.
+        let note = stale["note"] as? String ?? ""
+        let age = Int(note.dropFirst("last fix ".count).prefix { $0.isNumber }) ?? -1
+        #expect(note.hasPrefix("last fix ") && note.hasSuffix(" s ago") && age >= 10, "\(stale)")
+        #expect(stale["fill"] as? String == "#9e9e9e", "the stale marker is not grey: \(stale)")
+        #expect(current["note"] is NSNull && current["fill"] as? String == "#1f6feb", "\(current)")
+
+        // Every request the browser made on its own (the page's icon too) found what it asked for.
+        #expect((page["icon"] as? String ?? "").hasPrefix("data:image/svg+xml,"), "\(page)")
+        let got = try Self.answers(answers)
+        #expect(got.contains { $0.url == server.url && $0.status == 200 }, "\(got)")
+        #expect(got.allSatisfy { $0.status < 400 }, "\(got)")
+        #expect(!got.contains { $0.url.hasSuffix("/favicon.ico") }, "\(got)")
+
+        // Past the replay's end no fix is due: a page open for longer than 10 s after it still
+        // shows the last fix as it was.
+        let (ended, after) = try await Self.browse(
+            server.url,
+            until: #"document.getElementById("status").textContent === "end of gap.nmea" && performance.now() > 12000"#,
+            read: """
+            ({lat: document.getElementById("fix").dataset.lat, stale: document.getElementById("fix").dataset.stale,
+              note: document.getElementById("fix-age").hidden, fill: document.querySelector("path.fix-marker")?.getAttribute("fill")})
+            """)
+        let last = after as? [String: Any] ?? [:]
+        #expect(ended, "the page never showed the replay's end: \(last) \(server.process.stderr)")
+        #expect(last["lat"] as? String != "" && last["stale"] as? String == "false" && last["note"] as? Bool == true
+                && last["fill"] as? String == "#1f6feb", "\(last)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("serve in chromium: satellites with elevation and azimuth 0 (a GSV's empty fields) are listed, but not plotted at north, as on the terminal's plot")
+    func satellitesWithoutPosition() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        // PRN 5 and 23 have a position; 12's fields are empty and 17's are 00,000: gpsd reads
+        // both as elevation 0, azimuth 0.
+        let log = home.appendingPathComponent("nopos.nmea")
+        var lines: [String] = []
+        for second in 0..<4 {
+            let time = String(format: "0900%02d.00", second)
+            lines.append(SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,00609.0000,E,0.0,90.0,120925,,,A"))
+            lines.append(SyntheticLog.sentence("GPGGA,\(time),4612.0004,N,00609.0000,E,1,04,0.8,380.0,M,47.9,M,,"))
+            lines.append(SyntheticLog.sentence("GPGSA,A,3,05,12,17,23,,,,,,,,,1.5,0.8,1.2"))
+            lines.append(SyntheticLog.sentence("GPGSV,1,1,04,05,45,120,40,12,,,35,17,00,000,30,23,10,300,28"))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        // The oracle: the SKY the replay reports (gpsd's), and the satellites the terminal plots.
+        let json = try await TestSupport.geotrack(["replay", log.path, "--json", "--sky"], home: home)
+        let last = try #require(json.stdout.split(separator: "\n").last { $0.contains(#""class":"SKY""#) }, "\(json.stdout)")
+        let sky = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let satellites = try #require(sky["satellites"] as? [[String: Any]])
+        #expect(satellites.map { ($0["PRN"] as? NSNumber)?.intValue ?? -1 } == [5, 12, 17, 23], "\(satellites)")
+        #expect(satellites.filter { ($0["el"] as? NSNumber)?.doubleValue == 0 && ($0["az"] as? NSNumber)?.doubleValue == 0 }.count == 2,
+                "\(satellites)")
+        let plotted = satellites.compactMap { satellite -> Int? in
+            let value = Satellite(prn: (satellite["PRN"] as? NSNumber)?.intValue ?? 0, elevation: (satellite["el"] as? NSNumber)?.doubleValue,
+                                  azimuth: (satellite["az"] as? NSNumber)?.doubleValue)
+            return SkyPlot.cell(of: value, top: 0, left: 0, rows: 10) == nil ? nil : value.prn
+        }
+        #expect(plotted == [5, 23])
+
+        let server = try await Self.offPool { try Server(["--replay", "nopos.nmea", "--tiles", "none"], in: home, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: ##"document.getElementById("status").textContent === "end of nopos.nmea" && document.querySelectorAll("#satellites tbody tr").length === 4"##,
+            read: """
+            ({rows: [...document.querySelectorAll("#satellites tbody tr")].map(r => r.cells[0].textContent),
+              dots: [...document.querySelectorAll("#sky circle[r='6']")].map(c => [Number(c.getAttribute("cx")), Number(c.getAttribute("cy"))]),
+              labels: [...document.querySelectorAll("#sky text")].map(t => t.textContent).filter(t => t !== "N")})
+            """)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the page never showed the log's sky: \(page) \(server.process.stderr)")
+        #expect(page["rows"] as? [String] == ["5", "12", "17", "23"], "every satellite is listed: \(page)")
+        #expect(page["labels"] as? [String] == plotted.map(String.init), "only those the terminal plots are plotted: \(page)")
+        // Nothing on the horizon at north, where 0° and 0° would put a satellite.
+        let dots = page["dots"] as? [[Double]] ?? []
+        #expect(dots.count == 2 && !dots.contains { abs($0[0]) < 0.1 && abs($0[1] + 100) < 0.1 }, "\(page)")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 
@@ -442,7 +570,7 @@ struct ServeTests {
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
     }
 
-    @Test("serve's bad values are one-line usage errors (64); another address than loopback is warned about; SIGTERM ends it")
+    @Test("serve's bad values are one-line errors (64; 66 and 65 for a replay that is missing or no log) before any serving line; all interfaces are warned about, the URL printed opens; SIGTERM ends it")
     func usage() async throws {
         let home = try TestSupport.temporaryDirectory()
         let log = Self.logs.appendingPathComponent("loop.nmea").path
@@ -452,6 +580,7 @@ struct ServeTests {
             (["--tiles", "ftp://tiles.example/{z}/{x}/{y}.png"], "--tiles takes none or a tile URL"),
             (["--tiles", "https://tiles.example/{z}/{x}.png"], "it has no {y}"),
             (["--tiles", "https://tiles.example/{z}/{x}/{y}.png;script-src"], "semicolon"),
+            (["--tiles", "https://kärtchen.example/{z}/{x}/{y}.png"], "it is not ASCII"),
             (["--gpsd", "localhost:2947", "--replay", log], "--gpsd and --replay cannot be used together"),
             (["--speed", "2"], "give --replay FILE too"),
             (["--realtime"], "give --replay FILE too"),
@@ -466,14 +595,29 @@ struct ServeTests {
         #expect(missing.status == 66, "\(missing.stderr)")
         // Found before anything is served: the error is all it prints.
         #expect(missing.stderr == "geotrack: cannot replay \(home.appendingPathComponent("none.nmea").path): no such file. Check the path.\n")
+        // A file that is no log is found as early: never a "serving" line, then the error.
+        let junk = home.appendingPathComponent("notes.txt")
+        try String(repeating: "shopping list: bread, milk\n", count: 2000).write(to: junk, atomically: true, encoding: .utf8)
+        let notALog = try await TestSupport.geotrack(["serve", "--replay", junk.path, "--listen", "127.0.0.1:0", "--tiles", "none"], home: home)
+        #expect(notALog.status == 65, "\(notALog.stderr)")
+        #expect(notALog.stderr == "geotrack: \(junk.path) holds no NMEA sentence or GPX track point gpsd would read; give an NMEA log or a GPX track\n")
 
-        let open = try await Self.offPool {
-            try Server(["--replay", "loop.nmea", "--realtime", "--speed", "50", "--tiles", "none", "--listen", "0.0.0.0:0"],
-                       in: Self.logs, home: home)
+        // Every interface: the address printed is one a browser opens (loopback), and the
+        // warning says that it listens on all of them.
+        for (wildcard, loopback) in [("0.0.0.0", "127.0.0.1"), ("[::]", "[::1]")] {
+            let open = try await Self.offPool {
+                try Server(["--replay", "loop.nmea", "--realtime", "--speed", "50", "--tiles", "none", "--listen", "\(wildcard):0"],
+                           in: Self.logs, home: home)
+            }
+            let host = wildcard.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            #expect(open.process.stderr.contains("warning: listening on all interfaces (\(host)), not loopback"), "\(open.process.stderr)")
+            #expect(open.url.hasPrefix("http://\(loopback):"), "\(open.process.stderr)")
+            #expect(open.process.stderr.contains("on every interface"), "\(open.process.stderr)")
+            let fetch = try await TestSupport.run("/usr/bin/python3", ["-c", "from sys import argv\nfrom urllib.request import urlopen\nprint(urlopen(argv[1]).status)", open.url])
+            #expect(fetch.stdout == "200\n", "\(open.url): \(fetch.stderr)")
+            open.process.signal(SIGTERM)
+            #expect(await open.process.status(within: 20) == 0, "\(open.process.stderr)")
         }
-        #expect(open.process.stderr.contains("warning: listening on 0.0.0.0, not loopback"), "\(open.process.stderr)")
-        open.process.signal(SIGTERM)
-        #expect(await open.process.status(within: 20) == 0, "\(open.process.stderr)")
     }
 
     @Test("serve --gpsd: a real gpsd (gpsfake) moves #fix, once access is granted; without it, exit 79 as watch")

@@ -172,18 +172,36 @@ struct SkyScreenTests {
             guard row < lines.count, column < lines[row].count else { return " " }
             return Character(lines[row][column])
         }
-        // Zenith: the centre cell; north on the horizon: the top ring row, centre column; east
-        // on the horizon: the ring's right edge, middle row.
+        // Zenith: the centre cell; east on the horizon: the ring's right edge, middle row.
         #expect(at(5, 10) == "●")
-        #expect(at(1, 10) == "○")
         #expect(at(5, 18) == "●")
         #expect(at(0, 10) == "N" && at(9, 10) == "S" && at(5, 0) == "W" && at(5, 19) == "E")
-        // A satellite without a position is listed in the table but not plotted.
+        // PRN 71 at elevation 0 and azimuth 0 (gpsd's "no position") and PRN 13 with none are
+        // listed in the table but not plotted: nothing stands on the horizon at north.
+        #expect(at(1, 10) != "○")
         let marks = lines.joined().filter { $0 == "●" || $0 == "○" }
-        #expect(marks.count == 3)
+        #expect(marks.count == 2)
         let braille = lines.joined().filter { (0x2801...0x28FF).contains($0.value) }
         #expect(braille.count > 30, "the rings are drawn: \(braille.count) braille cells")
-        #expect(SkyPlot.cell(of: Satellite(prn: 9, elevation: -3, azimuth: 10), top: 0, left: 0, rows: rows) == nil)
+        // North just above the horizon: the top ring row, centre column.
+        #expect(SkyPlot.cell(of: Satellite(prn: 9, elevation: 1, azimuth: 0), top: 0, left: 0, rows: rows).map { $0 == (1, 10) } == true)
+    }
+
+    @Test("a satellite has a position to plot only with both values, 0° to 90° up, and not 0° and 0° (gpsd's none); the page follows the same rule")
+    func skyPosition() {
+        #expect(Satellite(prn: 1, elevation: 0, azimuth: 90).skyPosition.map { $0 == (0, 90) } == true)
+        #expect(Satellite(prn: 1, elevation: 90, azimuth: 0).skyPosition.map { $0 == (90, 0) } == true)
+        #expect(Satellite(prn: 1, elevation: 0.5, azimuth: 0).skyPosition.map { $0 == (0.5, 0) } == true)
+        for unplotted in [Satellite(prn: 1, elevation: 0, azimuth: 0), Satellite(prn: 1, elevation: -3, azimuth: 10),
+                          Satellite(prn: 1, elevation: 95, azimuth: 10), Satellite(prn: 1, elevation: 45),
+                          Satellite(prn: 1, azimuth: 45), Satellite(prn: 1, elevation: 45, azimuth: .nan)] {
+            #expect(unplotted.skyPosition == nil, "\(unplotted)")
+            #expect(SkyPlot.cell(of: unplotted, top: 0, left: 0, rows: 10) == nil, "\(unplotted)")
+        }
+        // The page's JSON carries the same verdict for each satellite.
+        let json = ServePage.skyJSON(SkyView(satellites: [Satellite(prn: 5, elevation: 45, azimuth: 120),
+                                                          Satellite(prn: 12, elevation: 0, azimuth: 0)]))
+        #expect(json.contains(#""prn":5,"#) && json.components(separatedBy: #""plotted":"#).dropFirst().map { $0.prefix(4) } == ["true", "fals"], "\(json)")
     }
 
     @Test("every size fits: no line wider than the window less one column, never more rows than it has",

@@ -107,6 +107,22 @@ struct EventStreamServerTests {
         await server.stop()
     }
 
+    @Test("header values from configuration are sent as visible ASCII: UTF-8, a line break and an end space percent-encoded")
+    func headerValues() async throws {
+        let server = EventStreamServer(assets: ["/": WebAsset(contentType: "text/plain", text: "page")],
+                                       headers: [("X-Origin", "https://kärtchen.example 100%\r\nSet-Cookie: a=b ")], snapshot: { [] })
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        let client = try Client(port: port)
+        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        let received = await client.read(until: "\r\n\r\npage") ?? ""
+        let head = received.components(separatedBy: "\r\n\r\n").first ?? ""
+        #expect(head.contains("\r\nX-Origin: https://k%C3%A4rtchen.example 100%25%0D%0ASet-Cookie: a=b%20\r\n"), "\(head)")
+        #expect(head.unicodeScalars.allSatisfy { $0.isASCII }, "\(head)")
+        #expect(!head.contains("\r\nSet-Cookie"), "\(head)")
+        #expect(EventStreamServer.headerValue("default-src 'none'; img-src 'self'") == "default-src 'none'; img-src 'self'")
+        await server.stop()
+    }
+
     @Test("a stream gets the snapshot first, then every event broadcast")
     func stream() async throws {
         let server = Self.server(snapshot: { [ServerSentEvent(name: "snapshot", data: "{\"seq\":0}")] })

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Where `geotrack serve` listens (`--listen HOST:PORT`, `[IPv6]:PORT`).
 package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
     /// The host or address, without brackets.
@@ -41,9 +45,22 @@ package struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// The URL a browser opens, for `port`.
+    /// Whether this is the address of every interface (`0.0.0.0`, `::` or another spelling of
+    /// either), which a server binds to but a browser cannot open.
+    package var isWildcard: Bool {
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 { return v4.s_addr == 0 }
+        if inet_pton(AF_INET6, host, &v6) == 1 {
+            return withUnsafeBytes(of: &v6) { $0.allSatisfy { $0 == 0 } }
+        }
+        return false
+    }
+
+    /// The URL a browser opens, for `port`: for every interface, this machine's loopback of the
+    /// same family (`127.0.0.1`, `[::1]`), which the wildcard includes.
     package func url(port: Int) -> String {
-        "http://" + (host.contains(":") ? "[\(host)]" : host) + ":\(port)/"
+        let shown = isWildcard ? (host.contains(":") ? "::1" : "127.0.0.1") : host
+        return "http://" + (shown.contains(":") ? "[\(shown)]" : shown) + ":\(port)/"
     }
 
     /// `HOST:PORT`, an IPv6 address in brackets.

@@ -104,8 +104,23 @@ extension GeoTrack {
 
             let settings = try await Settings.load(overrides: settingsOverrides, explicitFile: configFile.config)
             let logger = Logger.geotrack()
-            // A missing log is found before the address is announced: it is then the only output.
-            if let replay { try LocationSources.checkReplayable(replay) }
+            // A missing log, or a file that is not one, is found before the address is announced:
+            // the error is then the only output, never a "serving" line followed by it.
+            if let replay {
+                try LocationSources.checkReplayable(replay)
+                // Reading blocks: on a thread of its own, not on the cooperative pool.
+                let checked = await withCheckedContinuation { (continuation: CheckedContinuation<CLIError?, Never>) in
+                    DetachedThread.startOrRun(name: "geotrack check") {
+                        do throws(CLIError) {
+                            try LocationSources.checkHoldsLog(replay)
+                            continuation.resume(returning: nil)
+                        } catch {
+                            continuation.resume(returning: error)
+                        }
+                    }
+                }
+                if let checked { throw checked }
+            }
 
             // Access is decided before anything is served, as for watch; a replay needs none.
             let access = try RunAccess.unlessReplaying(replay)
@@ -142,10 +157,17 @@ extension GeoTrack {
                 await lifecycle.end()
                 throw CLIError(.unavailable, "\(error.message); choose another --listen address")
             }
-            if !address.isLoopback {
-                Terminal.standardError("geotrack: warning: listening on \(address.host), not loopback: anyone who can reach this machine can see your position")
+            if address.isWildcard {
+                // 0.0.0.0 or :: is no address a browser can open: the URL printed is loopback's,
+                // and the line says where else the page can be reached.
+                Terminal.standardError("geotrack: warning: listening on all interfaces (\(address.host)), not loopback: anyone who can reach this machine can see your position")
+                Terminal.standardError("geotrack: serving \(address.url(port: port)) (and port \(port) on every interface; Ctrl-C to stop)")
+            } else {
+                if !address.isLoopback {
+                    Terminal.standardError("geotrack: warning: listening on \(address.host), not loopback: anyone who can reach this machine can see your position")
+                }
+                Terminal.standardError("geotrack: serving \(address.url(port: port)) (Ctrl-C to stop)")
             }
-            Terminal.standardError("geotrack: serving \(address.url(port: port)) (Ctrl-C to stop)")
 
             let output = TrackerOutput(display: StatusDisplay(mode: .changes, options: render, descriptor: STDERR_FILENO),
                                        outputs: [ServeOutput(page: page)], stopAfter: nil)

@@ -50,8 +50,15 @@ enum ServeAssets {
         var json = ServeJSON()
         json.add("tiles", tiles?.template)
         json.add("attribution", tiles?.attribution)
+        json.add("stale_after", ServePage.staleAfter, decimals: 0)
         return json.json
     }
+
+    /// The page's icon, inline: a browser asks for /favicon.ico on every load of a page that
+    /// names none, and would be answered 404. The fix's marker, as an SVG data URL (the policy's
+    /// img-src has data:).
+    static let icon = "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+        + "%3Ccircle cx='8' cy='8' r='6' fill='%231f6feb' stroke='%23ffffff' stroke-width='2'/%3E%3C/svg%3E"
 
     static let html = """
     <!DOCTYPE html>
@@ -60,6 +67,7 @@ enum ServeAssets {
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>geotrack</title>
+    <link rel="icon" href="\(icon)">
     <link rel="stylesheet" href="/leaflet/leaflet.css">
     <link rel="stylesheet" href="/app.css">
     <script src="/leaflet/leaflet.js" defer></script>
@@ -70,7 +78,7 @@ enum ServeAssets {
     <main>
     <div id="map"></div>
     <aside>
-    <section id="fix" data-lat="" data-lon="">
+    <section id="fix" data-lat="" data-lon="" data-stale="false">
     <h2>Fix</h2>
     <dl>
     <dt>position</dt><dd id="fix-position">–</dd>
@@ -81,6 +89,7 @@ enum ServeAssets {
     <dt>mode</dt><dd id="fix-mode">–</dd>
     <dt>time</dt><dd id="fix-time">–</dd>
     </dl>
+    <p id="fix-age" class="stale" hidden></p>
     </section>
     <section id="track" data-points="0"><h2>Track</h2><p id="track-text">no points yet</p></section>
     <section><h2>Events</h2><ol id="events"></ol></section>
@@ -117,6 +126,8 @@ enum ServeAssets {
     .dim { color: #777; }
     .used { font-weight: bold; }
     .stale { color: #999; }
+    #fix[data-stale="true"] dd { color: #999; }
+    #fix-age { margin: 4px 0 0; }
     .leaflet-container { background: #eef2ec; }
 
     """
@@ -133,6 +144,12 @@ enum ServeAssets {
       let devices = [];
       let map = null, trackLine = null, fixMarker = null, accuracyCircle = null;
       let regionLayer = null, fleetLayer = null, userMoved = false, fitted = false;
+      // When the fix shown arrived (performance.now(), the page's own clock: the server's and
+      // the browser's may disagree), and after how many seconds without another it is stale
+      // (serve's ServePage.staleAfter, from /config.json).
+      let fixAt = null, staleAfter = 10;
+      // The source ended (a replay's end): its last fix stays as it was, since none is due.
+      let sourceEnded = false;
 
       function setupMap(config) {
         if (typeof L === "undefined") { text($("link"), "(map unavailable: Leaflet not served)"); return; }
@@ -155,7 +172,11 @@ enum ServeAssets {
         return span;
       }
 
-      function applyStatus(value) { text($("status"), value); }
+      function applyStatus(value, ended) {
+        text($("status"), value);
+        sourceEnded = ended === true;
+        showAge();
+      }
 
       // No fix (a snapshot of a run that has none yet, such as a serve restarted while the
       // page was open): nothing of an earlier one may stay, as if it were current.
@@ -166,11 +187,36 @@ enum ServeAssets {
         for (const id of ["fix-position", "fix-accuracy", "fix-speed", "fix-heading", "fix-altitude", "fix-mode", "fix-time"]) text($(id), null);
         if (fixMarker) { fixMarker.remove(); accuracyCircle.remove(); fixMarker = null; accuracyCircle = null; }
         fitted = false;
+        fixAt = null;
+        showAge();
       }
 
-      function applyFix(fix) {
+      const freshColors = { marker: "#1f6feb", circle: "#3b6ea5" }, staleColors = { marker: "#9e9e9e", circle: "#9e9e9e" };
+
+      // Greys the marker and says how old the fix is once none came for staleAfter seconds: the
+      // receiver lost its fix, gpsd or serve stopped, or the connection broke. Not after the
+      // source's end, which the status says.
+      function showAge() {
+        const seconds = fixAt == null ? 0 : (performance.now() - fixAt) / 1000;
+        const stale = fixAt != null && !sourceEnded && seconds >= staleAfter;
+        const element = $("fix");
+        const note = $("fix-age");
+        if (stale) text(note, "last fix " + age(seconds) + " ago");
+        note.hidden = !stale;
+        if (element.dataset.stale === String(stale)) return;
+        element.dataset.stale = String(stale);
+        const colors = stale ? staleColors : freshColors;
+        if (fixMarker) {
+          fixMarker.setStyle({ fillColor: colors.marker });
+          accuracyCircle.setStyle({ color: colors.circle });
+        }
+      }
+
+      // `ageSeconds`: how long ago the server took the fix in (a snapshot's), 0 for one just sent.
+      function applyFix(fix, ageSeconds) {
         const element = $("fix");
         if (!fix) { clearFix(); return; }
+        fixAt = performance.now() - 1000 * (ageSeconds || 0);
         element.dataset.lat = String(fix.lat);
         element.dataset.lon = String(fix.lon);
         text($("fix-position"), fix.position);
@@ -180,11 +226,13 @@ enum ServeAssets {
         text($("fix-altitude"), fix.altitude_text);
         text($("fix-mode"), fix.mode + (fix.satellites == null ? "" : ", " + fix.satellites + " satellites used"));
         text($("fix-time"), fix.time);
-        if (!map) return;
+        if (!map) { showAge(); return; }
         const at = [fix.lat, fix.lon];
         if (!fixMarker) {
-          accuracyCircle = L.circle(at, { radius: fix.accuracy || 0, color: "#3b6ea5", weight: 1, fillOpacity: 0.15 }).addTo(map);
-          fixMarker = L.circleMarker(at, { radius: 7, color: "#ffffff", weight: 2, fillColor: "#1f6feb", fillOpacity: 1 }).addTo(map);
+          accuracyCircle = L.circle(at, { radius: fix.accuracy || 0, color: freshColors.circle, weight: 1, fillOpacity: 0.15 }).addTo(map);
+          fixMarker = L.circleMarker(at, { radius: 7, color: "#ffffff", weight: 2, fillColor: freshColors.marker, fillOpacity: 1,
+                                           className: "fix-marker" }).addTo(map);
+          element.dataset.stale = "";
         } else {
           fixMarker.setLatLng(at);
           accuracyCircle.setLatLng(at);
@@ -192,6 +240,7 @@ enum ServeAssets {
         }
         if (!fitted) { map.setView(at, 16, { animate: false }); fitted = true; }
         else if (!userMoved && !map.getBounds().contains(at)) { map.panTo(at); }
+        showAge();
       }
 
       function drawTrack() {
@@ -259,7 +308,8 @@ enum ServeAssets {
         while (body.firstChild) body.removeChild(body.firstChild);
         if (!sky) { text($("dop"), ""); return; }
         for (const s of sky.satellites) {
-          if (s.el != null && s.az != null && s.el >= 0) {
+          // The server says which satellites have a position to draw (Satellite.skyPosition).
+          if (s.plotted) {
             const r = 100 * (90 - s.el) / 90, a = s.az * Math.PI / 180;
             const x = r * Math.sin(a), y = -r * Math.cos(a);
             plot.appendChild(svg("circle", { cx: x.toFixed(1), cy: y.toFixed(1), r: 6, fill: s.used ? "#2e9e44" : "#ffffff", stroke: "#333" }));
@@ -329,10 +379,10 @@ enum ServeAssets {
 
       function applySnapshot(snapshot) {
         lastSeq = snapshot.seq;
-        applyStatus(snapshot.status);
+        applyStatus(snapshot.status, snapshot.ended);
         track = snapshot.track;
         drawTrack();
-        applyFix(snapshot.fix);
+        applyFix(snapshot.fix, snapshot.fix_age);
         drawRegions(snapshot.regions);
         const list = $("events");
         while (list.firstChild) list.removeChild(list.firstChild);
@@ -361,7 +411,7 @@ enum ServeAssets {
           if (fresh(message)) apply(message);
         });
         stream.addEventListener("snapshot", (e) => applySnapshot(JSON.parse(e.data)));
-        on("status", (m) => applyStatus(m.text));
+        on("status", (m) => applyStatus(m.text, m.ended));
         on("fix", (m) => { applyTrack(m.track); applyFix(m.fix); });
         on("event", (m) => addEvent(m));
         on("sky", (m) => applySky(m));
@@ -386,6 +436,8 @@ enum ServeAssets {
 
       fetch("/config.json").then((r) => r.json()).catch(() => ({})).then((config) => {
         setupMap(config);
+        if (config.stale_after > 0) staleAfter = config.stale_after;
+        setInterval(showAge, 1000);
         document.addEventListener("visibilitychange", pauseWhileHidden);
         pauseWhileHidden();
         setInterval(() => { if (devices.length) drawDevices(); }, 5000);

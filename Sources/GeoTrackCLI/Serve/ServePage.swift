@@ -17,6 +17,16 @@ package final class ServePage: Sendable {
     /// The most events kept for a browser that joins later.
     static let keptEvents = 200
 
+    /// Seconds without a new fix after which the page greys its marker and says how old the fix
+    /// is. A receiver reports once a second (some up to ten times), and the tracker itself calls
+    /// a source stale after 5 s without a report (GPSDConfiguration's staleAfter): twice that is
+    /// ten fixes missed at the usual rate, so a fix that is merely late never greys the marker,
+    /// and one that stopped shows within seconds, not the minutes OwnTracks and Traccar allow
+    /// phones that report every few minutes. A distance filter holds back the fixes of a
+    /// receiver standing still, which then reads as stale as well: no fix reached the page.
+    /// A source that ended (a replay's end) leaves its last fix as it was: no fix is due.
+    static let staleAfter: Double = 10
+
     private let options: RenderOptions
     private let regions: [RegionSetting]
     private let state: Mutex<State>
@@ -24,7 +34,11 @@ package final class ServePage: Sendable {
     private struct State {
         var sequence = 0
         var status = ""
+        /// The source ended (finished or failed): the page stops ageing the fix.
+        var ended = false
         var fix: String?
+        /// When `fix` was taken in: a snapshot tells the page how old it is.
+        var fixTakenAt: ContinuousClock.Instant?
         var picture = TrackPicture()
         var events: [String] = []
         var sky: String?
@@ -65,7 +79,8 @@ package final class ServePage: Sendable {
             change { state in
                 guard state.status != text else { return nil }
                 state.status = text
-                return ("status", Self.statusJSON(text))
+                state.ended = status.hasEnded
+                return ("status", Self.statusJSON(text, ended: status.hasEnded))
             }
         case .location(let location):
             let fix = fixJSON(location)
@@ -73,6 +88,7 @@ package final class ServePage: Sendable {
                 let before = state.picture.points.count
                 state.picture.add(location)
                 state.fix = fix
+                state.fixTakenAt = .now
                 // The kept points only grow until they are thinned: then the whole track is sent.
                 let keep = state.picture.points.count >= before ? min(before, state.picture.points.count) : 0
                 let drawn = state.picture.drawnPoints
@@ -115,7 +131,9 @@ package final class ServePage: Sendable {
             var json = ServeJSON()
             json.add("seq", state.sequence)
             json.add("status", state.status)
+            json.add("ended", state.ended)
             json.add("fix", raw: state.fix ?? "null")
+            json.add("fix_age", state.fixTakenAt.map { (ContinuousClock.now - $0).inSeconds }, decimals: 1)
             json.add("track", raw: Self.pointsJSON(state.picture.drawnPoints[...]))
             json.add("regions", raw: ServeJSON.array(regions.map(Self.regionJSON)))
             json.add("events", raw: ServeJSON.array(state.events))
@@ -143,9 +161,10 @@ package final class ServePage: Sendable {
 
     // MARK: JSON
 
-    private static func statusJSON(_ text: String) -> String {
+    private static func statusJSON(_ text: String, ended: Bool) -> String {
         var json = ServeJSON()
         json.add("text", text)
+        json.add("ended", ended)
         return json.json
     }
 
@@ -216,6 +235,8 @@ package final class ServePage: Sendable {
             item.add("az", satellite.azimuth, decimals: 1)
             item.add("snr", satellite.signalStrength, decimals: 1)
             item.add("used", satellite.used)
+            // Whether the plot draws it: the terminal's rule, not one of the page's own.
+            item.add("plotted", satellite.skyPosition != nil)
             return item.json
         }
         json.add("satellites", raw: ServeJSON.array(satellites))

@@ -32,6 +32,11 @@ package struct TileSource: Sendable, Equatable {
         guard !text.contains(where: { forbidden.contains($0) || $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) else {
             throw TileSourceError(text: text, reason: "it has a space, quote, comma, semicolon or control character")
         }
+        // The origin goes into the policy header, whose value must be ASCII; a browser asks for
+        // an internationalised host by its xn-- name, which the policy must name too.
+        guard text.allSatisfy(\.isASCII) else {
+            throw TileSourceError(text: text, reason: "it is not ASCII: write the host's xn-- form and percent-encode the path")
+        }
         for placeholder in ["{z}", "{x}", "{y}"] where !text.contains(placeholder) {
             throw TileSourceError(text: text, reason: "it has no \(placeholder)")
         }

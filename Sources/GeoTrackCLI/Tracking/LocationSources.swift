@@ -3,6 +3,9 @@ import GPSReports
 import LocationKit
 import Logging
 import NMEA
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Where location events come from, and the location manager over them: the adapters to the
 /// GPSD and NMEA layers, configured from the settings the same way for `watch` and `replay`.
@@ -43,6 +46,22 @@ package enum LocationSources {
     package static func checkReplayable(_ path: String) throws(CLIError) {
         do throws(SourceError) {
             try ByteInput.check(path: path)
+        } catch {
+            throw CLIError(error)
+        }
+    }
+
+    /// Fails as the replay would at its end (exit 65) when the regular file `path` holds
+    /// nothing gpsd would read, for a command that announces something first (`serve`). Reads
+    /// only up to the first sentence or track point, at once for a log; to the end for anything
+    /// else. Standard input and pipes are left alone: what this read, the replay would miss.
+    package static func checkHoldsLog(_ path: String) throws(CLIError) {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return }
+        do throws(SourceError) {
+            let reader = try ReplayReader(path: path)
+            while reader.statistics.decoded == 0, reader.statistics.trackPoints == 0, try reader.next() != nil {}
+            if reader.statistics.decodedNothing { throw SourceError.notALog(path) }
         } catch {
             throw CLIError(error)
         }

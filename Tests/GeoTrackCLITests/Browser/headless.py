@@ -4,7 +4,7 @@ third-party module): opens URL, evaluates UNTIL every 200 ms until it is true (o
 passes), then prints the JSON value of READ and optionally saves a screenshot.
 
 Usage: headless.py URL --until JS --read JS [--screenshot PNG] [--deadline SECONDS] [--size WxH] [--phone WxH]
-                   [--hidden-tabs N --hidden-ready JS]
+                   [--hidden-tabs N --hidden-ready JS] [--responses JSON]
 Exit status: 0 when UNTIL became true, 1 when the deadline passed (READ is printed all the same),
 2 when chromium could not be started or answered nothing (or nothing within 10 s past the deadline).
 """
@@ -23,6 +23,9 @@ parser.add_argument("--phone")
 # the one before it is ready (HIDDEN_READY is true in it).
 parser.add_argument("--hidden-tabs", type=int, default=0)
 parser.add_argument("--hidden-ready", default="document.readyState === 'complete'")
+# Writes every HTTP answer the page's tab got, [{"url": ..., "status": ...}], to this file: the
+# browser's own requests (/favicon.ico) included, which the page's script cannot see.
+parser.add_argument("--responses")
 args = parser.parse_args()
 
 browser = shutil.which("chromium")
@@ -57,6 +60,7 @@ os.close(high_read)
 os.close(high_write)
 pending = b""
 next_id = 0
+responses = []
 deadline = time.monotonic() + args.deadline
 
 
@@ -79,6 +83,9 @@ def call(method, params=None, session=None):
             pending += chunk
         raw, pending = pending.split(b"\0", 1)
         answer = json.loads(raw)
+        if answer.get("method") == "Network.responseReceived":
+            response = answer["params"]["response"]
+            responses.append({"url": response.get("url"), "status": response.get("status")})
         if answer.get("id") == next_id:
             if "error" in answer:
                 raise RuntimeError("%s: %s" % (method, answer["error"]))
@@ -103,6 +110,8 @@ try:
     page = next(t["targetId"] for t in targets if t["type"] == "page")
     session = call("Target.attachToTarget", {"targetId": page, "flatten": True})["sessionId"]
     call("Page.enable", session=session)
+    if args.responses:
+        call("Network.enable", session=session)
     if args.phone:
         phone_width, phone_height = args.phone.split("x")
         call("Emulation.setDeviceMetricsOverride",
@@ -126,6 +135,9 @@ try:
         shot = call("Page.captureScreenshot", {"format": "png"}, session)
         with open(args.screenshot, "wb") as file:
             file.write(base64.b64decode(shot["data"]))
+    if args.responses:
+        with open(args.responses, "w") as file:
+            json.dump(responses, file)
     try:
         call("Browser.close")
     except RuntimeError:

@@ -55,11 +55,10 @@ enum SkyPlot {
         }
     }
 
-    /// The cell a satellite is drawn in, or nil when its position is unknown or below the horizon.
+    /// The cell a satellite is drawn in, or nil when it has no position to draw
+    /// (``Satellite/skyPosition``, which the page's plot follows too).
     static func cell(of satellite: Satellite, top: Int, left: Int, rows: Int) -> (row: Int, column: Int)? {
-        guard let elevation = satellite.elevation, let azimuth = satellite.azimuth, elevation >= 0, elevation <= 90 else {
-            return nil
-        }
+        guard let (elevation, azimuth) = satellite.skyPosition else { return nil }
         let radius = Double(rows * 2 - 4) * (90 - elevation) / 90
         let angle = azimuth * Double.pi / 180
         let x = Double(columns(rows: rows)) + radius * sin(angle)
