@@ -25,7 +25,8 @@ extension LocationManager {
                 skiesByDevice[device] = sky
             }
             locationServicesEnabled = true
-            updateReceiverStatus { $0.satellitesSeen = sky.seen; $0.satellitesUsed = sky.used }
+            let counted = skyForReceiverStatus(latest: sky)
+            updateReceiverStatus { $0.satellitesSeen = counted.seen; $0.satellitesUsed = counted.used }
         case .report(.attitude(let attitude)):
             reportRaw(.attitude(attitude))
             handle(attitude)
@@ -37,6 +38,10 @@ extension LocationManager {
             locationServicesEnabled = true
         case .report(.deviceRemoved(let device)):
             reportRaw(.deviceRemoved(device))
+            // A receiver unplugged no longer counts towards the satellites the status shows.
+            if skiesByDevice.removeValue(forKey: device.path) != nil, let best = bestSky() {
+                updateReceiverStatus { $0.satellitesSeen = best.seen; $0.satellitesUsed = best.used }
+            }
         case .report(.version):
             break
         }
@@ -144,6 +149,21 @@ extension LocationManager {
 
     /// How many receivers' sky views are kept apart.
     static let maximumSkyDevices = 16
+
+    /// The sky view whose counts the receiver status shows after `latest` arrived. With one
+    /// receiver (or skies that name none) that is `latest`. With several on one gpsd, each SKY
+    /// is one receiver's, and taking each in turn made the counts jump between them twice a
+    /// second; the status shows the receiver closest to a fix instead: the most satellites
+    /// used, then the most seen.
+    func skyForReceiverStatus(latest: SkyView) -> SkyView {
+        guard latest.device != nil, skiesByDevice.count > 1 else { return latest }
+        return bestSky() ?? latest
+    }
+
+    /// Of the receivers' latest sky views, the one with the most satellites used, then seen.
+    func bestSky() -> SkyView? {
+        skiesByDevice.values.max { ($0.used, $0.seen ?? 0) < ($1.used, $1.seen ?? 0) }
+    }
 
     /// The sky view that goes with `fix`: its own receiver's when both name one (with two
     /// receivers on one gpsd, the last SKY may be the other's, whose satellite count is not

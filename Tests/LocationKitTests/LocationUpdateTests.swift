@@ -274,6 +274,36 @@ import Testing
         #expect(lost?.satellitesUsed == 0 && lost?.satellitesSeen == 0, "\(String(describing: lost))")
     }
 
+    @Test("with two receivers on one gpsd, the status counts the one closest to a fix, not whichever sent the last SKY")
+    func receiverStatusCountsTheBestReceiver() async throws {
+        func sky(_ device: String, seen: Int, used: Int) -> SkyView {
+            SkyView(device: device, satellites: (0..<seen).map { Satellite(prn: $0 + 1, signalStrength: 30, used: $0 < used) })
+        }
+        // Searching on both, their SKYs interleaved as gpsd sends them; then the better one is unplugged.
+        let harness = try Harness { _ in
+            [.state(.receiverPresent),
+             .event(.report(.sky(sky("/dev/pts/11", seen: 9, used: 2)))),
+             .event(.report(.sky(sky("/dev/pts/12", seen: 12, used: 3)))),
+             .event(.report(.sky(sky("/dev/pts/11", seen: 10, used: 2)))),
+             .event(.report(.sky(sky("/dev/pts/12", seen: 12, used: 3)))),
+             .event(.report(.deviceRemoved(Device(path: "/dev/pts/12")))),
+             .event(.report(.sky(sky("/dev/pts/11", seen: 10, used: 3))))]
+        }
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        let counts = Task {
+            var seen: [[Int?]] = []
+            for await status in statuses {
+                let pair = [status.satellitesSeen, status.satellitesUsed]
+                if pair != seen.last { seen.append(pair) }
+                if pair == [10, 3] { break }
+            }
+            return seen
+        }
+        harness.manager.startUpdatingLocation()
+        // Before, the counts followed each SKY: 9/2, 12/3, 10/2, 12/3.
+        #expect(await counts.value.filter { $0 != [0, 0] } == [[9, 2], [12, 3], [10, 2], [10, 3]])
+    }
+
     @Test("with two receivers on one gpsd, a fix takes its satellites and dilutions from its own receiver's sky view")
     func fixPairsWithItsOwnReceiversSky() async throws {
         func sky(_ device: String, used: Int, hdop: Double) -> SkyView {
