@@ -231,11 +231,12 @@ struct ServeTests {
     @Test("serve in chromium: no fix for 10 s greys the marker and says the fix's age, the next fix makes it current, a replay's end does not; the page asks for nothing serve lacks (no /favicon.ico 404)")
     func staleFix() async throws {
         let home = try TestSupport.temporaryDirectory()
-        // Fixes at 1 and 2 s, none until 20 s, then two more (a cycle's first has none), played
-        // in real time: the page sees fixes stop for 18 s, then come again.
+        // Fixes at 1 and 2 s, none until 40 s, then two more (a cycle's first has none), played
+        // in real time: the page sees fixes stop for 38 s, then come again. The gap is long so
+        // that a browser slow to start on a loaded machine still opens the page before it ends.
         let log = home.appendingPathComponent("gap.nmea")
         var lines: [String] = []
-        for second in [0, 1, 2, 20, 21] {
+        for second in [0, 1, 2, 40, 41] {
             let time = String(format: "0900%02d.00", second)
             let longitude = String(format: "006%07.4f", 9 + Double(second) * 0.001)
             lines.append(SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,2.5,90.0,120925,,,A"))
@@ -245,7 +246,7 @@ struct ServeTests {
         let server = try await Self.offPool { try Server(["--replay", "gap.nmea", "--realtime", "--tiles", "none"], in: home, home: home) }
         let answers = home.appendingPathComponent("responses.json").path
         // Each change of the fix's state, as the page shows it then: sampled every 200 ms, and
-        // the stale spell lasts 8 s.
+        // the stale spell lasts 28 s.
         let (held, value) = try await Self.browse(
             server.url,
             until: """
