@@ -26,11 +26,13 @@ import Glibc
 /// **One monitor per name.** As in CoreLocation, a name is open in one monitor at a time: while
 /// a `Monitor` holds it, opening another of the same name, in this process or in another process
 /// of the user, throws ``LocationError/monitorInUse(name:path:processID:)``, so two monitors
-/// never overwrite each other's file. The name is held by an advisory lock (`flock`) on
-/// `NAME.lock` beside the file, and given up by ``close()``, when the monitor is deallocated, or
-/// when its process ends, however it ends: a crashed program leaves no name locked. Deallocation
-/// comes with the last reference, and a task still awaiting one of its methods holds one; to give
-/// the name up at a point you choose (before opening it again, say), call ``close()``.
+/// never overwrite each other's file. The name is held by an advisory record lock
+/// (`fcntl(F_SETLK)`, as the outbox's claims are) on `NAME.lock` beside the file, and given up
+/// by ``close()``, when the monitor is deallocated, or when its process ends, however it ends: a
+/// crashed program leaves no name locked. Deallocation comes with the last reference, and a task
+/// still awaiting one of its methods holds one; to give the name up at a point you choose (before
+/// opening it again, say), call ``close()``. The process must not open `NAME.lock` itself while
+/// it holds the name: closing any descriptor of a file drops the process's record locks on it.
 public actor Monitor {
     /// A condition's state, like `CLMonitor.Event.State`.
     public enum State: String, Sendable, Hashable, Codable, CustomStringConvertible {

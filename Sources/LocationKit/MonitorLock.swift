@@ -1,43 +1,94 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Holds a monitor's name for one ``Monitor``: an exclusive `flock(2)` on `NAME.lock` beside the
-/// monitor's file.
+/// Holds a monitor's name for one ``Monitor``: a write lock over the whole of `NAME.lock` beside
+/// the monitor's file, taken with `fcntl(F_SETLK)`, and this process's own list of the lock files
+/// it holds.
 ///
-/// A `flock` belongs to the open file description, so a second open of the same file conflicts
-/// whether it is made in this process or in another; and the kernel drops it when the
-/// descriptor is closed: by ``release()``, by `deinit`, or by the end of the process, however it
-/// ends (a crash, `kill -9`). A lock file alone would outlive a crash and lock the name for good.
-/// The file itself stays (empty but for the holder's process id): removing it would let a
-/// second process lock a new file while a third still holds the old one.
+/// The kernel drops a process's record lock when the process ends, however it ends (a crash,
+/// `kill -9`); a lock file alone would outlive a crash and lock the name for good. The file itself
+/// stays (it holds only the holder's process id): removing it would let a second process lock a
+/// new file while a third still holds the old one.
+///
+/// Why a record lock and not `flock`: a `flock` belongs to the open file description, which a
+/// child shares from `fork` until its `exec` closes the descriptor, so a monitor closed while the
+/// program (or a test harness) was starting a process stayed locked for that moment, and opening
+/// it again failed. A record lock belongs to the process and is never inherited. Its cost: it does
+/// not conflict within the process, so the process's own monitors are told apart by ``held``; and
+/// closing any descriptor of the file drops it, so nothing in the process may open a lock file it
+/// holds: every open goes through here, after a look at ``held``.
 final class MonitorLock {
     /// Why the name could not be had.
     enum Failure: Error {
-        /// Another open of the lock file holds it; the process id it wrote, when it could be read.
+        /// Another monitor holds it; the process that holds it, when the kernel says.
         case held(processID: Int32?)
         /// The lock file could not be opened or locked: strerror's words.
         case failed(String)
     }
 
+    /// A file, whatever path names it.
+    struct FileID: Hashable {
+        let device: UInt64
+        let inode: UInt64
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// The lock files this process holds, each with any other descriptor of it opened meanwhile,
+    /// which must stay open while it is held (closing it would drop the lock).
+    private static let held = Mutex<[FileID: [Int32]]>([:])
+
     private var descriptor: Int32
+    private let file: FileID
 
     /// Locks `path`, creating it (0600) when missing; a symbolic link there is refused, never followed.
     init(path: String) throws(Failure) {
-        // Close-on-exec: a program the app starts must not inherit the lock and hold the name
-        // after the app is gone.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .failed(Self.reason()) }
-        var result: Int32
-        repeat { result = flock(descriptor, LOCK_EX | LOCK_NB) } while result != 0 && errno == EINTR
-        guard result == 0 else {
-            let failure: Failure = errno == EWOULDBLOCK ? .held(processID: Self.holder(descriptor)) : .failed(Self.reason())
-            close(descriptor)
-            throw failure
+        let outcome: Result<(Int32, FileID), Failure> = Self.held.withLock { held in
+            var info = stat()
+            // Before opening: opening and closing a file this process holds would drop its lock.
+            if lstat(path, &info) == 0, held[FileID(info)] != nil { return .failure(.held(processID: getpid())) }
+            // Close-on-exec: a program the app starts gets no descriptor of it.
+            let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { return .failure(.failed(Self.reason())) }
+            guard fstat(descriptor, &info) == 0 else {
+                let failure = Self.reason()
+                close(descriptor)
+                return .failure(.failed(failure))
+            }
+            let file = FileID(info)
+            if held[file] != nil {
+                // The path was replaced by the held file between the look and the open: keep the
+                // descriptor open until that lock is released.
+                held[file, default: []].append(descriptor)
+                return .failure(.held(processID: getpid()))
+            }
+            var lock = Self.wholeFile()
+            guard fcntl(descriptor, F_SETLK, &lock) == 0 else {
+                let code = errno
+                // Not held by this process (see above), so closing drops nothing of ours.
+                defer { close(descriptor) }
+                guard code == EACCES || code == EAGAIN else { return .failure(.failed(Self.reason(code))) }
+                var probe = Self.wholeFile()
+                let holder = fcntl(descriptor, F_GETLK, &probe) == 0 && probe.l_type != Int16(F_UNLCK) && probe.l_pid > 0 ? probe.l_pid : nil
+                return .failure(.held(processID: holder))
+            }
+            held[file] = []
+            return .success((descriptor, file))
         }
-        self.descriptor = descriptor
-        // Who holds it, for the error another open reports. Only said, never trusted: the lock
-        // decides, and a stale number left by a crashed process is overwritten here.
+        switch outcome {
+        case .failure(let failure):
+            throw failure
+        case .success(let (descriptor, file)):
+            self.descriptor = descriptor
+            self.file = file
+        }
+        // Who holds it, for a person reading the file; the error another process reports asks
+        // the kernel instead. A number left by a crashed holder is overwritten here.
         let text = Array("\(getpid())\n".utf8)
         if ftruncate(descriptor, 0) == 0 {
             _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
@@ -50,22 +101,26 @@ final class MonitorLock {
 
     /// Gives the name up; later calls do nothing.
     func release() {
-        guard descriptor >= 0 else { return }
-        // Closing the only descriptor of this open file description drops its flock.
-        close(descriptor)
-        descriptor = -1
+        Self.held.withLock { held in
+            guard descriptor >= 0 else { return }
+            // Closing a descriptor of the file drops the process's lock on it.
+            close(descriptor)
+            for extra in held.removeValue(forKey: file) ?? [] { close(extra) }
+            descriptor = -1
+        }
     }
 
-    /// The process id the holder wrote in the file, if it has written one yet.
-    private static func holder(_ descriptor: Int32) -> Int32? {
-        var buffer = [UInt8](repeating: 0, count: 16)
-        let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
-        guard count > 0 else { return nil }
-        let text = String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first
-        return text.flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil }
+    /// A write lock over the whole file, however long it grows.
+    private static func wholeFile() -> flock {
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 0
+        return lock
     }
 
-    private static func reason() -> String {
-        String(cString: strerror(errno))
+    private static func reason(_ code: Int32 = errno) -> String {
+        String(cString: strerror(code))
     }
 }

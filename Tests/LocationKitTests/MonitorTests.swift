@@ -190,10 +190,13 @@ struct MonitorTests {
 
         // Held here: the other process is refused, and says by whom.
         let held = try Monitor(named: "example", directory: monitors)
+        // A second open here is refused without touching the lock file: closing a descriptor of it
+        // would drop this process's lock, and the other process would then get the name.
+        #expect(throws: LocationError.self) { try Monitor(named: "example", directory: monitors) }
         let refused = try ChildProcess(example, [log], environment: environment)
         #expect(await refused.waitForExit() == 73)
         #expect(refused.stderr == "geotrack-example: monitor 'example' (\(path)) is open already in process \(getpid()); a name is open in one Monitor at a time\n")
-        // A program started while the name is held does not inherit the lock.
+        // A program started while the name is held does not hold it after the monitor is closed.
         let bystander = try ChildProcess(path: "/bin/sleep", arguments: ["600"])
         await held.close()
         await (try Monitor(named: "example", directory: monitors)).close()
@@ -221,6 +224,8 @@ struct MonitorTests {
         #expect(await holder.waitForExit() == 128 + SIGKILL)
         let reopened = try Monitor(named: "example", directory: monitors)
         #expect(await reopened.identifiers.isEmpty)
-        #expect(try String(contentsOfFile: lockFile, encoding: .utf8) == "\(getpid())\n")
+        let mine = #expect(throws: LocationError.self) { try Monitor(named: "example", directory: monitors) }
+        #expect(mine == .monitorInUse(name: "example", path: path, processID: getpid()))
+        await reopened.close()
     }
 }
