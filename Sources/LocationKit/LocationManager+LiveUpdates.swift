@@ -27,14 +27,6 @@ extension LocationUpdate {
     /// the log. A live receiver cannot wait: up to ``LocationUpdate/bufferLimit`` updates wait for
     /// the loop, and when it falls further behind the oldest waiting update is dropped; the next
     /// update the loop receives says how many in ``LocationUpdate/droppedUpdates``.
-    ///
-    /// **The manager's lifetime.** CoreLocation's `liveUpdates()` needs no manager; these come
-    /// from `manager`, and, like every stream the manager gives (``LocationManager``'s
-    /// lifetime), they do not keep it: the sequence and its iterators hold it weakly. Keep the
-    /// manager for as long as you iterate. When it is released, its source (the gpsd
-    /// connection) stops, a running loop gets the updates already waiting and then ends, and a
-    /// sequence kept for later yields nothing. So a sequence stored in a property, or a loop in a
-    /// task nobody cancels, never keeps a manager the program let go, nor its connection.
     @MainActor
     public static func liveUpdates(_ configuration: LiveConfiguration = .default,
                                    from manager: LocationManager) -> LiveUpdates {
@@ -42,13 +34,11 @@ extension LocationUpdate {
     }
 
     /// The sequence ``liveUpdates(_:from:)`` returns. Each iteration is a session of its own.
-    /// It holds its manager weakly: it ends when the manager is released.
     public struct LiveUpdates: AsyncSequence, Sendable {
         /// Never fails.
         public typealias Failure = Never
 
-        // Weak: a kept sequence must not keep the manager (see the lifetime note above).
-        weak let manager: LocationManager?
+        let manager: LocationManager
         let configuration: LiveConfiguration
 
         /// Creates the iterator; the session starts with the first `next()`.
@@ -58,11 +48,7 @@ extension LocationUpdate {
 
         /// Iterates ``LiveUpdates``.
         public struct AsyncIterator: AsyncIteratorProtocol {
-            // Weak, and held strongly only while the session starts. A loop spends its life
-            // parked in the channel, waiting for the manager to send: holding the manager, it
-            // would keep a manager the program let go, and its source, for as long as the
-            // loop's task lives, and a task nobody cancels never ends.
-            weak let manager: LocationManager?
+            let manager: LocationManager
             let configuration: LiveConfiguration
             var session: SessionLifetime?
 
@@ -74,7 +60,6 @@ extension LocationUpdate {
             /// The next update, resuming on `actor`.
             public mutating func next(isolation actor: isolated (any Actor)?) async -> LocationUpdate? {
                 if session == nil {
-                    guard let manager else { return nil }
                     let channel = BufferedChannel<LocationUpdate>(capacity: LocationUpdate.bufferLimit,
                                                                   highWater: LocationUpdate.bufferLimit / 4)
                     let id = await manager.startLiveUpdates(configuration, channel: channel)
@@ -84,7 +69,6 @@ extension LocationUpdate {
                     }
                     session = SessionLifetime(channel)
                 }
-                // The manager's deinit finishes the channel: the updates waiting, then nil.
                 guard let delivery = await session?.channel.next(isolation: actor) else { return nil }
                 return delivery.dropped > 0 ? delivery.element.afterDropping(delivery.dropped) : delivery.element
             }

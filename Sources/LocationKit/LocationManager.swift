@@ -35,9 +35,8 @@ import Glibc
 /// (visits, automatic pausing, `isStationary`) are measured on the fixes' timestamps, so a replayed track
 /// behaves the same at any replay speed.
 ///
-/// **Lifetime.** The manager stops its source and finishes every `manager.rx` stream and
-/// every ``LocationUpdate/liveUpdates(_:from:)`` loop when it is deallocated. Nothing it starts
-/// keeps it alive, nor does any stream or sequence it gives: keep the manager while you use them.
+/// **Lifetime.** The manager stops its source and finishes every `manager.rx` stream when
+/// it is deallocated. Nothing it starts keeps it alive.
 @MainActor
 public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     // MARK: Configuration
