@@ -1,4 +1,7 @@
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Why the location manager could not do what was asked. The description says what failed;
 /// what a user should do about it is the program's to say (it knows how access is decided there).
@@ -23,6 +26,10 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A ``Monitor``'s conditions could not be read or saved at `path`, or a monitor or
     /// condition was given something it cannot hold.
     case monitorFailed(name: String, path: String, reason: String)
+    /// Another ``Monitor`` named `name` is open, in this process or another: a name is open in
+    /// one monitor at a time, as in CoreLocation. `path` is the monitor's file; `processID` is
+    /// the process that holds it, when it could be told.
+    case monitorInUse(name: String, path: String, processID: Int32?)
 
     /// What failed, in a sentence that says what to do where there is something to do.
     public var description: String {
@@ -45,6 +52,16 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
             "refusing the authorization decision in \(path): \(reason)"
         case .monitorFailed(let name, let path, let reason):
             "monitor '\(name)' (\(path)): \(reason)"
+        case .monitorInUse(let name, let path, let processID):
+            "monitor '\(name)' (\(path)) is open already \(Self.holder(processID)); a name is open in one Monitor at a time"
         }
+    }
+}
+
+extension LocationError {
+    /// Who holds a monitor's name, in words.
+    static func holder(_ processID: Int32?) -> String {
+        guard let processID else { return "elsewhere" }
+        return processID == getpid() ? "in this process" : "in process \(processID)"
     }
 }

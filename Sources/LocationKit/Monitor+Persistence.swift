@@ -20,6 +20,28 @@ extension Monitor {
     /// The largest monitor file read.
     static let maximumFileSize = 4 << 20
 
+    /// Takes the name for one monitor: the lock on `NAME.lock` beside `path` (see ``MonitorLock``),
+    /// making the folder (0700) when missing.
+    static func lock(name: String, path: String, directory: String) throws(LocationError) -> MonitorLock {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .monitorFailed(name: name, path: path, reason: "its folder cannot be made (\(error))")
+        }
+        let lockPath = directory + "/" + name + ".lock"
+        do {
+            return try MonitorLock(path: lockPath)
+        } catch {
+            switch error {
+            case .held(let processID):
+                throw .monitorInUse(name: name, path: path, processID: processID)
+            case .failed(let reason):
+                throw .monitorFailed(name: name, path: path, reason: "its lock \(lockPath) cannot be taken (\(reason))")
+            }
+        }
+    }
+
     /// The records kept in `path`; none when there is no file yet.
     static func load(name: String, path: String) throws(LocationError) -> [String: Record] {
         let text: String

@@ -22,6 +22,17 @@ import Glibc
 /// conditions and their last states, as an app relaunched by iOS does. Conditions are decided
 /// the way regions are: with hysteresis, and never by a location whose accuracy is no better
 /// than the radius (an approximate one, say), so a condition stays as it was until a good fix.
+///
+/// **One monitor per name.** As in CoreLocation, a name is open in one monitor at a time: while
+/// a `Monitor` holds it, opening another of the same name, in this process or in another process
+/// of the user, throws ``LocationError/monitorInUse(name:path:processID:)``, so two monitors
+/// never overwrite each other's file. The name is held by an advisory record lock
+/// (`fcntl(F_SETLK)`, as the outbox's claims are) on `NAME.lock` beside the file, and given up
+/// by ``close()``, when the monitor is deallocated, or when its process ends, however it ends: a
+/// crashed program leaves no name locked. Deallocation comes with the last reference, and a task
+/// still awaiting one of its methods holds one; to give the name up at a point you choose (before
+/// opening it again, say), call ``close()``. The process must not open `NAME.lock` itself while
+/// it holds the name: closing any descriptor of a file drops the process's record locks on it.
 public actor Monitor {
     /// A condition's state, like `CLMonitor.Event.State`.
     public enum State: String, Sendable, Hashable, Codable, CustomStringConvertible {
@@ -77,6 +88,8 @@ public actor Monitor {
     private var records: [String: Record]
     private var trackers: [String: RegionTracker]
     private var feed: Task<Void, Never>?
+    /// The name's lock while the monitor is open; `nil` once closed.
+    private var lock: MonitorLock?
 
     /// Opens the monitor called `name`, with the conditions it had when last used.
     ///
@@ -87,8 +100,10 @@ public actor Monitor {
     ///   - environment: the environment to read `XDG_STATE_HOME` and `HOME` from.
     ///   - now: the time an added condition's first event gets; inject a fixed one in tests.
     ///   - logger: where a failure to save is logged; `nil` logs nothing.
-    /// - Throws: ``LocationError/monitorFailed(name:path:reason:)`` for a bad name, or a file
-    ///   that cannot be read or does not hold a monitor.
+    /// - Throws: ``LocationError/monitorInUse(name:path:processID:)`` while another monitor of
+    ///   this name is open, here or in another process (see ``close()``);
+    ///   ``LocationError/monitorFailed(name:path:reason:)`` for a bad name, a folder or lock file
+    ///   that cannot be made, or a file that cannot be read or does not hold a monitor.
     public init(named name: String, directory: String? = nil,
                 environment: [String: String] = ProcessEnvironment.stateDirectoryVariables,
                 now: @escaping @Sendable () -> Date = Date.init, logger: Logger? = nil) throws(LocationError) {
@@ -98,12 +113,16 @@ public actor Monitor {
             throw .monitorFailed(name: name, path: directory,
                                  reason: "a monitor's name is 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
+        // The name first: a file is read only by the monitor that may write it.
+        let lock = try Self.lock(name: name, path: path, directory: directory)
         self.name = name
         self.path = path
         self.directory = directory
         self.now = now
         self.logger = logger ?? Logger.disabled
+        // A file that cannot be used throws here, and the lock, not yet stored, is given up with it.
         records = try Self.load(name: name, path: path)
+        self.lock = lock
         trackers = records.mapValues { record in
             RegionTracker(region: Self.region(record.condition, identifier: record.lastEvent.identifier),
                           state: Self.regionState(record.lastEvent.state))
@@ -114,6 +133,30 @@ public actor Monitor {
     deinit {
         feed?.cancel()
         continuation.finish()
+        // `lock` goes with the monitor, and closing its descriptor gives the name up.
+    }
+
+    /// Closes the monitor: stops ``startMonitoring(with:)``'s feed, finishes ``events``, and
+    /// gives up its name, so that a monitor of the same name may be opened again, in this
+    /// process or another. The conditions stay saved for that monitor.
+    ///
+    /// Afterwards ``identifiers`` and ``record(for:)`` still say what the monitor held;
+    /// ``add(_:identifier:assuming:)`` and ``remove(_:)`` throw, and ``evaluate(_:)`` and
+    /// ``startMonitoring(with:)`` do nothing: the file may be another monitor's by then.
+    /// Closing a closed monitor does nothing. Deallocating a monitor closes it too; call this
+    /// when the name must be free at a known point, as a task may still hold the monitor.
+    public func close() {
+        guard let held = lock else { return }
+        feed?.cancel()
+        feed = nil
+        continuation.finish()
+        lock = nil
+        held.release()
+    }
+
+    /// The error for a change asked of a closed monitor.
+    private var closedError: LocationError {
+        .monitorFailed(name: name, path: path, reason: "the monitor is closed; open it again to change it")
     }
 
     /// The identifiers of the monitored conditions, sorted.
@@ -129,6 +172,7 @@ public actor Monitor {
     /// decisive location reports the real state when it differs.
     public func add(_ condition: CircularGeographicCondition, identifier: String,
                     assuming state: State = .unknown) throws(LocationError) {
+        guard lock != nil else { throw closedError }
         guard !identifier.isEmpty, identifier.utf8.count <= 256, !identifier.contains(where: \.isNewline) else {
             throw .monitorFailed(name: name, path: path, reason: "an identifier is 1 to 256 bytes on one line")
         }
@@ -148,6 +192,7 @@ public actor Monitor {
 
     /// Stops monitoring `identifier` and saves that; unknown identifiers are ignored.
     public func remove(_ identifier: String) throws(LocationError) {
+        guard lock != nil else { throw closedError }
         guard records[identifier] != nil else { return }
         var changed = records
         changed[identifier] = nil
@@ -157,8 +202,10 @@ public actor Monitor {
     }
 
     /// Feeds the monitor from `manager`'s live updates (``LocationUpdate/liveUpdates(_:from:)``),
-    /// which start the manager's source, until ``stopMonitoring()`` or the monitor goes away.
+    /// which start the manager's source, until ``stopMonitoring()``, ``close()``, or the monitor
+    /// or the manager goes away: the monitor does not keep the manager.
     public func startMonitoring(with manager: LocationManager) async {
+        guard lock != nil else { return }
         feed?.cancel()
         let updates = await MainActor.run { LocationUpdate.liveUpdates(from: manager) }
         feed = Task { [weak self] in
@@ -167,6 +214,8 @@ public actor Monitor {
                 if let location = update.location { await self.evaluate(location) }
             }
         }
+        // Closed while the updates were made: the feed must not outlive the close.
+        if lock == nil { stopMonitoring() }
     }
 
     /// Stops feeding the monitor; its conditions stay saved.
@@ -177,8 +226,9 @@ public actor Monitor {
 
     /// Decides every condition on `location`, reports each change of state on ``events``, and
     /// saves the new states. ``startMonitoring(with:)`` calls it for each update; call it
-    /// yourself to feed the monitor from elsewhere.
+    /// yourself to feed the monitor from elsewhere. A closed monitor decides nothing.
     public func evaluate(_ location: Location) {
+        guard lock != nil else { return }
         var changes: [Event] = []
         for identifier in trackers.keys.sorted() {
             guard var tracker = trackers[identifier], let record = records[identifier] else { continue }

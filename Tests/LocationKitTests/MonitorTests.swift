@@ -30,6 +30,8 @@ struct MonitorTests {
         let first = try #require(await monitor.record(for: "home")?.lastEvent)
         #expect(first.identifier == "home" && first.date == Self.added && first.state == .unknown)
         await monitor.evaluate(try Self.location(north: 10, second: 60))
+        // One monitor of a name at a time: this one gives the name up first.
+        await monitor.close()
         let reopened = try Self.open(in: directory)
         #expect(await reopened.identifiers == ["home", "work"])
         let record = try #require(await reopened.record(for: "home"))
@@ -37,6 +39,7 @@ struct MonitorTests {
         #expect(record.lastEvent.state == .satisfied)
         #expect(record.lastEvent.date == Date(timeIntervalSince1970: 1_735_689_660))
         try await reopened.remove("work")
+        await reopened.close()
         #expect(await (try Self.open(in: directory)).identifiers == ["home"])
         // Another name is another monitor.
         #expect(await (try Self.open("other", in: directory)).identifiers.isEmpty)
@@ -105,5 +108,124 @@ struct MonitorTests {
         let events = await monitor.events.firstElements(3)
         #expect(events.map(\.state) == [.unsatisfied, .satisfied, .unsatisfied])
         await monitor.stopMonitoring()
+    }
+
+    // MARK: One monitor per name
+
+    @Test("a second monitor of a name in use fails, saying it is open in this process; close() and deallocation free the name")
+    func oneMonitorPerName() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try Self.open(in: directory)
+        let home = CircularGeographicCondition(center: .at(north: 0), radius: 100)
+        try await first.add(home, identifier: "home")
+        let saved = try String(contentsOfFile: first.path, encoding: .utf8)
+
+        let error = #expect(throws: LocationError.self) { try Self.open(in: directory) }
+        #expect(error == .monitorInUse(name: "geofences", path: first.path, processID: getpid()))
+        #expect(error?.description == "monitor 'geofences' (\(first.path)) is open already in this process; a name is open in one Monitor at a time")
+        // Another name is another monitor, and the refused open changed nothing.
+        _ = try Self.open("other", in: directory)
+        #expect(try String(contentsOfFile: first.path, encoding: .utf8) == saved)
+        try await first.add(home, identifier: "still mine")
+
+        await first.close()
+        await first.close()
+        let closed = await #expect(throws: LocationError.self) { try await first.add(home, identifier: "late") }
+        #expect(closed?.description.contains("closed") == true)
+        await #expect(throws: LocationError.self) { try await first.remove("home") }
+        await first.evaluate(try Self.location(north: 10, second: 60))
+        #expect(await first.record(for: "home")?.lastEvent.state == .unknown)
+        var finished = true
+        for await _ in first.events { finished = false }
+        #expect(finished)
+
+        let second = try Self.open(in: directory)
+        #expect(await second.identifiers == ["home", "still mine"])
+        #expect(await second.record(for: "home")?.lastEvent.state == .unknown)
+        // Deallocated, never closed: the name is free once the monitor is gone.
+        weak var gone: Monitor?
+        do {
+            let held = try Self.open("dropped", in: directory)
+            gone = held
+            #expect(throws: LocationError.self) { try Self.open("dropped", in: directory) }
+            try await held.add(home, identifier: "home")
+        }
+        // The actor's executor may let go of it a moment after its last call returned here.
+        while gone != nil { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(await (try Self.open("dropped", in: directory)).identifiers == ["home"])
+    }
+
+    @Test("a lock file that is a link is refused, not followed")
+    func lockIsNotALink() throws {
+        let directory = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path + "/monitors", withIntermediateDirectories: true)
+        let target = directory.path + "/elsewhere"
+        try "kept\n".write(toFile: target, atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: directory.path + "/monitors/linked.lock", withDestinationPath: target)
+        let error = #expect(throws: LocationError.self) { try Self.open("linked", in: directory) }
+        #expect(error?.description.contains("linked.lock cannot be taken") == true, "\(String(describing: error))")
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "kept\n")
+    }
+
+    /// The example program (`Examples/LiveMonitor`), built beside this test bundle: it opens the
+    /// monitor named "example" before it reads its log.
+    static var example: String {
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [bundle.appendingPathComponent("geotrack-example").path,
+                          bundle.deletingLastPathComponent().appendingPathComponent("geotrack-example").path,
+                          root.appendingPathComponent(".build/debug/geotrack-example").path]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
+    }
+
+    @Test("across processes: a name held here is refused in another process, and one held there is refused here until it is killed")
+    func oneMonitorPerNameAcrossProcesses() async throws {
+        let example = Self.example
+        try #require(FileManager.default.isExecutableFile(atPath: example), "build it first: swift build --build-tests")
+        let directory = try TemporaryDirectory()
+        let environment = ["XDG_STATE_HOME": directory.path, "HOME": directory.path]
+        let monitors = directory.path + "/geotrack/monitors"
+        let path = monitors + "/example.json"
+        let log = Bundle.module.path(forResource: "garmin15x", ofType: "nmea", inDirectory: "Logs") ?? "Logs/garmin15x.nmea"
+
+        // Held here: the other process is refused, and says by whom.
+        let held = try Monitor(named: "example", directory: monitors)
+        // A second open here is refused without touching the lock file: closing a descriptor of it
+        // would drop this process's lock, and the other process would then get the name.
+        #expect(throws: LocationError.self) { try Monitor(named: "example", directory: monitors) }
+        let refused = try ChildProcess(example, [log], environment: environment)
+        #expect(await refused.waitForExit() == 73)
+        #expect(refused.stderr == "geotrack-example: monitor 'example' (\(path)) is open already in process \(getpid()); a name is open in one Monitor at a time\n")
+        // A program started while the name is held does not hold it after the monitor is closed.
+        let bystander = try ChildProcess(path: "/bin/sleep", arguments: ["600"])
+        await held.close()
+        await (try Monitor(named: "example", directory: monitors)).close()
+        bystander.signal(SIGKILL)
+
+        // Held there: the example reads a pipe nobody writes to, its monitor open.
+        let pipe = directory.path + "/silent.nmea"
+        try #require(mkfifo(pipe, 0o600) == 0)
+        // Open for writing (read-write never waits for a reader), so its read waits instead of ending.
+        let writer = Glibc.open(pipe, O_RDWR | O_CLOEXEC)
+        try #require(writer >= 0)
+        defer { Glibc.close(writer) }
+        let holder = try ChildProcess(example, [pipe], environment: environment)
+        let lockFile = monitors + "/example.lock"
+        let holds = await waitUntil(timeout: .seconds(60)) { @Sendable in
+            holder.hasExited || (try? String(contentsOfFile: lockFile, encoding: .utf8)) == "\(holder.pid)\n"
+        }
+        try #require(holds && !holder.hasExited, "\(holder.stderr)")
+        let error = #expect(throws: LocationError.self) { try Monitor(named: "example", directory: monitors) }
+        #expect(error == .monitorInUse(name: "example", path: path, processID: holder.pid))
+        #expect(error?.description.contains("is open already in process \(holder.pid);") == true)
+
+        // Killed, never closed: the kernel drops the lock with the process.
+        holder.signal(SIGKILL)
+        #expect(await holder.waitForExit() == 128 + SIGKILL)
+        let reopened = try Monitor(named: "example", directory: monitors)
+        #expect(await reopened.identifiers.isEmpty)
+        let mine = #expect(throws: LocationError.self) { try Monitor(named: "example", directory: monitors) }
+        #expect(mine == .monitorInUse(name: "example", path: path, processID: getpid()))
+        await reopened.close()
     }
 }

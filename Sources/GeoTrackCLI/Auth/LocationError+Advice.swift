@@ -21,7 +21,7 @@ extension LocationError {
             description
         case .source(let error):
             error.advisedMessage
-        case .regionMonitoringFailed, .monitorFailed:
+        case .regionMonitoringFailed, .monitorFailed, .monitorInUse:
             description
         }
     }
