@@ -53,7 +53,10 @@ extension ConfigurationLoader {
                 }
             }
             settings.visits.radius = try number(ConfigKeys.visitRadius, default: settings.visits.radius, minimum: 0, exclusive: true)
-            settings.visits.dwell = try number(ConfigKeys.visitDwell, default: settings.visits.dwell, minimum: 0, exclusive: true)
+            // Bounded as --timeout is: a dwell of 10^16 seconds overflowed the manager's duration and
+            // stopped geotrack on a trap, and no visit lasts longer than a year.
+            settings.visits.dwell = try number(ConfigKeys.visitDwell, default: settings.visits.dwell, minimum: 0, exclusive: true,
+                                               maximum: VisitSettings.maximumDwell)
             settings.gpx.minimumMove = try number(ConfigKeys.gpxMinimumMove, default: settings.gpx.minimumMove, minimum: 0)
             settings.gpx.minimumInterval = try number(ConfigKeys.gpxMinimumInterval, default: settings.gpx.minimumInterval, minimum: 0)
             settings.gpx.segmentAfter = try number(ConfigKeys.gpxSegmentAfter, default: settings.gpx.segmentAfter, minimum: 0, exclusive: true)
@@ -136,11 +139,14 @@ extension ConfigurationLoader {
             return nil
         }
 
-        func number(_ key: String, default value: Double, minimum: Double, exclusive: Bool = false) throws(CLIError) -> Double {
-            let allowed = exclusive ? "a number of more than \(Int(minimum))" : "a number of at least \(Int(minimum))"
+        func number(_ key: String, default value: Double, minimum: Double, exclusive: Bool = false,
+                    maximum: Double? = nil) throws(CLIError) -> Double {
+            var allowed = exclusive ? "a number of more than \(Int(minimum))" : "a number of at least \(Int(minimum))"
+            if let maximum { allowed += " and at most \(Int(maximum))" }
             guard let string = try text(key, allowed: allowed) else { return value }
             guard let number = Double(string), number.isFinite,
-                  exclusive ? number > minimum : number >= minimum
+                  exclusive ? number > minimum : number >= minimum,
+                  number <= maximum ?? .infinity
             else { throw bad(key, string, allowed) }
             return number
         }
