@@ -96,6 +96,17 @@ struct ConfigurationTests {
         ("location:\n  visits: [true]\n", [:], "location.visits in ", "true or false"),
         ("regions:\n  home:\n    latitude: [1]\n    longitude: 0\n    radius: 10\n", [:], "regions.home.latitude in ", "-90 to 90"),
         ("regions: [home, work]\n", [:], "regions in ", "mapping of names"),
+        // A section written as one value was an unknown key, ignored: geotrack ran on the defaults.
+        ("gpsd: localhost\n", [:], "gpsd in ", "indented: host, port, device"),
+        ("location: [visits]\n", [:], "location in ", "distance_filter, accuracy_filter, visits"),
+        // A region without fields, or written as one value, was an unknown key and never monitored.
+        ("regions:\n  home:\n", [:], "region 'home' has no radius", "latitude, longitude and radius"),
+        ("regions:\n  home: {}\n", [:], "region 'home' has no radius", "latitude, longitude and radius"),
+        ("regions:\n  home: 51.5\n", [:], "region 'home' in ", "latitude, longitude and radius"),
+        // The bounds are said, not only the lower one.
+        ("regions:\n  home:\n    latitude: 0\n    longitude: 0\n    radius: 30000000\n", [:],
+         "regions.home.radius = '30000000'", "more than 0 and at most 20000000"),
+        ("location:\n  visit_dwell: 1e18\n", [:], "location.visit_dwell = '1e18'", "more than 0 and at most 31622400"),
     ])
     func badValues(yaml: String, environment: [String: String], mentions: String, allowed: String) async throws {
         do {
@@ -139,6 +150,17 @@ struct ConfigurationTests {
             RegionSetting(name: "home", latitude: 51.5, longitude: -0.12, radius: 100),
             RegionSetting(name: "work", latitude: 48.85, longitude: 2.35, radius: 250),
         ])
+    }
+
+    @Test("a region's fields can be set in the environment, for a region the file names, without a warning")
+    func regionFromEnvironment() async throws {
+        let yaml = "regions:\n  home:\n    latitude: 51.5\n    longitude: -0.12\n    radius: 100\n"
+        let (settings, warnings) = try await Self.load(environment: ["GEOTRACK_REGIONS_HOME_RADIUS": "250"], yaml: yaml)
+        #expect(settings.regions == [RegionSetting(name: "home", latitude: 51.5, longitude: -0.12, radius: 250)])
+        // It said "unknown environment variable ... (ignored)" while using the value.
+        #expect(warnings.isEmpty, "\(warnings)")
+        let (_, unnamed) = try await Self.load(environment: ["GEOTRACK_REGIONS_WORK_RADIUS": "250"], yaml: yaml)
+        #expect(unnamed == ["geotrack: warning: unknown environment variable GEOTRACK_REGIONS_WORK_RADIUS (ignored)"])
     }
 
     @Test("a malformed file or a missing --config is a config error naming the line")

@@ -106,6 +106,12 @@ extension ConfigurationLoader {
         }
 
         func region(_ name: String) throws(CLIError) -> RegionSetting {
+            switch file["regions.\(name)"] {
+            case .scalar, .list:
+                throw CLIError(.config, "config: region '\(name)' in \(filePath) is one value; give it latitude, longitude and radius, indented under it")
+            case .null, nil:
+                break
+            }
             func field(_ field: String, _ range: ClosedRange<Double>, _ allowed: String) throws(CLIError) -> Double {
                 let key = "regions.\(name).\(field)"
                 guard let value = try text(key, allowed: allowed) else {
@@ -114,8 +120,9 @@ extension ConfigurationLoader {
                 guard let number = Double(value), range.contains(number) else { throw bad(key, value, allowed) }
                 return number
             }
-            let radius = try field("radius", 0...20_000_000, "a radius in metres, more than 0")
-            guard radius > 0 else { throw bad("regions.\(name).radius", "0", "a radius in metres, more than 0") }
+            // Half the Earth's circumference: every point is within it.
+            let radius = try field("radius", 0...20_000_000, "a radius in metres, more than 0 and at most 20000000")
+            guard radius > 0 else { throw bad("regions.\(name).radius", "0", "a radius in metres, more than 0 and at most 20000000") }
             return RegionSetting(name: name,
                                  latitude: try field("latitude", -90...90, "degrees from -90 to 90"),
                                  longitude: try field("longitude", -180...180, "degrees from -180 to 180"),

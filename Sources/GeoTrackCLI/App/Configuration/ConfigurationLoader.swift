@@ -55,10 +55,21 @@ package struct ConfigurationLoader: Sendable {
             throw CLIError(.config, "config: file \(path) does not exist. Check the path given with --config or GEOTRACK_CONFIG.")
         }
         let file = found ?? ConfigFile()
+        // A section written as one value (`gpsd: localhost`) sets none of its keys: it was read as
+        // an unknown key and ignored, and geotrack ran on the defaults.
+        for entry in file.entries where entry.value != .null {
+            let fields = ConfigKeys.all.filter { $0.hasPrefix(entry.key + ".") }.map { $0.dropFirst(entry.key.count + 1) }
+            guard !fields.isEmpty else { continue }
+            throw CLIError(.config, "config: \(entry.key) in \(path) is a section, not one value; write its keys under it, indented: "
+                + fields.joined(separator: ", "))
+        }
         for entry in file.entries where !Self.isKnown(entry.key) && !Self.isEmptySection(entry) {
             warn("geotrack: warning: unknown configuration key '\(entry.key)' in \(path) (ignored)")
         }
-        let knownEnvironment = Set(ConfigKeys.all.map(ConfigKeys.environmentName) + ConfigKeys.otherEnvironment)
+        // A region's fields are keys too (GEOTRACK_REGIONS_HOME_RADIUS): read for the regions the
+        // file names, so they are no unknown variables.
+        let regionKeys = Self.regionNames(in: file.keys).flatMap { name in ConfigKeys.regionFields.map { "regions.\(name).\($0)" } }
+        let knownEnvironment = Set((ConfigKeys.all + regionKeys).map(ConfigKeys.environmentName) + ConfigKeys.otherEnvironment)
         for name in environment.keys.sorted() where name.hasPrefix("GEOTRACK_") && !knownEnvironment.contains(name) {
             warn("geotrack: warning: unknown environment variable \(name) (ignored)")
         }
@@ -108,15 +119,17 @@ package struct ConfigurationLoader: Sendable {
     package static func isKnown(_ key: String) -> Bool {
         if ConfigKeys.all.contains(key) || key == ConfigKeys.regions { return true }
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 3 && parts[0] == "regions" && ConfigKeys.regionFields.contains(String(parts[2]))
+        // `regions.NAME` alone is a region without fields, which the resolver refuses.
+        return parts[0] == "regions" && (parts.count == 2 || parts.count == 3 && ConfigKeys.regionFields.contains(String(parts[2])))
     }
 
-    /// Region names: the middle component of `regions.NAME.FIELD` keys, in file order of names.
+    /// Region names: the middle component of `regions.NAME.FIELD` keys, and `NAME` of a region
+    /// given no fields (`regions.NAME`), in file order of names.
     static func regionNames(in keys: [String]) -> [String] {
         var names: [String] = []
         for key in keys {
             let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-            if parts.count == 3, parts[0] == "regions", !names.contains(String(parts[1])) {
+            if parts.count == 2 || parts.count == 3, parts[0] == "regions", !names.contains(String(parts[1])) {
                 names.append(String(parts[1]))
             }
         }
