@@ -131,6 +131,43 @@ struct ConfigurationTests {
         #expect(warnings.contains { $0.contains("GEOTRACK_GPSD_HOTS") })
     }
 
+    @Test("an unknown key's warning says what to write instead", arguments: [
+        ("gpsd:\n  hots: x\n", "'gpsd.hots'", "; gpsd takes host, port, device"),
+        ("units: imperial\n", "'units'", "; did you mean display.units?"),
+        ("gpxx:\n  min_move: 3\n", "'gpxx.min_move'", "; did you mean gpx.min_move?"),
+        ("colour: red\n", "'colour'", "; the sections are gpsd, display, location, gpx, publish, regions"),
+        ("regions:\n  home:\n    lat: 1\n    latitude: 1\n    longitude: 1\n    radius: 5\n", "'regions.home.lat'",
+         "; a region is NAME: {latitude, longitude, radius}, its name without '.'"),
+    ])
+    func unknownKeyHints(yaml: String, key: String, hint: String) async throws {
+        let (_, warnings) = try await Self.load(yaml: yaml)
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("unknown configuration key \(key) in ") == true, "\(warnings)")
+        #expect(warnings.first?.hasSuffix(" (ignored)" + hint) == true, "\(warnings)")
+    }
+
+    @Test("an unknown variable's warning names the variable meant", arguments: [
+        ("GEOTRACK_UNITS", "; did you mean GEOTRACK_DISPLAY_UNITS?"),
+        ("GEOTRACK_DEVICE", "; did you mean GEOTRACK_GPSD_DEVICE or GEOTRACK_PUBLISH_DEVICE?"),
+        ("GEOTRACK_GPSD_HOTS", "; the gpsd variables are GEOTRACK_GPSD_HOST, GEOTRACK_GPSD_PORT, GEOTRACK_GPSD_DEVICE"),
+        ("GEOTRACK_FOO", "; a variable is GEOTRACK_ and a key of the configuration file, dots as underscores (GEOTRACK_GPSD_HOST)"),
+    ])
+    func unknownVariableHints(name: String, hint: String) async throws {
+        let (_, warnings) = try await Self.load(environment: [name: "1"])
+        #expect(warnings == ["geotrack: warning: unknown environment variable \(name) (ignored)" + hint])
+    }
+
+    @Test("an unknown key or variable is shown with its control characters escaped, never obeyed")
+    func unknownKeysShownSafely() async throws {
+        let (_, warnings) = try await Self.load(environment: ["GEOTRACK_\u{1b}]0;title\u{7}": "1"],
+                                                yaml: "\"\\u001b[2Jcolour\": red\n")
+        #expect(warnings.count == 2, "\(warnings)")
+        // The key's escape reached the terminal as it was: a file could clear the screen.
+        #expect(!warnings.contains { $0.unicodeScalars.contains { $0.value < 0x20 } }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("'\\u{1b}[2Jcolour'") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("GEOTRACK_\\u{1b}]0;title\\u{7}") }, "\(warnings)")
+    }
+
     @Test("regions are read by name")
     func regions() async throws {
         let yaml = """
@@ -160,7 +197,8 @@ struct ConfigurationTests {
         // It said "unknown environment variable ... (ignored)" while using the value.
         #expect(warnings.isEmpty, "\(warnings)")
         let (_, unnamed) = try await Self.load(environment: ["GEOTRACK_REGIONS_WORK_RADIUS": "250"], yaml: yaml)
-        #expect(unnamed == ["geotrack: warning: unknown environment variable GEOTRACK_REGIONS_WORK_RADIUS (ignored)"])
+        #expect(unnamed == ["geotrack: warning: unknown environment variable GEOTRACK_REGIONS_WORK_RADIUS (ignored); "
+                + "a region's variables (GEOTRACK_REGIONS_HOME_RADIUS) are read for a region the file names"])
     }
 
     @Test("a malformed file or a missing --config is a config error naming the line")
