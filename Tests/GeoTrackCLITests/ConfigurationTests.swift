@@ -107,6 +107,9 @@ struct ConfigurationTests {
         ("regions:\n  home:\n    latitude: 0\n    longitude: 0\n    radius: 30000000\n", [:],
          "regions.home.radius = '30000000'", "more than 0 and at most 20000000"),
         ("location:\n  visit_dwell: 1e18\n", [:], "location.visit_dwell = '1e18'", "more than 0 and at most 31622400"),
+        // An empty variable looks cleared but is set: the line says how to clear it.
+        ("gpsd:\n  port: 3000\n", ["GEOTRACK_GPSD_PORT": ""], "gpsd.port = '' in GEOTRACK_GPSD_PORT",
+         "1 to 65535, or 'unset GEOTRACK_GPSD_PORT' for the file's value or the default"),
     ])
     func badValues(yaml: String, environment: [String: String], mentions: String, allowed: String) async throws {
         do {

@@ -165,7 +165,12 @@ extension ConfigurationLoader {
 
         /// The error for a bad value, naming where it was set.
         func bad(_ key: String, _ value: String, _ allowed: String) -> CLIError {
-            CLIError(.config, "config: \(key) = '\(value)' \(origin(key)) is not allowed; use \(allowed)")
+            let variable = ConfigKeys.environmentName(key)
+            // `export GEOTRACK_GPSD_PORT=` looks like clearing it, but sets it to nothing: say how to clear it.
+            if value.isEmpty, loader.environment[variable] != nil {
+                return CLIError(.config, "config: \(key) = '' in \(variable) is not allowed; use \(allowed), or 'unset \(variable)' for the file's value or the default")
+            }
+            return CLIError(.config, "config: \(key) = '\(value)' \(origin(key)) is not allowed; use \(allowed)")
         }
     }
 }
