@@ -107,6 +107,10 @@ struct ConfigurationTests {
         ("regions:\n  home:\n    latitude: 0\n    longitude: 0\n    radius: 30000000\n", [:],
          "regions.home.radius = '30000000'", "more than 0 and at most 20000000"),
         ("location:\n  visit_dwell: 1e18\n", [:], "location.visit_dwell = '1e18'", "more than 0 and at most 31622400"),
+        // HOST:PORT, as --gpsd takes it, was looked up as a host name that "does not resolve".
+        ("gpsd:\n  host: localhost:29470\n", [:], "gpsd.host = 'localhost:29470' in ", "without a port, such as localhost or ::1 (the port is gpsd.port)"),
+        ("", ["GEOTRACK_GPSD_HOST": "pi.local:2947"], "gpsd.host = 'pi.local:2947' in GEOTRACK_GPSD_HOST", "(the port is gpsd.port)"),
+        ("gpsd:\n  host: \"[::1]:2947\"\n", [:], "gpsd.host = '[::1]:2947' in ", "(the port is gpsd.port)"),
         // An empty variable looks cleared but is set: the line says how to clear it.
         ("gpsd:\n  port: 3000\n", ["GEOTRACK_GPSD_PORT": ""], "gpsd.port = '' in GEOTRACK_GPSD_PORT",
          "1 to 65535, or 'unset GEOTRACK_GPSD_PORT' for the file's value or the default"),
@@ -242,6 +246,15 @@ struct ConfigurationTests {
         let (commentsOnly, commentWarnings) = try await Self.load(yaml: "# nothing yet\n---\n\n  # still nothing\n")
         #expect(commentsOnly == Settings())
         #expect(commentWarnings.isEmpty)
+    }
+
+    @Test("gpsd.host takes a name, an IPv4 or IPv6 address, and an IPv6 address in brackets as --gpsd writes it", arguments: [
+        ("pi.local", "pi.local"), ("192.168.1.20", "192.168.1.20"), ("::1", "::1"), ("\"[::1]\"", "::1"), ("fe80::1%eth0", "fe80::1%eth0"),
+    ])
+    func gpsdHosts(written: String, host: String) async throws {
+        let (settings, warnings) = try await Self.load(yaml: "gpsd:\n  host: \(written)\n")
+        #expect(settings.gpsdHost == host)
+        #expect(warnings.isEmpty)
     }
 
     @Test("configuration keys map to GEOTRACK_ names")

@@ -13,9 +13,16 @@ extension ConfigurationLoader {
 
         mutating func settings(regionNames: [String]) throws(CLIError) -> Settings {
             var settings = Settings()
-            if let host = try text(ConfigKeys.gpsdHost, allowed: "a host name or address, such as localhost") {
-                guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
-                    throw bad(ConfigKeys.gpsdHost, host, "a host name or address, such as localhost")
+            if var host = try text(ConfigKeys.gpsdHost, allowed: "a host name or address, such as localhost") {
+                let allowed = "a host name or address without a port, such as localhost or ::1 (the port is gpsd.port)"
+                // An IPv6 address as --gpsd writes it, [::1], is the address ::1.
+                if host.count > 2, host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+                // One colon is HOST:PORT as --gpsd takes it, which was looked up as a host name and
+                // "did not resolve"; two or more make an IPv6 address.
+                guard !host.isEmpty, !host.contains(where: \.isWhitespace), !host.contains("["), !host.contains("]"),
+                      host.filter({ $0 == ":" }).count != 1
+                else {
+                    throw bad(ConfigKeys.gpsdHost, host, allowed)
                 }
                 settings.gpsdHost = host
             }
