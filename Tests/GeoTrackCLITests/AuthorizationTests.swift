@@ -114,6 +114,26 @@ struct AuthorizationTests {
         #expect(try open.read() == .authorizedAlways)
     }
 
+    @Test("'auth grant' replaces a decision file that holds none, or a link, as 'auth deny' does: deciding again is one step")
+    func grantReplacesUnusableFile() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let folder = home.appendingPathComponent("state/geotrack").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = folder + "/authorization"
+        let target = home.appendingPathComponent("elsewhere").path
+        try "denied\n".write(toFile: target, atomically: true, encoding: .utf8)
+        for make in [{ try "garbage\n".write(toFile: file, atomically: true, encoding: .utf8) },
+                     { try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: target) }] {
+            try? FileManager.default.removeItem(atPath: file)
+            try make()
+            // It was refused with 73 and "Run `geotrack auth reset` and decide again", while deny went through.
+            let grant = try await TestSupport.geotrack(["auth", "grant"], home: home)
+            #expect(grant.status == 0, "\(grant.stderr)")
+            #expect(try await TestSupport.geotrack(["auth", "status"], home: home).stdout == "authorizedAlways\n")
+            #expect(try String(contentsOfFile: target, encoding: .utf8) == "denied\n", "the link's target is never written")
+        }
+    }
+
     @Test("a decision file or folder that cannot be used is 73, as the outbox's: the file's fix is a reset, the folder's its own")
     func unusableState() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -114,6 +114,37 @@ struct CommandLineTests {
         #expect(environment.stderr.contains("gpsd.port = 'http' in GEOTRACK_GPSD_PORT"))
     }
 
+    @Test("a gpsd host that does not resolve is not blamed on --gpsd when the environment or the file set it: exit 69")
+    func unknownHostAdvice() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        try await TestSupport.grantAccess(home: home)
+        // The README's tour sets the host in the environment; the advice said "given with --gpsd".
+        for arguments in [["watch", "--once", "--no-retry"], ["devices", "--timeout", "5"]] {
+            let run = try await TestSupport.geotrack(arguments, home: home, environment: ["GEOTRACK_GPSD_HOST": "no-such-gpsd.invalid"])
+            #expect(run.status == 69, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasPrefix("geotrack: cannot connect to gpsd at no-such-gpsd.invalid:2947: "), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasSuffix(". Check the host name (--gpsd, gpsd.host in the configuration file, or GEOTRACK_GPSD_HOST).\n"),
+                    "\(arguments): \(run.stderr)")
+        }
+    }
+
+    @Test("a visit dwell too long for a duration exits 78 naming the bound; a year is still taken",
+          arguments: ["1e16", "1e18", "31622401"])
+    func visitDwellBound(dwell: String) async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        // 10^16 seconds and more stopped geotrack on a trap (status 132) with nothing said.
+        let run = try await TestSupport.geotrack(["replay", walk, "--visits"], home: home,
+                                                 environment: ["GEOTRACK_LOCATION_VISIT_DWELL": dwell])
+        #expect(run.status == 78, "\(run.stderr)")
+        #expect(run.stderr == "geotrack: config: location.visit_dwell = '\(dwell)' in GEOTRACK_LOCATION_VISIT_DWELL is not allowed; "
+            + "use a number of more than 0 and at most 31622400\n")
+        let year = try await TestSupport.geotrack(["replay", walk, "--visits"], home: home,
+                                                  environment: ["GEOTRACK_LOCATION_VISIT_DWELL": "31622400"])
+        #expect(year.status == 0, "\(year.stderr)")
+        #expect(year.stdout.hasSuffix("end of \(walk)\n"))
+    }
+
     @Test("auth grant, status, deny, reset round trip, stored under XDG_STATE_HOME")
     func auth() async throws {
         let home = try TestSupport.temporaryDirectory()

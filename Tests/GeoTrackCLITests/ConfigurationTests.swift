@@ -96,6 +96,24 @@ struct ConfigurationTests {
         ("location:\n  visits: [true]\n", [:], "location.visits in ", "true or false"),
         ("regions:\n  home:\n    latitude: [1]\n    longitude: 0\n    radius: 10\n", [:], "regions.home.latitude in ", "-90 to 90"),
         ("regions: [home, work]\n", [:], "regions in ", "mapping of names"),
+        // A section written as one value was an unknown key, ignored: geotrack ran on the defaults.
+        ("gpsd: localhost\n", [:], "gpsd in ", "indented: host, port, device"),
+        ("location: [visits]\n", [:], "location in ", "distance_filter, accuracy_filter, visits"),
+        // A region without fields, or written as one value, was an unknown key and never monitored.
+        ("regions:\n  home:\n", [:], "region 'home' has no radius", "latitude, longitude and radius"),
+        ("regions:\n  home: {}\n", [:], "region 'home' has no radius", "latitude, longitude and radius"),
+        ("regions:\n  home: 51.5\n", [:], "region 'home' in ", "latitude, longitude and radius"),
+        // The bounds are said, not only the lower one.
+        ("regions:\n  home:\n    latitude: 0\n    longitude: 0\n    radius: 30000000\n", [:],
+         "regions.home.radius = '30000000'", "more than 0 and at most 20000000"),
+        ("location:\n  visit_dwell: 1e18\n", [:], "location.visit_dwell = '1e18'", "more than 0 and at most 31622400"),
+        // HOST:PORT, as --gpsd takes it, was looked up as a host name that "does not resolve".
+        ("gpsd:\n  host: localhost:29470\n", [:], "gpsd.host = 'localhost:29470' in ", "without a port, such as localhost or ::1 (the port is gpsd.port)"),
+        ("", ["GEOTRACK_GPSD_HOST": "pi.local:2947"], "gpsd.host = 'pi.local:2947' in GEOTRACK_GPSD_HOST", "(the port is gpsd.port)"),
+        ("gpsd:\n  host: \"[::1]:2947\"\n", [:], "gpsd.host = '[::1]:2947' in ", "(the port is gpsd.port)"),
+        // An empty variable looks cleared but is set: the line says how to clear it.
+        ("gpsd:\n  port: 3000\n", ["GEOTRACK_GPSD_PORT": ""], "gpsd.port = '' in GEOTRACK_GPSD_PORT",
+         "1 to 65535, or 'unset GEOTRACK_GPSD_PORT' for the file's value or the default"),
     ])
     func badValues(yaml: String, environment: [String: String], mentions: String, allowed: String) async throws {
         do {
@@ -120,6 +138,43 @@ struct ConfigurationTests {
         #expect(warnings.contains { $0.contains("GEOTRACK_GPSD_HOTS") })
     }
 
+    @Test("an unknown key's warning says what to write instead", arguments: [
+        ("gpsd:\n  hots: x\n", "'gpsd.hots'", "; gpsd takes host, port, device"),
+        ("units: imperial\n", "'units'", "; did you mean display.units?"),
+        ("gpxx:\n  min_move: 3\n", "'gpxx.min_move'", "; did you mean gpx.min_move?"),
+        ("colour: red\n", "'colour'", "; the sections are gpsd, display, location, gpx, publish, regions"),
+        ("regions:\n  home:\n    lat: 1\n    latitude: 1\n    longitude: 1\n    radius: 5\n", "'regions.home.lat'",
+         "; a region is NAME: {latitude, longitude, radius}, its name without '.'"),
+    ])
+    func unknownKeyHints(yaml: String, key: String, hint: String) async throws {
+        let (_, warnings) = try await Self.load(yaml: yaml)
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("unknown configuration key \(key) in ") == true, "\(warnings)")
+        #expect(warnings.first?.hasSuffix(" (ignored)" + hint) == true, "\(warnings)")
+    }
+
+    @Test("an unknown variable's warning names the variable meant", arguments: [
+        ("GEOTRACK_UNITS", "; did you mean GEOTRACK_DISPLAY_UNITS?"),
+        ("GEOTRACK_DEVICE", "; did you mean GEOTRACK_GPSD_DEVICE or GEOTRACK_PUBLISH_DEVICE?"),
+        ("GEOTRACK_GPSD_HOTS", "; the gpsd variables are GEOTRACK_GPSD_HOST, GEOTRACK_GPSD_PORT, GEOTRACK_GPSD_DEVICE"),
+        ("GEOTRACK_FOO", "; a variable is GEOTRACK_ and a key of the configuration file, dots as underscores (GEOTRACK_GPSD_HOST)"),
+    ])
+    func unknownVariableHints(name: String, hint: String) async throws {
+        let (_, warnings) = try await Self.load(environment: [name: "1"])
+        #expect(warnings == ["geotrack: warning: unknown environment variable \(name) (ignored)" + hint])
+    }
+
+    @Test("an unknown key or variable is shown with its control characters escaped, never obeyed")
+    func unknownKeysShownSafely() async throws {
+        let (_, warnings) = try await Self.load(environment: ["GEOTRACK_\u{1b}]0;title\u{7}": "1"],
+                                                yaml: "\"\\u001b[2Jcolour\": red\n")
+        #expect(warnings.count == 2, "\(warnings)")
+        // The key's escape reached the terminal as it was: a file could clear the screen.
+        #expect(!warnings.contains { $0.unicodeScalars.contains { $0.value < 0x20 } }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("'\\u{1b}[2Jcolour'") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("GEOTRACK_\\u{1b}]0;title\\u{7}") }, "\(warnings)")
+    }
+
     @Test("regions are read by name")
     func regions() async throws {
         let yaml = """
@@ -139,6 +194,18 @@ struct ConfigurationTests {
             RegionSetting(name: "home", latitude: 51.5, longitude: -0.12, radius: 100),
             RegionSetting(name: "work", latitude: 48.85, longitude: 2.35, radius: 250),
         ])
+    }
+
+    @Test("a region's fields can be set in the environment, for a region the file names, without a warning")
+    func regionFromEnvironment() async throws {
+        let yaml = "regions:\n  home:\n    latitude: 51.5\n    longitude: -0.12\n    radius: 100\n"
+        let (settings, warnings) = try await Self.load(environment: ["GEOTRACK_REGIONS_HOME_RADIUS": "250"], yaml: yaml)
+        #expect(settings.regions == [RegionSetting(name: "home", latitude: 51.5, longitude: -0.12, radius: 250)])
+        // It said "unknown environment variable ... (ignored)" while using the value.
+        #expect(warnings.isEmpty, "\(warnings)")
+        let (_, unnamed) = try await Self.load(environment: ["GEOTRACK_REGIONS_WORK_RADIUS": "250"], yaml: yaml)
+        #expect(unnamed == ["geotrack: warning: unknown environment variable GEOTRACK_REGIONS_WORK_RADIUS (ignored); "
+                + "a region's variables (GEOTRACK_REGIONS_HOME_RADIUS) are read for a region the file names"])
     }
 
     @Test("a malformed file or a missing --config is a config error naming the line")
@@ -179,6 +246,15 @@ struct ConfigurationTests {
         let (commentsOnly, commentWarnings) = try await Self.load(yaml: "# nothing yet\n---\n\n  # still nothing\n")
         #expect(commentsOnly == Settings())
         #expect(commentWarnings.isEmpty)
+    }
+
+    @Test("gpsd.host takes a name, an IPv4 or IPv6 address, and an IPv6 address in brackets as --gpsd writes it", arguments: [
+        ("pi.local", "pi.local"), ("192.168.1.20", "192.168.1.20"), ("::1", "::1"), ("\"[::1]\"", "::1"), ("fe80::1%eth0", "fe80::1%eth0"),
+    ])
+    func gpsdHosts(written: String, host: String) async throws {
+        let (settings, warnings) = try await Self.load(yaml: "gpsd:\n  host: \(written)\n")
+        #expect(settings.gpsdHost == host)
+        #expect(warnings.isEmpty)
     }
 
     @Test("configuration keys map to GEOTRACK_ names")

@@ -131,7 +131,17 @@ package struct AuthorizationGate: Sendable {
     /// locations only), unless the administrator's policy forbids location access, which no
     /// user's decision lifts (77, naming the policy file).
     package static func grant(in store: AuthorizationStore, approximate: Bool = false) throws(CLIError) {
-        if try read(store) == .restricted {
+        let current: AuthorizationStatus?
+        do {
+            current = try store.read()
+        } catch {
+            // A file that holds no decision (or is a link) is what this grant replaces, as
+            // `auth deny` and `auth reset` replace it: its error said to decide again, and a
+            // grant is deciding again. A folder that cannot be trusted is still refused, by the write.
+            guard case .authorizationStore = error else { throw CLIError(.cannotCreate, error.advisedMessage) }
+            current = nil
+        }
+        if current == .restricted {
             throw CLIError(.noPermission, "location access is forbidden by the administrator's policy in \(store.policyPath); a grant cannot lift it")
         }
         try write(.authorizedAlways, accuracy: approximate ? .reducedAccuracy : .fullAccuracy, to: store)

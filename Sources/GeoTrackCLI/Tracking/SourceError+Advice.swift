@@ -30,7 +30,8 @@ extension SourceError {
     package var advisedMessage: String {
         switch code {
         case .connectionRefused: message + ". Is gpsd running? (sudo systemctl start gpsd)"
-        case .hostNotFound: message + ". Check the host name given with --gpsd."
+        // Any of the three layers may have set the host: the README's tour sets it in the environment.
+        case .hostNotFound: message + ". Check the host name (--gpsd, gpsd.host in the configuration file, or GEOTRACK_GPSD_HOST)."
         case .timedOut:
             timeout == nil ? message + ". Check the host and port, and any firewall between."
                 : message + ". Is gpsd listening there? Check the host, the port and any firewall between."

@@ -13,9 +13,16 @@ extension ConfigurationLoader {
 
         mutating func settings(regionNames: [String]) throws(CLIError) -> Settings {
             var settings = Settings()
-            if let host = try text(ConfigKeys.gpsdHost, allowed: "a host name or address, such as localhost") {
-                guard !host.isEmpty, !host.contains(where: \.isWhitespace) else {
-                    throw bad(ConfigKeys.gpsdHost, host, "a host name or address, such as localhost")
+            if var host = try text(ConfigKeys.gpsdHost, allowed: "a host name or address, such as localhost") {
+                let allowed = "a host name or address without a port, such as localhost or ::1 (the port is gpsd.port)"
+                // An IPv6 address as --gpsd writes it, [::1], is the address ::1.
+                if host.count > 2, host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+                // One colon is HOST:PORT as --gpsd takes it, which was looked up as a host name and
+                // "did not resolve"; two or more make an IPv6 address.
+                guard !host.isEmpty, !host.contains(where: \.isWhitespace), !host.contains("["), !host.contains("]"),
+                      host.filter({ $0 == ":" }).count != 1
+                else {
+                    throw bad(ConfigKeys.gpsdHost, host, allowed)
                 }
                 settings.gpsdHost = host
             }
@@ -53,7 +60,10 @@ extension ConfigurationLoader {
                 }
             }
             settings.visits.radius = try number(ConfigKeys.visitRadius, default: settings.visits.radius, minimum: 0, exclusive: true)
-            settings.visits.dwell = try number(ConfigKeys.visitDwell, default: settings.visits.dwell, minimum: 0, exclusive: true)
+            // Bounded as --timeout is: a dwell of 10^16 seconds overflowed the manager's duration and
+            // stopped geotrack on a trap, and no visit lasts longer than a year.
+            settings.visits.dwell = try number(ConfigKeys.visitDwell, default: settings.visits.dwell, minimum: 0, exclusive: true,
+                                               maximum: VisitSettings.maximumDwell)
             settings.gpx.minimumMove = try number(ConfigKeys.gpxMinimumMove, default: settings.gpx.minimumMove, minimum: 0)
             settings.gpx.minimumInterval = try number(ConfigKeys.gpxMinimumInterval, default: settings.gpx.minimumInterval, minimum: 0)
             settings.gpx.segmentAfter = try number(ConfigKeys.gpxSegmentAfter, default: settings.gpx.segmentAfter, minimum: 0, exclusive: true)
@@ -103,6 +113,12 @@ extension ConfigurationLoader {
         }
 
         func region(_ name: String) throws(CLIError) -> RegionSetting {
+            switch file["regions.\(name)"] {
+            case .scalar, .list:
+                throw CLIError(.config, "config: region '\(name)' in \(filePath) is one value; give it latitude, longitude and radius, indented under it")
+            case .null, nil:
+                break
+            }
             func field(_ field: String, _ range: ClosedRange<Double>, _ allowed: String) throws(CLIError) -> Double {
                 let key = "regions.\(name).\(field)"
                 guard let value = try text(key, allowed: allowed) else {
@@ -111,8 +127,9 @@ extension ConfigurationLoader {
                 guard let number = Double(value), range.contains(number) else { throw bad(key, value, allowed) }
                 return number
             }
-            let radius = try field("radius", 0...20_000_000, "a radius in metres, more than 0")
-            guard radius > 0 else { throw bad("regions.\(name).radius", "0", "a radius in metres, more than 0") }
+            // Half the Earth's circumference: every point is within it.
+            let radius = try field("radius", 0...20_000_000, "a radius in metres, more than 0 and at most 20000000")
+            guard radius > 0 else { throw bad("regions.\(name).radius", "0", "a radius in metres, more than 0 and at most 20000000") }
             return RegionSetting(name: name,
                                  latitude: try field("latitude", -90...90, "degrees from -90 to 90"),
                                  longitude: try field("longitude", -180...180, "degrees from -180 to 180"),
@@ -136,11 +153,14 @@ extension ConfigurationLoader {
             return nil
         }
 
-        func number(_ key: String, default value: Double, minimum: Double, exclusive: Bool = false) throws(CLIError) -> Double {
-            let allowed = exclusive ? "a number of more than \(Int(minimum))" : "a number of at least \(Int(minimum))"
+        func number(_ key: String, default value: Double, minimum: Double, exclusive: Bool = false,
+                    maximum: Double? = nil) throws(CLIError) -> Double {
+            var allowed = exclusive ? "a number of more than \(Int(minimum))" : "a number of at least \(Int(minimum))"
+            if let maximum { allowed += " and at most \(Int(maximum))" }
             guard let string = try text(key, allowed: allowed) else { return value }
             guard let number = Double(string), number.isFinite,
-                  exclusive ? number > minimum : number >= minimum
+                  exclusive ? number > minimum : number >= minimum,
+                  number <= maximum ?? .infinity
             else { throw bad(key, string, allowed) }
             return number
         }
@@ -152,7 +172,12 @@ extension ConfigurationLoader {
 
         /// The error for a bad value, naming where it was set.
         func bad(_ key: String, _ value: String, _ allowed: String) -> CLIError {
-            CLIError(.config, "config: \(key) = '\(value)' \(origin(key)) is not allowed; use \(allowed)")
+            let variable = ConfigKeys.environmentName(key)
+            // `export GEOTRACK_GPSD_PORT=` looks like clearing it, but sets it to nothing: say how to clear it.
+            if value.isEmpty, loader.environment[variable] != nil {
+                return CLIError(.config, "config: \(key) = '' in \(variable) is not allowed; use \(allowed), or 'unset \(variable)' for the file's value or the default")
+            }
+            return CLIError(.config, "config: \(key) = '\(value)' \(origin(key)) is not allowed; use \(allowed)")
         }
     }
 }

@@ -55,12 +55,25 @@ package struct ConfigurationLoader: Sendable {
             throw CLIError(.config, "config: file \(path) does not exist. Check the path given with --config or GEOTRACK_CONFIG.")
         }
         let file = found ?? ConfigFile()
-        for entry in file.entries where !Self.isKnown(entry.key) && !Self.isEmptySection(entry) {
-            warn("geotrack: warning: unknown configuration key '\(entry.key)' in \(path) (ignored)")
+        // A section written as one value (`gpsd: localhost`) sets none of its keys: it was read as
+        // an unknown key and ignored, and geotrack ran on the defaults.
+        for entry in file.entries where entry.value != .null {
+            let fields = ConfigKeys.all.filter { $0.hasPrefix(entry.key + ".") }.map { $0.dropFirst(entry.key.count + 1) }
+            guard !fields.isEmpty else { continue }
+            throw CLIError(.config, "config: \(entry.key) in \(path) is a section, not one value; write its keys under it, indented: "
+                + fields.joined(separator: ", "))
         }
-        let knownEnvironment = Set(ConfigKeys.all.map(ConfigKeys.environmentName) + ConfigKeys.otherEnvironment)
+        for entry in file.entries where !Self.isKnown(entry.key) && !Self.isEmptySection(entry) {
+            // Shown safely, as every string from the configuration: a key is the file's text.
+            warn("geotrack: warning: unknown configuration key '\(Terminal.safe(entry.key))' in \(Terminal.safe(path)) (ignored); "
+                + Terminal.safe(Self.hint(forKey: entry.key)))
+        }
+        // A region's fields are keys too (GEOTRACK_REGIONS_HOME_RADIUS): read for the regions the
+        // file names, so they are no unknown variables.
+        let regionKeys = Self.regionNames(in: file.keys).flatMap { name in ConfigKeys.regionFields.map { "regions.\(name).\($0)" } }
+        let knownEnvironment = Set((ConfigKeys.all + regionKeys).map(ConfigKeys.environmentName) + ConfigKeys.otherEnvironment)
         for name in environment.keys.sorted() where name.hasPrefix("GEOTRACK_") && !knownEnvironment.contains(name) {
-            warn("geotrack: warning: unknown environment variable \(name) (ignored)")
+            warn("geotrack: warning: unknown environment variable \(Terminal.safe(name)) (ignored); " + Terminal.safe(Self.hint(forVariable: name)))
         }
         let environmentValues = environment.filter { $0.key.hasPrefix("GEOTRACK_") }
         let reader = ConfigReader(providers: [
@@ -108,15 +121,68 @@ package struct ConfigurationLoader: Sendable {
     package static func isKnown(_ key: String) -> Bool {
         if ConfigKeys.all.contains(key) || key == ConfigKeys.regions { return true }
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 3 && parts[0] == "regions" && ConfigKeys.regionFields.contains(String(parts[2]))
+        // `regions.NAME` alone is a region without fields, which the resolver refuses.
+        return parts[0] == "regions" && (parts.count == 2 || parts.count == 3 && ConfigKeys.regionFields.contains(String(parts[2])))
     }
 
-    /// Region names: the middle component of `regions.NAME.FIELD` keys, in file order of names.
+    /// What to write instead of an unknown file key: the known key of the same name in another
+    /// section (`units` is `display.units`), else the keys of its section, else the sections.
+    static func hint(forKey key: String) -> String {
+        let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if parts.first == ConfigKeys.regions {
+            return "a region is NAME: {latitude, longitude, radius}, its name without '.'"
+        }
+        let leaf = parts.last ?? key
+        let sameLeaf = ConfigKeys.all.filter { $0.hasSuffix("." + leaf) && $0 != key }
+        if !sameLeaf.isEmpty {
+            return "did you mean " + sameLeaf.joined(separator: " or ") + "?"
+        }
+        let section = parts[0] + "."
+        let fields = ConfigKeys.all.filter { $0.hasPrefix(section) }.map { $0.dropFirst(section.count) }
+        if !fields.isEmpty {
+            return "\(parts[0]) takes " + fields.joined(separator: ", ")
+        }
+        return "the sections are " + sections.joined(separator: ", ")
+    }
+
+    /// What to set instead of an unknown `GEOTRACK_` variable: the known one it is the end of
+    /// (`GEOTRACK_UNITS` is `GEOTRACK_DISPLAY_UNITS`), else the variables of its section.
+    static func hint(forVariable name: String) -> String {
+        let rest = name.dropFirst("GEOTRACK_".count)
+        let variables = ConfigKeys.all.map(ConfigKeys.environmentName)
+        let ending = variables.filter { $0.hasSuffix("_" + rest) && $0 != name }
+        if !ending.isEmpty {
+            return "did you mean " + ending.joined(separator: " or ") + "?"
+        }
+        if rest.hasPrefix("REGIONS_") {
+            return "a region's variables (GEOTRACK_REGIONS_HOME_RADIUS) are read for a region the file names"
+        }
+        for section in sections {
+            let prefix = ConfigKeys.environmentName(section) + "_"
+            if name.hasPrefix(prefix) {
+                return "the \(section) variables are " + variables.filter { $0.hasPrefix(prefix) }.joined(separator: ", ")
+            }
+        }
+        return "a variable is GEOTRACK_ and a key of the configuration file, dots as underscores (GEOTRACK_GPSD_HOST)"
+    }
+
+    /// The file's top-level sections, in the order config/geotrack.yaml has them.
+    static var sections: [String] {
+        var names: [String] = []
+        for key in ConfigKeys.all + [ConfigKeys.regions] {
+            let first = String(key.prefix { $0 != "." })
+            if !names.contains(first) { names.append(first) }
+        }
+        return names
+    }
+
+    /// Region names: the middle component of `regions.NAME.FIELD` keys, and `NAME` of a region
+    /// given no fields (`regions.NAME`), in file order of names.
     static func regionNames(in keys: [String]) -> [String] {
         var names: [String] = []
         for key in keys {
             let parts = key.split(separator: ".", omittingEmptySubsequences: false)
-            if parts.count == 3, parts[0] == "regions", !names.contains(String(parts[1])) {
+            if parts.count == 2 || parts.count == 3, parts[0] == "regions", !names.contains(String(parts[1])) {
                 names.append(String(parts[1]))
             }
         }

@@ -7,6 +7,9 @@ package struct VisitSettings: Sendable, Equatable {
     /// ...lasting at least this many seconds (measured on the fixes' own times).
     package var dwell: Double = 300
 
+    /// The longest dwell taken, in seconds: a year, as for `--timeout`.
+    package static let maximumDwell: Double = 366 * 86_400
+
     /// The defaults.
     package init() {}
 }
