@@ -228,7 +228,7 @@ struct ConfigurationTests {
             _ = try await Self.load(file: directory.path)
             Issue.record("no error for a directory")
         } catch let error as CLIError {
-            #expect(error.message == "config: cannot read \(directory.path): Is a directory. Fix the YAML or move the file away.")
+            #expect(error.message == "config: cannot read \(directory.path): Is a directory. Give a readable YAML file, or move this one away.")
         }
     }
 

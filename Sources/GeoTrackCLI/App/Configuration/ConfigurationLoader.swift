@@ -49,7 +49,9 @@ package struct ConfigurationLoader: Sendable {
         do {
             found = try ConfigFile.load(path: path)
         } catch {
-            throw CLIError(.config, "config: cannot read \(path): \(Self.oneLine(error)) Fix the YAML or move the file away.")
+            // A line at fault is the YAML's; none, the file's own (a folder, no permission, too large).
+            let advice = error.line == nil ? "Give a readable YAML file, or move this one away." : "Fix the YAML or move the file away."
+            throw CLIError(.config, "config: cannot read \(path): \(Self.oneLine(error)) \(advice)")
         }
         if required, found == nil {
             throw CLIError(.config, "config: file \(path) does not exist. Check the path given with --config or GEOTRACK_CONFIG.")
