@@ -96,6 +96,16 @@ public final class ReplayReader {
     /// Throws `SourceError` with code `.io` when reading fails midway.
     public func next() throws(SourceError) -> Report? {
         while true {
+            if let report = nextReady() { return report }
+            if finished { return nil }
+            _ = try input.refill()
+        }
+    }
+
+    /// The next report the bytes read so far give, or nil when it would take another `read(2)`
+    /// (or the input ended): what a batch may add without waiting on a pipe fed slowly.
+    package func nextReady() -> Report? {
+        while true {
             if pendingIndex < pending.count {
                 let report = pending[pendingIndex]
                 pendingIndex += 1
@@ -114,11 +124,8 @@ public final class ReplayReader {
             }
             input.consume(used)
             if !pending.isEmpty { continue }
-            if input.atEnd {
-                finished = true
-                continue
-            }
-            _ = try input.refill()
+            if input.atEnd { finished = true }
+            return nil
         }
     }
 }

@@ -97,7 +97,11 @@ final class ReplayWorker: Sendable {
             var batch: [Report] = []
             batch.reserveCapacity(Self.batchSize)
             do {
-                while batch.count < Self.batchSize, let report = try open.next() {
+                while batch.count < Self.batchSize {
+                    // The first report may wait for input; the rest take only what is read
+                    // already. A pipe fed as a receiver sends (`gpspipe -r | geotrack replay -`)
+                    // otherwise had its reports held until 64 had come, or the input ended.
+                    guard let report = batch.isEmpty ? try open.next() : open.nextReady() else { break }
                     batch.append(report)
                 }
             } catch {

@@ -55,6 +55,13 @@ package enum TPVJSONPipeline {
                 }
                 guard let (batch, device) = consume next else { break }
                 if ok { ok = format(batch, device: device, into: &writer, write: write) }
+                // Nothing more queued: the reader waits for input, as on a pipe fed as a receiver
+                // sends (`gpspipe -r | geotrack replay - --json`), so what is formatted goes out
+                // now, not once a block has gathered. From a file this adds a write per chunk at most.
+                if ok, writer.count > 0, shared.state.withLock({ $0.queue.isEmpty }) {
+                    ok = writer.withBytes(write)
+                    writer.removeAll()
+                }
                 var recycled = consume batch
                 recycled.removeAll(keepingCapacity: true)
                 let failed = !ok
@@ -111,6 +118,11 @@ package enum TPVJSONPipeline {
         var ok = true
         let fixes = try reader.forEachFixBatch { batch, device in
             ok = format(batch, device: device, into: &writer, write: write)
+            // Each batch's lines go out before the next read, which may wait on a pipe.
+            if ok, writer.count > 0 {
+                ok = writer.withBytes(write)
+                writer.removeAll()
+            }
             return ok
         }
         if ok && writer.count > 0 { ok = writer.withBytes(write) }

@@ -1,5 +1,9 @@
 import Foundation
+import GeoTrackTesting
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @Suite("replay")
 struct ReplayTests {
@@ -20,6 +24,41 @@ struct ReplayTests {
                                              input: try String(contentsOfFile: Self.log, encoding: .utf8))
         #expect(stdin.status == 0)
         #expect(stdin.stdout.split(separator: "\n").count == 6)
+    }
+
+    @Test("replay - fed as a receiver sends (gpspipe -r | geotrack replay -): each fix printed as it comes, not at the input's end",
+          arguments: [["--json"], ["--json", "--visits"]])
+    func pipeFedAsItComes(options: [String]) async throws {
+        let home = try TestSupport.temporaryDirectory()
+        func sentences(_ seconds: [Int]) -> [UInt8] {
+            Array(seconds.flatMap { second -> [String] in
+                let time = String(format: "0900%02d.00", second)
+                return [SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,00609.0000,E,2.5,90.0,120925,,,A"),
+                        SyntheticLog.sentence("GPGGA,\(time),4612.0004,N,00609.0000,E,1,09,0.8,380.0,M,47.9,M,,")]
+            }.joined(separator: "\r\n").utf8) + Array("\r\n".utf8)
+        }
+        var ends: [Int32] = [0, 0]
+        // Close-on-exec: the child must not hold the write end, or its input would never end.
+        try #require(pipe(&ends) == 0 && fcntl(ends[0], F_SETFD, FD_CLOEXEC) == 0 && fcntl(ends[1], F_SETFD, FD_CLOEXEC) == 0)
+        let output = home.appendingPathComponent("out.jsonl").path
+        let process = try ChildProcess(path: TestSupport.binary, arguments: ["replay", "-"] + options,
+                                       stdoutPath: output, stderrPath: home.appendingPathComponent("err").path,
+                                       environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                     "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                                                     "HOME": home.path],
+                                       standardInput: ends[0])
+        close(ends[0])
+        func printed() -> String { (try? String(contentsOfFile: output, encoding: .utf8)) ?? "" }
+        let first = sentences([0, 1, 2])
+        #expect(first.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == first.count)
+        // The input stays open: before, nothing was printed until 64 reports had come or it ended.
+        let shown = await waitUntil(timeout: .seconds(60)) { printed().contains("\"time\":\"2025-09-12T09:00:02.000Z\"") }
+        #expect(shown, "the fixes written so far were not printed while the input stayed open: \(printed())")
+        let rest = sentences([3, 4])
+        #expect(rest.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) } == rest.count)
+        close(ends[1])
+        #expect(process.wait(timeout: 60) == 0)
+        #expect(printed().split(separator: "\n").count == 4, "\(printed())")
     }
 
     @Test("a missing file or a directory: one line on stderr and nothing else, exit 66, with --json or the status line",

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Everything an output may be made from.
 package struct OutputContext {
     /// The command line's output options.
@@ -16,4 +20,14 @@ package struct OutputContext {
     package var descriptor: Int32
     /// The process environment.
     package var environment: [String: String]
+
+    /// Whether the replayed input is a stream that may be fed as a receiver sends (standard
+    /// input or a named pipe that is no regular file: `gpspipe -r | geotrack replay -`), whose
+    /// lines should go out as they come rather than in blocks.
+    package var inputIsStream: Bool {
+        guard let input else { return false }
+        var info = stat()
+        let found = input == "-" ? fstat(STDIN_FILENO, &info) : stat(input, &info)
+        return found == 0 && (info.st_mode & S_IFMT) != S_IFREG
+    }
 }

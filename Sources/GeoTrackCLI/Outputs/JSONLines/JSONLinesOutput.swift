@@ -29,7 +29,7 @@ package final class JSONLinesOutput: BuiltInOutput {
     /// The output for `--json`, when given.
     package static func make(_ context: OutputContext) -> (any RunOutput)? {
         guard isRequested(context) else { return nil }
-        return JSONLinesOutput(writer: LineWriter(descriptor: context.descriptor, flushEachLine: context.live),
+        return JSONLinesOutput(writer: LineWriter(descriptor: context.descriptor, flushEachLine: context.live || context.inputIsStream),
                                includesSky: context.options.sky, holdsForTrack: context.options.gpxPath != nil)
     }
 
