@@ -22,10 +22,15 @@ struct ServeTests {
         let process: ChildProcess
         let url: String
 
-        init(_ arguments: [String], in directory: URL, home: URL) throws {
+        /// serve with `arguments`, run in `directory`; `feed`, a shell command, writes its
+        /// standard input (for `--replay -`) through a FIFO, so that serve itself is the process
+        /// the test signals, and the feed, in its process group, ends with it.
+        init(_ arguments: [String], in directory: URL, home: URL, feed: String? = nil) throws {
             let quoted = ([TestSupport.binary, "serve", "--listen", "127.0.0.1:0"] + arguments)
                 .map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-            process = try ChildProcess("/bin/sh", ["-c", "cd '\(directory.path)' && exec \(quoted)"],
+            let command = feed.map { "mkfifo input.fifo && { ( \($0) ) > input.fifo & } && exec \(quoted) < input.fifo" }
+                ?? "exec \(quoted)"
+            process = try ChildProcess("/bin/sh", ["-c", "cd '\(directory.path)' && \(command)"],
                                        environment: ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
                                                      "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
                                                      "HOME": home.path])
@@ -231,19 +236,32 @@ struct ServeTests {
     @Test("serve in chromium: no fix for 10 s greys the marker and says the fix's age, the next fix makes it current, a replay's end does not; the page asks for nothing serve lacks (no /favicon.ico 404)")
     func staleFix() async throws {
         let home = try TestSupport.temporaryDirectory()
-        // Fixes at 1 and 2 s, none until 40 s, then two more (a cycle's first has none), played
-        // in real time: the page sees fixes stop for 38 s, then come again. The gap is long so
-        // that a browser slow to start on a loaded machine still opens the page before it ends.
-        let log = home.appendingPathComponent("gap.nmea")
-        var lines: [String] = []
-        for second in [0, 1, 2, 40, 41] {
-            let time = String(format: "0900%02d.00", second)
-            let longitude = String(format: "006%07.4f", 9 + Double(second) * 0.001)
-            lines.append(SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,2.5,90.0,120925,,,A"))
-            lines.append(SyntheticLog.sentence("GPGGA,\(time),4612.0004,N,\(longitude),E,1,09,0.8,380.0,M,47.9,M,,"))
+        // Three fixes, then none for 15 s, then two more (a cycle's first has none). The test
+        // gives them to serve on standard input itself, the first once the page is open (a
+        // browser slow to start on a loaded machine would otherwise miss a gap played from the
+        // start), and the silence is the receiver's: 15 s of it, longer than the page's 10 s.
+        func lines(_ seconds: [Int]) -> String {
+            seconds.flatMap { second -> [String] in
+                let time = String(format: "0900%02d.00", second)
+                let longitude = String(format: "006%07.4f", 9 + Double(second) * 0.001)
+                return [SyntheticLog.sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,2.5,90.0,120925,,,A"),
+                        SyntheticLog.sentence("GPGGA,\(time),4612.0004,N,\(longitude),E,1,09,0.8,380.0,M,47.9,M,,")]
+            }.joined(separator: "\n") + "\n"
         }
-        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
-        let server = try await Self.offPool { try Server(["--replay", "gap.nmea", "--realtime", "--tiles", "none"], in: home, home: home) }
+        try lines([0, 1, 2]).write(to: home.appendingPathComponent("before.nmea"), atomically: true, encoding: .utf8)
+        try lines([20, 21]).write(to: home.appendingPathComponent("after.nmea"), atomically: true, encoding: .utf8)
+        let ready = home.appendingPathComponent("page-open").path
+        // The wait for the page is bounded, so that a test that failed leaves no loop behind.
+        let feed = "i=0; while [ ! -e page-open ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done; "
+            + "cat before.nmea; sleep 15; cat after.nmea"
+        let server = try await Self.offPool {
+            try Server(["--replay", "-", "--tiles", "none"], in: home, home: home, feed: feed)
+        }
+        let port = try #require(URLComponents(string: server.url)?.port)
+        let opened = Task {
+            let open = try await Self.offPool { Self.waitForStreams(port: port, count: 1) }
+            return open && FileManager.default.createFile(atPath: ready, contents: nil)
+        }
         let answers = home.appendingPathComponent("responses.json").path
         // Each change of the fix's state, as the page shows it then: sampled every 200 ms, and
         // the stale spell lasts 28 s.
@@ -260,6 +278,7 @@ struct ServeTests {
             """,
             read: #"({seen: window.geotrackSeen, icon: document.querySelector("link[rel~=icon]")?.getAttribute("href")})"#,
             responses: answers)
+        #expect(try await opened.value, "the page opened no event stream")
         let page = value as? [String: Any] ?? [:]
         #expect(held, "the page never showed the fix stale, then current again: \(page) \(server.process.stderr)")
         let seen = page["seen"] as? [[String: Any]] ?? []
@@ -283,7 +302,7 @@ struct ServeTests {
         // shows the last fix as it was.
         let (ended, after) = try await Self.browse(
             server.url,
-            until: #"document.getElementById("status").textContent === "end of gap.nmea" && performance.now() > 12000"#,
+            until: #"document.getElementById("status").textContent === "end of standard input" && performance.now() > 12000"#,
             read: """
             ({lat: document.getElementById("fix").dataset.lat, stale: document.getElementById("fix").dataset.stale,
               note: document.getElementById("fix-age").hidden, fill: document.querySelector("path.fix-marker")?.getAttribute("fill")})
