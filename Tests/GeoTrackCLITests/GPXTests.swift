@@ -51,10 +51,10 @@ struct GPXTests {
         let gnss = GNSSDetail(fixMode: .threeD, satellitesUsed: 7, hdop: 0.9, vdop: 1.46, pdop: 1.714)
         let line = try #require(GPXFormat.point(fix, gnss: gnss))
         #expect(line == """
-        <trkpt lat="51.50000000" lon="-0.12000000"><ele>12.5000</ele><time>2023-11-14T22:13:20.500Z</time>\
+        <trkpt lat="51.500000000" lon="-0.120000000"><ele>12.5000</ele><time>2023-11-14T22:13:20.500Z</time>\
         <geoidheight>47.250</geoidheight><fix>3d</fix>\
         <sat>7</sat><hdop>0.90</hdop><vdop>1.46</vdop><pdop>1.71</pdop><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>1.250</gpxtpx:speed>\
-        <gpxtpx:course>90.00</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt>
+        <gpxtpx:course>90.0000</gpxtpx:course></gpxtpx:TrackPointExtension></extensions></trkpt>
 
         """)
         #expect(GPXFormat.point(Fix(mode: .noFix)) == nil)
@@ -197,6 +197,42 @@ struct GPXTests {
         #expect(json.stdout.contains(#""altMSL":278.1610"#) && json.stdout.contains(#""geoidSep":-31.442"#), "\(json.stdout)")
     }
 
+    /// The text of `key`'s value in each TPV of `json` that has a position and a time, gpsd's last
+    /// report of each time winning: what a reader of the JSON sees of each point.
+    static func lastTexts(_ json: String, key: String) -> [String: String] {
+        var texts: [String: String] = [:]
+        for line in json.split(separator: "\n") where line.hasPrefix(#"{"class":"TPV""#) && line.contains(#""lat":"#) {
+            guard let time = line.components(separatedBy: #""time":""#).dropFirst().first?.prefix(24),
+                  let value = line.components(separatedBy: "\"\(key)\":").dropFirst().first?.prefix(while: { $0 != "," && $0 != "}" })
+            else { continue }
+            texts[String(time)] = String(value)
+        }
+        return texts
+    }
+
+    @Test("an RTK receiver's position and course survive a track: lat/lon with gpsd's 9 decimals, course with its 4, as a replay of the log prints them")
+    func positionAndCourseKeepGPSDPrecision() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = try Corpus.path("nmea-rtk.nmea")
+        let gpx = home.appendingPathComponent("rtk.gpx").path
+        let record = try await TestSupport.geotrack(["replay", log, "--gpx", gpx], home: home)
+        #expect(record.status == 0, "\(record.stderr)")
+        let direct = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
+        let again = try await TestSupport.geotrack(["replay", gpx, "--json"], home: home)
+        #expect(direct.status == 0 && again.status == 0, "\(direct.stderr) \(again.stderr)")
+        // nmea-rtk's minutes have eight decimals (4134.49721169) and its course three (126.965):
+        // gpsd prints 41.574953528 and 126.9650, which 8 and 2 decimals would round.
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(text.contains(#"<trkpt lat="41.574953528" lon="-93.750575438">"#) && text.contains("<gpxtpx:course>126.9650</gpxtpx:course>"),
+                "\(text.prefix(1_500))")
+        for key in ["lat", "lon", "track", "speed", "altMSL", "geoidSep"] {
+            let fromLog = Self.lastTexts(direct.stdout, key: key)
+            let fromTrack = Self.lastTexts(again.stdout, key: key)
+            #expect(fromLog.count > 100 && fromTrack == fromLog,
+                    "\(key): \(fromLog.filter { fromTrack[$0.key] != $0.value }.prefix(3).map { "\($0.key): log \($0.value), track \(fromTrack[$0.key] ?? "-")" })")
+        }
+    }
+
     /// A track whose receiver counted the satellites it used: a point without a fix, then two with one.
     static let countedTrack = """
     <?xml version="1.0" encoding="UTF-8"?>
@@ -287,9 +323,9 @@ struct GPXTests {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let points = text.components(separatedBy: "<trkpt ").dropFirst()
         #expect(points.count == 2)
-        #expect(points.first?.contains("<ele>12.5000</ele>") == true && points.first?.contains("<gpxtpx:course>90.00</gpxtpx:course>") == true,
+        #expect(points.first?.contains("<ele>12.5000</ele>") == true && points.first?.contains("<gpxtpx:course>90.0000</gpxtpx:course>") == true,
                 "\(text)")
-        #expect(points.last?.hasPrefix(#"lat="51.50020000""#) == true && points.last?.contains("<ele>") == false, "\(text)")
+        #expect(points.last?.hasPrefix(#"lat="51.500200000""#) == true && points.last?.contains("<ele>") == false, "\(text)")
         #expect(text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
         let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", path])
         #expect(lint.status == 0, "\(lint.stderr)")
@@ -307,7 +343,7 @@ struct GPXTests {
         #expect(gpsd.count == 2 && gpsd.last?.contains(#""track":0.0000"#) == true && gpsd.last?.contains(#""speed":0.020"#) == true)
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
         let point = try #require(text.components(separatedBy: "<trkpt ").first { $0.contains("<time>2008-08-23T08:14:37Z</time>") })
-        #expect(point.contains("<gpxtpx:speed>0.020</gpxtpx:speed><gpxtpx:course>0.00</gpxtpx:course>"), "\(point)")
+        #expect(point.contains("<gpxtpx:speed>0.020</gpxtpx:speed><gpxtpx:course>0.0000</gpxtpx:course>"), "\(point)")
         #expect(text.components(separatedBy: "<time>2008-08-23T08:14:37Z</time>").count == 2)
     }
 

@@ -42,7 +42,8 @@ package enum GPXFormat {
     /// Both are written with gpsd's own precision, so that an RTK receiver's millimetres stay.
     package static func point(_ fix: Fix, gnss: GNSSDetail? = nil) -> String? {
         guard let coordinate = fix.coordinate, let time = fix.time else { return nil }
-        var line = "<trkpt lat=\"" + NumberText.fixed(coordinate.latitude, decimals: 8) + "\" lon=\"" + NumberText.fixed(coordinate.longitude, decimals: 8) + "\">"
+        var line = "<trkpt lat=\"" + NumberText.fixed(coordinate.latitude, decimals: coordinateDecimals)
+            + "\" lon=\"" + NumberText.fixed(coordinate.longitude, decimals: coordinateDecimals) + "\">"
         if let elevation = fix.altitudeMSL ?? fix.altitudeHAE {
             line += "<ele>" + NumberText.fixed(elevation, decimals: elevationDecimals) + "</ele>"
         }
@@ -63,11 +64,19 @@ package enum GPXFormat {
         if fix.speed != nil || fix.track != nil {
             line += "<extensions><gpxtpx:TrackPointExtension>"
             if let speed = fix.speed { line += "<gpxtpx:speed>" + NumberText.fixed(speed, decimals: 3) + "</gpxtpx:speed>" }
-            if let track = fix.track { line += "<gpxtpx:course>" + NumberText.fixed(track, decimals: 2) + "</gpxtpx:course>" }
+            if let track = fix.track { line += "<gpxtpx:course>" + NumberText.fixed(track, decimals: courseDecimals) + "</gpxtpx:course>" }
             line += "</gpxtpx:TrackPointExtension></extensions>"
         }
         return line + "</trkpt>\n"
     }
+
+    /// The decimals of `lat` and `lon`: gpsd's TPV prints them with `%.9f`, and gpxlogger writes
+    /// them so. An RTK receiver's minutes with eight decimals are a tenth of a millimetre; eight
+    /// decimals of a degree (a millimetre) would round them, and a replay of the track would then
+    /// print another position than gpsd printed for the same fix.
+    static let coordinateDecimals = 9
+    /// The decimals of the course: gpsd prints `track` with `%.4f` (a receiver's `126.965` stays).
+    static let courseDecimals = 4
 
     /// The decimals of `<ele>`: gpxlogger's `%.4f`, which is also how gpsd prints `altHAE` and
     /// `altMSL` in TPV. Kept fixed, as gpxlogger keeps them, rather than trimmed of trailing
