@@ -143,7 +143,10 @@ struct TourTests {
             guard !step.shown.isEmpty else { continue }
             let printed = child.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
             if step.readsGPSD {
-                #expect(printed.map(Self.shape) == step.shown.map(Self.shape),
+                // `--once` shows the first fix on the connection, which may come before gpsd's
+                // first SKY on it: then it has no satellite count, as the README says after the tour.
+                let withoutCount = step.words.contains("--once") ? step.shown.map { Self.shape($0).replacing(" 0 sats", with: "") } : nil
+                #expect(printed.map(Self.shape) == step.shown.map(Self.shape) || printed.map(Self.shape) == withoutCount,
                         "\(step) printed\n\(child.stdout)where the README shows\n\(step.shown.joined(separator: "\n"))")
             } else {
                 #expect(printed == step.shown, "\(step) printed\n\(child.stdout)")
