@@ -27,12 +27,15 @@ struct WorkerPoolTests {
     func timersInDeadlineOrder() async throws {
         let pool = WorkerPool(width: 1)
         let order = Recorded<Int>()
-        // One thread, so the wake-ups are serialised in the order the timers fall due; the
-        // 100 ms steps are far wider than the time between the three sleeps starting.
+        // One thread, so the wake-ups are serialised in the order the timers fall due. The
+        // deadlines are counted from one instant: on a loaded machine a task may start 100 ms
+        // after the one added before it, and a sleep counted from its own start then fell due
+        // after a longer one's (CI saw 100, 300, 200).
+        let start = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for milliseconds in [300, 100, 200] {
                 group.addTask(executorPreference: pool) {
-                    try? await Task.sleep(for: .milliseconds(milliseconds))
+                    try? await Task.sleep(until: start.advanced(by: .milliseconds(milliseconds)), clock: .continuous)
                     order.append(milliseconds)
                 }
             }
