@@ -43,6 +43,14 @@ public enum DetachedThread {
         if !start(name: name, body) { body() }
     }
 
+    /// The result of `body`, run as ``startOrRun(name:_:)`` runs it: a caller on the cooperative
+    /// pool awaits blocking work (reading files) without holding one of its threads.
+    public static func value<Result: Sendable>(name: String, _ body: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            startOrRun(name: name) { continuation.resume(returning: body()) }
+        }
+    }
+
     private final class Box {
         let name: String
         let body: @Sendable () -> Void

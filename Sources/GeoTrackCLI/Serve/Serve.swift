@@ -109,14 +109,12 @@ extension GeoTrack {
             if let replay {
                 try LocationSources.checkReplayable(replay)
                 // Reading blocks: on a thread of its own, not on the cooperative pool.
-                let checked = await withCheckedContinuation { (continuation: CheckedContinuation<CLIError?, Never>) in
-                    DetachedThread.startOrRun(name: "geotrack check") {
-                        do throws(CLIError) {
-                            try LocationSources.checkHoldsLog(replay)
-                            continuation.resume(returning: nil)
-                        } catch {
-                            continuation.resume(returning: error)
-                        }
+                let checked = await DetachedThread.value(name: "geotrack check") { () -> CLIError? in
+                    do throws(CLIError) {
+                        try LocationSources.checkHoldsLog(replay)
+                        return nil
+                    } catch {
+                        return error
                     }
                 }
                 if let checked { throw checked }
@@ -132,9 +130,7 @@ extension GeoTrack {
             let page = ServePage(options: render, regions: settings.regions)
 
             // Reading files blocks: on a thread of its own, not on the cooperative pool.
-            let leaflet = await withCheckedContinuation { (continuation: CheckedContinuation<[String: WebAsset], Never>) in
-                DetachedThread.startOrRun(name: "geotrack assets") { continuation.resume(returning: ServeAssets.leaflet()) }
-            }
+            let leaflet = await DetachedThread.value(name: "geotrack assets") { ServeAssets.leaflet() }
             if leaflet.isEmpty {
                 Terminal.standardError("geotrack: Leaflet is not in \(ServeAssets.leafletDirectory): the page shows no map; install libjs-leaflet (make deps)")
             }
