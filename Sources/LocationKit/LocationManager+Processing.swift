@@ -25,8 +25,7 @@ extension LocationManager {
                 skiesByDevice[device] = sky
             }
             locationServicesEnabled = true
-            let counted = skyForReceiverStatus(latest: sky)
-            updateReceiverStatus { $0.satellitesSeen = counted.seen; $0.satellitesUsed = counted.used }
+            showSatelliteCounts(of: skyForReceiverStatus(latest: sky))
         case .report(.attitude(let attitude)):
             reportRaw(.attitude(attitude))
             handle(attitude)
@@ -39,9 +38,7 @@ extension LocationManager {
         case .report(.deviceRemoved(let device)):
             reportRaw(.deviceRemoved(device))
             // A receiver unplugged no longer counts towards the satellites the status shows.
-            if skiesByDevice.removeValue(forKey: device.path) != nil, let best = bestSky() {
-                updateReceiverStatus { $0.satellitesSeen = best.seen; $0.satellitesUsed = best.used }
-            }
+            if skiesByDevice.removeValue(forKey: device.path) != nil, let best = bestSky() { showSatelliteCounts(of: best) }
         case .report(.version):
             break
         }
@@ -158,6 +155,11 @@ extension LocationManager {
     func skyForReceiverStatus(latest: SkyView) -> SkyView {
         guard latest.device != nil, skiesByDevice.count > 1 else { return latest }
         return bestSky() ?? latest
+    }
+
+    /// The receiver status's satellite counts, from `sky`.
+    func showSatelliteCounts(of sky: SkyView) {
+        updateReceiverStatus { $0.satellitesSeen = sky.seen; $0.satellitesUsed = sky.used }
     }
 
     /// Of the receivers' latest sky views, the one with the most satellites used, then seen.
