@@ -8,7 +8,7 @@ public struct ReceiverStatus: Sendable, Hashable {
     /// The source's last state, or `nil` before it said anything.
     public var sourceState: SourceState?
     /// Satellites in view, from the latest sky view; `nil` when it knows only how many are used
-    /// (``SkyView/seen``: a replayed GPX track keeps no more). With several receivers on one
+    /// (`SkyView.seen`: a replayed GPX track keeps no more). With several receivers on one
     /// gpsd, from the latest sky view of the one that uses the most satellites.
     public var satellitesSeen: Int?
     /// Satellites used in the solution, from the latest sky view (of the receiver that uses the
