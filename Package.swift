@@ -157,7 +157,10 @@ let package = Package(
                           swiftSettings: strict),
 
         // MARK: Public testing support: manual clock, replay-driven sources.
-        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit", "NMEA", "Executors"], swiftSettings: strict),
+        // The harness's children inherit no descriptor of the test process but their own three:
+        // glibc's close-from action, which Swift's Glibc module does not declare.
+        .target(name: "CSpawn"),
+        .target(name: "GeoTrackTesting", dependencies: ["GPSReports", "LocationKit", "NMEA", "Executors", "CSpawn"], swiftSettings: strict),
 
         // MARK: The command-line tool.
         .executableTarget(

@@ -1,3 +1,4 @@
+import CSpawn
 import Executors
 import Foundation
 import Synchronization
@@ -18,7 +19,8 @@ public struct HarnessError: Error, CustomStringConvertible {
 ///
 /// Every child leads a process group of its own, so that stopping the group also stops whatever
 /// it started (gpsfake's gpsd, tmux's server); it starts with no signal blocked and every signal
-/// at its default, and without the harness's own `GEOTRACK_TEST_` settings. A program under test
+/// at its default, with no descriptor of the test process but its standard input, output and
+/// error, and without the harness's own `GEOTRACK_TEST_` settings. A program under test
 /// (``init(_:_:environment:input:standardOutput:)``) also gets a session of its own, with no
 /// controlling terminal, as under CI, and its output captured in files; a harness server
 /// (``init(path:arguments:stdoutPath:stderrPath:environment:)``) stays in the test's session:
@@ -215,6 +217,12 @@ public final class ChildProcess: Sendable {
             case .existing(let file): posix_spawn_file_actions_addopen(&actions, descriptor, file, O_WRONLY, 0)
             }
         }
+        // Nothing else of the test process reaches the child. Its descriptors are not all
+        // close-on-exec (swift-nio accepts connections without SOCK_CLOEXEC): a long-lived child
+        // (gpsfake, a geotrack under test) that inherited another test's accepted socket kept
+        // that connection open after its server closed it, and the client waited in vain.
+        let closing = geotrack_spawn_close_from(&actions, 3)
+        guard closing == 0 else { throw HarnessError("cannot start \(path): \(String(cString: strerror(closing)))") }
         // The calling thread (a Swift concurrency worker) blocks every signal, and a child inherits
         // that mask: tmux's server would never see SIGCHLD, gpsfake never SIGTERM. Nothing blocked,
         // every signal at its default.
