@@ -30,6 +30,10 @@ public final class EventStreamServer: Sendable {
         /// Seconds a connection has to send a whole request, from when it opens or was last
         /// answered; then it is closed (a stream, once started, is not).
         public var requestSeconds: Int64 = 30
+        /// The slowest a client may take an answer: it has ``requestSeconds`` and a second more
+        /// for each this many bytes of it, or it is closed (and counted as dropped for not
+        /// reading).
+        public var answerBytesPerSecond = 1024
 
         /// The defaults.
         public init() {}

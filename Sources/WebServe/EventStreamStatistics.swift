@@ -6,7 +6,8 @@ public struct EventStreamStatistics: Sendable, Equatable {
     public var connections = 0
     /// Events not sent to a client whose buffer was full (counted once per client).
     public var droppedEvents = 0
-    /// Clients disconnected because they stopped reading.
+    /// Clients disconnected because they stopped reading: a stream's events, or an answer
+    /// (``EventStreamServer/Limits/answerBytesPerSecond``).
     public var droppedClients = 0
     /// Connections refused because ``EventStreamServer/Limits/maximumClients`` were connected.
     public var refusedClients = 0

@@ -66,12 +66,19 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
     /// after its answer) would otherwise keep its descriptor for good, and enough of them
     /// leave none for the browsers.
     private func awaitRequest() {
+        closeUnlessDone(within: server.limits.requestSeconds, notReading: false)
+    }
+
+    /// Closes the connection after `seconds` unless a later deadline or a stream replaces this
+    /// one; `notReading` counts it as a client dropped for not reading its answer.
+    private func closeUnlessDone(within seconds: Int64, notReading: Bool) {
         cancelRequestDeadline()
         guard let context, !streaming, context.channel.isActive else { return }
         let channel = context.channel
-        requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(max(1, server.limits.requestSeconds))) {
+        requestDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .seconds(max(1, seconds))) {
             [self] in
             guard !streaming else { return }
+            if notReading { server.countDroppedClient() }
             channel.close(promise: nil)
         }
     }
@@ -122,6 +129,12 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
         for (name, value) in extra { headers.add(name: name, value: value) }
         let keepAlive = head.isKeepAlive
         headers.add(name: "Connection", value: keepAlive ? "keep-alive" : "close")
+        // A client that asks and never reads its answer would otherwise keep its connection for
+        // good, and enough of them leave no descriptor for the browsers. It has the request's
+        // time, and a second more for each `answerBytesPerSecond` of the answer, to take it all.
+        let sent = head.method == .HEAD ? 0 : body.count
+        let rate = max(1, server.limits.answerBytesPerSecond)
+        closeUnlessDone(within: server.limits.requestSeconds + Int64(sent / rate), notReading: true)
         context.write(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: status, headers: headers))), promise: nil)
         if head.method != .HEAD {
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
@@ -136,7 +149,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
 
     /// Once an answer is written: closes the connection, or gives it time for its next
     /// request. Counted from then, not from the request, so that a client slow to read a
-    /// large answer gets all of it.
+    /// large answer (within ``EventStreamServer/Limits/answerBytesPerSecond``) gets all of it.
     private func finish(_ written: EventLoopFuture<Void>, keepAlive: Bool, context: ChannelHandlerContext) {
         guard keepAlive else {
             let channel = context.channel

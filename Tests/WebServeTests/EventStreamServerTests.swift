@@ -271,6 +271,24 @@ struct EventStreamServerTests {
         await server.stop()
     }
 
+    @Test("a client that asks for an answer and never reads it is closed, and counted as dropped for not reading")
+    func stalledDownload() async throws {
+        var limits = EventStreamServer.Limits()
+        limits.requestSeconds = 1
+        limits.answerBytesPerSecond = 1 << 20
+        let body = [UInt8](repeating: UInt8(ascii: "x"), count: 4 << 20)
+        let server = EventStreamServer(assets: ["/big": WebAsset(contentType: "text/plain", body: body)], limits: limits, snapshot: { [] })
+        let port = try await server.start(host: "127.0.0.1", port: 0)
+        // 4 MiB asked for and none of it read: before, the connection stayed open for good.
+        let stalled = try Client(port: port, receiveBuffer: 4096)
+        stalled.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await waitUntil(timeout: .seconds(60)) { server.statistics.droppedClients == 1 },
+                "a client that never read its answer kept its connection")
+        #expect(await stalled.closed(within: 60))
+        #expect(server.statistics.json.contains("\"dropped_clients\":1"))
+        await server.stop()
+    }
+
     @Test("a port in use is an error that says where")
     func inUse() async throws {
         let first = Self.server()
