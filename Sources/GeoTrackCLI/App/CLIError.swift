@@ -23,6 +23,14 @@ extension CLIError {
         CLIError(.ioError, "cannot write to standard output: \(error.description)")
     }
 
+    /// `replay --gpx` read `file` to its end and found no fix with a time, so no track was
+    /// written to `track`: exit 65. A fix without a time is not a position (gpsd's rule: a log
+    /// of GGA alone has times of day but no date).
+    package static func noTimedFix(_ file: String, track: String) -> CLIError {
+        CLIError(.dataError, "\(file == "-" ? "standard input" : file) holds no fix with a time, so no GPX track was written "
+                 + "to \(track); give an NMEA log with dates (RMC or ZDA), or a GPX track with <time>")
+    }
+
     /// `stats` read `file` to its end and found no fix with a time to sum up: exit 65.
     package static func noTimedFix(_ file: String) -> CLIError {
         CLIError(.dataError, "\(file == "-" ? "standard input" : file) holds no fix with a time: stats sums a "

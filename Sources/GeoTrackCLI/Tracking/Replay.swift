@@ -49,7 +49,13 @@ extension GeoTrack {
                 TrackingRun(manager: LocationSources.replayManager(path: file, speed: pace.factor, settings: settings, logger: logger),
                             output: outputs)
             }
-            try await TrackerSession.run(run, output: outputs, timeout: output.timeout.map { .seconds($0) }, logger: logger)
+            let ending = try await TrackerSession.run(run, output: outputs, timeout: output.timeout.map { .seconds($0) },
+                                                      logger: logger)
+            // A track asked for and none made: said, not left to be found missing. Only at the
+            // input's end: a run stopped before its first fix (Ctrl-C, --timeout) says so itself.
+            if ending == .sourceFinished, outputs.positions == 0, let track = output.gpxPath {
+                throw CLIError.noTimedFix(file, track: track)
+            }
         }
     }
 }

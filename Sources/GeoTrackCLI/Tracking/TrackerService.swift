@@ -17,6 +17,7 @@ struct TrackerService: Service {
                 try await TrackerLoop.run(verdicts, output: output, timeout: timeout, clock: ContinuousClock())
             }
             endedByItself = verdict != nil
+            result.verdict = verdict
         } catch let error as CLIError {
             failure = error
         } catch {

@@ -9,7 +9,10 @@ import ServiceLifecycle
 /// the GPX file gets its closing tags and the terminal its cursor back.
 package enum TrackerSession {
     /// Runs until done; returns normally for a success (including a signal), throws for a failure.
-    package static func run(_ run: TrackingRun, output: TrackerOutput, timeout: Duration?, logger: Logger) async throws(CLIError) {
+    /// Returns what ended the run by itself (the source's end, `--count`), nil for a signal.
+    @discardableResult
+    package static func run(_ run: TrackingRun, output: TrackerOutput, timeout: Duration?,
+                            logger: Logger) async throws(CLIError) -> TrackerOutput.Verdict? {
         // Ctrl-C, Ctrl-Z, SIGCONT and the window's resizes, answered by the lifecycle service.
         let lifecycle = await RunLifecycle(suspends: true, resizes: true)
 
@@ -49,5 +52,6 @@ package enum TrackerSession {
         if let error = result.value {
             throw error
         }
+        return result.verdict
     }
 }
