@@ -441,25 +441,28 @@ struct GPXTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
+    /// A `replay --gpx gpx` of a FIFO in `home` that a writer holds open and never writes to,
+    /// returned once the replay has opened it: it waits in read(2), its track begun (the header
+    /// is written before the input is opened). The caller closes the writer.
+    static func replayWaitingForInput(home: URL, gpx: String) async throws -> (ChildProcess, Int32) {
+        let fifo = home.appendingPathComponent("quiet.nmea").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = open(fifo, O_RDWR | O_CLOEXEC)
+        let replay = try ChildProcess(TestSupport.binary, ["replay", fifo, "--gpx", gpx], environment: ["HOME": home.path])
+        let opened = await waitUntil(timeout: .seconds(30)) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(replay.pid)/fd")) ?? []).contains {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(replay.pid)/fd/\($0)")) == fifo
+            }
+        }
+        #expect(opened, "the replay never opened its input: \(replay.stderr)")
+        return (replay, writer)
+    }
+
     @Test("replay --gpx of an input with no fix with a time (GGA without dates, a route, an empty log) is 65 with one line, and no file")
     func noTimedFixNoTrack() async throws {
         let home = try TestSupport.temporaryDirectory()
-        // GGA alone carries a time of day and no date: gpsd reports its fixes without a time.
-        let gga = home.appendingPathComponent("gga.nmea")
-        try ["GPGGA,120000.00,5230.0000,N,01324.0000,E,1,08,1.0,34.0,M,39.0,M,,",
-             "GPGGA,120001.00,5230.0010,N,01324.0010,E,1,08,1.0,34.0,M,39.0,M,,",
-             "GPGGA,120002.00,5230.0020,N,01324.0020,E,1,08,1.0,34.0,M,39.0,M,,"].map { SyntheticLog.sentence($0) + "\r\n" }.joined()
-            .write(to: gga, atomically: true, encoding: .utf8)
-        let route = home.appendingPathComponent("route.gpx")
-        try """
-            <?xml version="1.0"?>
-            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
-            <rte><rtept lat="52.5" lon="13.4"/><rtept lat="52.51" lon="13.41"/></rte>
-            </gpx>
-            """.write(to: route, atomically: true, encoding: .utf8)
-        let empty = home.appendingPathComponent("empty.nmea")
-        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
-        for file in [gga.path, route.path, empty.path] {
+        let (route, gga, empty) = try TestSupport.untimedInputs(in: home)
+        for file in [gga, route, empty] {
             let track = home.appendingPathComponent("out.gpx").path
             let run = try await TestSupport.geotrack(["replay", file, "--gpx", track, "--json"], home: home)
             #expect(run.status == 65, "\(file): \(run.status) \(run.stderr)")
@@ -469,7 +472,7 @@ struct GPXTests {
             #expect(!FileManager.default.fileExists(atPath: track))
             // What --json prints stands, whatever the track: the fixes, without a time (gpsd
             // reports two of the three GGA cycles: the last is never closed).
-            #expect(run.stdout.components(separatedBy: "\"class\":\"TPV\"").count - 1 == (file == empty.path ? 0 : 2), "\(run.stdout)")
+            #expect(run.stdout.components(separatedBy: "\"class\":\"TPV\"").count - 1 == (file == empty ? 0 : 2), "\(run.stdout)")
             #expect(!run.stdout.contains("\"time\""), "\(run.stdout)")
         }
     }
@@ -477,18 +480,9 @@ struct GPXTests {
     @Test("a replay stopped (SIGINT) before its first fix writes no track and no error: the run did not reach the input's end")
     func interruptedBeforeFirstFix() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let fifo = home.appendingPathComponent("quiet.nmea").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let writer = open(fifo, O_RDWR | O_CLOEXEC)
-        defer { close(writer) }
         let gpx = home.appendingPathComponent("trip.gpx").path
-        let replay = try ChildProcess(TestSupport.binary, ["replay", fifo, "--gpx", gpx], environment: ["HOME": home.path])
-        let opened = await waitUntil(timeout: .seconds(30)) {
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(replay.pid)/fd")) ?? []).contains {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(replay.pid)/fd/\($0)")) == fifo
-            }
-        }
-        #expect(opened, "the replay never opened its input: \(replay.stderr)")
+        let (replay, writer) = try await Self.replayWaitingForInput(home: home, gpx: gpx)
+        defer { close(writer) }
         replay.signal(SIGINT)
         #expect(await replay.waitForExit() == 0, "\(replay.stderr)")
         #expect(!replay.stderr.contains("holds no fix"), "\(replay.stderr)")
@@ -500,20 +494,9 @@ struct GPXTests {
         let home = try TestSupport.temporaryDirectory()
         let folder = home.appendingPathComponent("tracks")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
-        let fifo = home.appendingPathComponent("quiet.nmea").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        // A writer that never writes: the replay waits in read(2) with its track begun.
-        let writer = open(fifo, O_RDWR | O_CLOEXEC)
-        defer { close(writer) }
         let gpx = folder.appendingPathComponent("trip.gpx").path
-        let replay = try ChildProcess(TestSupport.binary, ["replay", fifo, "--gpx", gpx], environment: ["HOME": home.path])
-        // The track is begun (its header written) before the input is opened: wait for the FIFO.
-        let opened = await waitUntil(timeout: .seconds(30)) {
-            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(replay.pid)/fd")) ?? []).contains {
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(replay.pid)/fd/\($0)")) == fifo
-            }
-        }
-        #expect(opened, "the replay never opened its input: \(replay.stderr)")
+        let (replay, writer) = try await Self.replayWaitingForInput(home: home, gpx: gpx)
+        defer { close(writer) }
         replay.signal(SIGKILL)
         #expect(await replay.waitForExit() == 128 + SIGKILL)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [], "the run left a file behind")

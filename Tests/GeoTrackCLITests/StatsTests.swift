@@ -162,21 +162,8 @@ struct StatsTests {
     @Test("a file whose fixes have no time (a route, GGA without dates, an empty log) is 65 with one line, not a summary of 0 points")
     func noTimedFix() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let route = home.appendingPathComponent("route.gpx")
-        try """
-            <?xml version="1.0"?>
-            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
-            <rte><rtept lat="52.5" lon="13.4"/><rtept lat="52.51" lon="13.41"/></rte>
-            </gpx>
-            """.write(to: route, atomically: true, encoding: .utf8)
-        // GGA alone carries a time of day and no date: gpsd reports its fixes without a time.
-        let gga = home.appendingPathComponent("gga.nmea")
-        try ["GPGGA,120000.00,5230.0000,N,01324.0000,E,1,08,1.0,34.0,M,39.0,M,,",
-             "GPGGA,120001.00,5230.0010,N,01324.0010,E,1,08,1.0,34.0,M,39.0,M,,"].map { SyntheticLog.sentence($0) + "\r\n" }.joined()
-            .write(to: gga, atomically: true, encoding: .utf8)
-        let empty = home.appendingPathComponent("empty.nmea")
-        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
-        for file in [route.path, gga.path, empty.path] {
+        let (route, gga, empty) = try TestSupport.untimedInputs(in: home)
+        for file in [route, gga, empty] {
             // The replay of each reads fine: only a summary of its time has nothing to go on.
             let replay = try await TestSupport.geotrack(["replay", file, "--json"], home: home)
             #expect(replay.status == 0, "\(file): \(replay.stderr)")
@@ -188,10 +175,10 @@ struct StatsTests {
                         + "give a GPX track with <time>, or an NMEA log with dates (RMC or ZDA)\n", "\(run.stderr)")
             }
         }
-        #expect(try await TestSupport.geotrack(["replay", gga.path, "--json"], home: home).stdout.contains("\"lat\":52.5"))
+        #expect(try await TestSupport.geotrack(["replay", gga, "--json"], home: home).stdout.contains("\"lat\":52.5"))
         let good = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
-        let both = try await TestSupport.geotrack(["stats", good, route.path], home: home)
+        let both = try await TestSupport.geotrack(["stats", good, route], home: home)
         #expect(both.status == 65, "\(both.stderr)")
-        #expect(both.stdout.hasPrefix("== \(good)\n") && !both.stdout.contains("== \(route.path)"), "\(both.stdout)")
+        #expect(both.stdout.hasPrefix("== \(good)\n") && !both.stdout.contains("== \(route)"), "\(both.stdout)")
     }
 }

@@ -48,6 +48,27 @@ enum TestSupport {
         return url
     }
 
+    /// Inputs in `folder` that hold no fix with a time: a GPX route, a log of GGA alone (times
+    /// of day and no date: gpsd reports its three cycles as two fixes without a time) and an
+    /// empty log. Their paths.
+    static func untimedInputs(in folder: URL) throws -> (route: String, gga: String, empty: String) {
+        let route = folder.appendingPathComponent("route.gpx")
+        try """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+            <rte><rtept lat="52.5" lon="13.4"/><rtept lat="52.51" lon="13.41"/></rte>
+            </gpx>
+            """.write(to: route, atomically: true, encoding: .utf8)
+        let gga = folder.appendingPathComponent("gga.nmea")
+        try ["GPGGA,120000.00,5230.0000,N,01324.0000,E,1,08,1.0,34.0,M,39.0,M,,",
+             "GPGGA,120001.00,5230.0010,N,01324.0010,E,1,08,1.0,34.0,M,39.0,M,,",
+             "GPGGA,120002.00,5230.0020,N,01324.0020,E,1,08,1.0,34.0,M,39.0,M,,"].map { SyntheticLog.sentence($0) + "\r\n" }.joined()
+            .write(to: gga, atomically: true, encoding: .utf8)
+        let empty = folder.appendingPathComponent("empty.nmea")
+        try Data().write(to: empty)
+        return (route.path, gga.path, empty.path)
+    }
+
     /// The result of running a program.
     struct Run {
         var status: Int32
