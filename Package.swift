@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(name: "PublishingTests", dependencies: ["Publishing", "Outbox", "MQTT", "HTTP", "GeoTrackTesting"],
                     swiftSettings: strict),
         .testTarget(name: "WebServeTests", dependencies: ["WebServe", "GeoTrackTesting"], swiftSettings: strict),
-        .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports"], swiftSettings: strict),
+        .testTarget(name: "GeoTrackTestingTests", dependencies: ["GeoTrackTesting", "GPSReports", "Executors"], swiftSettings: strict),
         .testTarget(
             name: "GeoTrackCLITests",
             dependencies: [

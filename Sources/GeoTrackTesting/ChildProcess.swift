@@ -153,19 +153,19 @@ public final class ChildProcess: Sendable {
     /// exit status (128+N for signal N).
     @discardableResult
     public func waitForExit() async -> Int32 {
-        await offThePool("child wait") { [self] in waitUntilExit() }
+        await DetachedThread.value(name: "child wait") { [self] in waitUntilExit() }
     }
 
     /// Waits for the process to exit, up to `timeout`, on a thread of its own; true when it did.
     public func waitForExit(timeout: Duration) async -> Bool {
-        await offThePool("child wait") { [self] in wait(timeout: Double(timeout.components.seconds)
+        await DetachedThread.value(name: "child wait") { [self] in wait(timeout: Double(timeout.components.seconds)
                                                         + Double(timeout.components.attoseconds) / 1e18) != nil }
     }
 
     /// Waits up to `timeout` seconds for the process to end, on a thread of its own; its exit
     /// status (128+N for signal N), or nil if it is still running.
     public func status(within timeout: Double) async -> Int32? {
-        await offThePool("child wait") { [self] in wait(timeout: timeout) }
+        await DetachedThread.value(name: "child wait") { [self] in wait(timeout: timeout) }
     }
 
     /// waitpid's status once the child is reaped (waiting for it when `blocking`), else nil.
@@ -267,14 +267,6 @@ public final class ChildProcess: Sendable {
         var environment = base.filter { !$0.key.hasPrefix("GEOTRACK_TEST_") }
         for (key, value) in extra { environment[key] = value == unset ? nil : value }
         return environment
-    }
-}
-
-/// Runs blocking `work` on a thread of its own and returns its result: the caller's actor and
-/// the cooperative pool's few threads stay free while it waits.
-func offThePool<Result: Sendable>(_ name: String, _ work: @escaping @Sendable () -> Result) async -> Result {
-    await withCheckedContinuation { continuation in
-        DetachedThread.startOrRun(name: name) { continuation.resume(returning: work()) }
     }
 }
 

@@ -51,7 +51,7 @@ public final class GPSFake: Sendable {
         if let problem = installation.problem {
             throw HarnessError(problem)
         }
-        let started = await offThePool("gpsfake start") {
+        let started = await DetachedThread.value(name: "gpsfake start") {
             Result { try Self.start(log: log, port: port, cycle: cycle, once: once, installation: installation) }
         }
         let (process, chosen, gate) = try started.get()
@@ -76,7 +76,7 @@ public final class GPSFake: Sendable {
     /// refuses connections, on a thread of its own.
     public func stop(signal: Int32 = SIGTERM) async throws {
         gate.close(process: process)
-        let closed = await offThePool("gpsfake stop") { [process, port] in Self.end(process, signal: signal, port: port) }
+        let closed = await DetachedThread.value(name: "gpsfake stop") { [process, port] in Self.end(process, signal: signal, port: port) }
         guard closed else { throw HarnessError("gpsd still listens on port \(port) after gpsfake stopped") }
     }
 

@@ -1,3 +1,4 @@
+import Executors
 import Foundation
 @testable import GeoTrackTesting
 import Testing
@@ -12,7 +13,7 @@ struct GPSFakeTests {
     /// The lines gpsd sends a client that watches, from its greeting until `enough` holds for
     /// them or 30 s pass: read on a thread of their own.
     static func watch(port: Int, until enough: @escaping @Sendable ([String]) -> Bool) async -> [String] {
-        await offThePool("test watcher") {
+        await DetachedThread.value(name: "test watcher") {
             guard let fd = Loopback.connect(port: port) else { return [] }
             defer { close(fd) }
             var timeout = timeval(tv_sec: 1, tv_usec: 0)

@@ -102,9 +102,7 @@ extension TerminalPrompter {
     /// Runs `question` on a thread of its own: reading the terminal blocks, and must not block
     /// the cooperative pool.
     private func onPromptThread<Answer: Sendable>(_ question: @escaping @Sendable () -> Answer) async -> Answer {
-        await withCheckedContinuation { continuation in
-            DetachedThread.startOrRun(name: "geotrack prompt") { continuation.resume(returning: question()) }
-        }
+        await DetachedThread.value(name: "geotrack prompt", question)
     }
 
     /// An answer without the spaces around it.
