@@ -5,6 +5,7 @@ import GeoTrackTesting
 import LocationKit
 import OwnTracks
 import Outbox
+import Synchronization
 import Testing
 @testable import GeoTrackCLI
 
@@ -12,12 +13,13 @@ import Testing
 /// specifies them.
 @Suite("published messages")
 struct PublishMessageTests {
-    private static func output(_ folder: TemporaryDirectory, now: Date, interval: Int = 1) throws -> (PublishOutput, Outbox, String) {
+    private static func output(_ folder: TemporaryDirectory, now: Date, interval: Int = 1,
+                               clock: @escaping @Sendable () -> Double = { 0 }) throws -> (PublishOutput, Outbox, String) {
         let outbox = try Outbox(path: folder.path + "/outbox.sqlite")
         let destination = try PublishDestination(url: "mqtt://127.0.0.1:1")
         let topic = try #require(OwnTracksTopic(user: "ann", device: "van"))
         let output = try PublishOutput(destinations: [destination], credentials: BrokerCredentials(), topic: topic, trackerID: "vn",
-                                       outbox: outbox, wait: .zero, interval: interval, now: { now }, logger: nil)
+                                       outbox: outbox, wait: .zero, interval: interval, now: { now }, clock: clock, logger: nil)
         return (output, outbox, destination.outboxKey(topic: topic))
     }
 
@@ -35,6 +37,7 @@ struct PublishMessageTests {
             let coordinate = try #require(Coordinate(latitude: 48 + Double(tenth) * 1e-5, longitude: 11.5))
             try output.handle(.location(Location(coordinate: coordinate, timestamp: Date(timeIntervalSince1970: 1_000 + Double(tenth) / 10))))
         }
+        try output.flush()
         let sent = try await Self.objects(outbox, key)
         #expect(sent.map { $0["tst"] as? Int } == [1_000, 1_001, 1_002])
         #expect(sent.map { $0["lat"] as? Double } == [48, 48.0001, 48.0002])
@@ -49,8 +52,53 @@ struct PublishMessageTests {
         for second in [1_000, 1_001, 1_004, 1_005, 1_009, 1_010, 500, 501] {
             try output.handle(.location(Location(coordinate: coordinate, timestamp: Date(timeIntervalSince1970: Double(second)))))
         }
+        try output.flush()
         let sent = try await Self.objects(outbox, key)
         #expect(sent.map { $0["tst"] as? Int } == [1_000, 1_005, 1_010, 500])
+        await output.close()
+    }
+
+    @Test("a fix time goes out in its last report: RMC's speed and course, not the speed gpsd derived for the GGA before it")
+    func lastReportOfATime() async throws {
+        let folder = try TemporaryDirectory()
+        let (output, outbox, key) = try Self.output(folder, now: Date(timeIntervalSince1970: 2_000))
+        let coordinate = try #require(Coordinate(latitude: -27.21, longitude: 153.05))
+        // haicom-305N at 09:53:05.802: gpsd's TPV for the GGA, then for the RMC of the same time.
+        let time = Date(timeIntervalSince1970: 1_000.802)
+        try output.handle(.location(Location(coordinate: coordinate, speed: 9.224, timestamp: time)))
+        try output.handle(.location(Location(coordinate: coordinate, speed: 0.993, course: 133.96, timestamp: time)))
+        #expect(try await Self.objects(outbox, key).isEmpty, "queued before the fix time's last report could come")
+        // The next fix time queues the one before it.
+        try output.handle(.location(Location(coordinate: coordinate, speed: 11.448, timestamp: Date(timeIntervalSince1970: 1_001.802))))
+        let first = try await Self.objects(outbox, key)
+        #expect(first.map { $0["tst"] as? Int } == [1_000])
+        #expect(first.first?["vel"] as? Int == 4, "0.993 m/s is 3.6 km/h")
+        #expect(first.first?["cog"] as? Int == 134)
+        try output.flush()
+        #expect(try await Self.objects(outbox, key).map { $0["tst"] as? Int } == [1_000, 1_001])
+        await output.close()
+    }
+
+    @Test("a chosen location waits a receiver's cycle for more reports of its time, then goes on the timer")
+    func chosenWaitsACycle() async throws {
+        let folder = try TemporaryDirectory()
+        let seconds = Mutex(50.0)
+        let (output, outbox, key) = try Self.output(folder, now: Date(timeIntervalSince1970: 2_000), clock: { seconds.withLock { $0 } })
+        #expect(output.nextTick == nil, "nothing waits")
+        let coordinate = try #require(Coordinate(latitude: 48, longitude: 11.5))
+        try output.handle(.location(Location(coordinate: coordinate, timestamp: Date(timeIntervalSince1970: 1_000))))
+        #expect(output.nextTick == PublishOutput.reportWait)
+        seconds.withLock { $0 += 0.25 }
+        output.tick()
+        #expect(try await Self.objects(outbox, key).isEmpty, "queued before its wait was over")
+        #expect(output.nextTick == PublishOutput.reportWait - 0.25)
+        seconds.withLock { $0 += PublishOutput.reportWait }
+        #expect(output.nextTick == 0)
+        output.tick()
+        #expect(try await Self.objects(outbox, key).map { $0["tst"] as? Int } == [1_000], "a receiver gone quiet keeps its last fix unsent")
+        #expect(output.nextTick == nil)
+        try output.flush()
+        #expect(try await Self.objects(outbox, key).count == 1, "queued twice")
         await output.close()
     }
 

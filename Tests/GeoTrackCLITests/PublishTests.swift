@@ -8,26 +8,34 @@ struct PublishTests {
     static var log: String { get throws { try Corpus.path("quectel-l76k-nmea.nmea") } }
 
     /// What `replay --json` prints with a position: (lat, lon, whole seconds), in order, the
-    /// first of each second only: a device's `tst` never repeats (the Recorder skips its `last`
-    /// update for a repeated one), so at most one location a second is published.
+    /// first fix time of each second only, in its last report: a device's `tst` never repeats
+    /// (the Recorder skips its `last` update for a repeated one), so at most one location a
+    /// second is published, and a fix time's later report (the RMC after a GGA) completes it.
     static func expectedFixes(_ log: String, home: URL) async throws -> [Fix] {
         var seen: Int?
-        return try await everyFix(log, home: home).filter { fix in
+        return try await lastReports(log, home: home).filter { fix in
             defer { seen = fix.tst }
             return fix.tst != seen
         }
     }
 
-    /// What `replay --json` prints with a position, every fix.
-    static func everyFix(_ log: String, home: URL) async throws -> [Fix] {
+    /// What `replay --json` prints with a position, the last report of each fix time.
+    static func lastReports(_ log: String, home: URL) async throws -> [Fix] {
         let run = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(run.status == 0)
-        return try run.stdout.split(separator: "\n").compactMap { line in
+        var fixes: [(time: String, fix: Fix)] = []
+        for line in run.stdout.split(separator: "\n") {
             let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             guard object["class"] as? String == "TPV", let lat = object["lat"] as? Double, let lon = object["lon"] as? Double,
-                  let time = object["time"] as? String else { return nil }
-            return Fix(lat: lat, lon: lon, tst: try #require(Self.seconds(time)))
+                  let time = object["time"] as? String else { continue }
+            let speed = object["speed"] as? Double, track = object["track"] as? Double
+            let fix = Fix(lat: lat, lon: lon, tst: try #require(Self.seconds(time)),
+                          vel: speed.map { Int(($0 * 3.6).rounded()) }.flatMap { $0 == 0 ? nil : $0 },
+                          cog: track.map { Int($0.rounded()) % 360 }.flatMap { $0 == 0 ? nil : $0 })
+            if fixes.last?.time == time { fixes.removeLast() }
+            fixes.append((time, fix))
         }
+        return fixes.map(\.fix)
     }
 
     static func seconds(_ iso: String) -> Int? {
@@ -43,19 +51,28 @@ struct PublishTests {
             let object = try #require(JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
             #expect(object["_type"] as? String == "location")
             return Fix(lat: try #require(object["lat"] as? Double), lon: try #require(object["lon"] as? Double),
-                       tst: try #require(object["tst"] as? Int))
+                       tst: try #require(object["tst"] as? Int), vel: object["vel"] as? Int, cog: object["cog"] as? Int)
         }
     }
 
-    /// A position and its whole second; positions equal to gpsd's 9 decimals.
+    /// A position and its whole second, with the speed (km/h) and course OwnTracks sends for it;
+    /// positions equal to gpsd's 9 decimals. The velocity is compared only by ``sameVelocity(as:)``.
     struct Fix: Equatable, CustomStringConvertible {
         var lat: Double
         var lon: Double
         var tst: Int
-        var description: String { "\(lat),\(lon)@\(tst)" }
+        var vel: Int? = nil
+        var cog: Int? = nil
+        var description: String { "\(lat),\(lon)@\(tst) vel \(vel.map(String.init) ?? "-") cog \(cog.map(String.init) ?? "-")" }
 
         static func == (a: Fix, b: Fix) -> Bool {
             a.tst == b.tst && abs(a.lat - b.lat) < 1e-9 && abs(a.lon - b.lon) < 1e-9
+        }
+
+        /// Whether `other` has this speed, and this course where there is a speed: OwnTracks sends a
+        /// course only with a speed.
+        func sameVelocity(as other: Fix) -> Bool {
+            vel == other.vel && (vel == nil || cog == other.cog)
         }
     }
 
@@ -75,6 +92,26 @@ struct PublishTests {
         #expect(try Self.received(subscriber, topic: "owntracks/ann/boat") == expected)
         let outbox = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         #expect(outbox.stdout.isEmpty, "nothing waits once the broker acknowledged all: \(outbox.stdout)")
+    }
+
+    @Test("a receiver that reports each fix time twice (GGA, then RMC) publishes the RMC's speed and course, as gpsd's last TPV of that time")
+    func lastReportOfEachTime() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = try Corpus.path("haicom-305N.nmea")
+        let expected = try await Self.expectedFixes(log, home: home)
+        #expect(expected.count > 20)
+        #expect(expected.contains { $0.cog != nil }, "the log has courses to publish")
+        let broker = try await Mosquitto()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        let run = try await TestSupport.geotrack(["replay", log, "--publish", "mqtt://127.0.0.1:\(broker.port)",
+                                                  "--publish-user", "ann", "--publish-device", "walk"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(await subscriber.waitForMessages(expected.count))
+        let received = try Self.received(subscriber, topic: "owntracks/ann/walk")
+        #expect(received == expected)
+        for (got, wanted) in zip(received, expected) where !got.sameVelocity(as: wanted) {
+            Issue.record("at \(wanted.tst) published \(got), gpsd's last report of the time says \(wanted)")
+        }
     }
 
     @Test("40 short runs with the broker up: each delivers all it queued before it ends, and none says messages wait")

@@ -28,6 +28,12 @@ struct TrackerService: Service {
         // a signal must end the process within a second.
         var notes: [String] = []
         if let publisher = output.publisher {
+            // The location still waiting for a later report of its fix time goes first.
+            do {
+                try publisher.flush()
+            } catch {
+                failure = failure ?? error
+            }
             notes = endedByItself ? await publisher.drain() : await publisher.notes()
         }
         ticker.cancel()

@@ -55,6 +55,8 @@ package final class PublishOutput: Sendable {
     /// `--publish-home-assistant`.
     private let homeAssistant: Bool
     private let now: @Sendable () -> Date
+    /// The monotonic clock a chosen location's wait for later reports of its time is timed on.
+    private let clock: @Sendable () -> Double
     private let state = Mutex(State())
     /// What the status line says of the brokers and the messages waiting for them.
     package let monitor = PublishingMonitor()
@@ -62,10 +64,20 @@ package final class PublishOutput: Sendable {
 
     private struct State {
         var regions: Set<String> = []
-        /// The `tst` of the last location queued: OwnTracks' time is whole seconds, and the
+        /// The `tst` of the last location chosen: OwnTracks' time is whole seconds, and the
         /// Recorder skips its `last` update for a location whose `tst` repeats the previous one.
         var lastTimestamp: Int?
+        /// The location chosen for its `tst` and not yet queued, with when it came (``clock``):
+        /// a later report of the same fix time replaces it (``handle(_:)``).
+        var chosen: (location: Location, since: Double)?
+        /// Queueing a location from ``tick()`` failed: thrown by the next ``handle(_:)`` or
+        /// ``flush()``, as a failure there would have been.
+        var failure: CLIError?
     }
+
+    /// How long a chosen location waits for a later report of its fix time, in seconds: a
+    /// receiver's cycle. Its next fix time queues it sooner.
+    static let reportWait = 1.0
     /// `wtst`, when the regions (OwnTracks' waypoints) were made: geotrack's regions come from
     /// the configuration, which says no time, so it is when this run began monitoring them.
     private let regionsSince: Int
@@ -78,8 +90,10 @@ package final class PublishOutput: Sendable {
     /// in the outbox, unsent; only what this run queues is sent.
     package init(destinations: [PublishDestination], credentials: BrokerCredentials, topic: OwnTracksTopic,
                  trackerID: String?, outbox: Outbox, wait: Duration, interval: Int = 1, homeAssistant: Bool = false,
-                 hold: String? = nil, now: @escaping @Sendable () -> Date = Date.init, logger: Logger?) throws(CLIError) {
+                 hold: String? = nil, now: @escaping @Sendable () -> Date = Date.init,
+                 clock: @escaping @Sendable () -> Double = MonotonicClock.seconds, logger: Logger?) throws(CLIError) {
         self.hold = hold
+        self.clock = clock
         self.interval = max(1, interval)
         self.homeAssistant = homeAssistant
         self.outbox = outbox
@@ -189,26 +203,30 @@ package final class PublishOutput: Sendable {
     package func handle(_ update: TrackingUpdate) throws(CLIError) {
         switch update {
         case .location(let location):
-            // At most one location per `interval` seconds of `tst` (the first): a 2 or 10 Hz
-            // receiver repeated the previous tst in 328 of 1 067 messages. A clock that went
-            // back (another log replayed) starts over rather than silencing the device.
+            // At most one location per `interval` seconds of `tst`, the first fix time: a 2 or
+            // 10 Hz receiver repeated the previous tst in 328 of 1 067 messages. A clock that
+            // went back (another log replayed) starts over rather than silencing the device.
+            // The fix time chosen is queued in its last report, as gpsd and the GPX track have
+            // it: a receiver that sends GGA then RMC gives gpsd's speed derived between two
+            // positions first, without a course, and its own speed and course after.
             let timestamp = OwnTracksLocation.seconds(location.timestamp)
             let interval = interval
-            let regions = state.withLock { state -> [String]? in
-                if let last = state.lastTimestamp, timestamp >= last, timestamp - last < interval { return nil }
-                state.lastTimestamp = timestamp
-                return Array(state.regions)
-            }
-            guard let regions else { return }
-            let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
-                                            createdAt: OwnTracksLocation.seconds(now()))
-            let json = OwnTracksJSON.encode(message)
-            try enqueue(topic: topic.description, retain: true) { format in
-                switch format {
-                case .ownTracks: json
-                case .osmAnd(let id): Array(OsmAndQuery.make(location, id: id).utf8)
+            let arrived = clock()
+            let (due, failure) = state.withLock { state -> (Location?, CLIError?) in
+                if let failure = state.failure { return (nil, failure) }
+                if let chosen = state.chosen, chosen.location.timestamp == location.timestamp {
+                    state.chosen = (location, chosen.since)
+                    return (nil, nil)
                 }
+                let due = state.chosen?.location
+                state.chosen = nil
+                if let last = state.lastTimestamp, timestamp >= last, timestamp - last < interval { return (due, nil) }
+                state.lastTimestamp = timestamp
+                state.chosen = (location, arrived)
+                return (due, nil)
             }
+            if let failure { throw failure }
+            if let due { try queue(due) }
         case .event(let event):
             let change: (OwnTracksTransition.Event, String)
             switch event.kind {
@@ -239,6 +257,60 @@ package final class PublishOutput: Sendable {
     }
 
     /// Queues a message for each route `payload` gives one for (nil: none for that format).
+    /// Queues `location`'s message, with the regions it is in now.
+    private func queue(_ location: Location) throws(CLIError) {
+        let regions = state.withLock { Array($0.regions) }
+        let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
+                                        createdAt: OwnTracksLocation.seconds(now()))
+        let json = OwnTracksJSON.encode(message)
+        try enqueue(topic: topic.description, retain: true) { format in
+            switch format {
+            case .ownTracks: json
+            case .osmAnd(let id): Array(OsmAndQuery.make(location, id: id).utf8)
+            }
+        }
+    }
+
+    /// Seconds until the chosen location has waited ``reportWait`` for a later report of its
+    /// fix time, or nil while none waits.
+    package var nextTick: Double? {
+        let now = clock()
+        return state.withLock { state -> Double? in
+            guard let chosen = state.chosen, state.failure == nil else { return nil }
+            // The same comparison as tick's, so that a timer at zero always finds it due.
+            let waited = now - chosen.since
+            return waited >= Self.reportWait ? 0 : Self.reportWait - waited
+        }
+    }
+
+    /// Queues the chosen location once it has waited ``reportWait``: a receiver that stops
+    /// reporting still has its last fix published now, not at the end of the run.
+    package func tick() {
+        let now = clock()
+        let due = state.withLock { state -> Location? in
+            guard let chosen = state.chosen, state.failure == nil, now - chosen.since >= Self.reportWait else { return nil }
+            state.chosen = nil
+            return chosen.location
+        }
+        guard let due else { return }
+        do {
+            try queue(due)
+        } catch {
+            state.withLock { $0.failure = $0.failure ?? error }
+        }
+    }
+
+    /// Queues the chosen location now: the run ends, and no later report of its time will come.
+    /// Throws what a queueing from ``tick()`` failed with, if one did.
+    package func flush() throws(CLIError) {
+        let (due, failure) = state.withLock { state -> (Location?, CLIError?) in
+            defer { state.chosen = nil }
+            return (state.chosen?.location, state.failure)
+        }
+        if let failure { throw failure }
+        if let due { try queue(due) }
+    }
+
     private func enqueue(topic: String, retain: Bool, payload: (Format) -> [UInt8]?) throws(CLIError) {
         let created = now()
         var messages: [OutboxMessage] = []
