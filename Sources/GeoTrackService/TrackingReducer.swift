@@ -85,12 +85,20 @@ struct TrackingReducer: Sendable {
         case .disconnected(let error):
             answered = false
             lastError = error
-            guard everConnected, !connectionLost else { return [] }
+            // A source that failed for good is no lost connection: the run ends with its error,
+            // said once, by whoever ends it (a replay of a file that holds no log).
+            guard everConnected, !connectionLost, !Self.failsForGood(error) else { return [] }
             connectionLost = true
             return [.disconnected(error)]
         case .connected, .stale, .retrying, .finished:
             return []
         }
+    }
+
+    /// Whether retrying cannot help after `error`: a file that cannot be read, an input that is
+    /// not a log, or a request gpsd cannot take. The source has failed.
+    private static func failsForGood(_ error: SourceError) -> Bool {
+        error.code == .unreadableFile || error.code == .protocolError
     }
 
     /// The source answered: the connection works (again).
@@ -123,9 +131,7 @@ struct TrackingReducer: Sendable {
             // Connected, but nothing answered yet (and silent since: stale): as good as still
             // connecting, until the handshake's deadline gives up on the peer.
             return lastError.map { .unreachable($0, retryingIn: nil) } ?? .starting
-        case .disconnected(let error)? where error.code == .unreadableFile || error.code == .protocolError:
-            // Retrying cannot help a file that cannot be read, an input that is not a log, or a
-            // request gpsd cannot take: the source has failed.
+        case .disconnected(let error)? where Self.failsForGood(error):
             return .failed(error)
         case .disconnected(let error)?:
             return .unreachable(error, retryingIn: nil)

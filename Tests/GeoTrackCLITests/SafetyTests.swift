@@ -89,6 +89,10 @@ struct SafetyTests {
         try "no NMEA here\n".write(toFile: junk, atomically: true, encoding: .utf8)
         let notALog = try await TestSupport.geotrack(["replay", junk, "--gpx", track], home: home)
         #expect(notALog.status == 65, "\(notALog.stderr)")
+        // Said once, as the run's error: not also as a lost connection stamped with the clock.
+        #expect((notALog.stdout + notALog.stderr).components(separatedBy: "holds no NMEA").count == 2,
+                "\(notALog.stdout)\(notALog.stderr)")
+        #expect(!notALog.stdout.contains("disconnected"), "\(notALog.stdout)")
         #expect(!FileManager.default.fileExists(atPath: track))
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(".geotrack") } == [])
         // The same command, now with data: recorded, with the mode a new file gets.

@@ -107,6 +107,16 @@ import Testing
         #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 3))) == [])
     }
 
+    @Test("a source that failed for good (a file that holds no log) is no lost connection: no event, the status says it failed")
+    func failedForGoodIsNoEvent() {
+        let notALog = SourceError(.protocolError, message: "junk.bin holds no NMEA sentence or GPX track point gpsd would read")
+        var reducer = reducer(.authorizedAlways)
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .connected))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent))) == [])
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(notALog)))) == [])
+        #expect(reducer.status == .failed(notALog))
+    }
+
     @Test("a port that accepts but never answers as gpsd does (another service, a proxy) is not gpsd: not searching, not reconnected")
     func connectionThatNeverAnswers() {
         let silent = SourceError(.timedOut, message: "no answer from gpsd at localhost:2947 within 10 s")
