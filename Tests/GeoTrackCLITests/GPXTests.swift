@@ -526,6 +526,16 @@ struct GPXTests {
         #expect(run.stderr.split(separator: "\n").count == 1 && run.stdout.isEmpty)
     }
 
+    @Test("an empty name for the log to replay (an unset shell variable) is a usage error, 64, that says so",
+          arguments: [["replay", ""], ["stats", ""], ["sky", "--replay", ""], ["serve", "--replay", "", "--listen", "127.0.0.1:0"]])
+    func emptyLogName(arguments: [String]) async throws {
+        let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stderr == "geotrack: the file to replay is an empty name; give an NMEA log or a GPX track, or - for standard input\n",
+                "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
+    }
+
     @Test("--gpx - or --svg - (standard output to other tools) is a usage error, 64, and no file named '-' is made",
           arguments: [["replay", "LOG", "--gpx", "-"], ["stats", "LOG", "--svg", "-"]])
     func dashIsNoFile(arguments: [String]) async throws {

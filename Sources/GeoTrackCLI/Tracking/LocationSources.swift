@@ -44,6 +44,10 @@ package enum LocationSources {
     /// Fails as the replay would if `path` cannot be opened: called before a command prints or
     /// serves anything, so that a missing file is its only output.
     package static func checkReplayable(_ path: String) throws(CLIError) {
+        // An unset shell variable ("$LOG"): not a file that went missing, a command to fix.
+        guard !path.isEmpty else {
+            throw CLIError(.usage, "the file to replay is an empty name; give an NMEA log or a GPX track, or - for standard input")
+        }
         do throws(SourceError) {
             try ByteInput.check(path: path)
         } catch {
