@@ -100,8 +100,11 @@ struct ConfigurationTests {
         ("gpsd: localhost\n", [:], "gpsd in ", "indented: host, port, device"),
         ("location: [visits]\n", [:], "location in ", "distance_filter, accuracy_filter, visits"),
         // A region without fields, or written as one value, was an unknown key and never monitored.
-        ("regions:\n  home:\n", [:], "region 'home' has no radius", "latitude, longitude and radius"),
-        ("regions:\n  home: {}\n", [:], "region 'home' has no radius", "latitude, longitude and radius"),
+        ("regions:\n  home:\n", [:], "region 'home' has no latitude, longitude or radius", "latitude, longitude and radius"),
+        ("regions:\n  home: {}\n", [:], "region 'home' has no latitude, longitude or radius", "latitude, longitude and radius"),
+        // Every field missing is named, not only the last checked.
+        ("regions:\n  home:\n    latitude: 1\n", [:], "region 'home' has no longitude or radius (in ", "latitude, longitude and radius"),
+        ("regions:\n  home:\n    latitude: 1\n    longitude: 2\n", [:], "region 'home' has no radius (in ", "latitude, longitude and radius"),
         ("regions:\n  home: 51.5\n", [:], "region 'home' in ", "latitude, longitude and radius"),
         // The bounds are said, not only the lower one.
         ("regions:\n  home:\n    latitude: 0\n    longitude: 0\n    radius: 30000000\n", [:],

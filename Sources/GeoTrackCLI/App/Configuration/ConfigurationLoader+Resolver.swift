@@ -119,20 +119,33 @@ extension ConfigurationLoader {
             case .null, nil:
                 break
             }
-            func field(_ field: String, _ range: ClosedRange<Double>, _ allowed: String) throws(CLIError) -> Double {
-                let key = "regions.\(name).\(field)"
-                guard let value = try text(key, allowed: allowed) else {
-                    throw CLIError(.config, "config: region '\(name)' has no \(field) (in \(filePath)). Give latitude, longitude and radius.")
-                }
-                guard let number = Double(value), range.contains(number) else { throw bad(key, value, allowed) }
-                return number
-            }
             // Half the Earth's circumference: every point is within it.
-            let radius = try field("radius", 0...20_000_000, "a radius in metres, more than 0 and at most 20000000")
+            let fields: [(name: String, range: ClosedRange<Double>, allowed: String)] = [
+                ("latitude", -90...90, "degrees from -90 to 90"),
+                ("longitude", -180...180, "degrees from -180 to 180"),
+                ("radius", 0...20_000_000, "a radius in metres, more than 0 and at most 20000000"),
+            ]
+            var values: [String: String] = [:]
+            for field in fields {
+                values[field.name] = try text("regions.\(name).\(field.name)", allowed: field.allowed)
+            }
+            // Every field missing is named at once: one run to fix them, not one per field.
+            let missing = fields.map(\.name).filter { values[$0] == nil }
+            guard missing.isEmpty else {
+                let list = missing.count == 1 ? missing[0] : missing.dropLast().joined(separator: ", ") + " or " + (missing.last ?? "")
+                throw CLIError(.config, "config: region '\(name)' has no \(list) (in \(filePath)). Give latitude, longitude and radius.")
+            }
+            var numbers: [String: Double] = [:]
+            for field in fields {
+                let value = values[field.name] ?? ""
+                guard let number = Double(value), field.range.contains(number) else {
+                    throw bad("regions.\(name).\(field.name)", value, field.allowed)
+                }
+                numbers[field.name] = number
+            }
+            let radius = numbers["radius"] ?? 0
             guard radius > 0 else { throw bad("regions.\(name).radius", "0", "a radius in metres, more than 0 and at most 20000000") }
-            return RegionSetting(name: name,
-                                 latitude: try field("latitude", -90...90, "degrees from -90 to 90"),
-                                 longitude: try field("longitude", -180...180, "degrees from -180 to 180"),
+            return RegionSetting(name: name, latitude: numbers["latitude"] ?? 0, longitude: numbers["longitude"] ?? 0,
                                  radius: radius)
         }
 
