@@ -47,6 +47,12 @@ public struct OwnTracksTopic: Sendable, Hashable, CustomStringConvertible {
     public var events: String { description + "/event" }
     /// `USER/DEVICE`, how the fleet view names the device.
     public var name: String { "\(user)/\(device)" }
-    /// The default tracker id: the device name's last two characters, as OwnTracks does.
-    public var defaultTrackerID: String { String(device.suffix(2)) }
+    /// The default tracker id: the device name's last two letters or digits, as OwnTracks takes
+    /// its last two characters, but without the spaces, punctuation and symbols a map's
+    /// two-character badge cannot show (`bôat ⛵ 1` gives `t1`, not ` 1`); the last two
+    /// characters of a name that has no letter or digit.
+    public var defaultTrackerID: String {
+        let shown = device.filter { $0.isLetter || $0.isNumber }
+        return String(shown.isEmpty ? device.suffix(2) : shown.suffix(2))
+    }
 }

@@ -108,6 +108,11 @@ struct OwnTracksTests {
         #expect(OwnTracksTopic(topic: "owntracks/ann/pi/cmd") == nil)
         #expect(OwnTracksTopic(topic: "other/ann/pi") == nil)
         #expect(OwnTracksTopic(user: "ann", device: "raspberry")?.defaultTrackerID == "ry")
+        // What a map's badge shows: letters and digits, not a space or an emoji.
+        #expect(OwnTracksTopic(user: "ann", device: "bôat ⛵ 1")?.defaultTrackerID == "t1")
+        #expect(OwnTracksTopic(user: "ann", device: "van-7")?.defaultTrackerID == "n7")
+        #expect(OwnTracksTopic(user: "ann", device: "x")?.defaultTrackerID == "x")
+        #expect(OwnTracksTopic(user: "ann", device: "⛵⚓")?.defaultTrackerID == "⛵⚓")
     }
 }
 

@@ -21,7 +21,7 @@ package struct PublishOptions: ParsableArguments {
     package var device: String?
 
     @Option(name: .customLong("publish-tid"), help: ArgumentHelp(
-        "The tracker id OwnTracks shows on maps, 1 or 2 characters (default: the device name's last two).",
+        "The tracker id OwnTracks shows on maps, 1 or 2 characters (default: the device name's last two letters or digits).",
         valueName: "id"))
     package var trackerID: String?
 
