@@ -18,6 +18,9 @@ struct GPSDAddressTests {
         ("[::1]2947", "only ':PORT' may follow ']', as in [::1]:2947"),
         ("[::1]:http", "the port must be a number from 1 to 65535 (got 'http')"),
         ("a b:2947", "the host cannot contain spaces"),
+        // An IPv6 host with its port and no brackets: the colons cannot tell them apart.
+        ("::1:43909", "an IPv6 address with a port is written in brackets: [::1]:43909"),
+        ("fe80::1:2:3:4:5:70000", "'fe80::1:2:3:4:5:70000' is no IPv6 address; write an IPv6 host in brackets, as in [::1]:2947"),
         // cgps's and gpspipe's SERVER:PORT:DEVICE.
         ("127.0.0.1:2947:/dev/ttyUSB0", "give the device with --device, not in the address: --gpsd 127.0.0.1:2947 --device /dev/ttyUSB0"),
         ("localhost::/dev/pts/1", "give the device with --device, not in the address: --gpsd localhost --device /dev/pts/1"),
@@ -29,6 +32,7 @@ struct GPSDAddressTests {
 
     @Test("the limits and the short forms are taken", arguments: [
         ("h:1", "h", 1), ("h:65535", "h", 65_535), (":2948", nil, 2_948), ("::1", "::1", nil), ("[::1]:2947", "::1", 2_947),
+        ("fe80::1", "fe80::1", nil), ("::ffff:127.0.0.1", "::ffff:127.0.0.1", nil), ("fe80::1%eth0", "fe80::1%eth0", nil),
     ] as [(String, String?, Int?)])
     func accepted(text: String, host: String?, port: Int?) throws {
         let address = try GPSDAddress.parse(text)
@@ -39,6 +43,7 @@ struct GPSDAddressTests {
         (["watch", "--gpsd", "127.0.0.1:99999"], "the port must be from 1 to 65535 (got 99999)", "watch"),
         (["--gpsd", "127.0.0.1:x"], "the port must be a number from 1 to 65535 (got 'x')", "watch"),
         (["devices", "--gpsd", ":"], "the address is empty; give HOST, HOST:PORT, :PORT or [IPv6]:PORT", "devices"),
+        (["devices", "--gpsd", "::1:43909"], "an IPv6 address with a port is written in brackets: [::1]:43909", "devices"),
         (["sky", "--gpsd", "gpsd:"], "the port after ':' is missing; give HOST:PORT, or HOST alone for port 2947", "sky"),
         (["watch", "--gpsd", "127.0.0.1:2947:/dev/ttyUSB0"],
          "give the device with --device, not in the address: --gpsd 127.0.0.1:2947 --device /dev/ttyUSB0", "watch"),

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `HOST:PORT`, `HOST`, `:PORT` or `[IPv6]:PORT`, as `--gpsd` takes it.
 package struct GPSDAddress: Sendable, Equatable, ExpressibleByArgument {
@@ -78,7 +81,24 @@ package struct GPSDAddress: Sendable, Equatable, ExpressibleByArgument {
         if let host, host.contains(where: \.isWhitespace) {
             throw Invalid(description: "the host cannot contain spaces")
         }
+        // Colons make an unbracketed IPv6 host; one that is no IPv6 address was most often
+        // written with its port after it (::1:2948), which only brackets tell apart.
+        if let host, portPart == nil, host.contains(":"), !Self.isIPv6(host) {
+            if let colon = host.lastIndex(of: ":"), let port = Int(host[host.index(after: colon)...]),
+               (1...65_535).contains(port), Self.isIPv6(String(host[..<colon])) {
+                throw Invalid(description: "an IPv6 address with a port is written in brackets: [\(host[..<colon])]:\(port)")
+            }
+            throw Invalid(description: "'\(host)' is no IPv6 address; write an IPv6 host in brackets, as in [::1]:2947")
+        }
         return GPSDAddress(host: host, port: port)
+    }
+
+    /// Whether `text` is an IPv6 address as the resolver takes it (inet_pton), with or without
+    /// a zone (`fe80::1%eth0`).
+    static func isIPv6(_ text: String) -> Bool {
+        var address = in6_addr()
+        let bare = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? text
+        return inet_pton(AF_INET6, bare, &address) == 1
     }
 
     package static var defaultCompletionKind: CompletionKind { .default }
