@@ -131,7 +131,12 @@ struct StatsTests {
         try Data("$GPGGA,,,,,,0,00,,,,,,,*66\r\n".utf8).write(to: empty)
         let none = try await TestSupport.geotrack(["replay", empty.path, "--stats"], home: home)
         #expect(none.status == 0, "\(none.stderr)")
-        #expect(none.stderr == "points  0 (no position to sum up)\n", "\(none.stderr)")
+        #expect(none.stderr == "points  0 (no position with a time to sum up)\n", "\(none.stderr)")
+        // Positions without a time (GGA alone: no date) are no points either, and it says why.
+        let (_, gga, _) = try TestSupport.untimedInputs(in: home)
+        let untimed = try await TestSupport.geotrack(["replay", gga, "--stats"], home: home)
+        #expect(untimed.status == 0, "\(untimed.stderr)")
+        #expect(untimed.stderr.hasSuffix("points  0 (no position with a time to sum up)\n"), "\(untimed.stderr)")
     }
 
     @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so and no summary of nothing")

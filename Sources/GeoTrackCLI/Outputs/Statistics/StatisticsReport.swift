@@ -12,7 +12,7 @@ package enum StatisticsReport {
     package static func lines(_ statistics: TrackStatistics, units: Units, format: CoordinateFormat) -> [String] {
         // A run that ended before its first position (Ctrl-C while searching, a log without a
         // fix): a column of zeros would read as a track that went nowhere.
-        guard statistics.points > 0 else { return ["points  0 (no position to sum up)"] }
+        guard statistics.points > 0 else { return ["points  0 (no position with a time to sum up)"] }
         var rows: [(String, String)] = [("points", "\(statistics.points)")]
         if let first = statistics.first, let last = statistics.last {
             rows.append(("first fix", UTCText.timestamp(first.timestamp) + "  " + format.format(first.coordinate)))
