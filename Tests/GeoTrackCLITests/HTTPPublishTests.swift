@@ -21,26 +21,12 @@ struct HTTPPublishTests {
         var eph: Double?
     }
 
-    /// The TPVs with a position, the first of each whole second: what is published.
+    /// The TPVs publishing sends (``PublishTests/publishedTPVs(_:home:)``).
     static func expected(_ log: String, home: URL) async throws -> [TPV] {
-        let run = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
-        #expect(run.status == 0)
-        // The first fix time of each second, in its last report (as PublishTests.expectedFixes).
-        var reports: [(time: String, tpv: TPV)] = []
-        for line in run.stdout.split(separator: "\n") {
-            let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            guard object["class"] as? String == "TPV", let lat = object["lat"] as? Double, let lon = object["lon"] as? Double,
-                  let time = object["time"] as? String else { continue }
-            let tpv = TPV(lat: lat, lon: lon, tst: try #require(PublishTests.seconds(time)), speed: object["speed"] as? Double,
-                          track: object["track"] as? Double, altitude: (object["altMSL"] ?? object["alt"]) as? Double,
-                          eph: object["eph"] as? Double)
-            if reports.last?.time == time { reports.removeLast() }
-            reports.append((time, tpv))
-        }
-        var seen: Int?
-        return reports.map(\.tpv).filter { tpv in
-            defer { seen = tpv.tst }
-            return tpv.tst != seen
+        try await PublishTests.publishedTPVs(log, home: home).map { tst, object in
+            TPV(lat: try #require(object["lat"] as? Double), lon: try #require(object["lon"] as? Double), tst: tst,
+                speed: object["speed"] as? Double, track: object["track"] as? Double,
+                altitude: (object["altMSL"] ?? object["alt"]) as? Double, eph: object["eph"] as? Double)
         }
     }
 

@@ -12,30 +12,32 @@ struct PublishTests {
     /// (the Recorder skips its `last` update for a repeated one), so at most one location a
     /// second is published, and a fix time's later report (the RMC after a GGA) completes it.
     static func expectedFixes(_ log: String, home: URL) async throws -> [Fix] {
-        var seen: Int?
-        return try await lastReports(log, home: home).filter { fix in
-            defer { seen = fix.tst }
-            return fix.tst != seen
+        try await publishedTPVs(log, home: home).map { tst, object in
+            let speed = object["speed"] as? Double, track = object["track"] as? Double
+            return Fix(lat: try #require(object["lat"] as? Double), lon: try #require(object["lon"] as? Double), tst: tst,
+                       vel: speed.map { Int(($0 * 3.6).rounded()) }.flatMap { $0 == 0 ? nil : $0 },
+                       cog: track.map { Int($0.rounded()) % 360 }.flatMap { $0 == 0 ? nil : $0 })
         }
     }
 
-    /// What `replay --json` prints with a position, the last report of each fix time.
-    static func lastReports(_ log: String, home: URL) async throws -> [Fix] {
+    /// The TPVs with a position that `replay --json` prints and publishing sends, with their
+    /// whole seconds: the first fix time of each second, in its last report.
+    static func publishedTPVs(_ log: String, home: URL) async throws -> [(tst: Int, tpv: [String: Any])] {
         let run = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
         #expect(run.status == 0)
-        var fixes: [(time: String, fix: Fix)] = []
+        var reports: [(time: String, tst: Int, tpv: [String: Any])] = []
         for line in run.stdout.split(separator: "\n") {
             let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            guard object["class"] as? String == "TPV", let lat = object["lat"] as? Double, let lon = object["lon"] as? Double,
+            guard object["class"] as? String == "TPV", object["lat"] is Double, object["lon"] is Double,
                   let time = object["time"] as? String else { continue }
-            let speed = object["speed"] as? Double, track = object["track"] as? Double
-            let fix = Fix(lat: lat, lon: lon, tst: try #require(Self.seconds(time)),
-                          vel: speed.map { Int(($0 * 3.6).rounded()) }.flatMap { $0 == 0 ? nil : $0 },
-                          cog: track.map { Int($0.rounded()) % 360 }.flatMap { $0 == 0 ? nil : $0 })
-            if fixes.last?.time == time { fixes.removeLast() }
-            fixes.append((time, fix))
+            if reports.last?.time == time { reports.removeLast() }
+            reports.append((time, try #require(Self.seconds(time)), object))
         }
-        return fixes.map(\.fix)
+        var seen: Int?
+        return reports.filter { report in
+            defer { seen = report.tst }
+            return report.tst != seen
+        }.map { ($0.tst, $0.tpv) }
     }
 
     static func seconds(_ iso: String) -> Int? {
