@@ -331,6 +331,10 @@ struct HTTPPublishTests {
         let lines = run.stderr.split(separator: "\n").map(String.init)
         #expect(lines == ["geotrack: \(expected.count) messages for \(key) set aside as undeliverable in this run (the server answered 400 (Bad Request): it cannot take this message), never to be sent: Traccar answers 400 for a device it does not know: add the device 'pi' in Traccar; 'geotrack outbox' lists them, 'geotrack outbox clear \(key)' deletes them"],
                 "\(run.stderr)")
+        // The status's last line agrees with that note: it said 1 while the rest were set aside
+        // after it was printed.
+        let last = try #require(run.stdout.split(separator: "\n").last.map(String.init))
+        #expect(last.hasSuffix("· \(expected.count) set aside as undeliverable: the server answered 400 (Bad Request)"), "\(run.stdout)")
     }
 
     @Test("an unknown host and a refused connection are named, in the note at exit and by outbox flush (69)")

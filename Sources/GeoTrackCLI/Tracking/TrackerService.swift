@@ -35,6 +35,9 @@ struct TrackerService: Service {
                 failure = failure ?? error
             }
             notes = endedByItself ? await publisher.drain() : await publisher.notes()
+            // The status line's last word on publishing is the one the notes give: the counts
+            // the senders reached while the outbox drained, not the last one drawn before.
+            output.display.showPublishing(publisher.monitor.status)
         }
         ticker.cancel()
         do {

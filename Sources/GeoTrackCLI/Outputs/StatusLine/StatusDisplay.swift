@@ -34,6 +34,9 @@ package final class StatusDisplay: Sendable {
         var lastLine: String?
         var lastDraw = -Double.infinity
         var pending = false
+        /// As plain lines, a publishing count changed that no line has shown yet: the last line,
+        /// at ``finish()``, shows it, so that it agrees with the notes printed after it.
+        var publishingUnshown = false
         var drawn = false
         var suspended = false
         var finished = false
@@ -131,7 +134,10 @@ package final class StatusDisplay: Sendable {
             // A count that grows with each fix is no news: plain lines show it with the next
             // state, and a terminal coalesces it like a fix.
             if !news {
-                if mode == .lines { return }
+                if mode == .lines {
+                    state.publishingUnshown = true
+                    return
+                }
                 if now - state.lastDraw < minimumRedrawInterval {
                     state.pending = true
                     return
@@ -246,7 +252,7 @@ package final class StatusDisplay: Sendable {
     package func finish() {
         state.withLock { state in
             guard !state.finished else { return }
-            if state.pending || state.heldUntil != nil {
+            if state.pending || state.heldUntil != nil || state.publishingUnshown {
                 state.heldUntil = nil
                 draw(&state, now: now())
             }
@@ -261,6 +267,7 @@ package final class StatusDisplay: Sendable {
     private func draw(_ state: inout State, now: Double) {
         guard mode != .silent, !state.suspended, var status = state.status else { return }
         state.pending = false
+        state.publishingUnshown = false
         state.heldUntil = nil
         state.lastDraw = now
         if case .unreachable(let error, _) = status, let deadline = state.retryDeadline {
