@@ -256,7 +256,6 @@ package final class PublishOutput: Sendable {
         }
     }
 
-    /// Queues a message for each route `payload` gives one for (nil: none for that format).
     /// Queues `location`'s message, with the regions it is in now.
     private func queue(_ location: Location) throws(CLIError) {
         let regions = state.withLock { Array($0.regions) }
@@ -311,6 +310,7 @@ package final class PublishOutput: Sendable {
         if let due { try queue(due) }
     }
 
+    /// Queues a message for each route `payload` gives one for (nil: none for that format).
     private func enqueue(topic: String, retain: Bool, payload: (Format) -> [UInt8]?) throws(CLIError) {
         let created = now()
         var messages: [OutboxMessage] = []
