@@ -59,8 +59,7 @@ package enum TPVJSONPipeline {
                 // sends (`gpspipe -r | geotrack replay - --json`), so what is formatted goes out
                 // now, not once a block has gathered. From a file this adds a write per chunk at most.
                 if ok, writer.count > 0, shared.state.withLock({ $0.queue.isEmpty }) {
-                    ok = writer.withBytes(write)
-                    writer.removeAll()
+                    ok = writeOut(&writer, write)
                 }
                 var recycled = consume batch
                 recycled.removeAll(keepingCapacity: true)
@@ -71,9 +70,7 @@ package enum TPVJSONPipeline {
                 }
                 shared.slots.signal()
             }
-            if ok && writer.count > 0 {
-                ok = writer.withBytes(write)
-            }
+            if ok { ok = writeOut(&writer, write) }
             if !ok { shared.state.withLock { $0.failed = true } }
             shared.finished.signal()
         }
@@ -118,15 +115,20 @@ package enum TPVJSONPipeline {
         var ok = true
         let fixes = try reader.forEachFixBatch { batch, device in
             ok = format(batch, device: device, into: &writer, write: write)
-            // Each batch's lines go out before the next read, which may wait on a pipe.
-            if ok, writer.count > 0 {
-                ok = writer.withBytes(write)
-                writer.removeAll()
-            }
+            // Each batch's lines go out before the next read, which may wait on a pipe: nothing
+            // is left in the writer after the last one.
+            if ok { ok = writeOut(&writer, write) }
             return ok
         }
-        if ok && writer.count > 0 { ok = writer.withBytes(write) }
         return (fixes, ok)
+    }
+
+    /// Hands what `writer` holds to `write` and empties it; `false` when the write failed.
+    private static func writeOut(_ writer: inout JSONWriter, _ write: (UnsafeRawBufferPointer) -> Bool) -> Bool {
+        guard writer.count > 0 else { return true }
+        let ok = writer.withBytes(write)
+        writer.removeAll()
+        return ok
     }
 
     /// Fixes formatted between two looks at the output's size: a few kilobytes of JSON.
@@ -144,11 +146,7 @@ package enum TPVJSONPipeline {
                 let to = min(all.count, from + linesPerStep)
                 writer.tpvLines(UnsafeBufferPointer(rebasing: all[from..<to]), device: device)
                 from = to
-                if writer.count >= flushThreshold {
-                    let ok = writer.withBytes(write)
-                    writer.removeAll()
-                    if !ok { return false }
-                }
+                if writer.count >= flushThreshold, !writeOut(&writer, write) { return false }
             }
             return true
         }
