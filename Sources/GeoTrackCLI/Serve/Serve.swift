@@ -109,15 +109,9 @@ extension GeoTrack {
             if let replay {
                 try LocationSources.checkReplayable(replay)
                 // Reading blocks: on a thread of its own, not on the cooperative pool.
-                let checked = await DetachedThread.value(name: "geotrack check") { () -> CLIError? in
-                    do throws(CLIError) {
-                        try LocationSources.checkHoldsLog(replay)
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                if let checked { throw checked }
+                try await DetachedThread.value(name: "geotrack check") {
+                    Result { () throws(CLIError) in try LocationSources.checkHoldsLog(replay) }
+                }.get()
             }
 
             // Access is decided before anything is served, as for watch; a replay needs none.
