@@ -105,7 +105,8 @@ pane_pid() { tmux -S "$SOCK" list-panes -t "$1" -F '#{pane_pid}'; }
 # user + system) once it has exited: /proc's clock ticks of 10 ms are a tenth of the figure.
 await_file() { for _ in $(seq 100); do [ -s "$1" ] && return 0; sleep 0.1; done; echo "compare-builds: $1 never appeared" >&2; exit 1; }
 for ((r = 0; r < ROUNDS; r++)); do
-    /usr/bin/gpsfake -q -P "$PORT" -c 0.01 "$LOG" >"$WORK/gpsfake.log" 2>&1 &
+    # A TMPDIR of its own, as in work.sh's feed_gpsd.
+    TMPDIR=$(mktemp -d -p "$WORK") /usr/bin/gpsfake -q -P "$PORT" -c 0.01 "$LOG" >"$WORK/gpsfake.log" 2>&1 &
     fake=$!
     for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break; sleep 0.1; done
     fixes=$(timeout 3 gpspipe -w "127.0.0.1:$PORT" 2>/dev/null | grep -c '"class":"TPV".*"mode":[23]' || true)

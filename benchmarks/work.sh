@@ -21,7 +21,9 @@ trap cleanup EXIT
 # reports would describe idle clients: NAME refuses then, with gpsfake's last words, and exits 1.
 feed_gpsd() {
     local name=$1 port=$2 delay=$3 log=$4
-    /usr/bin/gpsfake -q -P "$port" -c "$delay" "$log" >"$WORK/gpsfake.log" 2>&1 &
+    # A TMPDIR of its own: gpsd leaves its control socket, named after gpsfake's PID, behind,
+    # and a later gpsfake with that PID finds it, fails to connect and never adds its receiver.
+    TMPDIR=$(mktemp -d -p "$WORK") /usr/bin/gpsfake -q -P "$port" -c "$delay" "$log" >"$WORK/gpsfake.log" 2>&1 &
     stop_on_exit $!
     for _ in $(seq 1 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
     RATE_SAMPLE=$(timeout 5 gpspipe -w "127.0.0.1:$port" 2>/dev/null | grep -c '"class":"TPV".*"mode":[23]' || true)

@@ -28,6 +28,8 @@ public final class GPSFake: Sendable {
     /// gpsfake's process, the leader of its group (gpsfake and its gpsd).
     public let process: ChildProcess
     private let gate: GPSFakeGate
+    /// gpsfake's own temporary directory, where its gpsd makes its control socket.
+    private let folder: TemporaryDirectory
 
     /// `127.0.0.1:PORT`, as `--gpsd` takes it.
     public var address: String { "127.0.0.1:\(port)" }
@@ -54,10 +56,11 @@ public final class GPSFake: Sendable {
         let started = await DetachedThread.value(name: "gpsfake start") {
             Result { try Self.start(log: log, port: port, cycle: cycle, once: once, installation: installation) }
         }
-        let (process, chosen, gate) = try started.get()
+        let (process, chosen, gate, folder) = try started.get()
         self.process = process
         self.port = chosen
         self.gate = gate
+        self.folder = folder
         gate.start(process: process, port: chosen, once: once)
     }
 
@@ -69,7 +72,11 @@ public final class GPSFake: Sendable {
         gate.close(process: process)
         // Stopped already: its process group may be gone, and its number another group's.
         guard process.exitStatus == nil else { return }
-        DetachedThread.startOrRun(name: "gpsfake stop") { _ = Self.end(process, signal: SIGTERM, port: port) }
+        // The folder goes once gpsd has: the thread holds it.
+        DetachedThread.startOrRun(name: "gpsfake stop") { [folder] in
+            _ = Self.end(process, signal: SIGTERM, port: port)
+            withExtendedLifetime(folder) {}
+        }
     }
 
     /// Stops gpsfake and its gpsd (`SIGKILL` to simulate a crash) and waits until the port
@@ -97,9 +104,6 @@ public final class GPSFake: Sendable {
             process.signalGroup(SIGKILL)
             process.waitUntilExit()
         }
-        // gpsd leaves the control socket gpsfake named after itself.
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        unlink("\(folder)/gpsfake-\(process.pid).sock")
         let deadline = ContinuousClock.now.advanced(by: .seconds(10))
         while accepts(port: port) {
             if ContinuousClock.now > deadline { return false }
@@ -109,7 +113,7 @@ public final class GPSFake: Sendable {
     }
 
     /// The processes `pid` started (gpsfake's gpsd), from /proc.
-    private static func children(of pid: pid_t) -> [pid_t] {
+    static func children(of pid: pid_t) -> [pid_t] {
         let list = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
         return list.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
@@ -121,13 +125,13 @@ public final class GPSFake: Sendable {
 
     /// Starts gpsfake, on a free port or `port`, up to three times; blocks its thread.
     private static func start(log: String, port: Int?, cycle: Double, once: Bool,
-                              installation: GPSDInstallation) throws -> (ChildProcess, Int, GPSFakeGate) {
+                              installation: GPSDInstallation) throws -> (ChildProcess, Int, GPSFakeGate, TemporaryDirectory) {
         var attempt = 1
         while true {
             let chosen = try port ?? freePort()
             do {
-                let (process, gate) = try start(log: log, port: chosen, cycle: cycle, once: once, installation: installation)
-                return (process, chosen, gate)
+                let (process, gate, folder) = try start(log: log, port: chosen, cycle: cycle, once: once, installation: installation)
+                return (process, chosen, gate, folder)
             } catch let error as PortTaken {
                 guard attempt < 3 else { throw HarnessError(error.message + " (three attempts)") }
                 attempt += 1
@@ -136,7 +140,16 @@ public final class GPSFake: Sendable {
     }
 
     private static func start(log: String, port: Int, cycle: Double, once: Bool,
-                              installation: GPSDInstallation) throws -> (ChildProcess, GPSFakeGate) {
+                              installation: GPSDInstallation) throws -> (ChildProcess, GPSFakeGate, TemporaryDirectory) {
+        // gpsfake names gpsd's control socket TMPDIR/gpsfake-PID.sock, waits until that path
+        // exists, then adds its receiver through it, and says nothing when it cannot connect.
+        // gpsd never removes the socket, so a shared TMPDIR gathers them, and a gpsfake whose
+        // PID an earlier one had finds its socket already there: it connects to a dead socket
+        // before its gpsd has made the new one, and gpsd never lists the receiver (reproduced
+        // here; the likely cause of a CI run where that happened three times in a row). In a
+        // folder of its own, the path exists only once its own gpsd made it, and the folder
+        // goes with the harness.
+        let folder = try TemporaryDirectory()
         let ends = try GPSFakeGate.pair()
         let gate = GPSFakeGate(descriptor: ends.gate)
         // What gpsfake and gpsd write (`-D 1`: gpsd's errors and warnings; 2 would log every
@@ -144,13 +157,12 @@ public final class GPSFake: Sendable {
         // error says why: a gpsd that never lists the receiver is rare and never seen here.
         let command = installation.command("gpsfake", ["-i"] + (once ? ["-1"] : [])
             + ["-q", "-D", "1", "-P", String(port), "-c", "\(cycle)", log])
-        let folder = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        let said = "\(folder)/geotrack-gpsfake-\(port)-\(UUID().uuidString).log"
+        let said = "\(folder.path)/said.log"
         // gpsd keeps its descriptor; the name goes as soon as the start is decided.
         defer { unlink(said) }
         let spawned = Result {
             try ChildProcess(path: command.executable, arguments: command.arguments, stderrPath: said,
-                             standardInput: ends.gpsfake)
+                             environment: ["TMPDIR": folder.path], standardInput: ends.gpsfake)
         }
         close(ends.gpsfake)
         let process: ChildProcess
@@ -189,7 +201,7 @@ public final class GPSFake: Sendable {
         let listed = waitBlocking(seconds: 15) { process.hasExited || listsDevice(port: port) }
         if process.hasExited { throw fail(PortTaken(message: "gpsfake exited before gpsd listed its receiver on port \(port)")) }
         guard listed else { throw fail(PortTaken(message: "gpsd on port \(port) listed no receiver from gpsfake within 15 s")) }
-        return (process, gate)
+        return (process, gate, folder)
     }
 
     /// The last few lines of the file at `path`, printable ASCII only, for an error message.

@@ -161,6 +161,58 @@ struct GPSFakeTests {
         }
     }
 
+    /// Binds and closes a Unix socket at `path`: the dead socket a gpsd leaves behind.
+    static func leaveDeadSocket(at path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        } == 0
+    }
+
+    @Test("dead control sockets named after the next PIDs in the temporary folder (as gpsd leaves them) do not keep gpsfake's receiver from being listed; gpsfake's own folder goes with it")
+    func deadControlSocketsAreNotGpsfakes() async throws {
+        // gpsfake would wait for TMPDIR/gpsfake-PID.sock, find one of these, fail to connect
+        // to it and never add its receiver. The PIDs the kernel hands out next, threads
+        // included; a few thousand covers those the other suites take meanwhile.
+        let folder = NSTemporaryDirectory()
+        let last = try #require(Int(try String(contentsOfFile: "/proc/sys/kernel/ns_last_pid", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        let limit = try #require(Int(try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)))
+        var left: [String] = []
+        defer { for path in left { unlink(path) } }
+        for offset in 1...4000 {
+            let path = "\(folder)/gpsfake-\((last + offset) % limit).sock"
+            guard !FileManager.default.fileExists(atPath: path) else { continue }
+            if Self.leaveDeadSocket(at: path) { left.append(path) }
+        }
+        try #require(left.count > 3000)
+
+        let own: String
+        do {
+            let fake = try await GPSFake(log: try Corpus.path("garmin15x.nmea"))
+            #expect(GPSFake.listsDevice(port: fake.port))
+            // Its gpsd's control socket lies in a folder of the harness's, not in the shared one.
+            let gpsd = try #require(GPSFake.children(of: fake.process.pid).first)
+            let arguments = try String(contentsOfFile: "/proc/\(gpsd)/cmdline", encoding: .utf8).split(separator: "\0").map(String.init)
+            let control = try #require(arguments.firstIndex(of: "-F").map { arguments[$0 + 1] }, "\(arguments)")
+            own = (control as NSString).deletingLastPathComponent
+            #expect(own != (folder as NSString).standardizingPath)
+            #expect(FileManager.default.fileExists(atPath: control))
+            try await fake.stop()
+        }
+        // The harness's folder goes with the harness.
+        let gone = await waitUntil(timeout: .seconds(10)) { !FileManager.default.fileExists(atPath: own) }
+        #expect(gone, "\(own) outlived the harness")
+    }
+
     @Test("a gpsfake that fails to start: the error carries what gpsfake and gpsd said")
     func aFailedStartSaysWhy() async throws {
         let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-log-\(UUID().uuidString).nmea").path
