@@ -180,7 +180,7 @@ final class GPXStreamDecoder {
             inPoint = false
             capturing = .none
             if pointInvalid {
-                statistics.invalidValues += 1
+                statistics.skippedTrackPoints += 1
                 return
             }
             statistics.trackPoints += 1

@@ -19,12 +19,16 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
     public var proprietary = 0
     /// Runs of bytes between sentences that are not NMEA (binary protocols, line noise, cut sentences).
     public var junkRuns = 0
-    /// Sentences with a valid checksum but impossible content (latitude beyond ±90, bad time…), skipped.
+    /// Sentences with a valid checksum but impossible content (latitude beyond ±90, bad time…),
+    /// skipped.
     public var invalidValues = 0
     /// Lines too long to be NMEA (more than gpsd's 102 characters with CR LF), skipped.
     public var oversized = 0
     /// GPX track points read.
     public var trackPoints = 0
+    /// GPX track points skipped for an impossible or unreadable value: a latitude beyond ±90, a
+    /// longitude beyond ±180, a time or an elevation that is no time or number.
+    public var skippedTrackPoints = 0
     /// Reports produced (fixes, sky views, attitudes).
     public var reports = 0
 
@@ -51,6 +55,7 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
         add(invalidValues, "invalid value", "invalid values")
         add(oversized, "oversized", "oversized")
         add(trackPoints, "track point", "track points")
+        add(skippedTrackPoints, "skipped track point", "skipped track points")
         return parts.joined(separator: ", ")
     }
 

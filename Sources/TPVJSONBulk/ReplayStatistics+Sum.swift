@@ -16,6 +16,7 @@ extension ReplayStatistics {
         sum.invalidValues += sign * other.invalidValues
         sum.oversized += sign * other.oversized
         sum.trackPoints += sign * other.trackPoints
+        sum.skippedTrackPoints += sign * other.skippedTrackPoints
         sum.reports += sign * other.reports
         return sum
     }
@@ -23,6 +24,6 @@ extension ReplayStatistics {
     /// The stored counts, by name, that ``combined(with:sign:)`` adds (held to the type's own by a test).
     static let combinedProperties: Set<String> = [
         "sentences", "decoded", "badChecksums", "missingChecksums", "unknown", "proprietary", "junkRuns",
-        "invalidValues", "oversized", "trackPoints", "reports",
+        "invalidValues", "oversized", "trackPoints", "skippedTrackPoints", "reports",
     ]
 }

@@ -98,8 +98,8 @@ struct OnePipelineTests {
             let descriptor = open(serviceFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             let output = try TrackerOutputs.make(options: options, settings: Settings(), live: false, sourceName: path,
                                                  descriptor: descriptor)
-            let run = TrackingRun(manager: LocationSources.replayManager(path: path, speed: nil, settings: Settings(),
-                                                                         logger: Logger(label: "test")),
+            let run = TrackingRun(manager: LocationSources.replayManager(LocationSources.replay(path: path, speed: nil),
+                                                                         settings: Settings(), logger: Logger(label: "test")),
                                   output: output)
             let outcome = try await TrackerLoop.run(run.verdicts, output: output, timeout: nil, clock: ContinuousClock())
             run.stop()

@@ -87,6 +87,37 @@ struct ReplayTests {
         #expect(counted.stdout.split(separator: "\n").count == 3)
     }
 
+    @Test("GPX track points with an impossible value are skipped and said so, once, on stderr: by replay (the JSON path and the service's), stats, and sky",
+          arguments: [["replay", "FILE", "--json"], ["replay", "FILE", "--gpx", "OUT"], ["stats", "FILE"], ["stats", "FILE", "--json"],
+                      ["sky", "--replay", "FILE"]])
+    func skippedTrackPointsAreSaid(command: [String]) async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let track = home.appendingPathComponent("walk.gpx").path
+        try """
+        <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>
+        <trkpt lat="52.0" lon="13.0"><time>2020-01-01T00:00:00Z</time></trkpt>
+        <trkpt lat="95.0" lon="13.0"><time>2020-01-01T00:00:01Z</time></trkpt>
+        <trkpt lat="52.0001" lon="13.0"><time>not a time</time></trkpt>
+        <trkpt lat="52.0002" lon="13.0"><time>2020-01-01T00:00:03Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(toFile: track, atomically: true, encoding: .utf8)
+        func arguments(_ file: String, _ out: String) -> [String] {
+            command.map { $0 == "FILE" ? file : $0 == "OUT" ? home.appendingPathComponent(out).path : $0 }
+        }
+        let run = try await TestSupport.geotrack(arguments(track, "out.gpx"), home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let said = run.stderr.split(separator: "\n").filter { $0.contains("skipped") }
+        #expect(said == ["geotrack: skipped 2 track points of \(track) with an impossible or unreadable value (a latitude beyond ±90°, a longitude beyond ±180°, a time or number that is none)"],
+                "\(run.stderr)")
+        if command.last == "--json", command[0] == "replay" {
+            #expect(run.stdout.split(separator: "\n").count == 2)
+        }
+        // A track with none skipped says nothing of the kind.
+        let clean = try await TestSupport.geotrack(arguments(Self.log, "clean.gpx"), home: home)
+        #expect(clean.status == 0)
+        #expect(!clean.stderr.contains("skipped"), "\(clean.stderr)")
+    }
+
     @Test("without a terminal the status goes out as plain lines without escape codes")
     func plainLines() async throws {
         let run = try await TestSupport.geotrack(["replay", Self.log], home: try TestSupport.temporaryDirectory())

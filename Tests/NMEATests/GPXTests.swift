@@ -147,6 +147,8 @@ struct GPXTests {
         """
         let result = try replay(text)
         #expect(positions(result.reports).count == 1)
-        #expect(result.statistics.invalidValues == 2)
+        #expect(result.statistics.skippedTrackPoints == 2)
+        #expect(result.statistics.invalidValues == 0)
+        #expect(result.statistics.description == "0 sentences, 1 track point, 2 skipped track points")
     }
 }

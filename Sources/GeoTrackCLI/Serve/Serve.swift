@@ -161,13 +161,15 @@ extension GeoTrack {
 
             let output = TrackerOutput(display: StatusDisplay(mode: .changes, options: render, descriptor: STDERR_FILENO),
                                        outputs: [ServeOutput(page: page)], stopAfter: nil)
+            let replaying = replay.map { LocationSources.replay(path: $0, speed: pace.factor) }
             let run = await MainActor.run {
-                let manager = replay.map { LocationSources.replayManager(path: $0, speed: pace.factor, settings: settings, logger: logger) }
+                let manager = replaying.map { LocationSources.replayManager($0, settings: settings, logger: logger) }
                     ?? LocationSources.gpsdManager(settings: settings, store: access?.store ?? AuthorizationStore(),
                                                    retries: true, allSkyViews: true, logger: logger)
                 return TrackingRun(manager: manager, output: output)
             }
             try await ServeSession.run(run, output: output, server: server, fleet: fleetService, lifecycle: lifecycle, logger: logger)
+            if let replaying { LocationSources.sayWhatWasSkipped(replaying) }
         }
     }
 }

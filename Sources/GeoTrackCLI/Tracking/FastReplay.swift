@@ -119,6 +119,7 @@ package enum FastReplay {
         if !stop.isSet, statistics.decodedNothing {
             throw CLIError(.notALog(path))
         }
+        if let note = LocationSources.skippedNote(statistics, path: path) { Terminal.standardError(note) }
     }
 
     /// How many fixes with a position the file holds: a first, quick pass for a progress bar.

@@ -71,14 +71,35 @@ package enum LocationSources {
         }
     }
 
-    /// A manager on a replay of `path` ("-" for stdin), as fast as possible or at `speed` times
-    /// the recorded pace. The data is the user's own, so access is granted in memory.
+    /// A replay of `path` ("-" for stdin), as fast as possible or at `speed` times the recorded
+    /// pace: kept by the command for what it skipped (``sayWhatWasSkipped(_:)``).
+    package static func replay(path: String, speed: Double?) -> NMEA.Replay {
+        NMEA.Replay(path: path, pacing: speed.map { .realTime(speed: $0) } ?? .asFastAsPossible)
+    }
+
+    /// A manager on `replay`. The data is the user's own, so access is granted in memory.
     @MainActor
-    package static func replayManager(path: String, speed: Double?, settings: Settings, logger: Logger) -> LocationManager {
-        let replay = Replay(path: path, pacing: speed.map { .realTime(speed: $0) } ?? .asFastAsPossible)
+    package static func replayManager(_ replay: NMEA.Replay, settings: Settings, logger: Logger) -> LocationManager {
         let manager = LocationManager(source: replay, authorizationStore: .inMemory(.authorizedAlways), logger: logger)
         configure(manager, settings: settings)
         return manager
+    }
+
+    /// Says on standard error what a replay that has ended read but passed over: GPX track points
+    /// with an impossible or unreadable value are fixes the user gave, and none goes missing
+    /// unsaid. (Sentences gpsd itself drops, bad checksums and the like, are not fixes gpsd
+    /// would have printed, and are not counted here.)
+    package static func sayWhatWasSkipped(_ replay: NMEA.Replay) {
+        if let note = skippedNote(replay.statistics, path: replay.path) { Terminal.standardError(note) }
+    }
+
+    /// The note for ``sayWhatWasSkipped(_:)``, or nil when nothing was skipped.
+    package static func skippedNote(_ statistics: ReplayStatistics, path: String) -> String? {
+        let count = statistics.skippedTrackPoints
+        guard count > 0 else { return nil }
+        let name = path == "-" ? "standard input" : Terminal.safe(path)
+        return "geotrack: skipped \(count) track point\(count == 1 ? "" : "s") of \(name) with an impossible or unreadable "
+            + "value (a latitude beyond ±90°, a longitude beyond ±180°, a time or number that is none)"
     }
 
     /// The settings every manager gets, whatever its source: filters, regions, visits.

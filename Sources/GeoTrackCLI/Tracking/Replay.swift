@@ -45,12 +45,13 @@ extension GeoTrack {
             let outputs = try TrackerOutputs.make(options: output, settings: settings, live: paced, sourceName: sourceName,
                                                   startingMessage: "replaying " + sourceName,
                                                   input: file, progress: !paced)
+            let replay = LocationSources.replay(path: file, speed: pace.factor)
             let run = await MainActor.run {
-                TrackingRun(manager: LocationSources.replayManager(path: file, speed: pace.factor, settings: settings, logger: logger),
-                            output: outputs)
+                TrackingRun(manager: LocationSources.replayManager(replay, settings: settings, logger: logger), output: outputs)
             }
             let ending = try await TrackerSession.run(run, output: outputs, timeout: output.timeout.map { .seconds($0) },
                                                       logger: logger)
+            LocationSources.sayWhatWasSkipped(replay)
             // A track asked for and none made: said, not left to be found missing. Only at the
             // input's end: a run stopped before its first fix (Ctrl-C, --timeout) says so itself.
             if ending == .sourceFinished, outputs.positions == 0, let track = output.gpxPath {

@@ -79,9 +79,10 @@ extension GeoTrack {
                                     screen: SkyScreen(options: render, replayedFile: replay.map { _ in FilePath(sourceName).lastComponent?.string ?? sourceName }),
                                     color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)
             let output = TrackerOutput(display: screen, stopAfter: nil)
+            let replaying = replay.map { LocationSources.replay(path: $0, speed: pace.factor) }
             let run = await MainActor.run {
-                let manager = if let replay {
-                    LocationSources.replayManager(path: replay, speed: pace.factor, settings: settings, logger: logger)
+                let manager = if let replaying {
+                    LocationSources.replayManager(replaying, settings: settings, logger: logger)
                 } else {
                     // Every SKY report: the plot moves with each one, even when the counts repeat.
                     LocationSources.gpsdManager(settings: settings, store: access?.store ?? AuthorizationStore(),
@@ -90,6 +91,7 @@ extension GeoTrack {
                 return TrackingRun(manager: manager, output: output)
             }
             try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
+            if let replaying { LocationSources.sayWhatWasSkipped(replaying) }
         }
     }
 }

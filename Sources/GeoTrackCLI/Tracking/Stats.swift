@@ -68,11 +68,12 @@ extension GeoTrack {
                 let outputs: [any RunOutput] = [statistics] + (picture.map { [$0] } ?? [])
                 let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), outputs: outputs,
                                            stopAfter: nil)
+                let replay = LocationSources.replay(path: file, speed: nil)
                 let run = await MainActor.run {
-                    TrackingRun(manager: LocationSources.replayManager(path: file, speed: nil, settings: settings, logger: logger),
-                                output: output)
+                    TrackingRun(manager: LocationSources.replayManager(replay, settings: settings, logger: logger), output: output)
                 }
                 try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
+                LocationSources.sayWhatWasSkipped(replay)
                 // Only a file read to its end is summed up: one that is no log gets its error alone,
                 // and so does one whose fixes have no time (a route, a log of GGA alone), which
                 // would otherwise read as a track of no points.
