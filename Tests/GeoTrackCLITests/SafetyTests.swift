@@ -162,6 +162,36 @@ struct SafetyTests {
         #expect(try String(contentsOfFile: previous, encoding: .utf8).contains("<trkpt"))
     }
 
+    @Test("a named pipe or a socket at the --gpx or --svg name is refused (73) before the run, --overwrite or not: never replaced by a file, never opened to wait for a reader",
+          .timeLimit(.minutes(5)),
+          arguments: [["replay", "LOG", "--gpx", "OUT"], ["replay", "LOG", "--svg", "OUT"], ["stats", "LOG", "--svg", "OUT"]],
+          [false, true])
+    func specialFilesAreRefused(command: [String], overwrite: Bool) async throws {
+        let (home, log) = try Self.copiedLog()
+        let fifo = home.appendingPathComponent("pipe").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let socketPath = home.appendingPathComponent("socket").path
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(socketPath.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(bound == 0)
+        for (path, kind) in [(fifo, "a named pipe (FIFO)"), (socketPath, "a socket")] {
+            let arguments = command.map { $0 == "LOG" ? log : $0 == "OUT" ? path : $0 } + (overwrite ? ["--overwrite"] : [])
+            // The old code's open of the FIFO waited for a reader for good: the test has a limit.
+            let run = try await TestSupport.geotrack(arguments, home: home)
+            let option = command[2] == "--gpx" ? "GPX" : "SVG"
+            #expect(run.status == 73, "\(arguments): \(run.stderr)")
+            #expect(run.stderr == "geotrack: \(option) file \(path) is \(kind), not a regular file; name a regular file\n")
+            var info = stat()
+            #expect(lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == (path == fifo ? S_IFIFO : S_IFSOCK), "\(path) was replaced")
+        }
+    }
+
     @Test("out-of-range numbers are usage errors (64), not a crash",
           arguments: [["devices", "--timeout", "1e16"], ["watch", "--once", "--timeout", "1e300"],
                       ["replay", "LOG", "--realtime", "--once", "--timeout", "1e300"], ["replay", "LOG", "--speed", "1e-300"],

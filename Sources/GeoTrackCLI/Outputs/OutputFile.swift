@@ -37,9 +37,11 @@ enum OutputFile {
 
     /// Why an output file `path` (`kind`: "GPX", "SVG") cannot be used as it stands, checked before
     /// the run starts: a symbolic link (never followed, `--overwrite` or not), a directory (no
-    /// run can replace one), or an existing file without `replacing`. Each says what would work,
-    /// so the advice never points at an option that fails in turn. Nil when nothing is there,
-    /// or when `replacing` and it is a file (or a device such as /dev/null) that may be written.
+    /// run can replace one), anything else that is no regular file (a device, a FIFO, a socket:
+    /// the file is made beside its name and renamed over it, which would replace /dev/null
+    /// itself, and opening a FIFO would wait for a reader, deaf to Ctrl-C), or an existing file
+    /// without `replacing`. Each says what would work, so the advice never points at an option
+    /// that fails in turn. Nil when nothing is there, or when `replacing` and it is a regular file.
     static func refusal(_ kind: String, path: String, replacing: Bool) -> CLIError? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return nil }
@@ -51,9 +53,22 @@ enum OutputFile {
             while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
             let example = (folder == "/" ? "" : folder) + "/track." + kind.lowercased()
             return CLIError(.cannotCreate, "\(kind) file \(path) is a directory; name a file, such as \(example)")
-        default:
+        case S_IFREG:
             return replacing ? nil
                 : CLIError(.cannotCreate, "\(kind) file \(path) already exists; choose another name, or pass --overwrite to replace it")
+        default:
+            return CLIError(.cannotCreate, "\(kind) file \(path) is \(Self.kindOfFile(info.st_mode)), not a regular file; name a regular file")
+        }
+    }
+
+    /// What a file that is neither a regular file, a directory nor a link is, for a message.
+    private static func kindOfFile(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFIFO: "a named pipe (FIFO)"
+        case S_IFSOCK: "a socket"
+        default: "a special file"
         }
     }
 

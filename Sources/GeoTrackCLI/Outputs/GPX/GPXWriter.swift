@@ -60,21 +60,10 @@ package final class GPXWriter: Sendable {
         // Refused before anything is created, each with advice that works: the open below would
         // say "already exists" of a link or a directory too, and point at --overwrite in vain.
         if let refusal = OutputFile.refusal("GPX", path: path, replacing: replacing) { throw refusal }
-        var existing = stat()
-        let exists = lstat(path, &existing) == 0
-        // A device (--overwrite /dev/null) is written in place; a file is made beside its name.
-        let besideIt = !exists || (existing.st_mode & S_IFMT) == S_IFREG
-        var pending: PendingFile?
-        let descriptor: Int32
-        if besideIt {
-            // A new track gets the mode open(2) would give it under the umask; a replaced one keeps its own.
-            pending = PendingFile.create(for: path, prefix: ".geotrack-gpx",
-                                         keepingMode: exists ? existing.st_mode & 0o7777 : nil)
-            descriptor = pending?.descriptor ?? -1
-        } else {
-            let flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | (replacing ? O_TRUNC : O_EXCL)
-            descriptor = open(path, flags, 0o644)
-        }
+        // The file is made beside its name (only a regular file, or nothing, is there). A new
+        // track gets the mode open(2) would give it under the umask; a replaced one keeps its own.
+        let pending = PendingFile.create(for: path, prefix: ".geotrack-gpx", keepingMode: OutputFile.regularFileMode(path))
+        let descriptor = pending?.descriptor ?? -1
         guard descriptor >= 0 else {
             let reason = errno
             switch reason {
