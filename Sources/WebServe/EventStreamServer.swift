@@ -44,6 +44,7 @@ public final class EventStreamServer: Sendable {
     let headers: [(name: String, value: String)]
     let snapshot: @Sendable () -> [ServerSentEvent]
     let limits: Limits
+    let hosts: HostCheck
     private let group: MultiThreadedEventLoopGroup
     private let state = Mutex(State())
 
@@ -63,11 +64,13 @@ public final class EventStreamServer: Sendable {
     /// A server of `assets` by path (`/` included), the stream at `streamPath`, each response
     /// with `headers` (a Content-Security-Policy, say), their values made visible ASCII
     /// (``headerValue(_:)``). `snapshot` is what a client is sent first, and again after it
-    /// missed events: it must make the events sent since redundant.
+    /// missed events: it must make the events sent since redundant. A request whose `Host`
+    /// `hosts` does not allow is answered 403, whatever it asks for.
     public init(assets: [String: WebAsset], streamPath: String = "/events",
                 headers: [(name: String, value: String)] = [], limits: Limits = Limits(),
-                snapshot: @escaping @Sendable () -> [ServerSentEvent]) {
+                hosts: HostCheck = HostCheck(), snapshot: @escaping @Sendable () -> [ServerSentEvent]) {
         self.assets = assets
+        self.hosts = hosts
         self.streamPath = streamPath
         self.headers = headers.map { ($0.name, Self.headerValue($0.value)) }
         self.limits = limits

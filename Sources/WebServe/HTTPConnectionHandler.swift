@@ -99,6 +99,15 @@ final class HTTPConnectionHandler: ChannelInboundHandler, RemovableChannelHandle
             return answer(head, status: .methodNotAllowed, type: "text/plain; charset=utf-8", body: Array("GET only\n".utf8),
                           extra: [("Allow", "GET, HEAD")], context: context)
         }
+        // Before anything is answered: a page of another site, its name rebound to this
+        // machine, must read nothing (see HostCheck). Two Host headers are no request.
+        let hosts = head.headers["Host"]
+        guard hosts.count <= 1, server.hosts.allows(hosts.first) else {
+            var refused = head
+            refused.headers.replaceOrAdd(name: "Connection", value: "close")
+            return answer(refused, status: .forbidden, type: "text/plain; charset=utf-8",
+                          body: Array("this server answers its own addresses only\n".utf8), context: context)
+        }
         let path = String(head.uri.prefix { $0 != "?" && $0 != "#" })
         if path == server.streamPath {
             return startStream(head, context: context)

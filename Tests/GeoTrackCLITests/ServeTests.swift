@@ -106,7 +106,7 @@ struct ServeTests {
         while Date() < deadline {
             if let socket = Loopback.connect(port: port, receiveTimeout: 10) {
                 defer { close(socket) }
-                let request = Array("GET /stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8)
+                let request = Array("GET /stats HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
                 _ = request.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
                 var answer = [UInt8](), buffer = [UInt8](repeating: 0, count: 4096)
                 while case let read = recv(socket, &buffer, buffer.count, 0), read > 0 { answer += buffer[0..<read] }
@@ -521,7 +521,7 @@ struct ServeTests {
         // A browser's stream, open before the burst: every fleet event sent, counted.
         let stream = try #require(Loopback.connect(port: port, receiveTimeout: 10))
         defer { close(stream) }
-        let request = Array("GET /events HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        let request = Array("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(stream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         #expect(try await Self.offPool { Self.waitForStreams(port: port, count: 1) }, "the stream never opened")
         // 3000 devices' locations in one burst, as many retained ones arrive at a subscription
@@ -755,6 +755,46 @@ struct ServeTests {
         #expect(nowhere.status == 69, "\(nowhere.stderr)")
         #expect(nowhere.stderr == "geotrack: cannot listen on no-such-host.invalid:8080: no such host; choose another --listen address\n")
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
+    @Test("a request naming another site as Host (DNS rebinding) gets 403 and no position, on every path; addresses, localhost, this machine's name and --allow-host are answered")
+    func foreignHostsAreRefused() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let server = try await Self.offPool {
+            try Server(["--replay", "loop.nmea", "--allow-host", "GPS.example.org"], in: Self.logs, home: home)
+        }
+        let port = String(server.url.dropFirst("http://127.0.0.1:".count).dropLast())
+        // Each Host header given, asked for each path: the status, and whether a position came.
+        let ask = try await TestSupport.run("/usr/bin/python3", ["-c", """
+            import http.client, socket, sys
+            port = int(sys.argv[1])
+            for host in sys.argv[2:]:
+                for path in ["/", "/events", "/stats", "/app.js"]:
+                    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    c.putrequest("GET", path, skip_host=True)
+                    c.putheader("Host", host)
+                    c.endheaders()
+                    r = c.getresponse()
+                    body = r.read(4096) if path != "/events" or r.status != 200 else r.fp.read1(4096)
+                    print(host, path, r.status, b'"lat"' in body)
+                    c.close()
+            """, port, "evil.example:\(port)", "evil.example", "127.0.0.1:\(port)", "[::1]:\(port)", "localhost:\(port)",
+            "gps.example.org.", ServeHosts.machineNames().first ?? "localhost", "127.0.0.1:\(port)@evil.example"])
+        #expect(ask.status == 0, "\(ask.stderr)")
+        let lines = ask.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 32, "\(ask.stdout)")
+        for line in lines {
+            let refused = line.hasPrefix("evil.example") || line.contains("@evil.example")
+            let status = line.split(separator: " ")[2]
+            #expect(status == (refused ? "403" : "200"), "\(line)")
+            if refused { #expect(line.hasSuffix("False"), "\(line)") }
+            if line.contains(" /events ") && !refused { #expect(line.hasSuffix("True"), "the stream's snapshot carries the fix: \(line)") }
+        }
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+        let bad = try await TestSupport.geotrack(["serve", "--replay", Self.logs.appendingPathComponent("loop.nmea").path,
+                                                  "--allow-host", "evil.example/x"], home: home)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--allow-host takes a host name"), "\(bad.stderr)")
     }
 
     @Test("serve --fleet: a broker that refuses the login ends serve with 77, saying what to check; --publish-password-file logs in as for fleet")

@@ -75,7 +75,7 @@ struct EventStreamServerTests {
     /// A client on `port` whose event stream has started (its first `retry:` line arrived).
     static func stream(port: Int) async throws -> Client {
         let client = try Client(port: port)
-        client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let received = await client.read(until: "retry: 2000\n\n") ?? ""
         #expect(received.contains("retry: 2000\n\n"), "the stream never started: \(received)")
         return client
@@ -87,7 +87,7 @@ struct EventStreamServerTests {
         let port = try await server.start(host: "127.0.0.1", port: 0)
         let client = try Client(port: port)
         var received = ""
-        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
         received = await client.read(until: "<p>page</p>") ?? ""
         #expect(received.contains("<p>page</p>"))
         #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -95,12 +95,12 @@ struct EventStreamServerTests {
         #expect(received.contains("Content-Security-Policy: default-src 'none'\r\n"))
         #expect(received.contains("X-Content-Type-Options: nosniff\r\n"))
         received = ""
-        client.send("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send("GET /nothing HTTP/1.1\r\nHost: localhost\r\n\r\n")
         received = await client.read(until: "not found\n") ?? ""
         #expect(received.contains("not found\n"))
         #expect(received.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
         received = ""
-        client.send("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi")
+        client.send("POST / HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\n\r\nhi")
         received = await client.read(until: "GET only\n") ?? ""
         #expect(received.contains("GET only\n"))
         #expect(received.hasPrefix("HTTP/1.1 405 Method Not Allowed\r\n"))
@@ -113,7 +113,7 @@ struct EventStreamServerTests {
                                        headers: [("X-Origin", "https://kärtchen.example 100%\r\nSet-Cookie: a=b ")], snapshot: { [] })
         let port = try await server.start(host: "127.0.0.1", port: 0)
         let client = try Client(port: port)
-        client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let received = await client.read(until: "\r\n\r\npage") ?? ""
         let head = received.components(separatedBy: "\r\n\r\n").first ?? ""
         #expect(head.contains("\r\nX-Origin: https://k%C3%A4rtchen.example 100%25%0D%0ASet-Cookie: a=b%20\r\n"), "\(head)")
@@ -129,7 +129,7 @@ struct EventStreamServerTests {
         let port = try await server.start(host: "127.0.0.1", port: 0)
         let client = try Client(port: port)
         var received = ""
-        client.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
+        client.send("GET /events HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n")
         received = await client.read(until: "event: snapshot\ndata: {\"seq\":0}\n\n") ?? ""
         #expect(received.contains("event: snapshot\ndata: {\"seq\":0}\n\n"))
         #expect(received.contains("Content-Type: text/event-stream; charset=utf-8\r\n"))
@@ -146,12 +146,12 @@ struct EventStreamServerTests {
         let server = Self.server(snapshot: { [ServerSentEvent(name: "snapshot", data: "{\"seq\":0}")] })
         let port = try await server.start(host: "127.0.0.1", port: 0)
         let client = try Client(port: port)
-        client.send("HEAD /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send("HEAD /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let received = await client.read(until: "\r\n\r\n") ?? ""
         #expect(received.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(received)")
         #expect(received.contains("Content-Type: text/event-stream; charset=utf-8\r\n"), "\(received)")
         // The same connection then asks for the stream itself: one stream served, not two.
-        client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        client.send("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(await client.read(until: "event: snapshot\n") != nil)
         let statistics = server.statistics
         #expect(statistics.connections == 1 && statistics.clients == 1, "\(statistics)")
@@ -166,7 +166,7 @@ struct EventStreamServerTests {
         let server = Self.server(limits: limits)
         let port = try await server.start(host: "127.0.0.1", port: 0)
         let stuck = try Client(port: port, receiveBuffer: 4096)
-        stuck.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        stuck.send("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let reader = try await Self.stream(port: port)
         // Wait until both are registered.
         let deadline = Date().addingTimeInterval(30)
@@ -204,7 +204,7 @@ struct EventStreamServerTests {
         let first = try await Self.stream(port: port)
         let second = try Client(port: port)
         var refused = ""
-        second.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        second.send("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
         refused = await second.read(until: "too many clients\n") ?? ""
         #expect(refused.contains("too many clients\n"))
         #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
@@ -223,11 +223,11 @@ struct EventStreamServerTests {
         // A request whose head never ends (a slow or stuck client, or one holding connections
         // open on purpose): without a deadline it would keep its descriptor for good.
         let partial = try Client(port: port)
-        partial.send("GET / HTTP/1.1\r\nHost: x\r\n")
+        partial.send("GET / HTTP/1.1\r\nHost: localhost\r\n")
         #expect(await partial.closed(within: 60), "a request head that never ended kept its connection open")
         // A kept-alive connection that asks nothing more after its answer.
         let idle = try Client(port: port)
-        idle.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        idle.send("GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(await idle.read(until: "<p>page</p>") != nil)
         #expect(await idle.closed(within: 60), "an idle kept-alive connection was never closed")
         // The stream, older than both, is open still and gets what is broadcast.
@@ -246,7 +246,7 @@ struct EventStreamServerTests {
         let port = try await server.start(host: "127.0.0.1", port: 0)
         // Asks for 4 MiB and reads none of it yet: far more than the sockets' buffers hold.
         let slow = try Client(port: port, receiveBuffer: 4096)
-        slow.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        slow.send("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n")
         // A later connection that never finishes its request is closed: requestSeconds have passed.
         let partial = try Client(port: port)
         partial.send("GET / HTTP/1.1\r\n")
@@ -281,7 +281,7 @@ struct EventStreamServerTests {
         let port = try await server.start(host: "127.0.0.1", port: 0)
         // 4 MiB asked for and none of it read: before, the connection stayed open for good.
         let stalled = try Client(port: port, receiveBuffer: 4096)
-        stalled.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+        stalled.send("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n")
         #expect(await waitUntil(timeout: .seconds(60)) { server.statistics.droppedClients == 1 },
                 "a client that never read its answer kept its connection")
         #expect(await stalled.closed(within: 60))

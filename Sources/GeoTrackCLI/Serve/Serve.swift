@@ -30,6 +30,11 @@ extension GeoTrack {
                                    valueName: "host:port"))
         package var listen: String?
 
+        @Option(name: .customLong("allow-host"),
+                help: ArgumentHelp("Also answer requests for this name (a reverse proxy's); repeatable. "
+                                   + "Addresses, localhost and this machine's name are always answered.", valueName: "name"))
+        package var allowHost: [String] = []
+
         @OptionGroup package var gpsd: GPSDOptions
 
         @Option(help: ArgumentHelp("Serve a replay of this NMEA log or GPX track instead of gpsd.", valueName: "file"),
@@ -54,6 +59,9 @@ extension GeoTrack {
         package init() {}
 
         package func validate() throws {
+            for name in allowHost where !ServeHosts.isName(name) {
+                throw ValidationError("--allow-host takes a host name, such as gps.example.org (got '\(Terminal.safe(name))')")
+            }
             if let listen {
                 do { _ = try ListenAddress.parse(listen) } catch { throw ValidationError(Terminal.safe(error.message)) }
             }
@@ -130,6 +138,7 @@ extension GeoTrack {
             }
             let server = EventStreamServer(assets: ServeAssets.all(tiles: tileSource, leaflet: leaflet),
                                            headers: ServeAssets.headers(tiles: tileSource),
+                                           hosts: HostCheck(allowing: ServeHosts.machineNames() + allowHost),
                                            snapshot: { page.snapshot() })
             page.connect { server.broadcast($0) }
 
