@@ -458,23 +458,40 @@ struct GPXTests {
         return (replay, writer)
     }
 
-    @Test("replay --gpx of an input with no fix with a time (GGA without dates, a route, an empty log) is 65 with one line, and no file")
-    func noTimedFixNoTrack() async throws {
+    @Test("replay --gpx or --svg of an input with no fix with a time (GGA without dates, a route, an empty log) is 65 with one line, and no file; an old picture under --overwrite is kept",
+          arguments: [["--gpx"], ["--svg"], ["--gpx", "--svg"]])
+    func noTimedFixNoTrack(outputs: [String]) async throws {
         let home = try TestSupport.temporaryDirectory()
         let (route, gga, empty) = try TestSupport.untimedInputs(in: home)
+        let track = home.appendingPathComponent("out.gpx").path
+        let picture = home.appendingPathComponent("out.svg").path
+        let unwritten = switch outputs {
+        case ["--gpx"]: "no GPX track was written to \(track)"
+        case ["--svg"]: "no SVG picture was written to \(picture)"
+        default: "no GPX track was written to \(track), and no SVG picture to \(picture)"
+        }
         for file in [gga, route, empty] {
-            let track = home.appendingPathComponent("out.gpx").path
-            let run = try await TestSupport.geotrack(["replay", file, "--gpx", track, "--json"], home: home)
+            let arguments = outputs.flatMap { [$0, $0 == "--gpx" ? track : picture] }
+            let run = try await TestSupport.geotrack(["replay", file] + arguments + ["--json"], home: home)
             #expect(run.status == 65, "\(file): \(run.status) \(run.stderr)")
-            #expect(run.stderr.hasSuffix("geotrack: \(file) holds no fix with a time, so no GPX track was written to \(track); "
+            #expect(run.stderr.hasSuffix("geotrack: \(file) holds no fix with a time, so \(unwritten); "
                                          + "give an NMEA log with dates (RMC or ZDA), or a GPX track with <time>\n"), "\(run.stderr)")
             #expect(run.stderr.components(separatedBy: "holds no fix").count == 2, "said more than once: \(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: track))
+            #expect(!FileManager.default.fileExists(atPath: picture), "a picture of nothing, which the same command would refuse")
             // What --json prints stands, whatever the track: the fixes, without a time (gpsd
             // reports two of the three GGA cycles: the last is never closed).
             #expect(run.stdout.components(separatedBy: "\"class\":\"TPV\"").count - 1 == (file == empty ? 0 : 2), "\(run.stdout)")
             #expect(!run.stdout.contains("\"time\""), "\(run.stdout)")
         }
+        // An old picture and track, --overwrite given: a run with nothing to draw keeps them.
+        try "old picture".write(toFile: picture, atomically: true, encoding: .utf8)
+        try "old track".write(toFile: track, atomically: true, encoding: .utf8)
+        let kept = try await TestSupport.geotrack(["replay", empty] + outputs.flatMap { [$0, $0 == "--gpx" ? track : picture] }
+                                                  + ["--overwrite"], home: home)
+        #expect(kept.status == 65, "\(kept.stderr)")
+        #expect(try String(contentsOfFile: picture, encoding: .utf8) == "old picture")
+        #expect(try String(contentsOfFile: track, encoding: .utf8) == "old track")
     }
 
     @Test("a replay stopped (SIGINT) before its first fix writes no track and no error: the run did not reach the input's end")

@@ -85,6 +85,13 @@ struct SafetyTests {
         let down = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--no-retry", "--gpx", track], home: home)
         #expect(down.status == 69, "\(down.stderr)")
         #expect(!FileManager.default.fileExists(atPath: track), "an empty track left behind, which the next run refuses")
+        // No picture of nothing either, as gpsd down or with --once and no fix in time.
+        let picture = home.appendingPathComponent("today.svg").path
+        for arguments in [["--no-retry"], ["--once", "--timeout", "1"]] {
+            let run = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--svg", picture] + arguments, home: home)
+            #expect(run.status == (arguments == ["--no-retry"] ? 69 : 75), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: picture), "a picture of nothing left behind, which the next run refuses")
+        }
         let junk = home.appendingPathComponent("junk.txt").path
         try "no NMEA here\n".write(toFile: junk, atomically: true, encoding: .utf8)
         let notALog = try await TestSupport.geotrack(["replay", junk, "--gpx", track], home: home)

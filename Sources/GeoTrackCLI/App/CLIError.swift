@@ -23,12 +23,18 @@ extension CLIError {
         CLIError(.ioError, "cannot write to standard output: \(error.description)")
     }
 
-    /// `replay --gpx` read `file` to its end and found no fix with a time, so no track was
-    /// written to `track`: exit 65. A fix without a time is not a position (gpsd's rule: a log
-    /// of GGA alone has times of day but no date).
-    package static func noTimedFix(_ file: String, track: String) -> CLIError {
-        CLIError(.dataError, "\(file == "-" ? "standard input" : file) holds no fix with a time, so no GPX track was written "
-                 + "to \(track); give an NMEA log with dates (RMC or ZDA), or a GPX track with <time>")
+    /// `replay --gpx` or `--svg` read `file` to its end and found no fix with a time, so no
+    /// track was written to `track` and no picture to `picture`: exit 65. A fix without a time
+    /// is not a position (gpsd's rule: a log of GGA alone has times of day but no date).
+    package static func noTimedFix(_ file: String, track: String?, picture: String?) -> CLIError {
+        let unwritten = switch (track, picture) {
+        case let (track?, picture?): "no GPX track was written to \(track), and no SVG picture to \(picture)"
+        case let (track?, nil): "no GPX track was written to \(track)"
+        case let (nil, picture?): "no SVG picture was written to \(picture)"
+        case (nil, nil): "nothing was written"
+        }
+        return CLIError(.dataError, "\(file == "-" ? "standard input" : file) holds no fix with a time, so \(unwritten); "
+                        + "give an NMEA log with dates (RMC or ZDA), or a GPX track with <time>")
     }
 
     /// `stats` read `file` to its end and found no fix with a time to sum up: exit 65.

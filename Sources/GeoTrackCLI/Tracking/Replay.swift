@@ -52,10 +52,10 @@ extension GeoTrack {
             let ending = try await TrackerSession.run(run, output: outputs, timeout: output.timeout.map { .seconds($0) },
                                                       logger: logger)
             LocationSources.sayWhatWasSkipped(replay)
-            // A track asked for and none made: said, not left to be found missing. Only at the
-            // input's end: a run stopped before its first fix (Ctrl-C, --timeout) says so itself.
-            if ending == .sourceFinished, outputs.positions == 0, let track = output.gpxPath {
-                throw CLIError.noTimedFix(file, track: track)
+            // A track or picture asked for and none made: said, not left to be found missing. Only
+            // at the input's end: a run stopped before its first fix (Ctrl-C, --timeout) says so itself.
+            if ending == .sourceFinished, outputs.positions == 0, output.gpxPath != nil || output.svgPath != nil {
+                throw CLIError.noTimedFix(file, track: output.gpxPath, picture: output.svgPath)
             }
         }
     }

@@ -54,9 +54,12 @@ package final class PictureOutput: Sendable {
         }
     }
 
-    /// Draws the picture and puts it in place.
+    /// Draws the picture and puts it in place; with no position to draw, writes nothing, as
+    /// `--gpx` leaves no track without a point: no picture of nothing that the same command
+    /// would then refuse as existing, and an old one under `--overwrite` kept.
     package func write() throws(CLIError) {
-        let text = state.withLock { $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
+        let drawn = state.withLock { $0.picture.points.isEmpty ? nil : $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
+        guard let text = drawn else { return }
         // A new picture gets the mode open(2) would give it under the umask; a replaced one keeps its own.
         let keeping = replacing ? OutputFile.regularFileMode(path) : nil
         guard let pending = PendingFile.create(for: path, prefix: ".geotrack-svg", keepingMode: keeping) else {
