@@ -55,6 +55,14 @@ struct StatsTests {
             let b = fromTrack[key] as? Double ?? Double(fromTrack[key] as? Int ?? -1)
             #expect(abs(a - b) <= max(0.01, abs(b) * 0.001), "\(log): \(key) \(a) from the log, \(b) from its track")
         }
+        // The area's corners to gpsd's 9 decimals, as the track holds them: one text, not
+        // 153.05225000000002 beside 153.05225.
+        let boxes = try summaries.map { try #require($0["bbox"] as? [String: Double]) }
+        #expect(boxes.first == boxes.last, "\(log): \(boxes)")
+        for value in boxes.flatMap(\.values) {
+            let decimals = String(value).split(separator: ".").last.map(\.count) ?? 0
+            #expect(decimals <= 9, "\(log): \(value) has more than 9 decimals")
+        }
     }
 
     @Test("the distance of a GPX track agrees with GeographicLib on its trkpt elements within 0.1%")

@@ -50,10 +50,10 @@ package enum StatisticsReport {
         summary.maximumSpeed = statistics.maximumSpeed.map(rounded)
         summary.averageMovingSpeed = statistics.averageMovingSpeed.map(rounded)
         if let south = statistics.south, let west = statistics.west, let north = statistics.north, let east = statistics.east {
-            summary.bbox = BoundingBox(south: south, west: west, north: north, east: east)
+            summary.bbox = BoundingBox(south: degrees(south), west: degrees(west), north: degrees(north), east: degrees(east))
         }
         summary.stops = statistics.stops.map { stop in
-            Summary.Stop(lat: stop.center.latitude, lon: stop.center.longitude,
+            Summary.Stop(lat: degrees(stop.center.latitude), lon: degrees(stop.center.longitude),
                          arrival: UTCText.timestamp(stop.arrival), departure: stop.departure.map(UTCText.timestamp))
         }
         let encoder = JSONEncoder()
@@ -106,5 +106,11 @@ package enum StatisticsReport {
 
     private static func rounded(_ value: Double) -> Double {
         (value * 1000).rounded() / 1000
+    }
+
+    /// A latitude or longitude to gpsd's 9 decimals (about a millimetre), as TPV and GPX give
+    /// it: the nearest double to that decimal prints as it, not as `153.05225000000002`.
+    private static func degrees(_ value: Double) -> Double {
+        (value * 1e9).rounded() / 1e9
     }
 }
