@@ -40,12 +40,17 @@ package final class TrackerOutput: Sendable {
     /// - Parameters:
     ///   - outputs: the outputs, in the order they see each update (``TrackerOutputs`` orders them).
     ///   - stopAfter: how many locations satisfy the run (`--count`), if any.
-    package init(display: any TrackerDisplay, outputs: [any RunOutput] = [], stopAfter: Int?) {
+    ///   - device: the receiver asked for with `--device`, to name in a timeout's error.
+    package init(display: any TrackerDisplay, outputs: [any RunOutput] = [], stopAfter: Int?, device: String? = nil) {
+        self.device = device
         self.display = display
         self.outputs = outputs
         self.stopAfter = stopAfter
         self.publisher = outputs.lazy.compactMap { $0 as? PublishOutput }.first
     }
+
+    /// The receiver asked for with `--device`, if any.
+    package let device: String?
 
     /// How many locations went out so far.
     package var positions: Int { state.withLock { $0.positions } }

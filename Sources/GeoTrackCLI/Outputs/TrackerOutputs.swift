@@ -63,7 +63,7 @@ package enum TrackerOutputs {
         let render = RenderOptions(format: settings.format, units: settings.units,
                                    color: Terminal.colorAllowed(isTerminal: Terminal.isTerminal(displayDescriptor),
                                                                 environment: environment),
-                                   sourceName: sourceName, startingMessage: startingMessage)
+                                   sourceName: sourceName, startingMessage: startingMessage, device: path == nil ? settings.device : nil)
         let context = OutputContext(options: options, settings: settings, live: live, sourceName: sourceName, input: path,
                                     showsProgress: showsProgress, descriptor: descriptor, environment: environment)
         var outputs = try builtIn(context)
@@ -73,6 +73,6 @@ package enum TrackerOutputs {
         return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: displayDescriptor,
                                                     width: { Terminal.columns(descriptor) },
                                                     terminalMode: isTerminal ? TerminalMode() : nil),
-                             outputs: outputs, stopAfter: options.stopAfter)
+                             outputs: outputs, stopAfter: options.stopAfter, device: path == nil ? settings.device : nil)
     }
 }

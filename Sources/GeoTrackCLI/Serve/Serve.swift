@@ -128,7 +128,8 @@ extension GeoTrack {
 
             let sourceName = LocationSources.sourceName(replay: replay, settings: settings)
             let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: sourceName,
-                                       startingMessage: replay == nil ? nil : "replaying " + sourceName)
+                                       startingMessage: replay == nil ? nil : "replaying " + sourceName,
+                                       device: replay == nil ? settings.device : nil)
             let page = ServePage(options: render, regions: settings.regions)
 
             // Reading files blocks: on a thread of its own, not on the cooperative pool.

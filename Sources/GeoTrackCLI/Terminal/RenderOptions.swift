@@ -10,14 +10,17 @@ package struct RenderOptions: Sendable, Equatable {
     package var sourceName: String
     /// What the line says before the source's first word ("connecting to gpsd at…", "replaying track.nmea").
     package var startingMessage: String
+    /// The receiver asked for with `--device`, if any: "no receiver" then names it.
+    package var device: String?
 
     /// Creates options; plain decimal degrees, metric, no colour by default.
     package init(format: CoordinateFormat = .dd, units: Units = .metric, color: Bool = false, sourceName: String = "the source",
-                 startingMessage: String? = nil) {
+                 startingMessage: String? = nil, device: String? = nil) {
         self.format = format
         self.units = units
         self.color = color
         self.sourceName = sourceName
         self.startingMessage = startingMessage ?? "connecting to " + sourceName
+        self.device = device
     }
 }

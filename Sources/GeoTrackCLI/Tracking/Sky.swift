@@ -74,7 +74,7 @@ extension GeoTrack {
             let sourceName = LocationSources.sourceName(replay: replay, settings: settings)
             let render = RenderOptions(format: settings.format, units: settings.units,
                                        color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment),
-                                       sourceName: sourceName)
+                                       sourceName: sourceName, device: replay == nil ? settings.device : nil)
             let screen = SkyDisplay(mode: isTerminal ? .terminal : .snapshot(width: Terminal.columns(STDOUT_FILENO) ?? 80),
                                     screen: SkyScreen(options: render, replayedFile: replay.map { _ in FilePath(sourceName).lastComponent?.string ?? sourceName }),
                                     color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)

@@ -20,7 +20,7 @@ package enum TrackerLoop {
                 if let timeout {
                     group.addTask {
                         try await clock.sleep(for: timeout)
-                        throw timeoutError(timeout, positions: output.positions, status: output.lastStatus)
+                        throw timeoutError(timeout, positions: output.positions, status: output.lastStatus, device: output.device)
                     }
                 }
                 defer { group.cancelAll() }
@@ -37,7 +37,7 @@ package enum TrackerLoop {
     }
 
     /// What an expired `--timeout` says: the true cause where the status knows it.
-    static func timeoutError(_ timeout: Duration, positions: Int, status: TrackingStatus?) -> CLIError {
+    static func timeoutError(_ timeout: Duration, positions: Int, status: TrackingStatus?, device: String? = nil) -> CLIError {
         let within = "within \(format(timeout))"
         if positions > 0 {
             return CLIError(.noFix, "only \(positions) fix\(positions == 1 ? "" : "es") \(within); raise --timeout or lower --count")
@@ -46,6 +46,9 @@ package enum TrackerLoop {
         case .unreachable(let error, _)?:
             return CLIError(.noFix, "no fix \(within): gpsd was unreachable (\(error?.message ?? "no answer")); check gpsd is running")
         case .noReceiver?:
+            if let device {
+                return CLIError(.noFix, "no fix \(within): gpsd has no receiver \(device); check the --device path ('geotrack devices' lists gpsd's)")
+            }
             return CLIError(.noFix, "no fix \(within): gpsd has no receiver; attach one (gpsdctl add DEVICE)")
         case .starting?:
             return CLIError(.noFix, "no fix \(within): no answer from the source yet; check gpsd is running, or raise --timeout")

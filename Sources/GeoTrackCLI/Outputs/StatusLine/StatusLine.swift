@@ -97,6 +97,11 @@ package enum StatusLine {
             }
             return parts
         case .noReceiver:
+            // With --device, gpsd may well have receivers, only not that one: the advice differs.
+            if let device = options.device {
+                return [Part(text: "gpsd has no receiver " + Terminal.safe(device), priority: 0, style: .yellow),
+                        Part(text: "(geotrack devices lists those it has)", priority: 1, style: .dim)]
+            }
             return [Part(text: "no GPS receiver attached to gpsd", priority: 0, style: .yellow),
                     Part(text: "(gpsdctl add /dev/ttyUSB0)", priority: 1, style: .dim)]
         case .searching(let seen, let used):
