@@ -66,6 +66,25 @@ struct CommandLineTests {
         #expect(help.stdout.contains("USAGE: geotrack watch"))
     }
 
+    @Test("a word that names no command, directly or after help, is 64 with the commands it could be; commands and help for them are left to the parser",
+          arguments: [
+              (["frobnicate"], "no command 'frobnicate'; the commands are watch, replay, sky, stats, auth, devices, fleet, outbox, serve (see 'geotrack --help')"),
+              (["help", "frobnicate"], "no command 'frobnicate'; the commands are watch, replay, sky, stats, auth, devices, fleet, outbox, serve (see 'geotrack --help')"),
+              (["outbox", "send"], "no command 'outbox send'; the outbox commands are list, flush, clear (see 'geotrack outbox --help')"),
+              (["help", "auth", "allow"], "no command 'auth allow'; the auth commands are status, grant, deny, reset (see 'geotrack auth --help')"),
+          ])
+    func unknownCommands(arguments: [String], message: String) async throws {
+        #expect(GeoTrack.unknownCommand(arguments)?.message == message)
+        let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr == "geotrack: \(message)\n")
+        #expect(run.stdout.isEmpty, "the root's help printed as if asked for: \(run.stdout.prefix(80))")
+        for known in [[], ["help"], ["help", "outbox", "flush"], ["outbox"], ["replay", "frobnicate.nmea"], ["--gpsd", "h:1"],
+                      ["auth", "grant", "extra"], ["watch", "--", "frobnicate"]] {
+            #expect(GeoTrack.unknownCommand(known) == nil, "\(known)")
+        }
+    }
+
     @Test("usage errors exit 64", arguments: [
         ["watch", "--count", "0"], ["watch", "--gpsd", "host:99999"], ["replay"], ["watch", "--timeout", "3"],
         ["watch", "--once", "--count", "2"], ["replay", "x.nmea", "--speed", "0"], ["watch", "--format", "utm"], ["frobnicate"],

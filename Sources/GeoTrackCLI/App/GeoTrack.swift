@@ -78,6 +78,7 @@ package struct GeoTrack: AsyncParsableCommand {
         // for the track is not released, instead of the process being killed by SIGXFSZ mid-point.
         signal(SIGXFSZ, SIG_IGN)
         do {
+            if let unknown = unknownCommand(Array(CommandLine.arguments.dropFirst())) { fail(unknown) }
             var command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -134,6 +135,29 @@ package struct GeoTrack: AsyncParsableCommand {
         guard first.hasPrefix("-") else { return arguments }
         let name = first.split(separator: "=", maxSplits: 1).first.map(String.init) ?? first
         return rootOptions.contains(name) ? arguments : [Watch._commandName] + arguments
+    }
+
+    /// A command line whose words name no command where one is due: the parser would take
+    /// `geotrack foo` for `watch` with an unexpected argument, `geotrack outbox foo` for an
+    /// unexpected argument, and print the root's help for `geotrack help foo` with success.
+    /// Words are read up to the first option, or a command that has no subcommands (whose
+    /// arguments they are). Nil when each names one.
+    package static func unknownCommand(_ arguments: [String]) -> CLIError? {
+        let words = arguments.first == "help" ? arguments.dropFirst() : arguments[...]
+        var level = configuration.subcommands
+        var path: [String] = []
+        for word in words {
+            if word.hasPrefix("-") || level.isEmpty { break }
+            guard let command = level.first(where: { $0.configuration.commandName == word }) else {
+                let names = level.compactMap { $0.configuration.commandName }.joined(separator: ", ")
+                let within = path.isEmpty ? "" : path.joined(separator: " ") + " "
+                let help = (["geotrack"] + path + ["--help"]).joined(separator: " ")
+                return CLIError(.usage, "no command '\(within)\(word)'; the \(within)commands are \(names) (see '\(help)')")
+            }
+            path.append(word)
+            level = command.configuration.subcommands
+        }
+        return nil
     }
 
     /// The options swift-argument-parser handles at the root itself.
