@@ -766,11 +766,12 @@ struct ServeTests {
         let port = String(server.url.dropFirst("http://127.0.0.1:".count).dropLast())
         // Each Host header given, asked for each path: the status, and whether a position came.
         let ask = try await TestSupport.run("/usr/bin/python3", ["-c", """
-            import http.client, socket, sys
-            port = int(sys.argv[1])
-            for host in sys.argv[2:]:
+            from http.client import HTTPConnection
+            from sys import argv
+            port = int(argv[1])
+            for host in argv[2:]:
                 for path in ["/", "/events", "/stats", "/app.js"]:
-                    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    c = HTTPConnection("127.0.0.1", port, timeout=10)
                     c.putrequest("GET", path, skip_host=True)
                     c.putheader("Host", host)
                     c.endheaders()
