@@ -23,6 +23,26 @@ struct CommandLineTests {
         }
     }
 
+    @Test("bash completes --gpx, --svg and --config with the files of their kind, and folders")
+    func fileCompletions() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        for name in ["a.gpx", "b.txt", "c.yaml", "d.svg"] {
+            #expect(FileManager.default.createFile(atPath: home.appendingPathComponent(name).path, contents: Data()))
+        }
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("trips"), withIntermediateDirectories: false)
+        let run = try await TestSupport.run("/bin/bash", ["-c", """
+            cd "$1" && source <("$2" --generate-completion-script bash) || exit 1
+            for option in --gpx --svg --config; do
+                COMP_WORDS=(geotrack watch "$option" ""); COMP_CWORD=3
+                COMP_LINE="geotrack watch $option "; COMP_POINT=${#COMP_LINE}; COMPREPLY=()
+                _geotrack geotrack "" "$option"
+                echo "$option: $(printf '%s\\n' "${COMPREPLY[@]}" | sort | tr '\\n' ' ')"
+            done
+            """, "bash", home.path, TestSupport.binary])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == "--gpx: a.gpx trips \n--svg: d.svg trips \n--config: c.yaml trips \n", "\(run.stdout)")
+    }
+
     @Test("--help shows examples, every environment variable geotrack reads, and fits 80 columns")
     func helpExamplesAndEnvironment() async throws {
         let run = try await TestSupport.geotrack(["--help"], home: try TestSupport.temporaryDirectory(), environment: ["COLUMNS": "80"])

@@ -14,12 +14,14 @@ package struct BasicOutputOptions: ParsableArguments {
     @Flag(help: "At the end, print the track's statistics on stderr (with --json: one JSON object); see 'geotrack stats --help'.")
     package var stats = false
 
-    @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"))
+    @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"),
+            completion: .file(extensions: ["gpx"]))
     package var gpxPath: String?
 
     @Option(name: .customLong("svg"), help: ArgumentHelp(
         "At the end, draw the track into an SVG file: coloured by speed, with stops, regions, a scale and the statistics.",
-        valueName: "file"))
+        valueName: "file"),
+            completion: .file(extensions: ["svg"]))
     package var svgPath: String?
 
     @Flag(help: "Replace an existing --gpx or --svg file (never through a symbolic link, never the file being replayed).")
