@@ -40,6 +40,24 @@ struct PublishConfigTests {
         #expect(flagged.status == 0, "\(flagged.stderr)")
         #expect(await live.waitForMessages(expected.count))
         #expect(try PublishTests.received(live, topic: "owntracks/ann/boat") == expected)
+
+        // The configured destinations, named by the flags: --publish-user and --publish-device
+        // stand instead of the configured names, as they would with --publish (a service's
+        // unit names the device with %H, its configuration file the broker).
+        let named = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/eve/#"])
+        let renamed = try await TestSupport.geotrack(["replay", try PublishTests.log, "--config", config,
+                                                      "--publish-user", "eve", "--publish-device", "van"], home: home)
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(await named.waitForMessages(expected.count))
+        #expect(try PublishTests.received(named, topic: "owntracks/eve/van") == expected)
+
+        // With nothing to publish anywhere, those flags are still a usage error, on either path.
+        for json in [[], ["--json"]] {
+            let nowhere = try await TestSupport.geotrack(["replay", try PublishTests.log, "--publish-device", "van"] + json, home: home)
+            #expect(nowhere.status == 64, "\(nowhere.stderr)")
+            #expect(nowhere.stderr == "geotrack: --publish-user, --publish-device, --publish-tid and the broker's files need a "
+                    + "destination: --publish URL, or publish.destinations in the configuration\n", "\(nowhere.stderr)")
+        }
     }
 
     @Test("home_assistant in the configuration asks for nothing where nothing is published; the flag with configured brokers announces")

@@ -376,7 +376,7 @@ struct PublishTests {
             (["--publish", "mqtt://host:99999"], "port must be a number from 1 to 65535"),
             (["--publish", "mqtt://host/owntracks/a/b"], "a broker URL has no path"),
             (["--publish", "mqtt://h", "--publish-device", "a/b"], "--publish-device must be"),
-            (["--publish-user", "ann"], "need --publish URL"),
+            (["--publish-user", "ann"], "need a destination: --publish URL, or publish.destinations"),
             (["--publish", "mqtt://h", "--publish-tid", "abc"], "--publish-tid must be"),
             // A password with no user to log in would be read and never sent.
             (["--publish", "mqtt://h", "--publish-password-file", "/dev/null"], "no --publish URL names one: write mqtt://USER@HOST"),

@@ -35,6 +35,7 @@ extension GeoTrack {
 
         package func run() async throws {
             let settings = try await Settings.load(overrides: output.settingsOverrides, explicitFile: output.configFile.config)
+            try output.publish.checkHasDestination(configured: settings.publish.destinations)
             try LocationSources.checkReplayable(file)
             if FastReplay.applies(options: output, settings: settings, paced: paced) {
                 try await FastReplay.run(path: file)

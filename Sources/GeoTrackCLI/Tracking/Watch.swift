@@ -67,6 +67,7 @@ extension GeoTrack {
 
         package func run() async throws {
             let settings = try await Settings.load(overrides: settingsOverrides, explicitFile: output.configFile.config)
+            try output.publish.checkHasDestination(configured: settings.publish.destinations)
 
             let access = try RunAccess(precise: precise ? "geotrack watch --precise" : nil)
             defer { access.end() }

@@ -67,15 +67,25 @@ package struct PublishOptions: ParsableArguments {
         guard wait >= 0, wait.isFinite, wait <= OutputOptions.maximumTimeout else {
             throw ValidationError("--publish-wait must be 0 to \(Int(OutputOptions.maximumTimeout)) seconds (got \(wait)).")
         }
-        let publishing = !urls.isEmpty
-        if !publishing, user != nil || device != nil || trackerID != nil || broker.passwordFile != nil || broker.caFile != nil
-            || broker.certificateFile != nil {
-            throw ValidationError("--publish-user, --publish-device, --publish-tid and the broker's files need --publish URL.")
-        }
+        // Without --publish, the configuration's destinations may be where they go: checked
+        // once the configuration is read (checkHasDestination).
         try broker.checkPasswordHasUser(destinations, option: "--publish")
         // Without --publish, the configuration's destinations may hold the broker: checked once they are known.
         if homeAssistant, !destinations.isEmpty, !destinations.contains(where: { !$0.isHTTP }) {
             throw ValidationError("--publish-home-assistant announces the device on an MQTT broker; give --publish mqtt://HOST (or mqtts://) too.")
+        }
+    }
+
+    /// Fails when a flag that only publishing reads (`--publish-user`, `--publish-device`,
+    /// `--publish-tid`, the broker's files) is given and nothing is published: no `--publish`
+    /// URL, and no `publish.destinations` in the configuration (`configured`), whose
+    /// destinations those flags name and log in to as they would `--publish`'s.
+    package func checkHasDestination(configured: [String]) throws(CLIError) {
+        guard urls.isEmpty, configured.isEmpty else { return }
+        if user != nil || device != nil || trackerID != nil || broker.passwordFile != nil || broker.caFile != nil
+            || broker.certificateFile != nil {
+            throw CLIError(.usage, "--publish-user, --publish-device, --publish-tid and the broker's files need a destination: "
+                           + "--publish URL, or publish.destinations in the configuration")
         }
     }
 
