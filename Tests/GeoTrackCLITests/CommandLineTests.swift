@@ -43,6 +43,25 @@ struct CommandLineTests {
         #expect(run.stdout == "--gpx: a.gpx trips \n--svg: d.svg trips \n--config: c.yaml trips \n", "\(run.stdout)")
     }
 
+    @Test("contrib/geotrack.service runs a command line geotrack takes (watch --quiet), and keeps from restarting only on statuses geotrack has that no restart mends")
+    func serviceUnit() throws {
+        let unit = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("contrib/geotrack.service"), encoding: .utf8)
+        let joined = unit.replacingOccurrences(of: "\\\n", with: " ").split(separator: "\n").map(String.init)
+        let execStart = try #require(joined.first { $0.hasPrefix("ExecStart=") })
+        let words = execStart.dropFirst("ExecStart=".count).split(separator: " ").map { $0 == "%H" ? "van" : String($0) }
+        #expect(words.first == "/usr/local/bin/geotrack")
+        let watch = try #require(try GeoTrack.parseCommandLine(Array(words.dropFirst())) as? GeoTrack.Watch)
+        #expect(watch.output.quiet, "the journal would get a line per fix")
+        let prevented = try #require(joined.first { $0.hasPrefix("RestartPreventExitStatus=") })
+            .dropFirst("RestartPreventExitStatus=".count).split(separator: " ").compactMap { Int32($0) }
+        let statuses = Set(GeoTrackCLI.ExitStatus.allCases.map(\.rawValue))
+        #expect(!prevented.isEmpty && prevented.allSatisfy(statuses.contains), "\(prevented)")
+        // gpsd or a broker down, a full disk, a timeout: a later start may well succeed.
+        for transient: GeoTrackCLI.ExitStatus in [.success, .unavailable, .ioError, .noFix] {
+            #expect(!prevented.contains(transient.rawValue), "\(transient)")
+        }
+    }
+
     @Test("--help shows examples, every environment variable geotrack reads, and fits 80 columns")
     func helpExamplesAndEnvironment() async throws {
         let run = try await TestSupport.geotrack(["--help"], home: try TestSupport.temporaryDirectory(), environment: ["COLUMNS": "80"])

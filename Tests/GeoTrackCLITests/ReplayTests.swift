@@ -118,6 +118,29 @@ struct ReplayTests {
         #expect(!clean.stderr.contains("skipped"), "\(clean.stderr)")
     }
 
+    @Test("--quiet: nothing on stdout, and on stderr a line per change of state, not per fix; so for watch with gpsd down")
+    func quiet() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = try Corpus.path("haicom-305N.nmea")
+        let run = try await TestSupport.geotrack(["replay", log, "--quiet"], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.isEmpty, "\(run.stdout)")
+        let lines = run.stderr.split(separator: "\n").map(String.init)
+        // 30 fixes, and four changes: replaying, searching, the first fix, the end.
+        #expect(lines.count == 4, "\(run.stderr)")
+        #expect(lines.first == "geotrack: replaying \(log)" && lines.last == "geotrack: end of \(log)", "\(run.stderr)")
+        #expect(lines.allSatisfy { !$0.contains("\u{1B}") })
+
+        try await TestSupport.grantAccess(home: home)
+        let down = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:9", "--quiet", "--once", "--timeout", "3"], home: home)
+        #expect(down.status == 75, "\(down.stderr)")
+        #expect(down.stdout.isEmpty, "\(down.stdout)")
+        let said = down.stderr.split(separator: "\n").map(String.init)
+        // Each retry is no news: gpsd unreachable once, then the timeout's error.
+        #expect(said.filter { $0.contains("gpsd unreachable") }.count == 1, "\(down.stderr)")
+        #expect(said.last?.hasPrefix("geotrack: no fix within 3 s: gpsd was unreachable") == true, "\(down.stderr)")
+    }
+
     @Test("without a terminal the status goes out as plain lines without escape codes")
     func plainLines() async throws {
         let run = try await TestSupport.geotrack(["replay", Self.log], home: try TestSupport.temporaryDirectory())

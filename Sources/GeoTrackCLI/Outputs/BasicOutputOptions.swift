@@ -5,6 +5,9 @@ package struct BasicOutputOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Print gpsd's TPV JSON, one object per line, for every fix the receiver sends (as gpspipe -w does), with events as \"class\":\"EVENT\" objects, instead of the status line."))
     package var json = false
 
+    @Flag(help: ArgumentHelp("Draw no status line: only changes of state (a first fix, gpsd lost or back, no receiver, a broker refusing), one line each on stderr, as a service's journal wants."))
+    package var quiet = false
+
     @Flag(help: "With --json: also print gpsd's SKY objects (satellites and dilutions).")
     package var sky = false
 

@@ -20,6 +20,8 @@ package struct OutputOptions: ParsableArguments {
     package var json: Bool { basic.json }
     /// `--sky`.
     package var sky: Bool { basic.sky }
+    /// `--quiet`.
+    package var quiet: Bool { basic.quiet }
     /// `--visits`.
     package var visits: Bool { basic.visits }
     /// `--stats`.

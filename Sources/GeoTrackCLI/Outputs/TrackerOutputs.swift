@@ -58,7 +58,9 @@ package enum TrackerOutputs {
         let isTerminal = Terminal.canRedraw(isTerminal: Terminal.isTerminal(descriptor), environment: environment)
         // With JSON on stdout, a live run tells of its state changes on stderr: a pipeline
         // reading the JSON is not disturbed, and whoever runs it still learns that gpsd is down.
-        let mode: StatusDisplay.Mode = options.json ? (live ? .changes : .silent) : (isTerminal ? .terminal : .lines)
+        // --quiet: a service's journal wants the changes of state, not a line per fix.
+        let mode: StatusDisplay.Mode = options.quiet ? .changes
+            : options.json ? (live ? .changes : .silent) : (isTerminal ? .terminal : .lines)
         let displayDescriptor = mode == .changes ? STDERR_FILENO : descriptor
         let render = RenderOptions(format: settings.format, units: settings.units,
                                    color: Terminal.colorAllowed(isTerminal: Terminal.isTerminal(displayDescriptor),
