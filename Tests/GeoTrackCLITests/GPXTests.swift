@@ -494,6 +494,37 @@ struct GPXTests {
         #expect(try String(contentsOfFile: track, encoding: .utf8) == "old track")
     }
 
+    @Test("--gpx and --svg names take the start's date and time (%Y%m%d-%H%M%S, local), so a service started again records a file of its own; any other % is 64")
+    func startTimeInTheName() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = try Corpus.path("sl869.nmea")
+        let before = Date()
+        let run = try await TestSupport.geotrack(["replay", log, "--gpx", home.appendingPathComponent("trip-%Y%m%d-%H%M%S.gpx").path,
+                                                  "--svg", home.appendingPathComponent("trip-%Y-%m-%d-%%.svg").path],
+                                                 home: home, environment: ["TZ": "UTC"])
+        let after = Date()
+        #expect(run.status == 0, "\(run.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix("trip-") }.sorted()
+        #expect(names.count == 2, "\(names)")
+        let track = try #require(names.first { $0.hasSuffix(".gpx") })
+        let stamp = try #require(track.firstMatch(of: /^trip-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})\.gpx$/), "\(track)")
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (Int(stamp.1), Int(stamp.2), Int(stamp.3))
+        (components.hour, components.minute, components.second) = (Int(stamp.4), Int(stamp.5), Int(stamp.6))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
+        let started = try #require(calendar.date(from: components))
+        #expect(started >= before.addingTimeInterval(-1) && started <= after, "\(track) between \(before) and \(after)")
+        let day = String(track.dropFirst("trip-".count).prefix(8))
+        let dashed = "\(day.prefix(4))-\(day.dropFirst(4).prefix(2))-\(day.suffix(2))"
+        #expect(names.contains("trip-\(dashed)-%.svg"), "\(names)")
+        #expect(try String(contentsOfFile: home.appendingPathComponent(track).path, encoding: .utf8).contains("<trkpt"))
+
+        let bad = try await TestSupport.geotrack(["replay", log, "--gpx", home.appendingPathComponent("trip-%s.gpx").path], home: home)
+        #expect(bad.status == 64, "\(bad.stderr)")
+        #expect(bad.stderr.contains("--gpx: a % in a file name takes one of %Y, %m, %d, %H, %M, %S"), "\(bad.stderr)")
+    }
+
     @Test("a replay stopped (SIGINT) before its first fix writes no track and no error: the run did not reach the input's end")
     func interruptedBeforeFirstFix() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -17,7 +17,7 @@ package struct BasicOutputOptions: ParsableArguments {
     @Flag(help: "At the end, print the track's statistics on stderr (with --json: one JSON object); see 'geotrack stats --help'.")
     package var stats = false
 
-    @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file.", valueName: "file"),
+    @Option(name: .customLong("gpx"), help: ArgumentHelp("Record the track into a GPX 1.1 file (%Y%m%d-%H%M%S in its name: the start's date and time).", valueName: "file"),
             completion: .file(extensions: ["gpx"]))
     package var gpxPath: String?
 
@@ -77,9 +77,11 @@ package struct BasicOutputOptions: ParsableArguments {
         }
         for (name, value) in [("--gpx", gpxPath), ("--svg", svgPath)] {
             if let problem = OutputFile.nameProblem(name, value) { throw ValidationError(problem) }
+            if let value, let problem = FileNamePattern.problem(value) { throw ValidationError("\(name): \(problem).") }
         }
         // Each output writes its own file: one written over the other would lose the track.
-        if let gpxPath, let svgPath, OutputFile.same(gpxPath, svgPath) {
+        if let gpxPath = gpxPath.map({ FileNamePattern.expand($0) }), let svgPath = svgPath.map({ FileNamePattern.expand($0) }),
+           OutputFile.same(gpxPath, svgPath) {
             throw ValidationError("--gpx and --svg name the same file, \(Terminal.safe(svgPath)); give each its own.")
         }
         if overwrite, gpxPath == nil, svgPath == nil {

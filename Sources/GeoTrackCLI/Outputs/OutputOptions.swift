@@ -26,10 +26,10 @@ package struct OutputOptions: ParsableArguments {
     package var visits: Bool { basic.visits }
     /// `--stats`.
     package var stats: Bool { basic.stats }
-    /// `--gpx FILE`.
-    package var gpxPath: String? { basic.gpxPath }
-    /// `--svg FILE`.
-    package var svgPath: String? { basic.svgPath }
+    /// `--gpx FILE`, its `%Y`… the run's start (``FileNamePattern``).
+    package var gpxPath: String? { basic.gpxPath.map { FileNamePattern.expand($0) } }
+    /// `--svg FILE`, its `%Y`… the run's start (``FileNamePattern``).
+    package var svgPath: String? { basic.svgPath.map { FileNamePattern.expand($0) } }
     /// `--overwrite`.
     package var overwrite: Bool { basic.overwrite }
     /// `--count N`.
