@@ -188,6 +188,34 @@ struct PublishTests {
         #expect(after["messages"] as? Int == count)
     }
 
+    @Test("SIGTERM while a location waits for a later report of its time: it stays in the outbox, unsent, and the next flush sends it once; no message reaches the broker twice")
+    func signalLeavesTheLastLocationUnsent() async throws {
+        let gpsd = try await GPSFake(log: Self.log, once: false)
+        let home = try TestSupport.temporaryDirectory()
+        try await TestSupport.grantAccess(home: home)
+        let broker = try await Mosquitto()
+        let subscriber = try await MosquittoSubscriber(broker: broker, topics: ["owntracks/#"])
+        let url = "mqtt://127.0.0.1:\(broker.port)"
+        let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                           "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path]
+        let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--quiet", "--publish", url,
+                                                          "--publish-user", "ann", "--publish-device", "van"],
+                                     environment: environment)
+        // A few locations delivered; at about a fix a second, the next one waits for a later
+        // report of its time (or a second) most of the time, the signal's moment.
+        #expect(await subscriber.waitForMessages(3), "\(watch.stderr)")
+        watch.signal(SIGTERM)
+        #expect(await watch.status(within: 30) == 0, "\(watch.stderr)")
+        let flush = try await TestSupport.geotrack(["outbox", "flush", "--timeout", "30"], home: home)
+        #expect(flush.status == 0, "\(flush.stdout)\(flush.stderr)")
+        // Nothing left: `outbox --json` prints nothing for an empty outbox.
+        let left = try await TestSupport.geotrack(["outbox", "--json"], home: home)
+        #expect(left.stdout.isEmpty, "\(left.stdout)")
+        // Each message once: the one the run left in the outbox was not also sent by it.
+        let payloads = subscriber.messages().filter { $0.topic == "owntracks/ann/van" }.map(\.payload)
+        #expect(Set(payloads).count == payloads.count, "sent twice: \(payloads.filter { p in payloads.filter { $0 == p }.count > 1 })")
+    }
+
     @Test("with the broker down every message is queued; outbox flush delivers them all once it is back")
     func storeAndForward() async throws {
         let home = try TestSupport.temporaryDirectory()

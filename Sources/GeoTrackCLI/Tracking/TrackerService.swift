@@ -28,6 +28,10 @@ struct TrackerService: Service {
         // a signal must end the process within a second.
         var notes: [String] = []
         if let publisher = output.publisher {
+            // Ended by a signal, the run has no time to wait for an acknowledgement: the senders
+            // stop before the location still waiting is queued, so that it waits in the outbox
+            // for the next run instead of going out now unacknowledged, to be sent again then.
+            if !endedByItself { await publisher.stopSending() }
             // The location still waiting for a later report of its fix time goes first.
             do {
                 try publisher.flush()

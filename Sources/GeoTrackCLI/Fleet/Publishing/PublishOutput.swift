@@ -408,9 +408,15 @@ package final class PublishOutput: Sendable {
     /// senders stop first and are awaited, then the clients close: a sender that is publishing
     /// never does so on a client being freed.
     package func close() async {
+        await stopSending()
+        for route in routes { await route.close() }
+    }
+
+    /// Stops the senders and waits until each has, without disconnecting: what is queued after
+    /// this stays in the outbox for the next run, and nothing more goes out in this one.
+    package func stopSending() async {
         for route in routes { route.sender.stop() }
         for task in tasks.withLock({ $0 }) { await task.value }
-        for route in routes { await route.close() }
     }
 }
 
