@@ -136,6 +136,9 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// The size the write-ahead log is cut back to after each checkpoint, in bytes.
+    static let logLimit = 1 << 20
+
     private static func setUp(_ connection: SQLiteConnection) throws(SQLiteFailure) {
         // Other processes (a second geotrack, `geotrack outbox`) may hold the file: wait for
         // their locks rather than fail.
@@ -145,6 +148,11 @@ public final class Outbox: Sendable {
             throw SQLiteFailure(reason: "it cannot use a write-ahead log (journal mode \(mode))")
         }
         try connection.execute("PRAGMA synchronous = NORMAL")
+        // The write-ahead log is folded into the database every 256 pages (1 MiB, not SQLite's
+        // 4 MiB) and cut back to 1 MiB after, instead of keeping its largest size for good: a
+        // tracker on a Raspberry Pi's SD card, or a small partition, holds no more than it needs.
+        try connection.execute("PRAGMA wal_autocheckpoint = 256")
+        try connection.execute("PRAGMA journal_size_limit = \(Self.logLimit)")
         // Creating takes the write lock; an outbox already made only needs a read to know it.
         let existing = try connection.integer("""
             SELECT COUNT(*) FROM sqlite_master WHERE name IN ('message', 'message_destination', 'dropped', 'grdb_migrations')

@@ -29,6 +29,27 @@ struct OutboxTests {
         #expect(try await outbox.messages(for: "mqtt://other:1883", limit: 10).isEmpty)
     }
 
+    @Test("its write-ahead log stays small under a steady stream of messages queued and removed, as a tracker's is: about 1 MiB, not SQLite's 4 MiB kept for good")
+    func logStaysSmall() async throws {
+        let folder = try TemporaryDirectory()
+        let path = folder.path + "/outbox.sqlite"
+        let outbox = try Outbox(path: path)
+        var largest = 0
+        for index in 0..<3_000 {
+            let id = try outbox.enqueue(message(index))
+            try await outbox.remove([id])
+            if index % 100 == 0 {
+                let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+                largest = max(largest, size)
+            }
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        // A checkpoint may come a little after the 256 pages: a bound with room for it.
+        #expect(size <= Outbox.logLimit + 256 * 4096, "the log is \(size) bytes")
+        #expect(largest <= 2 * Outbox.logLimit + 256 * 4096, "the log grew to \(largest) bytes")
+        #expect(try outbox.summary(for: "mqtt://127.0.0.1:1883").count == 0)
+    }
+
     @Test("past its capacity the oldest messages are dropped and counted, per destination")
     func bounded() async throws {
         let folder = try TemporaryDirectory()
