@@ -33,7 +33,7 @@ struct TrackPictureTests {
             (($1.longitude - $0.longitude) * 111_319.49 / 10).rounded()
         })
         #expect(steps == [8])
-        let svg = picture.svg(statistics: TrackStatistics(), units: .metric, title: "long")
+        let svg = try #require(picture.svg(statistics: TrackStatistics(), units: .metric, title: "long"))
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
     }
 
@@ -69,7 +69,7 @@ struct TrackPictureTests {
             picture.add(location)
             statistics.add(location)
         }
-        let svg = picture.svg(statistics: statistics, units: .metric, title: "steps")
+        let svg = try #require(picture.svg(statistics: statistics, units: .metric, title: "steps"))
         // One colour throughout: three runs of ten points, never one of thirty.
         #expect(Self.runs(svg) == [10, 10, 10], "\(Self.runs(svg))")
 
@@ -81,7 +81,7 @@ struct TrackPictureTests {
             let day = second >= 5_001 ? -86_400.0 : 0
             long.add(try #require(Self.location(second: Double(second) + day, metres: Double(second) * 10, speed: 10)))
         }
-        #expect(Self.runs(long.svg(statistics: TrackStatistics(), units: .metric, title: "long")).count == 2)
+        #expect(Self.runs(try #require(long.svg(statistics: TrackStatistics(), units: .metric, title: "long"))).count == 2)
     }
 
     @Test("the colour scale is the statistics' maximum: a speed gpsd derived from noisy positions does not stretch it")
@@ -98,7 +98,7 @@ struct TrackPictureTests {
             }
         }
         #expect(statistics.maximumSpeed == 2)
-        let svg = picture.svg(statistics: statistics, units: .metric, title: "walk")
+        let svg = try #require(picture.svg(statistics: statistics, units: .metric, title: "walk"))
         // The legend's right end is the scale's top: 7.2 km/h, not 288.
         #expect(svg.contains(">7.2 km/h</text>"), "\(svg.components(separatedBy: "km/h").count)")
     }

@@ -58,8 +58,7 @@ package final class PictureOutput: Sendable {
     /// `--gpx` leaves no track without a point: no picture of nothing that the same command
     /// would then refuse as existing, and an old one under `--overwrite` kept.
     package func write() throws(CLIError) {
-        let drawn = state.withLock { $0.picture.points.isEmpty ? nil : $0.picture.svg(statistics: $0.statistics, units: units, title: title) }
-        guard let text = drawn else { return }
+        guard let text = state.withLock({ $0.picture.svg(statistics: $0.statistics, units: units, title: title) }) else { return }
         // A new picture gets the mode open(2) would give it under the umask; a replaced one keeps its own.
         let keeping = replacing ? OutputFile.regularFileMode(path) : nil
         guard let pending = PendingFile.create(for: path, prefix: ".geotrack-svg", keepingMode: keeping) else {

@@ -122,10 +122,10 @@ package struct TrackPicture: Sendable {
         return (radius * longitude * .pi / 180, radius * log(tan(.pi / 4 + clamped / 2)))
     }
 
-    /// The SVG document.
-    package func svg(statistics: TrackStatistics, units: Units, title: String) -> String {
+    /// The SVG document, or nil with no position to draw (`--svg` then writes no file).
+    package func svg(statistics: TrackStatistics, units: Units, title: String) -> String? {
         let points = drawnPoints
-        guard !points.isEmpty else { return Self.empty(title: title) }
+        guard !points.isEmpty else { return nil }
         let projected = points.map { Self.project($0.latitude, $0.longitude) }
         var minX = projected.map(\.x).min() ?? 0, maxX = projected.map(\.x).max() ?? 0
         var minY = projected.map(\.y).min() ?? 0, maxY = projected.map(\.y).max() ?? 0
@@ -291,16 +291,5 @@ package struct TrackPicture: Sendable {
     static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
         return rounded == rounded.rounded() ? String(Int(rounded)) : NumberText.fixed(rounded, decimals: 1)
-    }
-
-    static func empty(title: String) -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <svg xmlns="http://www.w3.org/2000/svg" width="800" height="120" viewBox="0 0 800 120" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">
-        <title>\(GPXFormat.escape(title))</title><rect width="100%" height="100%" fill="#fbfaf6"/>
-        <text x="30" y="64" font-size="14">\(GPXFormat.escape(title)): no position to draw</text>
-        </svg>
-
-        """
     }
 }
