@@ -62,10 +62,12 @@ package enum TrackerOutputs {
         let mode: StatusDisplay.Mode = options.quiet ? .changes
             : options.json ? (live ? .changes : .silent) : (isTerminal ? .terminal : .lines)
         let displayDescriptor = mode == .changes ? STDERR_FILENO : descriptor
+        // The receiver --device asks for; a replay reads no receiver.
+        let device = path == nil ? settings.device : nil
         let render = RenderOptions(format: settings.format, units: settings.units,
                                    color: Terminal.colorAllowed(isTerminal: Terminal.isTerminal(displayDescriptor),
                                                                 environment: environment),
-                                   sourceName: sourceName, startingMessage: startingMessage, device: path == nil ? settings.device : nil)
+                                   sourceName: sourceName, startingMessage: startingMessage, device: device)
         let context = OutputContext(options: options, settings: settings, live: live, sourceName: sourceName, input: path,
                                     showsProgress: showsProgress, descriptor: descriptor, environment: environment)
         var outputs = try builtIn(context)
@@ -75,6 +77,6 @@ package enum TrackerOutputs {
         return TrackerOutput(display: StatusDisplay(mode: mode, options: render, descriptor: displayDescriptor,
                                                     width: { Terminal.columns(descriptor) },
                                                     terminalMode: isTerminal ? TerminalMode() : nil),
-                             outputs: outputs, stopAfter: options.stopAfter, device: path == nil ? settings.device : nil)
+                             outputs: outputs, stopAfter: options.stopAfter, device: device)
     }
 }
