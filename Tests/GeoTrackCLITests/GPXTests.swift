@@ -275,28 +275,41 @@ struct GPXTests {
         return formatter.date(from: text)
     }
 
-    @Test("a closed file is valid GPX; one never closed ends on a whole point")
+    /// Whether the file at `path` is well-formed XML (xmllint), with what xmllint said if not.
+    static func wellFormed(_ path: String) async throws -> (ok: Bool, says: String) {
+        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", path])
+        return (lint.status == 0, lint.stderr)
+    }
+
+    @Test("a file being recorded is valid GPX after every point, not only once closed: each point comes with the closing tags after it")
     func writerFile() async throws {
         let directory = try TestSupport.temporaryDirectory()
         let path = directory.appendingPathComponent("track.gpx").path
         let writer = try GPXWriter(path: path, options: GPXOptions(segmentAfter: 5), created: Date(timeIntervalSince1970: 1_700_000_000))
         for second in 0..<5 {
             try writer.append(Self.fix(Double(second), latitude: 51.5 + Double(second) * 0.001))
+            let lint = try await Self.wellFormed(path)
+            #expect(lint.ok, "after point \(second + 1): \(lint.says)")
         }
         try writer.append(Self.fix(30, latitude: 51.6))
         #expect(writer.pointCount == 6)
         let unfinished = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(unfinished.hasSuffix("</trkpt>\n"))
-        #expect(!unfinished.contains("</gpx>"))
+        // What a kill -9 now would leave: every point, two segments, and the file's end.
+        #expect(unfinished.hasSuffix("</trkpt>\n</trkseg>\n</trk>\n</gpx>\n"), "\(unfinished.suffix(200))")
+        #expect(unfinished.components(separatedBy: "<trkseg>").count == 3)
+        #expect(unfinished.components(separatedBy: "</trkseg>").count == 3)
+        let lint = try await Self.wellFormed(path)
+        #expect(lint.ok, "\(lint.says)")
         try writer.close()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == unfinished, "closing changed the file")
         try writer.close()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
         #expect(text.components(separatedBy: "<trkseg>").count == 3)
         #expect(text.components(separatedBy: "<trkpt ").count == 7)
         #expect(try writer.append(Self.fix(40)) == false)
-        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", path])
-        #expect(lint.status == 0, "\(lint.stderr)")
+        let closed = try await Self.wellFormed(path)
+        #expect(closed.ok, "\(closed.says)")
     }
 
     @Test("a later report of the same time is written over its point, longer or shorter, and the file stays valid")
@@ -317,8 +330,11 @@ struct GPXTests {
         shorter.longitude = -0.12
         try writer.append(shorter)
         #expect(writer.pointCount == 2)
+        // Rewritten shorter, the file was cut after its closing tags: nothing of the longer point is left.
         let unfinished = try String(contentsOfFile: path, encoding: .utf8)
-        #expect(unfinished.hasSuffix("</trkpt>\n"))
+        #expect(unfinished.hasSuffix("</trkpt>\n</trkseg>\n</trk>\n</gpx>\n"), "\(unfinished.suffix(300))")
+        let lint = try await Self.wellFormed(path)
+        #expect(lint.ok, "\(lint.says)")
         try writer.close()
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let points = text.components(separatedBy: "<trkpt ").dropFirst()
@@ -327,8 +343,8 @@ struct GPXTests {
                 "\(text)")
         #expect(points.last?.hasPrefix(#"lat="51.500200000""#) == true && points.last?.contains("<ele>") == false, "\(text)")
         #expect(text.hasSuffix("</trkseg>\n</trk>\n</gpx>\n"))
-        let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", path])
-        #expect(lint.status == 0, "\(lint.stderr)")
+        let closed = try await Self.wellFormed(path)
+        #expect(closed.ok, "\(closed.says)")
     }
 
     @Test("replay --gpx gives each time gpsd's last report of it: mtk-3301's first 3D point has the course RMC gave")

@@ -6,7 +6,7 @@ import ServiceLifecycle
 /// terminal.
 ///
 /// Whatever ends the run (the source, `--count`, a signal, an error), the outputs are finished:
-/// the GPX file gets its closing tags and the terminal its cursor back.
+/// the GPX file is synced and the terminal gets its cursor back.
 package enum TrackerSession {
     /// Runs until done; returns normally for a success (including a signal), throws for a failure.
     /// Returns what ended the run by itself (the source's end, `--count`), nil for a signal.

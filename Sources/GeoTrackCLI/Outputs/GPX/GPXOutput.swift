@@ -1,7 +1,7 @@
 import GeoTrackService
 
 /// `--gpx FILE`: every location the run delivers, recorded as it comes (``GPXWriter``), synced
-/// to disk on a timer, and closed with its closing tags at the end.
+/// to disk on a timer, and valid GPX at every point (its closing tags come with each one).
 package final class GPXOutput: BuiltInOutput {
     /// The file being written.
     package let writer: GPXWriter

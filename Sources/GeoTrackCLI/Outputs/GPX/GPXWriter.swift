@@ -9,11 +9,14 @@ import Glibc
 
 /// Records fixes into a GPX 1.1 file as they come, so that the file survives whatever ends the process.
 ///
-/// Each point is one `write(2)`: once `append` returns, the point is in the kernel, and a kill -9
-/// loses nothing already appended (the file then merely lacks its closing tags, which the replay
-/// reader tolerates). A later report of the last point's time is written over that point
-/// (``GPXTrackFilter/Action/replaceLast``): the file's end is rewritten, never anything before it. `fsync` runs at most once per ``GPXOptions/syncInterval``, so a power cut
-/// loses at most that much. ``close()`` writes the closing tags: after it the file is valid XML.
+/// The file is well-formed GPX at every moment: each point is written together with the closing
+/// tags after it, in one positioned write over the previous closing tags. So once `append`
+/// returns, the point is in the kernel, and a kill -9 or a crash leaves a file that any GPX reader
+/// opens (gpsbabel, a map page watching the recording, xmllint), not one that lacks its end. A
+/// later report of the last point's time is written over that point
+/// (``GPXTrackFilter/Action/replaceLast``): the file's end is rewritten, never anything before it.
+/// `fsync` runs at most once per ``GPXOptions/syncInterval``, so a power cut loses at most that
+/// much. ``close()`` syncs the file; its closing tags are already there.
 package final class GPXWriter: Sendable {
     private struct State {
         var descriptor: Int32
@@ -23,9 +26,17 @@ package final class GPXWriter: Sendable {
         var unsynced = false
         var points = 0
         var closed = false
-        /// Where the file ends, and where the last point written starts (nil until a point is written).
+        /// Where the recorded text ends (the closing tags follow it), and where the last point
+        /// written starts (nil until a point is written).
         var end: Int64 = 0
         var lastPointStart: Int64?
+        /// The last point's text, to put back if a write over it fails.
+        var lastPoint = ""
+        /// How many bytes the file holds past `end`: its closing tags, and after a point rewritten
+        /// shorter, the spaces that blank out the rest of the longer one.
+        var tailLength: Int64 = 0
+        /// Whether the file's closing tags are in place (false once a write has failed midway).
+        var closedTags = true
         /// The file that becomes the track at the first point (``PendingFile``): until then
         /// nothing is at the path, or with `--overwrite` the old recording stays there, so a run
         /// that records nothing (gpsd down, a file that is no log) neither destroys an old file
@@ -86,7 +97,7 @@ package final class GPXWriter: Sendable {
         try state.withLock { state throws(CLIError) in
             let header = GPXFormat.header(creator: "geotrack", name: name, created: created)
             do throws(CLIError) {
-                try Self.write(header, to: state.descriptor, path: path)
+                try Self.write(header, at: 0, to: state.descriptor, path: path)
             } catch {
                 // A full disk before the first point: nothing of this run is left behind.
                 state.closed = true
@@ -112,27 +123,17 @@ package final class GPXWriter: Sendable {
             let action = state.filter.action(for: fix)
             guard action != .skip, let line = GPXFormat.point(fix, gnss: gnss) else { return false }
             if action == .replaceLast, let start = state.lastPointStart {
-                try Self.replaceTail(from: start, oldEnd: state.end, with: line, descriptor: state.descriptor, path: path)
-                state.end = start + Int64(line.utf8.count)
+                try Self.rewrite(&state, from: start, with: line, inSegment: true, path: path)
             } else {
                 var text = ""
                 if action == .newSegment {
                     if state.inSegment { text += GPXFormat.segmentEnd }
                     text += GPXFormat.segmentStart
-                    state.inSegment = true
                 }
-                state.lastPointStart = state.end + Int64(text.utf8.count)
+                let pointStart = state.end + Int64(text.utf8.count)
                 text += line
-                do throws(CLIError) {
-                    try Self.write(text, to: state.descriptor, path: path)
-                } catch {
-                    // A disk that filled (or a file-size limit) mid-point: cut the half point off,
-                    // so the file ends on a whole one, and close() may yet fit the closing tags.
-                    _ = ftruncate(state.descriptor, off_t(state.end))
-                    _ = lseek(state.descriptor, off_t(state.end), SEEK_SET)
-                    throw error
-                }
-                state.end += Int64(text.utf8.count)
+                try Self.rewrite(&state, from: state.end, with: text, inSegment: true, path: path)
+                state.lastPointStart = pointStart
                 state.points += 1
                 if let pending = state.pending {
                     // The first point: the recording takes its name (and an old one's place), whole.
@@ -141,6 +142,7 @@ package final class GPXWriter: Sendable {
                     try Self.place(pending, replacing: state.mayReplace)
                 }
             }
+            state.lastPoint = line
             state.unsynced = true
             if now - state.lastSync >= syncInterval {
                 fsync(state.descriptor)
@@ -175,7 +177,7 @@ package final class GPXWriter: Sendable {
         }
     }
 
-    /// Writes the closing tags, syncs and closes the file. Safe to call more than once.
+    /// Syncs and closes the file, its closing tags in place (put back first if a failed write took them). Safe to call more than once.
     package func close() throws(CLIError) {
         let path = path
         try state.withLock { state throws(CLIError) in
@@ -187,7 +189,11 @@ package final class GPXWriter: Sendable {
                 pending.abandon()
                 return
             }
-            try Self.write((state.inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer, to: state.descriptor, path: path)
+            if !state.closedTags {
+                // The last write failed midway (a full disk): the file was cut back to its last
+                // whole point, and its closing tags may fit now.
+                try Self.rewrite(&state, from: state.end, with: "", inSegment: state.inSegment, path: path)
+            }
             fsync(state.descriptor)
         }
     }
@@ -207,28 +213,62 @@ package final class GPXWriter: Sendable {
         }
     }
 
-    /// Writes `text` at `start`, over the file's tail, and cuts the file after it: a single
-    /// positioned write, so a kill -9 leaves either point whole (and at worst, when the new one is
-    /// shorter, a few bytes of the old after it until the cut, which the replay reader skips).
-    private static func replaceTail(from start: Int64, oldEnd: Int64, with text: String, descriptor: Int32,
-                                    path: String) throws(CLIError) {
+    /// The closing tags that follow the recorded text: the segment's, when one is open, then the track's and the document's.
+    private static func closingTags(inSegment: Bool) -> String {
+        (inSegment ? GPXFormat.segmentEnd : "") + GPXFormat.trailer
+    }
+
+    /// Writes `text` at `start` (the end of the recorded text, or the last point's start) with
+    /// the closing tags after it (of a segment too, when the file is `inSegment` after `text`), in
+    /// a single positioned write over what was there, so that the file is well-formed before and
+    /// after it. When the new end is shorter than the old, spaces after the closing tags blank out
+    /// the rest (whitespace may follow a document's root element), and only then is the file cut:
+    /// a kill -9 between the two still leaves a well-formed file.
+    ///
+    /// A write that fails midway (a full disk, `ulimit -f`) is undone as far as the file allows,
+    /// and its error thrown: the file is cut back to its last whole point (the point being
+    /// rewritten is put back; it fitted before) with its closing tags after it, if they fit.
+    private static func rewrite(_ state: inout State, from start: Int64, with text: String, inSegment: Bool,
+                                path: String) throws(CLIError) {
+        let tags = closingTags(inSegment: inSegment)
+        let written = Int64(text.utf8.count + tags.utf8.count)
+        let blank = max(0, state.end + state.tailLength - (start + written))
+        let file = FileDescriptor(rawValue: state.descriptor)
         do {
-            let file = FileDescriptor(rawValue: descriptor)
-            _ = try file.writeAll(toAbsoluteOffset: start, text.utf8)
-            let end = start + Int64(text.utf8.count)
-            if end < oldEnd {
-                try file.resize(to: end)
-            }
-            // The next append goes at the end: move there, past whatever was rewritten.
-            _ = try file.seek(offset: end, from: .start)
+            _ = try file.writeAll(toAbsoluteOffset: start, (text + tags + String(repeating: " ", count: Int(blank))).utf8)
+            if blank > 0 { try file.resize(to: start + written) }
+            state.end = start + Int64(text.utf8.count)
+            state.tailLength = Int64(tags.utf8.count)
+            state.inSegment = inSegment
+            state.closedTags = true
         } catch {
-            throw CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+            let failure = CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+            let restored = start < state.end ? state.lastPoint : ""
+            let tags = closingTags(inSegment: state.inSegment)
+            _ = try? file.resize(to: start)
+            if (try? file.writeAll(toAbsoluteOffset: start, (restored + tags).utf8)) != nil {
+                state.end = start + Int64(restored.utf8.count)
+                state.tailLength = Int64(tags.utf8.count)
+                state.closedTags = true
+            } else {
+                // Not even what fitted before fits now: the file ends at `start`, a whole point's
+                // end or the header's, and close() tries the closing tags again.
+                _ = try? file.resize(to: start)
+                if start < state.end {
+                    state.points -= 1
+                    state.lastPointStart = nil
+                }
+                state.end = start
+                state.tailLength = 0
+                state.closedTags = false
+            }
+            throw failure
         }
     }
 
-    private static func write(_ text: String, to descriptor: Int32, path: String) throws(CLIError) {
+    private static func write(_ text: String, at offset: Int64, to descriptor: Int32, path: String) throws(CLIError) {
         do {
-            _ = try FileDescriptor(rawValue: descriptor).writeAll(text.utf8)
+            _ = try FileDescriptor(rawValue: descriptor).writeAll(toAbsoluteOffset: offset, text.utf8)
         } catch {
             throw CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
         }
