@@ -169,8 +169,11 @@ public final class GeolocationService {
     /// through to its delegate. An older heading is not shown, so a receiver that stopped does
     /// not keep showing the course it last had.
     public func shownHeading(for location: Location) -> Heading? {
-        if let heading = manager.heading, case .sensor = heading.source,
-           manager.isCurrent(heading.timestamp, at: location.timestamp) {
+        // The sensor's last reading counts, not the last heading delivered: a steady heading
+        // within the manager's headingFilter of the one delivered is delivered no more, and
+        // would otherwise look stale after the sensor validity while the sensor still reports it.
+        if let heading = manager.heading, case .sensor = heading.source, let reported = manager.lastSensorHeadingTime,
+           manager.isCurrent(reported, at: location.timestamp) {
             return heading
         }
         return manager.courseHeading(for: location)

@@ -223,10 +223,23 @@ extension LocationManager {
     func handle(_ attitude: Attitude) {
         guard authorizationStatus.isAuthorized, updatingHeading else { return }
         let time = attitude.time ?? latestReceivedLocation?.timestamp ?? Date()
-        guard let heading = Heading(trueHeading: attitude.heading, magneticHeading: attitude.magneticHeading,
-                                    timestamp: time, source: .sensor(attitude.source)) else { return }
+        let measuresTrueNorth = MeasuredValue.finite(attitude.heading) != nil
+        // A magnetic compass gives way to a sensor that measures true north (a gyro, a GNSS
+        // compass) while that one reports: a boat with both would otherwise show each in turn.
+        if !measuresTrueNorth, let trueNorthTime = lastTrueNorthHeadingTime, isCurrent(trueNorthTime, at: time) { return }
+        guard let heading = Heading(sensor: attitude, variation: Self.magneticVariation(at: latestReceivedLocation),
+                                    timestamp: time) else { return }
         lastSensorHeadingTime = time
+        if measuresTrueNorth { lastTrueNorthHeadingTime = time }
         deliver(heading)
+    }
+
+    /// The magnetic variation at `location`, east positive: gpsd's `magvar` when the fix has one,
+    /// else the magnetic model gpsd uses. Nil without a location.
+    static func magneticVariation(at location: Location?) -> Double? {
+        guard let location else { return nil }
+        if let variation = location.fix.magneticVariation, variation.isFinite { return variation }
+        return MagneticModel.declination(latitude: location.coordinate.latitude, longitude: location.coordinate.longitude)
     }
 
     func deliverCourseHeading(from fix: Fix, location: Location) {
@@ -252,7 +265,11 @@ extension LocationManager {
     }
 
     func deliver(_ heading: Heading) {
+        // A reading that adds a heading the last one lacked (a compass's true heading, once a
+        // first fix gives the variation) is news, however close its angle.
         if headingFilter > 0, let previous = self.heading, previous.source == heading.source,
+           (previous.trueHeading == nil) == (heading.trueHeading == nil),
+           (previous.magneticHeading == nil) == (heading.magneticHeading == nil),
            MeasuredValue.angularDistance(previous.bestHeading, heading.bestHeading) < headingFilter {
             return
         }

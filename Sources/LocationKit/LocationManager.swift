@@ -193,7 +193,10 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// The latest sky view of each receiver that named itself, for a gpsd with several: a fix
     /// takes its satellites and dilutions from its own receiver's, not from whichever came last.
     var skiesByDevice: [String: SkyView] = [:]
-    var lastSensorHeadingTime: Date?
+    /// When a heading sensor last reported, whether or not ``headingFilter`` let its reading through.
+    public internal(set) var lastSensorHeadingTime: Date?
+    /// When a sensor that measures true north (not a magnetic compass) last reported.
+    var lastTrueNorthHeadingTime: Date?
     var pendingPrompt: Task<Void, Never>?
     /// The accuracy the user's stored (or this run's) decision allows.
     var storedAccuracy: AccuracyAuthorization = .fullAccuracy

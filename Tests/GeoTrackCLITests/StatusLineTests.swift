@@ -40,6 +40,17 @@ struct StatusLineTests {
         #expect(line == "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20Z")
     }
 
+    @Test("a compass heading with no true heading yet (no fix has given the variation) says it is magnetic; a true one says nothing more")
+    func magneticHeadingIsMarked() throws {
+        let location = try #require(Location(fix: Self.sampleFix(), sky: nil))
+        let compass = Heading(trueHeading: nil, magneticHeading: 100, timestamp: location.timestamp, source: .sensor("HDG"))
+        let line = StatusLine.render(.fix(location, heading: compass), width: nil, options: RenderOptions())
+        #expect(line.contains("  100° E magnetic  "), "\(line)")
+        let corrected = Heading(trueHeading: 85, magneticHeading: 100, timestamp: location.timestamp, source: .sensor("HDG"))
+        let trueLine = StatusLine.render(.fix(location, heading: corrected), width: nil, options: RenderOptions())
+        #expect(trueLine.contains("  85° E  ") && !trueLine.contains("magnetic"), "\(trueLine)")
+    }
+
     @Test("units change speed and heights", arguments: [
         (Units.metric, "36.0 km/h", "alt 45 m"),
         (Units.imperial, "22.4 mph", "alt 149 ft"),

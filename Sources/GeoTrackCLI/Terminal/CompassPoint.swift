@@ -1,3 +1,5 @@
+import LocationKit
+
 /// The sixteen points of the compass.
 package enum CompassPoint {
     private static let names = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE",
@@ -10,10 +12,17 @@ package enum CompassPoint {
         return names[index]
     }
 
-    /// A bearing with its compass point: `275° W`.
+    /// A bearing with its compass point: `275° W` (a dash for a value that is no number).
     package static func bearing(_ degrees: Double) -> String {
+        guard degrees.isFinite else { return "–" }
         let normalised = (degrees.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
         let whole = Int(normalised.rounded()) % 360
         return "\(whole)° \(name(for: normalised))"
+    }
+
+    /// A heading as every output shows it: the true heading's bearing, or, when only the magnetic
+    /// one is known (a compass before the first fix gives the variation), that one, marked so.
+    package static func heading(_ heading: Heading) -> String {
+        bearing(heading.bestHeading) + (heading.trueHeading == nil ? " magnetic" : "")
     }
 }

@@ -168,7 +168,7 @@ package enum StatusLine {
             parts.append(Part(text: options.units.speed(speed), priority: 4))
         }
         if let heading {
-            parts.append(Part(text: CompassPoint.bearing(heading.bestHeading), priority: 6))
+            parts.append(Part(text: CompassPoint.heading(heading), priority: 6))
         }
         if let used = location.gnss.satellitesUsed {
             parts.append(Part(text: "\(used) sats", priority: 7))
