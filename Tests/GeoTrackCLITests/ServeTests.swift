@@ -177,6 +177,29 @@ struct ServeTests {
         #expect(server.process.stderr.contains("served 1 event stream; 0 events skipped and 0 clients dropped"), "\(server.process.stderr)")
     }
 
+    @Test("serve --replay in chromium: a boat's heading (a gyro's HDT) and its course over ground are two rows, each its own value")
+    func headingAndCourseInBrowser() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let name = "gyro.nmea"
+        try SyntheticLog.writeNMEA(cycles: 12, to: home.appendingPathComponent("moving.nmea").path)
+        // The same passage (course 90°) with a gyro saying 45° after every cycle: leeway and current.
+        let lines = try String(contentsOf: home.appendingPathComponent("moving.nmea"), encoding: .utf8).split(separator: "\n")
+        let withGyro = lines.flatMap { $0.hasPrefix("$GPGGA") ? [String($0), SyntheticLog.sentence("HEHDT,45.0,T")] : [String($0)] }
+        try (withGyro.joined(separator: "\n") + "\n").write(to: home.appendingPathComponent(name), atomically: true, encoding: .utf8)
+        let server = try await Self.offPool { try Server(["--replay", name, "--tiles", "none"], in: home, home: home) }
+        let (held, value) = try await Self.browse(
+            server.url,
+            until: #"document.getElementById("status").textContent === "end of \#(name)""#,
+            read: """
+            ({course: document.getElementById("fix-course").textContent, heading: document.getElementById("fix-heading").textContent})
+            """)
+        let page = value as? [String: Any] ?? [:]
+        #expect(held, "the replay never ended on the page: \(page) \(server.process.stderr)")
+        #expect(page["course"] as? String == "90° E", "\(page)")
+        #expect(page["heading"] as? String == "45° NE", "\(page)")
+        #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+    }
+
     @Test("serve --replay in chromium: the satellite table, the sky plot and the DOPs are the replay's last SKY")
     func skyInBrowser() async throws {
         let home = try TestSupport.temporaryDirectory()
@@ -501,7 +524,7 @@ struct ServeTests {
         #expect(held, "the page never showed both runs: \(page) \(second.process.stderr)")
         #expect(page["firstRun"] as? Bool == true, "\(page)")
         #expect(page["lat"] as? String == "", "the first run's fix is still on the page: \(page)")
-        #expect(page["fix"] as? [String] == Array(repeating: "–", count: 7), "the first run's fix is still on the page: \(page)")
+        #expect(page["fix"] as? [String] == Array(repeating: "–", count: 8), "the first run's fix is still on the page: \(page)")
         // Leaflet keeps the empty track's path, drawn as "M0 0": what counts is a shape drawn.
         #expect(page["shapes"] as? Int == 0, "the first run's marker, circle or track is still on the map: \(page)")
         #expect(page["dop"] as? String == "" && page["rows"] as? Int == 0, "the first run's sky is still on the page: \(page)")
@@ -704,7 +727,7 @@ struct ServeTests {
         withExtendedLifetime(fake) {}
     }
 
-    @Test("serve --gpsd under approximate access: the page's position is on the grid, with no altitude, speed or heading")
+    @Test("serve --gpsd under approximate access: the page's position is on the grid, with no altitude, speed, course or heading")
     func approximateFromGPSD() async throws {
         let home = try TestSupport.temporaryDirectory()
         let fake = try await GPSFake(log: Self.logs.appendingPathComponent("loop.nmea").path, once: false)
@@ -718,7 +741,7 @@ struct ServeTests {
             read: """
             ({lat: document.getElementById("fix").dataset.lat, lon: document.getElementById("fix").dataset.lon,
               altitude: document.getElementById("fix-altitude").textContent, speed: document.getElementById("fix-speed").textContent,
-              heading: document.getElementById("fix-heading").textContent})
+              heading: document.getElementById("fix-heading").textContent, course: document.getElementById("fix-course").textContent})
             """)
         let page = value as? [String: Any] ?? [:]
         #expect(held, "no fix from gpsd reached the page: \(page) \(server.process.stderr)")
@@ -726,7 +749,7 @@ struct ServeTests {
         let longitude = try #require(Double(page["lon"] as? String ?? ""), "\(page)")
         #expect(ApproximateLocation.isOnGrid(latitude) && ApproximateLocation.isOnGrid(longitude), "\(page)")
         #expect(abs(latitude - 46.2) < 0.1, "\(page)")
-        for key in ["altitude", "speed", "heading"] { #expect(page[key] as? String == "–", "\(key): \(page)") }
+        for key in ["altitude", "speed", "heading", "course"] { #expect(page[key] as? String == "–", "\(key): \(page)") }
         #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
         withExtendedLifetime(fake) {}
     }

@@ -230,13 +230,15 @@ struct SkyScreenTests {
         #expect(!plain.contains("\u{1B}"))
     }
 
-    @Test("a replay's last fix stays on its final screen; after gpsd is lost no position is shown as current")
+    @Test("a replay's last fix and its heading stay on its final screen; after gpsd is lost no position is shown as current")
     func endAndLoss() {
         var ended = Self.screen()
         ended.apply(.status(.finished))
         let final = ended.render(width: 80, height: 24, color: false)
         #expect(Self.value("Status", in: final) == "ended")
         #expect(Self.value("Position", in: final) == "51.50012°N 0.12346°W")
+        // And the heading shown with that fix, as the status line's last one shows it.
+        #expect(Self.value("Heading", in: final) == "270° W true (HDT)")
 
         var lost = Self.screen()
         lost.apply(.status(.unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: nil)))

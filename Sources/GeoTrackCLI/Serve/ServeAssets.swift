@@ -84,6 +84,7 @@ enum ServeAssets {
     <dt>position</dt><dd id="fix-position">–</dd>
     <dt>accuracy</dt><dd id="fix-accuracy">–</dd>
     <dt>speed</dt><dd id="fix-speed">–</dd>
+    <dt>course</dt><dd id="fix-course">–</dd>
     <dt>heading</dt><dd id="fix-heading">–</dd>
     <dt>altitude</dt><dd id="fix-altitude">–</dd>
     <dt>mode</dt><dd id="fix-mode">–</dd>
@@ -184,7 +185,7 @@ enum ServeAssets {
         const element = $("fix");
         element.dataset.lat = "";
         element.dataset.lon = "";
-        for (const id of ["fix-position", "fix-accuracy", "fix-speed", "fix-heading", "fix-altitude", "fix-mode", "fix-time"]) text($(id), null);
+        for (const id of ["fix-position", "fix-accuracy", "fix-speed", "fix-course", "fix-heading", "fix-altitude", "fix-mode", "fix-time"]) text($(id), null);
         if (fixMarker) { fixMarker.remove(); accuracyCircle.remove(); fixMarker = null; accuracyCircle = null; }
         fitted = false;
         fixAt = null;
@@ -222,7 +223,8 @@ enum ServeAssets {
         text($("fix-position"), fix.position);
         text($("fix-accuracy"), fix.accuracy_text ? "±" + fix.accuracy_text : null);
         text($("fix-speed"), fix.speed_text);
-        text($("fix-heading"), fix.course == null ? null : fix.course + "°");
+        text($("fix-course"), fix.course_text);
+        text($("fix-heading"), fix.heading_text);
         text($("fix-altitude"), fix.altitude_text);
         text($("fix-mode"), fix.mode + (fix.satellites == null ? "" : ", " + fix.satellites + " satellites used"));
         text($("fix-time"), fix.time);

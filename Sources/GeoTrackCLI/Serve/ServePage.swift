@@ -37,6 +37,8 @@ package final class ServePage: Sendable {
         /// The source ended (finished or failed): the page stops ageing the fix.
         var ended = false
         var fix: String?
+        /// The heading the service shows with the latest fix (its status), for the next fix's JSON.
+        var heading: Heading?
         /// When `fix` was taken in: a snapshot tells the page how old it is.
         var fixTakenAt: ContinuousClock.Instant?
         var picture = TrackPicture()
@@ -68,6 +70,8 @@ package final class ServePage: Sendable {
     package func handle(_ update: TrackingUpdate) {
         switch update {
         case .status(let status):
+            // The service sends a fix's status (with the heading it shows) before the location.
+            if case .fix(_, let heading) = status { state.withLock { $0.heading = heading } }
             // The same words as the status line, without its colours; a fix's own line changes
             // with every fix, and the page shows the fix itself, so then it says only whence.
             let text: String
@@ -83,8 +87,8 @@ package final class ServePage: Sendable {
                 return ("status", Self.statusJSON(text, ended: status.hasEnded))
             }
         case .location(let location):
-            let fix = fixJSON(location)
             change { state in
+                let fix = fixJSON(location, heading: state.heading)
                 let before = state.picture.points.count
                 state.picture.add(location)
                 state.fix = fix
@@ -168,7 +172,7 @@ package final class ServePage: Sendable {
         return json.json
     }
 
-    private func fixJSON(_ location: Location) -> String {
+    private func fixJSON(_ location: Location, heading: Heading?) -> String {
         var json = ServeJSON()
         json.add("lat", location.coordinate.latitude)
         json.add("lon", location.coordinate.longitude)
@@ -178,6 +182,9 @@ package final class ServePage: Sendable {
         json.add("speed", location.speed, decimals: 2)
         json.add("speed_text", location.speed.map(options.units.speed))
         json.add("course", location.course, decimals: 1)
+        json.add("course_text", location.course.map(CompassPoint.bearing))
+        json.add("heading", heading?.bestHeading, decimals: 1)
+        json.add("heading_text", heading.map(CompassPoint.heading))
         json.add("altitude_text", (location.altitude ?? location.ellipsoidalAltitude).map(options.units.length))
         json.add("mode", location.gnss.fixMode == .threeD ? "3D" : "2D")
         json.add("satellites", location.gnss.satellitesUsed)

@@ -35,8 +35,9 @@ package struct SkyScreen: Sendable {
     package private(set) var devices: [Device] = []
     /// The latest event (a region, a visit, a reconnection).
     package private(set) var lastEvent: TrackingEvent?
-    /// The last location of a source that finished.
+    /// The last location of a source that finished, and the heading shown with it.
     private var finalLocation: Location?
+    private var finalHeading: Heading?
     private let options: RenderOptions
     private let replayedFile: String?
 
@@ -61,7 +62,8 @@ package struct SkyScreen: Sendable {
             // state (gpsd lost, searching) an old position is not shown as if it were current.
             if case .finished = status {
                 switch self.status {
-                case .fix(let location, _), .stale(let location?): finalLocation = location
+                case .fix(let location, let heading): (finalLocation, finalHeading) = (location, heading)
+                case .stale(let location?): (finalLocation, finalHeading) = (location, nil)
                 default: break
                 }
             }
@@ -172,7 +174,7 @@ package struct SkyScreen: Sendable {
             lines.append(Line(label: "Status", value: "STALE: no recent fix", style: .yellow))
         case .finished:
             location = finalLocation
-            heading = nil
+            heading = finalHeading
             lines.append(Line(label: "Status", value: "ended", style: .dim))
         default:
             location = nil
