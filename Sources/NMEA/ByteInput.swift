@@ -54,9 +54,19 @@ package final class ByteInput {
 
     /// Checks that `path` can be opened for reading as ``init(path:)`` opens it, with the same
     /// errors, and closes it again: a caller that starts other work first (a server, a status
-    /// line) finds a missing file before it. A pipe is opened without waiting for its writer.
+    /// line) finds a missing file before it.
+    ///
+    /// A named pipe is not opened, only its permission checked: opening its read end lets a
+    /// waiting writer (`cat log > pipe`) write its whole log into the pipe and go, and closing
+    /// that end again would throw the log away and leave the real open waiting for a writer
+    /// that never comes.
     package static func check(path: String) throws(SourceError) {
         guard path != "-" else { return }
+        var named = stat()
+        if stat(path, &named) == 0, (named.st_mode & S_IFMT) == S_IFIFO {
+            guard faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0 else { throw openError(path: path, errno: errno) }
+            return
+        }
         let opened = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard opened >= 0 else { throw openError(path: path, errno: errno) }
         defer { close(opened) }

@@ -457,6 +457,31 @@ struct GPXTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 
+    @Test("a named pipe that a writer fills and leaves at once (cat log > pipe) is read whole by replay --gpx, --json and stats: it is opened once, not checked first and opened again")
+    func namedPipeOpenedOnce() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        let gpx = home.appendingPathComponent("walk.gpx").path
+        let fifo = home.appendingPathComponent("walk.fifo").path
+        let runs: [(arguments: [String], lines: Int)] = [(["replay", fifo, "--gpx", gpx], 113), (["replay", fifo, "--json"], 110),
+                                                        (["stats", "--json", fifo], 1)]
+        for (arguments, lines) in runs {
+            unlink(fifo)
+            try #require(mkfifo(fifo, 0o600) == 0)
+            // The writer blocks until a reader opens the pipe, writes the whole log (far less than
+            // the pipe holds) and exits: a reader that closed its first open lost the log.
+            let writer = try ChildProcess("/bin/sh", ["-c", #"cat "$1" > "$2""#, "sh", walk, fifo])
+            let run = try ChildProcess(TestSupport.binary, arguments, environment: ["HOME": home.path,
+                                                                                  "XDG_STATE_HOME": home.appendingPathComponent("state").path])
+            let status = await run.status(within: 60)
+            if status == nil { run.signal(SIGKILL) }
+            #expect(status == 0, "\(arguments): \(status.map(String.init) ?? "still waiting after 60 s") \(run.stderr)")
+            #expect(run.stdout.split(separator: "\n").count == lines, "\(arguments): \(run.stdout.suffix(300))")
+            #expect(await writer.status(within: 60) == 0)
+        }
+        #expect(try String(contentsOfFile: gpx, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1 == 110)
+    }
+
     /// A `replay --gpx gpx` of a FIFO in `home` that a writer holds open and never writes to,
     /// returned once the replay has opened it: it waits in read(2), its track begun (the header
     /// is written before the input is opened). The caller closes the writer.
