@@ -150,26 +150,55 @@ struct StatsTests {
     @Test("a missing file is 66 and a file that is no log is 65, each with one line that says so and no summary of nothing")
     func badInput() async throws {
         let home = try TestSupport.temporaryDirectory()
-        let good = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
         let missingPath = home.appendingPathComponent("nope.nmea").path
-        // Checked before any file is summed up, wherever it stands in the list.
-        for files in [[missingPath], [good, missingPath]] {
-            let missing = try await TestSupport.geotrack(["stats"] + files, home: home)
-            #expect(missing.status == 66)
-            #expect(missing.stderr == "geotrack: cannot replay \(missingPath): no such file. Check the path.\n")
-            #expect(missing.stdout.isEmpty, "\(missing.stdout)")
-        }
+        let missing = try await TestSupport.geotrack(["stats", missingPath], home: home)
+        #expect(missing.status == 66)
+        #expect(missing.stderr == "geotrack: cannot replay \(missingPath): no such file. Check the path.\n")
+        #expect(missing.stdout.isEmpty, "\(missing.stdout)")
         let junk = home.appendingPathComponent("junk.nmea")
         try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: junk)
         let notALog = try await TestSupport.geotrack(["stats", junk.path], home: home)
         #expect(notALog.status == 65, "\(notALog.stderr)")
         #expect(notALog.stdout.isEmpty, "\(notALog.stdout)")
         #expect(notALog.stderr.split(separator: "\n").count == 1, "\(notALog.stderr)")
-        // The files before it are summed up; the one that is no log gets its error alone.
-        let both = try await TestSupport.geotrack(["stats", good, junk.path], home: home)
-        #expect(both.status == 65, "\(both.stderr)")
-        #expect(both.stdout.hasPrefix("== \(good)\n") && !both.stdout.contains("== \(junk.path)"), "\(both.stdout)")
         #expect(try await TestSupport.geotrack(["stats"], home: home).status == 64)
+        #expect(try await TestSupport.geotrack(["stats", Self.good, ""], home: home).status == 64)
+    }
+
+    static let good = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+
+    @Test("a batch (stats A B C…) goes on past a file it cannot sum up: each good file's summary, each bad one's error, and the first failure's status after a line that counts them")
+    func batchGoesOn() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let missing = home.appendingPathComponent("nope.nmea").path
+        let junk = home.appendingPathComponent("junk.nmea")
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7) }).write(to: junk)
+        let (_, _, empty) = try TestSupport.untimedInputs(in: home)
+        let files = [Self.good, junk.path, missing, empty, Self.good]
+        for json in [false, true] {
+            let run = try await TestSupport.geotrack(["stats"] + (json ? ["--json"] : []) + files, home: home)
+            // The first failure's status: junk.nmea is no log (65), not the missing file's 66.
+            #expect(run.status == 65, "\(run.stderr)")
+            let errors = run.stderr.split(separator: "\n").map(String.init)
+            #expect(errors.count == 4, "\(run.stderr)")
+            let expected = [junk.path + " holds no NMEA sentence", "geotrack: cannot replay \(missing): no such file. Check the path.",
+                            "\(empty) holds no fix with a time"]
+            #expect(zip(errors, expected).allSatisfy { $0.contains($1) }, "\(run.stderr)")
+            #expect(errors.last == "geotrack: 3 of 5 files were not summed up (\(junk.path), \(missing), \(empty)); their errors are above")
+            // Both good files are summed up, the one after the bad ones too, and nothing else is.
+            if json {
+                let objects = run.stdout.split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }
+                #expect(objects.count == 2 && objects.allSatisfy { $0["file"] as? String == Self.good && $0["points"] as? Int == 110 }, "\(run.stdout)")
+            } else {
+                #expect(run.stdout.components(separatedBy: "== ").dropFirst().map { $0.prefix { $0 != "\n" } } == [Substring(Self.good), Substring(Self.good)],
+                        "\(run.stdout)")
+            }
+        }
+        // One bad file among good ones: its own status (a missing file's 66), and "was".
+        let one = try await TestSupport.geotrack(["stats", Self.good, missing], home: home)
+        #expect(one.status == 66 && one.stderr.hasSuffix("geotrack: 1 of 2 files was not summed up (\(missing)); its error is above\n"), "\(one.stderr)")
     }
 
     @Test("a file whose fixes have no time (a route, GGA without dates, an empty log) is 65 with one line, not a summary of 0 points")

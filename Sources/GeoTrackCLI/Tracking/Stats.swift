@@ -54,32 +54,61 @@ extension GeoTrack {
         package func run() async throws {
             let settings = try await Settings.load(overrides: display.settingsOverrides, explicitFile: configFile.config)
             let logger = Logger.geotrack()
-            // Every file is checked before the first is summed up: a missing one is the only output.
-            for file in files { try LocationSources.checkReplayable(file) }
-            for file in files {
-                let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,
-                                                  format: settings.format, file: json || files.count > 1 ? file : nil,
-                                                  writesWhenFinished: false)
-                let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: file)
-                let picture = try svgPath.map { svgPath throws(CLIError) in
-                    try PictureOutput(path: svgPath, replacing: overwrite, input: file, units: settings.units,
-                                      title: FilePath(file).lastComponent?.string ?? file, regions: settings.regions)
-                }
-                let outputs: [any RunOutput] = [statistics] + (picture.map { [$0] } ?? [])
-                let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), outputs: outputs,
-                                           stopAfter: nil)
-                let replay = LocationSources.replay(path: file, speed: nil)
-                let run = await MainActor.run {
-                    TrackingRun(manager: LocationSources.replayManager(replay, settings: settings, logger: logger), output: output)
-                }
-                try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
-                LocationSources.sayWhatWasSkipped(replay)
-                // Only a file read to its end is summed up: one that is no log gets its error alone,
-                // and so does one whose fixes have no time (a route, a log of GGA alone), which
-                // would otherwise read as a track of no points.
-                if statistics.statistics.points == 0 { throw CLIError.noTimedFix(file) }
-                statistics.write()
+            // A usage mistake (an empty name) is the only output, before any file is read.
+            for file in files where file.isEmpty { try LocationSources.checkReplayable(file) }
+            guard files.count > 1 else {
+                if let file = files.first { _ = try await summarise(file, settings: settings, logger: logger) }
+                return
             }
+            // A batch (`find … -exec geotrack stats --json {} +`) goes on past a file it cannot
+            // sum up, as wc and gzip do: that file's error on stderr, the others' summaries on
+            // stdout, and at the end the first failure's status, with a line saying how many.
+            var failures: [(file: String, error: CLIError)] = []
+            for file in files {
+                do throws(CLIError) {
+                    guard try await summarise(file, settings: settings, logger: logger) else { break }
+                } catch {
+                    Terminal.standardError("geotrack: \(Terminal.safe(error.message))")
+                    failures.append((file, error))
+                }
+            }
+            if let first = failures.first {
+                let count = failures.count
+                var named = failures.prefix(3).map(\.file).joined(separator: ", ")
+                if count > 3 { named += " and \(count - 3) more" }
+                throw CLIError(first.error.status, "\(count) of \(files.count) files \(count == 1 ? "was" : "were") not summed up "
+                               + "(\(named)); \(count == 1 ? "its error is" : "their errors are") above")
+            }
+        }
+
+        /// Replays `file` and prints its summary; false when a signal stopped the run (nothing is
+        /// printed for a file read only in part, and no other file is started).
+        private func summarise(_ file: String, settings: Settings, logger: Logger) async throws(CLIError) -> Bool {
+            try LocationSources.checkReplayable(file)
+            let statistics = StatisticsOutput(descriptor: STDOUT_FILENO, json: json, units: settings.units,
+                                              format: settings.format, file: json || files.count > 1 ? file : nil,
+                                              writesWhenFinished: false)
+            let render = RenderOptions(format: settings.format, units: settings.units, color: false, sourceName: file)
+            let picture = try svgPath.map { svgPath throws(CLIError) in
+                try PictureOutput(path: svgPath, replacing: overwrite, input: file, units: settings.units,
+                                  title: FilePath(file).lastComponent?.string ?? file, regions: settings.regions)
+            }
+            let outputs: [any RunOutput] = [statistics] + (picture.map { [$0] } ?? [])
+            let output = TrackerOutput(display: StatusDisplay(mode: .silent, options: render), outputs: outputs,
+                                       stopAfter: nil)
+            let replay = LocationSources.replay(path: file, speed: nil)
+            let run = await MainActor.run {
+                TrackingRun(manager: LocationSources.replayManager(replay, settings: settings, logger: logger), output: output)
+            }
+            let verdict = try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
+            LocationSources.sayWhatWasSkipped(replay)
+            guard verdict != nil else { return false }
+            // Only a file read to its end is summed up: one that is no log gets its error alone,
+            // and so does one whose fixes have no time (a route, a log of GGA alone), which
+            // would otherwise read as a track of no points.
+            if statistics.statistics.points == 0 { throw CLIError.noTimedFix(file) }
+            statistics.write()
+            return true
         }
     }
 }
