@@ -167,6 +167,20 @@ struct StatsTests {
 
     static let good = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
 
+    @Test("stats --json gives a file's name as it is, JSON-escaped (a tab, a newline, a quote, an escape character), not as the terminal's safe text")
+    func jsonFileNameAsItIs() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let odd = home.appendingPathComponent("we\"ird\na\tme\u{1B}[31mx.nmea").path
+        try FileManager.default.copyItem(atPath: Self.good, toPath: odd)
+        let run = try await TestSupport.geotrack(["stats", "--json", odd], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        // One line, with no raw control character in it: the escape stays an escape in JSON.
+        #expect(run.stdout.split(separator: "\n").count == 1 && !run.stdout.dropLast().contains { $0.asciiValue.map { $0 < 0x20 } ?? false },
+                "\(run.stdout.debugDescription)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["file"] as? String == odd, "\(object["file"] ?? "none")")
+    }
+
     @Test("a batch (stats A B C…) goes on past a file it cannot sum up: each good file's summary, each bad one's error, and the first failure's status after a line that counts them")
     func batchGoesOn() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -44,7 +44,9 @@ package final class StatisticsOutput: Sendable {
     package func write() {
         let statistics = statistics
         if json {
-            _ = Terminal.write(StatisticsReport.json(statistics, file: file.map(Terminal.safe)) + "\n", to: descriptor)
+            // The name as it is: JSON's own escapes (\n, \u001b) keep a terminal safe, and a
+            // script gets back the very name it gave, as replay's "device" has it.
+            _ = Terminal.write(StatisticsReport.json(statistics, file: file) + "\n", to: descriptor)
             return
         }
         var lines = StatisticsReport.lines(statistics, units: units, format: format)
