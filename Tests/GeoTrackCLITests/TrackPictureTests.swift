@@ -37,6 +37,25 @@ struct TrackPictureTests {
         #expect(svg.hasPrefix("<?xml") || svg.hasPrefix("<svg"))
     }
 
+    /// The scale bar's label in `svg`.
+    static func scaleLabel(_ svg: String) -> String? {
+        svg.components(separatedBy: "<g class=\"scale\">").dropFirst().first?
+            .components(separatedBy: "text-anchor=\"middle\">").dropFirst().first?.prefix { $0 != "<" }.description
+    }
+
+    @Test("the scale bar is a round, non-zero length in the unit a chart of that size uses: metres at anchor on a nautical chart, nmi on passage, ft then mi, m then km",
+          arguments: [(40.0, Units.nautical, "20 m"), (40, .imperial, "100 ft"), (40, .metric, "20 m"),
+                      (3_000, .nautical, "0.2 nmi"), (20_000, .nautical, "2 nmi"), (200_000, .nautical, "20 nmi"),
+                      (20_000, .imperial, "2 mi"), (20_000, .metric, "2 km")])
+    func scaleBarUnits(extent: Double, units: Units, label: String) throws {
+        var picture = TrackPicture()
+        for step in 0...10 {
+            picture.add(try #require(Self.location(second: Double(step), metres: extent * Double(step) / 10, speed: 1)))
+        }
+        let svg = try #require(picture.svg(statistics: TrackStatistics(), units: units, title: "scale"))
+        #expect(Self.scaleLabel(svg) == label, "\(extent) m in \(units): \(Self.scaleLabel(svg) ?? "no scale bar")")
+    }
+
     /// A location at `second` (of any day), `metres` east along the equator, with a speed the
     /// receiver reported (with a course) or one gpsd derived (without).
     static func location(second: Double, metres: Double, speed: Double, reported: Bool = true) -> Location? {

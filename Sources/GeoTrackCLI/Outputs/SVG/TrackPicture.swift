@@ -216,18 +216,22 @@ package struct TrackPicture: Sendable {
     }
 
     private func scaleBar(metresPerUnit: Double, x: Double, y: Double, units: Units) -> String {
-        // A round length near a fifth of the map's width.
-        let unitMetres = units == .metric ? 1.0 : units == .imperial ? 0.3048 : 1852
-        let target = Self.width / 5 * metresPerUnit / unitMetres
+        // A round length near a fifth of the map's width, in the unit a chart of that scale
+        // uses: metres below a cable (0.1 nmi) on a nautical chart, feet below a mile.
+        let targetMetres = Self.width / 5 * metresPerUnit
+        guard targetMetres.isFinite, targetMetres > 0 else { return "" }
+        let (unitMetres, unit): (Double, String) = switch units {
+        case .metric: targetMetres >= 1000 ? (1000, "km") : (1, "m")
+        case .imperial: targetMetres >= 1609.344 ? (1609.344, "mi") : (0.3048, "ft")
+        case .nautical: targetMetres >= 185.2 ? (1852, "nmi") : (1, "m")
+        }
+        let target = targetMetres / unitMetres
         let magnitude = pow(10, floor(log10(target)))
         let length = [1.0, 2, 5, 10].map { $0 * magnitude }.last { $0 <= target } ?? magnitude
         let pixels = length * unitMetres / metresPerUnit
-        let label: String
-        switch units {
-        case .metric: label = length >= 1000 ? Self.number(length / 1000) + " km" : Self.number(length) + " m"
-        case .imperial: label = Self.number(length) + " ft"
-        case .nautical: label = Self.number(length) + " nmi"
-        }
+        // As many decimals as the length needs (0.2 nmi, 0.05 m for an RTK receiver at rest).
+        let decimals = min(6, max(0, Int(-floor(log10(length)))))
+        let label = NumberText.fixed(length, decimals: decimals) + " " + unit
         return "<g class=\"scale\"><rect x=\"\(Self.number(x))\" y=\"\(Self.number(y))\" width=\"\(Self.number(pixels))\" height=\"5\" fill=\"#333333\"/>"
             + "<text x=\"\(Self.number(x + pixels / 2))\" y=\"\(Self.number(y - 5))\" text-anchor=\"middle\">\(label)</text></g>\n"
     }
@@ -290,6 +294,8 @@ package struct TrackPicture: Sendable {
     /// One decimal at most, no trailing zeros: SVG coordinates need no more.
     static func number(_ value: Double) -> String {
         let rounded = (value * 10).rounded() / 10
+        // Int(_:) traps beyond its range: such a value (never a coordinate on the picture) is printed as it is.
+        guard abs(rounded) < 1e15 else { return NumberText.fixed(rounded.isFinite ? rounded : 0, decimals: 1) }
         return rounded == rounded.rounded() ? String(Int(rounded)) : NumberText.fixed(rounded, decimals: 1)
     }
 }
