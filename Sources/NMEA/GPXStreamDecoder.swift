@@ -64,6 +64,8 @@ final class GPXStreamDecoder {
     /// its satellites and dilutions are not the next point's.
     private var sentSky = false
     private var commentTail: (UInt8, UInt8) = (0, 0)
+    /// Whether the document's root element has been read.
+    private var sawRoot = false
 
     init(device: String?) {
         self.device = device
@@ -125,6 +127,19 @@ final class GPXStreamDecoder {
             nameEnd += 1
         }
         let name = tag[nameStart..<nameEnd]
+        if !closing, !sawRoot {
+            sawRoot = true
+            // KML, an HTML page, Garmin's TCX: XML, but nothing of it is a track point here.
+            if !name.elementsEqual("gpx".utf8) {
+                statistics.junkRuns += 1
+                // Only letters, digits, - and _ of it: the name is printed in the error.
+                let safe = name.prefix(40).filter { byte in
+                    (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                }
+                statistics.foreignDocument = safe.isEmpty ? "?" : String(decoding: safe, as: UTF8.self)
+            }
+        }
         if closing {
             closeElement(name, into: &reports)
             return

@@ -75,7 +75,7 @@ public struct ReplayEvents: AsyncSequence, Sendable {
                         events.statistics.value = statistics
                         phase = .finishing
                         // Read to the end without finding a single sentence or point: not a log.
-                        if statistics.decodedNothing { return .state(.disconnected(.notALog(events.path))) }
+                        if statistics.decodedNothing { return .state(.disconnected(.notALog(events.path, statistics))) }
                     case .reports, .cancelled:
                         return finish()
                     }
@@ -103,7 +103,7 @@ public struct ReplayEvents: AsyncSequence, Sendable {
                         events.statistics.value = statistics
                         phase = .finishing
                         // Read to the end without finding a single sentence or point: not a log.
-                        if statistics.decodedNothing { return .state(.disconnected(.notALog(events.path))) }
+                        if statistics.decodedNothing { return .state(.disconnected(.notALog(events.path, statistics))) }
                     case .failed(let error, let statistics):
                         events.statistics.value = statistics
                         phase = .finishing

@@ -31,6 +31,9 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
     public var skippedTrackPoints = 0
     /// Reports produced (fixes, sky views, attitudes).
     public var reports = 0
+    /// The root element of an XML input that is not GPX (`kml`, `html`, `TrainingCenterDatabase`),
+    /// made safe to print; such an input counts as a junk run.
+    public var foreignDocument: String?
 
     /// Whether the input held something (framed sentences or junk) but nothing gpsd would read:
     /// no sentence decoded and no GPX track point. A binary or a text file, not a log.
@@ -71,9 +74,15 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SourceError {
-    /// The error for an input with nothing in it that gpsd would read (see ``ReplayStatistics/decodedNothing``).
-    public static func notALog(_ path: String) -> SourceError {
-        SourceError(.protocolError, message:
-            "\(path == "-" ? "standard input" : path) holds no NMEA sentence or GPX track point gpsd would read; give an NMEA log or a GPX track")
+    /// The error for an input with nothing in it that gpsd would read (see ``ReplayStatistics/decodedNothing``),
+    /// naming the kind of XML document it is when `statistics` found one that is not GPX.
+    public static func notALog(_ path: String, _ statistics: ReplayStatistics = ReplayStatistics()) -> SourceError {
+        let name = path == "-" ? "standard input" : path
+        if let root = statistics.foreignDocument {
+            return SourceError(.protocolError, message: "\(name) is an XML document but no GPX (its root element is <\(root)>); "
+                               + "convert it to GPX first, such as with gpsbabel -i kml -f FILE -o gpx -F FILE.gpx for KML")
+        }
+        return SourceError(.protocolError, message:
+            "\(name) holds no NMEA sentence or GPX track point gpsd would read; give an NMEA log or a GPX track")
     }
 }

@@ -61,6 +61,31 @@ struct ReplayTests {
         #expect(printed().split(separator: "\n").count == 4, "\(printed())")
     }
 
+    @Test("XML that is no GPX (KML, an HTML page, Garmin's TCX) is 65 naming its root element, by replay (both paths), replay --gpx and stats; a GPX route stays a GPX")
+    func xmlThatIsNoGPX() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let documents = [
+            ("kml", #"<?xml version="1.0" encoding="UTF-8"?><kml xmlns="http://www.opengis.net/kml/2.2"><Document><Placemark><LineString><coordinates>13.4,52.5,0 13.41,52.51,0</coordinates></LineString></Placemark></Document></kml>"#),
+            ("html", "<!DOCTYPE html>\n<html><head><title>track</title></head><body><p>not a track</p></body></html>\n"),
+            ("TrainingCenterDatabase", #"<?xml version="1.0"?><TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Activities><Activity><Lap><Track><Trackpoint><Time>2024-06-01T12:00:00Z</Time><Position><LatitudeDegrees>52.5</LatitudeDegrees><LongitudeDegrees>13.4</LongitudeDegrees></Position></Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>"#),
+        ]
+        for (root, text) in documents {
+            let file = home.appendingPathComponent("track.\(root.prefix(4))").path
+            try text.write(toFile: file, atomically: true, encoding: .utf8)
+            let says = "geotrack: \(file) is an XML document but no GPX (its root element is <\(root)>); convert it to GPX first"
+            for arguments in [["replay", file, "--json"], ["replay", file], ["replay", file, "--gpx", home.appendingPathComponent("out.gpx").path],
+                              ["stats", file]] {
+                let run = try await TestSupport.geotrack(arguments, home: home)
+                #expect(run.status == 65, "\(arguments): \(run.stderr)")
+                #expect(run.stderr.hasPrefix(says) && run.stderr.split(separator: "\n").count == 1, "\(arguments): \(run.stderr)")
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("out.gpx").path))
+        let (route, _, _) = try TestSupport.untimedInputs(in: home)
+        let replay = try await TestSupport.geotrack(["replay", route, "--json"], home: home)
+        #expect(replay.status == 0 && replay.stderr.isEmpty, "\(replay.stderr)")
+    }
+
     @Test("a missing file or a directory: one line on stderr and nothing else, exit 66, with --json or the status line",
           arguments: ["/nonexistent/track.nmea", "/tmp"], [["--json"], []])
     func missing(path: String, output: [String]) async throws {

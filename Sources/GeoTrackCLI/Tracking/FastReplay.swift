@@ -117,7 +117,7 @@ package enum FastReplay {
             throw CLIError.cannotWriteStandardOutput(failure)
         }
         if !stop.isSet, statistics.decodedNothing {
-            throw CLIError(.notALog(path))
+            throw CLIError(.notALog(path, statistics))
         }
         if let note = LocationSources.skippedNote(statistics, path: path) { Terminal.standardError(note) }
     }

@@ -65,7 +65,7 @@ package enum LocationSources {
         do throws(SourceError) {
             let reader = try ReplayReader(path: path)
             while reader.statistics.decoded == 0, reader.statistics.trackPoints == 0, try reader.next() != nil {}
-            if reader.statistics.decodedNothing { throw SourceError.notALog(path) }
+            if reader.statistics.decodedNothing { throw SourceError.notALog(path, reader.statistics) }
         } catch {
             throw CLIError(error)
         }
