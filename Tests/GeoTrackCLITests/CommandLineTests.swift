@@ -124,6 +124,32 @@ struct CommandLineTests {
         }
     }
 
+    @Test("a file whose name starts with a dash is 64 saying to write ./NAME or --, not the help with status 0 (-dash.nmea read as -d -a -s -h…); ./NAME and -- work")
+    func dashedFileName() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let walk = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Logs/walk.nmea").path
+        try FileManager.default.copyItem(atPath: walk, toPath: home.appendingPathComponent("-dash.nmea").path)
+        /// geotrack with `arguments`, run in `home`, where `-dash.nmea` is.
+        func inHome(_ arguments: [String]) async throws -> TestSupport.Run {
+            try await TestSupport.run("/bin/sh", ["-c", #"cd "$1" && shift && exec "$@""#, "sh", home.path, TestSupport.binary] + arguments,
+                                      environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path])
+        }
+        for arguments in [["stats", "-dash.nmea"], ["replay", "-dash.nmea", "--json"], ["replay", "--json", "-dash.nmea"]] {
+            let run = try await inHome(arguments)
+            #expect(run.status == 64, "\(arguments): \(run.stderr)")
+            #expect(run.stderr == "geotrack: '-dash.nmea' would be read as options; to name that file, write ./-dash.nmea or put -- before it\n",
+                    "\(arguments): \(run.stderr)")
+            #expect(run.stdout.isEmpty, "\(arguments): \(run.stdout.prefix(80))")
+        }
+        for arguments in [["stats", "./-dash.nmea"], ["stats", "--", "-dash.nmea"], ["replay", "--json", "--", "-dash.nmea"]] {
+            let run = try await inHome(arguments)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(!run.stdout.isEmpty, "\(arguments)")
+        }
+        // Options themselves, and a dashed word that names no file, are left to the parser.
+        #expect(GeoTrack.dashedFileName(["--json", "-q", "-", "-nosuch.nmea"]) == nil)
+    }
+
     @Test("usage errors exit 64", arguments: [
         ["watch", "--count", "0"], ["watch", "--gpsd", "host:99999"], ["replay"], ["watch", "--timeout", "3"],
         ["watch", "--once", "--count", "2"], ["replay", "x.nmea", "--speed", "0"], ["watch", "--format", "utm"], ["frobnicate"],

@@ -79,6 +79,7 @@ package struct GeoTrack: AsyncParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         do {
             if let unknown = unknownCommand(Array(CommandLine.arguments.dropFirst())) { fail(unknown) }
+            if let dashed = dashedFileName(Array(CommandLine.arguments.dropFirst())) { fail(dashed) }
             var command = try parseCommandLine(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
@@ -156,6 +157,21 @@ package struct GeoTrack: AsyncParsableCommand {
             }
             path.append(word)
             level = command.configuration.subcommands
+        }
+        return nil
+    }
+
+    /// A word before any `--` that names an existing file but starts with a dash (`-walk.nmea`):
+    /// the parser would read it as a group of short options (`-w -a -l -k…`, with `-h` showing
+    /// the help and exiting 0, which a script takes for success), so it is refused, saying how
+    /// to name the file. Nil when there is none.
+    package static func dashedFileName(_ arguments: [String]) -> CLIError? {
+        for word in arguments {
+            if word == "--" { break }
+            guard word.count > 2, word.hasPrefix("-"), !word.hasPrefix("--") else { continue }
+            var info = stat()
+            guard lstat(word, &info) == 0 else { continue }
+            return CLIError(.usage, "'\(word)' would be read as options; to name that file, write ./\(word) or put -- before it")
         }
         return nil
     }
