@@ -92,6 +92,8 @@ public struct TrackStatistics: Sendable {
     private var intervalMaximum: Double?
     private var altitudeReference: Double?
     private var inTrip = false
+    /// When the trip under way began: a stop found later to have begun before it undoes it.
+    private var tripStart: Date?
     /// Within a stop, between its arrival and departure: jitter there is not movement.
     private var stopped = false
     private var stays = DwellDetector(radius: TrackStatistics.stopRadius, dwell: TrackStatistics.stopDuration)
@@ -137,9 +139,12 @@ public struct TrackStatistics: Sendable {
                 movingTime += seconds
                 distance += moved.metres
                 if moved.derived { intervalMaximum = max(intervalMaximum ?? 0, moved.metres / seconds) }
-                if !inTrip {
+                // Movement within a stop (a boat swinging at anchor, a walk around a viewpoint)
+                // is no trip: a trip runs between stops.
+                if !inTrip, !stopped {
                     inTrip = true
                     trips += 1
+                    tripStart = previous.timestamp
                 }
             }
         } else {
@@ -166,6 +171,9 @@ public struct TrackStatistics: Sendable {
         switch stays.update(with: location) {
         case .arrived(let center, let since)?:
             stops.append(Stop(center: center, arrival: since))
+            // A stop is known only once it has lasted its dwell: a trip that began within it
+            // was no trip.
+            if inTrip, let tripStart, tripStart >= since { trips -= 1 }
             inTrip = false
             stopped = true
         case .departed(_, _, let lastInside)?:

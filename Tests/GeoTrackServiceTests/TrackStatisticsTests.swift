@@ -50,6 +50,22 @@ import Testing
         #expect(try #require(statistics.averageMovingSpeed) <= 10)
     }
 
+    @Test("a boat swinging at anchor for an hour (the receiver reports 0.66 m/s round a 30 m circle): one stop from the start to the end, and no trip")
+    func swingingAtAnchor() throws {
+        var statistics = TrackStatistics()
+        for second in 0..<3600 {
+            // Round a circle of 15 m radius, once every 140 s: 0.67 m/s, above the moving speed.
+            let angle = Double(second) / 140 * 2 * .pi
+            let location = try #require(Location(fix: .synthetic(at: Self.origin.offset(north: 15 * cos(angle), east: 15 * sin(angle)),
+                                                                 second: Double(second), accuracy: 3, speed: 0.67,
+                                                                 course: (angle * 180 / .pi + 90).truncatingRemainder(dividingBy: 360))))
+            statistics.add(location)
+        }
+        #expect(statistics.stops.count == 1)
+        #expect(statistics.stops.first?.arrival == statistics.first?.timestamp && statistics.stops.first?.departure == nil)
+        #expect(statistics.trips == 0, "\(statistics.trips) trips within a stop that lasted the whole track")
+    }
+
     @Test("a later report of the last time takes its place, as in the GPX track: the summary is that of each time's final report")
     func laterReportReplaces() throws {
         // gpsd's cycle as a GGA-first receiver makes it: each time reported first with the GGA's
