@@ -113,6 +113,11 @@ final class GPXStreamDecoder {
                 if c == UInt8(ascii: ">") { mode = .text }
             }
         }
+        // A document cut short inside a point (a copy that stopped, a disk that filled) loses
+        // that point: said, not silent.
+        if atEnd, reports.isEmpty {
+            statistics.cutTrackPoint = inPoint || (mode == .tag && (tag.starts(with: "trkpt".utf8) || tag.starts(with: "rtept".utf8)))
+        }
         return i
     }
 

@@ -31,6 +31,8 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
     public var skippedTrackPoints = 0
     /// Reports produced (fixes, sky views, attitudes).
     public var reports = 0
+    /// Whether the GPX input ended inside a track point, which was left out.
+    public var cutTrackPoint = false
     /// The root element of an XML input that is not GPX (`kml`, `html`, `TrainingCenterDatabase`),
     /// made safe to print; such an input counts as a junk run.
     public var foreignDocument: String?

@@ -143,6 +143,28 @@ struct ReplayTests {
         #expect(!clean.stderr.contains("skipped"), "\(clean.stderr)")
     }
 
+    @Test("a GPX cut short inside a track point (a copy that stopped) is read to its last whole point, and the point left out is said, by replay (both paths) and stats",
+          arguments: [["replay", "FILE", "--json"], ["replay", "FILE", "--gpx", "OUT"], ["stats", "FILE", "--json"]])
+    func cutShortGPXIsSaid(command: [String]) async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let whole = try await TestSupport.replayToGPX(Self.log, named: "whole.gpx", home: home)
+        let text = try String(contentsOfFile: whole, encoding: .utf8)
+        // Cut in the middle of the fourth of its six points.
+        let cut = home.appendingPathComponent("cut.gpx").path
+        let starts = text.ranges(of: "<trkpt ").map(\.lowerBound)
+        try String(text[..<text.index(starts[3], offsetBy: 40)]).write(toFile: cut, atomically: true, encoding: .utf8)
+        let arguments = command.map { $0 == "FILE" ? cut : $0 == "OUT" ? home.appendingPathComponent("out.gpx").path : $0 }
+        let run = try await TestSupport.geotrack(arguments, home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "geotrack: \(cut) ends inside a track point (a copy or a recording cut short?); that point was left out\n")
+        if command.last == "--json", command[0] == "replay" { #expect(run.stdout.split(separator: "\n").count == 3, "\(run.stdout)") }
+        if command[0] == "stats" { #expect(run.stdout.contains(#""points":3"#), "\(run.stdout)") }
+        // The whole track says nothing of the kind.
+        let clean = try await TestSupport.geotrack(command.map { $0 == "FILE" ? whole : $0 == "OUT" ? home.appendingPathComponent("clean.gpx").path : $0 },
+                                                   home: home)
+        #expect(clean.status == 0 && clean.stderr.isEmpty, "\(clean.stderr)")
+    }
+
     @Test("--quiet: nothing on stdout, and on stderr a line per change of state, not per fix; so for watch with gpsd down")
     func quiet() async throws {
         let home = try TestSupport.temporaryDirectory()

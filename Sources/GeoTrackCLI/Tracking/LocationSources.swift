@@ -96,10 +96,16 @@ package enum LocationSources {
     /// The note for ``sayWhatWasSkipped(_:)``, or nil when nothing was skipped.
     package static func skippedNote(_ statistics: ReplayStatistics, path: String) -> String? {
         let count = statistics.skippedTrackPoints
-        guard count > 0 else { return nil }
         let name = path == "-" ? "standard input" : Terminal.safe(path)
-        return "geotrack: skipped \(count) track point\(count == 1 ? "" : "s") of \(name) with an impossible or unreadable "
-            + "value (a latitude beyond ±90°, a longitude beyond ±180°, a time or number that is none)"
+        var lines: [String] = []
+        if count > 0 {
+            lines.append("geotrack: skipped \(count) track point\(count == 1 ? "" : "s") of \(name) with an impossible or unreadable "
+                         + "value (a latitude beyond ±90°, a longitude beyond ±180°, a time or number that is none)")
+        }
+        if statistics.cutTrackPoint {
+            lines.append("geotrack: \(name) ends inside a track point (a copy or a recording cut short?); that point was left out")
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "\n")
     }
 
     /// The settings every manager gets, whatever its source: filters, regions, visits.
