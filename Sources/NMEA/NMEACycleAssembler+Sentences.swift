@@ -878,7 +878,10 @@ extension NMEACycleAssembler {
         }
         attitude.source = "HDG"
         attitudeChanged = true
-        return .attitude
+        // gpsd 3.22 also prints the sensor's reading as the fix's magtrack (the deviation left
+        // out, its variation not taken), in place of the course's: its TPVs do, so replay's do.
+        newData.magneticTrack = heading
+        return [.attitude, .magneticTrack]
     }
 
     mutating func decodeTHS(_ f: NMEAFields) -> Mask? {
