@@ -66,6 +66,8 @@ final class GPXStreamDecoder {
     private var commentTail: (UInt8, UInt8) = (0, 0)
     /// Whether the document's root element has been read.
     private var sawRoot = false
+    /// The time of the last point with a position (0 before one).
+    private var lastPointTime = 0.0
 
     init(device: String?) {
         self.device = device
@@ -205,6 +207,10 @@ final class GPXStreamDecoder {
             }
             statistics.trackPoints += 1
             finishPoint()
+            // Points of one time (an app that samples faster than it writes seconds) become one
+            // point per time in a track and its statistics: counted, to be said.
+            if point.time != 0, point.time == lastPointTime, point.latitude.isFinite { statistics.repeatedTimes += 1 }
+            if point.latitude.isFinite { lastPointTime = point.time }
             if !pointSky.isEmpty || sentSky {
                 reports.append(.sky(skyView()))
                 statistics.reports += 1

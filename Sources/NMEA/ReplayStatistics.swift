@@ -31,6 +31,9 @@ public struct ReplayStatistics: Sendable, Hashable, CustomStringConvertible {
     public var skippedTrackPoints = 0
     /// Reports produced (fixes, sky views, attitudes).
     public var reports = 0
+    /// GPX track points with a position at the time of the point before them: a GPX track
+    /// (`--gpx`) and the statistics keep one point per time, the last.
+    public var repeatedTimes = 0
     /// Whether the GPX input ended inside a track point, which was left out.
     public var cutTrackPoint = false
     /// The root element of an XML input that is not GPX (`kml`, `html`, `TrainingCenterDatabase`),

@@ -18,6 +18,7 @@ extension ReplayStatistics {
         sum.trackPoints += sign * other.trackPoints
         sum.skippedTrackPoints += sign * other.skippedTrackPoints
         sum.reports += sign * other.reports
+        sum.repeatedTimes += sign * other.repeatedTimes
         // Not counts but what a document's start and end said, which only a GPX track (never
         // read in chunks) sets: a sum keeps either part's word, a difference the whole's.
         if sign > 0 {
@@ -30,6 +31,6 @@ extension ReplayStatistics {
     /// The stored properties, by name, that ``combined(with:sign:)`` combines (held to the type's own by a test).
     static let combinedProperties: Set<String> = [
         "sentences", "decoded", "badChecksums", "missingChecksums", "unknown", "proprietary", "junkRuns",
-        "invalidValues", "oversized", "trackPoints", "skippedTrackPoints", "reports", "foreignDocument", "cutTrackPoint",
+        "invalidValues", "oversized", "trackPoints", "skippedTrackPoints", "reports", "repeatedTimes", "foreignDocument", "cutTrackPoint",
     ]
 }

@@ -165,6 +165,31 @@ struct ReplayTests {
         #expect(clean.status == 0 && clean.stderr.isEmpty, "\(clean.stderr)")
     }
 
+    @Test("GPX points that share a time (an app sampling faster than it writes seconds): replay prints each, and replay --gpx and stats, which keep one per time, say how many",
+          arguments: [(["replay", "FILE", "--json"], 4), (["replay", "FILE", "--gpx", "OUT"], 2), (["stats", "FILE", "--json"], 2)])
+    func repeatedTimesAreSaid(command: [String], points: Int) async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let track = home.appendingPathComponent("fast.gpx").path
+        try """
+        <?xml version="1.0"?><gpx version="1.1" creator="test"><trk><trkseg>
+        <trkpt lat="52.0000" lon="13.0"><time>2020-01-01T10:00:00Z</time></trkpt>
+        <trkpt lat="52.0005" lon="13.0"><time>2020-01-01T10:00:00Z</time></trkpt>
+        <trkpt lat="52.0010" lon="13.0"><time>2020-01-01T10:00:01Z</time></trkpt>
+        <trkpt lat="52.0015" lon="13.0"><time>2020-01-01T10:00:01Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(toFile: track, atomically: true, encoding: .utf8)
+        let out = home.appendingPathComponent("out.gpx").path
+        let run = try await TestSupport.geotrack(command.map { $0 == "FILE" ? track : $0 == "OUT" ? out : $0 }, home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "geotrack: 2 track points of \(track) have the time of the point before; a GPX track (--gpx) and stats keep one point per time, the last\n")
+        switch command[0] {
+        case "stats": #expect(run.stdout.contains(#""points":\#(points)"#), "\(run.stdout)")
+        case _ where command.contains("--gpx"):
+            #expect(try String(contentsOfFile: out, encoding: .utf8).components(separatedBy: "<trkpt ").count - 1 == points)
+        default: #expect(run.stdout.split(separator: "\n").count == points, "\(run.stdout)")
+        }
+    }
+
     @Test("--quiet: nothing on stdout, and on stderr a line per change of state, not per fix; so for watch with gpsd down")
     func quiet() async throws {
         let home = try TestSupport.temporaryDirectory()

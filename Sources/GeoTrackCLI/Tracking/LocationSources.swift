@@ -102,6 +102,11 @@ package enum LocationSources {
             lines.append("geotrack: skipped \(count) track point\(count == 1 ? "" : "s") of \(name) with an impossible or unreadable "
                          + "value (a latitude beyond ±90°, a longitude beyond ±180°, a time or number that is none)")
         }
+        if statistics.repeatedTimes > 0 {
+            let repeated = statistics.repeatedTimes
+            lines.append("geotrack: \(repeated) track point\(repeated == 1 ? "" : "s") of \(name) \(repeated == 1 ? "has" : "have") the time of "
+                         + "the point before; a GPX track (--gpx) and stats keep one point per time, the last")
+        }
         if statistics.cutTrackPoint {
             lines.append("geotrack: \(name) ends inside a track point (a copy or a recording cut short?); that point was left out")
         }
