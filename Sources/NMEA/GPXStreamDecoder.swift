@@ -9,7 +9,7 @@ import Glibc
 /// A small tag-level state machine, not a DOM: memory stays bounded whatever the file's size.
 /// It takes `lat`/`lon`, `<time>`, `<ele>`, and speed (m/s) and course (degrees) from GPX 1.0
 /// `<speed>`/`<course>` or from any extension element of those names (such as Garmin's
-/// `gpxtpx:speed`). A track cut off mid-point (a copy that stopped) ends at its last
+/// `gpxtpx:speed`), and an echo sounder's depth (metres) from one named `depth`. A track cut off mid-point (a copy that stopped) ends at its last
 /// complete point, and ``ReplayStatistics/cutTrackPoint`` says the rest was left out.
 ///
 /// What a receiver said about the fix is kept too, so that a track replayed into another track
@@ -28,11 +28,11 @@ final class GPXStreamDecoder {
     private static let maximumText = 64
 
     private enum Mode { case text, tag, comment, skipTag }
-    private enum Element { case none, time, elevation, speed, course, fix, geoidHeight, dgpsAge, dgpsStation, satellites, hdop, vdop, pdop }
+    private enum Element { case none, time, elevation, speed, course, depth, fix, geoidHeight, dgpsAge, dgpsStation, satellites, hdop, vdop, pdop }
 
     /// The elements of a point whose text is read, by their local name (any namespace prefix dropped).
     private static let capturedElements: [(name: String, element: Element)] = [
-        ("time", .time), ("ele", .elevation), ("speed", .speed), ("course", .course), ("fix", .fix),
+        ("time", .time), ("ele", .elevation), ("speed", .speed), ("course", .course), ("depth", .depth), ("fix", .fix),
         ("geoidheight", .geoidHeight), ("ageofdgpsdata", .dgpsAge), ("dgpsid", .dgpsStation),
         ("sat", .satellites), ("hdop", .hdop), ("vdop", .vdop), ("pdop", .pdop),
     ]
@@ -233,6 +233,8 @@ final class GPXStreamDecoder {
             if let v = Self.number(trimmed), v.isFinite, v >= 0, v < 1e5 { point.speed = v } else { pointInvalid = true }
         case .course:
             if let v = Self.number(trimmed), v.isFinite, (0...360).contains(v) { point.track = v } else { pointInvalid = true }
+        case .depth:
+            if let v = Self.number(trimmed), v.isFinite, v >= 0, v < 1e5 { point.depth = v } else { pointInvalid = true }
         case .fix:
             // A `fixType` outside GPX's list says nothing of the position: the point stays, as without `<fix>`.
             fixType = Self.fixType(trimmed)

@@ -173,6 +173,36 @@ struct GPXTests {
         #expect(checked.count == 7, "\(checked)")
     }
 
+    @Test("an echo sounder's depth is in the track (TrackPointExtension v2's depth, before speed and course) and survives a replay of it")
+    func depthInTheTrack() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let log = TestSupport.packageRoot.appendingPathComponent("Tests/NMEATests/Logs/marine-mix.nmea").path
+        let gpx = home.appendingPathComponent("boat.gpx").path
+        let record = try await TestSupport.geotrack(["replay", log, "--gpx", gpx], home: home)
+        #expect(record.status == 0, "\(record.stderr)")
+        // The depth gpsd printed last for each time: what the track's point of that time holds.
+        let json = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
+        var depths: [String: Double] = [:]
+        for line in json.stdout.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let time = object["time"] as? String, object["lat"] != nil else { continue }
+            depths[String(time.prefix(19))] = object["depth"] as? Double
+        }
+        #expect(depths.values.count > 3, "\(depths)")
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(text.contains("<gpxtpx:depth>") && text.contains("</gpxtpx:depth><gpxtpx:speed>"), "\(text.prefix(1500))")
+        let back = try await TestSupport.geotrack(["replay", gpx, "--json"], home: home)
+        #expect(back.status == 0, "\(back.stderr)")
+        var replayed: [String: Double] = [:]
+        for line in back.stdout.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let time = object["time"] as? String else { continue }
+            replayed[String(time.prefix(19))] = object["depth"] as? Double
+        }
+        #expect(replayed == depths, "log \(depths.sorted { $0.key < $1.key }) track \(replayed.sorted { $0.key < $1.key })")
+        #expect(try await TestSupport.run("/usr/bin/xmllint", ["--noout", gpx]).status == 0)
+    }
+
     @Test("an RTK receiver's millimetres survive write, read and write again: <ele> as gpxlogger's %.4f, <geoidheight> as gpsd's geoidSep")
     func millimetresSurvive() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -61,8 +61,12 @@ package enum GPXFormat {
         if let age = fix.dgpsAge, let station = fix.dgpsStation, age.isFinite, age >= 0, (0...1023).contains(station) {
             line += "<ageofdgpsdata>" + NumberText.fixed(age, decimals: 1) + "</ageofdgpsdata><dgpsid>\(station)</dgpsid>"
         }
-        if fix.speed != nil || fix.track != nil {
+        let depth = fix.depth.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        if fix.speed != nil || fix.track != nil || depth != nil {
             line += "<extensions><gpxtpx:TrackPointExtension>"
+            // TrackPointExtension v2's order: depth (an echo sounder's, in metres, with gpsd's
+            // three decimals) comes before speed and course.
+            if let depth { line += "<gpxtpx:depth>" + NumberText.fixed(depth, decimals: 3) + "</gpxtpx:depth>" }
             if let speed = fix.speed { line += "<gpxtpx:speed>" + NumberText.fixed(speed, decimals: 3) + "</gpxtpx:speed>" }
             if let track = fix.track { line += "<gpxtpx:course>" + NumberText.fixed(track, decimals: courseDecimals) + "</gpxtpx:course>" }
             line += "</gpxtpx:TrackPointExtension></extensions>"
