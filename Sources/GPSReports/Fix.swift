@@ -68,6 +68,10 @@ public struct Fix: Sendable, Hashable {
     public var dgpsAge: Double?
     /// The differential reference station's id (gpsd `dgpsSta`), known with ``dgpsAge``.
     public var dgpsStation: Int?
+    /// Whether this fix is the first of a GPX track segment after another: the track's recorder
+    /// stopped between the two (a pause, a lost signal), so nothing is known of the way from the
+    /// last fix to this one. Set only by a GPX track's reader; no part of gpsd's TPV.
+    public var beginsTrackSegment = false
     /// The members of gpsd's TPV that GeoTrack does not read (keys a newer gpsd added, such as
     /// `velN`), as gpsd wrote them: `"velN":-1.1,"velE":-2.3`. ``tpvJSON()`` writes them back,
     /// so `watch --json` prints every key gpsd printed. Nil when there were none.

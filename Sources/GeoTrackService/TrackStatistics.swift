@@ -63,6 +63,13 @@ public struct TrackStatistics: Sendable {
         !(seconds > 0 && seconds <= gapLimit)
     }
 
+    /// Whether the interval that ends at `location`, `seconds` after the location before it, is
+    /// a gap: by its time (``isGap(seconds:)``), or because a GPX track starts a new segment
+    /// there (``Fix/beginsTrackSegment``): its recorder stopped between the two.
+    public static func isGap(before location: Location, seconds: Double) -> Bool {
+        isGap(seconds: seconds) || location.fix.beginsTrackSegment
+    }
+
     /// How many locations the track has: one per time.
     public private(set) var points = 0
     /// The first location.
@@ -134,7 +141,7 @@ public struct TrackStatistics: Sendable {
             let seconds = location.timestamp.timeIntervalSince(previous.timestamp)
             if seconds > 0 { elapsed += seconds }
             // Within a stop only the receiver's own speed says it moves: positions there wander.
-            if !Self.isGap(seconds: seconds),
+            if !Self.isGap(before: location, seconds: seconds),
                let moved = Self.movement(from: previous, to: location, seconds: seconds), !(stopped && moved.derived) {
                 movingTime += seconds
                 distance += moved.metres

@@ -68,6 +68,10 @@ final class GPXStreamDecoder {
     private var sawRoot = false
     /// The time of the last point with a position (0 before one).
     private var lastPointTime = 0.0
+    /// Whether a point has been reported, and whether a `<trkseg>` opened since the last one:
+    /// the next point then begins a segment after another.
+    private var reportedPoint = false
+    private var segmentOpened = false
 
     init(device: String?) {
         self.device = device
@@ -151,6 +155,7 @@ final class GPXStreamDecoder {
             closeElement(name, into: &reports)
             return
         }
+        if name.elementsEqual("trkseg".utf8) || name.elementsEqual("trk".utf8) { segmentOpened = true }
         if name.elementsEqual("trkpt".utf8) || name.elementsEqual("rtept".utf8) {
             beginPoint(attributesFrom: nameEnd)
             if selfClosing { closeElement(name, into: &reports) }
@@ -216,7 +221,11 @@ final class GPXStreamDecoder {
                 statistics.reports += 1
                 sentSky = !pointSky.isEmpty
             }
-            reports.append(.fix(point.report(status: point.status, device: device)))
+            var fix = point.report(status: point.status, device: device)
+            fix.beginsTrackSegment = segmentOpened && reportedPoint
+            segmentOpened = false
+            reportedPoint = true
+            reports.append(.fix(fix))
             statistics.reports += 1
             return
         }

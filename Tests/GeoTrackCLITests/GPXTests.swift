@@ -173,6 +173,37 @@ struct GPXTests {
         #expect(checked.count == 7, "\(checked)")
     }
 
+    @Test("a GPX track's own segments stay segments: replay --gpx keeps them, and neither stats nor the picture count the jump between them as travelled")
+    func segmentsAreKept() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let track = home.appendingPathComponent("tunnel.gpx").path
+        // Two segments 2 s apart, 1.1 km between them: the recorder lost the signal in a tunnel.
+        try """
+        <?xml version="1.0"?>
+        <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+        <trkpt lat="46.0" lon="7.0"><time>2020-05-01T10:00:00Z</time></trkpt>
+        <trkpt lat="46.0001" lon="7.0"><time>2020-05-01T10:00:02Z</time></trkpt>
+        </trkseg><trkseg>
+        <trkpt lat="46.0101" lon="7.0"><time>2020-05-01T10:00:04Z</time></trkpt>
+        <trkpt lat="46.0102" lon="7.0"><time>2020-05-01T10:00:06Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.write(toFile: track, atomically: true, encoding: .utf8)
+        let stats = try await TestSupport.geotrack(["stats", "--json", track], home: home)
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+        // 11.1 m in each segment, at 5.6 m/s; not 1.1 km at 556 m/s.
+        let distance = try #require(summary["distance_m"] as? Double)
+        #expect(abs(distance - 22.2) < 0.5, "\(summary)")
+        #expect((summary["max_speed_mps"] as? Double ?? 1000) < 6, "\(summary)")
+        let out = home.appendingPathComponent("out.gpx").path
+        let svg = home.appendingPathComponent("out.svg").path
+        let replay = try await TestSupport.geotrack(["replay", track, "--gpx", out, "--svg", svg], home: home)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(text.components(separatedBy: "<trkseg>").map { $0.components(separatedBy: "<trkpt ").count - 1 } == [0, 2, 2], "\(text)")
+        #expect(TrackPictureTests.runs(try String(contentsOfFile: svg, encoding: .utf8)).count == 2)
+    }
+
     @Test("an echo sounder's depth is in the track (TrackPointExtension v2's depth, before speed and course) and survives a replay of it")
     func depthInTheTrack() async throws {
         let home = try TestSupport.temporaryDirectory()

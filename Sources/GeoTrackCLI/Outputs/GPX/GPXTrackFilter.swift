@@ -43,6 +43,11 @@ package struct GPXTrackFilter: Sendable {
             lastWritten = (coordinate, time)
             return .newSegment
         }
+        // A GPX track's own segments stay segments: its recorder stopped between them.
+        if fix.beginsTrackSegment {
+            lastWritten = (coordinate, time)
+            return .newSegment
+        }
         if time == last.time {
             lastWritten = (coordinate, time)
             return .replaceLast

@@ -53,7 +53,7 @@ package struct TrackPicture: Sendable {
     package init() {}
 
     /// Adds a location, coloured by the speed the receiver reported (as the statistics count
-    /// it), or else by the speed from the previous location. A gap (``TrackStatistics/isGap``)
+    /// it), or else by the speed from the previous location. A gap (``TrackStatistics/isGap(before:seconds:)``)
     /// breaks the line rather than drawing a jump nobody travelled.
     package mutating func add(_ location: Location) {
         let coordinate = location.coordinate
@@ -62,7 +62,7 @@ package struct TrackPicture: Sendable {
         var gap = false
         if let previous {
             let seconds = location.timestamp.timeIntervalSince(previous.time)
-            gap = TrackStatistics.isGap(seconds: seconds)
+            gap = TrackStatistics.isGap(before: location, seconds: seconds)
             if reported == nil, !gap { speed = previous.coordinate.distance(to: coordinate) / seconds }
         }
         previous = (coordinate, location.timestamp)
