@@ -254,7 +254,10 @@ extension LocationManager {
     /// its ``headingFilter``) and a display can ask of any location it shows.
     public func courseHeading(for location: Location) -> Heading? {
         guard let speed = location.speed, speed >= minimumSpeedForCourseHeading else { return nil }
-        return Heading(trueHeading: location.course, magneticHeading: location.fix.magneticTrack,
+        // The magnetic course from the variation, as for a sensor: gpsd's own magtrack, where it
+        // works one out, adds the variation where it should take it away.
+        let magnetic = location.course.flatMap { course in Self.magneticVariation(at: location).map { course - $0 } }
+        return Heading(trueHeading: location.course, magneticHeading: magnetic,
                        headingAccuracy: location.courseAccuracy, timestamp: location.timestamp, source: .courseOverGround)
     }
 

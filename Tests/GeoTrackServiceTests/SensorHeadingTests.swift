@@ -79,6 +79,18 @@ import Testing
                 "\(String(describing: modelled))")
     }
 
+    @Test("without a sensor, the course heading's magnetic value is the course less the variation (east positive), as a compass would read it")
+    func courseHeadingMagnetic() async throws {
+        let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in Self.passage(seconds: 3) { _ in [] } }
+        let service = GeolocationService(manager: harness.manager)
+        let shown = try #require(await Self.shown(at: 2, by: service))
+        let variation = MagneticModel.declination(latitude: ServiceHarness.origin.latitude,
+                                                  longitude: ServiceHarness.origin.longitude + 2 * 6 / 111_320 / cos(ServiceHarness.origin.latitude * .pi / 180))
+        #expect(variation > 1, "Stockholm's declination is east: \(variation)")
+        #expect(shown?.source == .courseOverGround && shown?.trueHeading == 90, "\(String(describing: shown))")
+        #expect(abs((shown?.magneticHeading ?? .nan) - (90 - variation)) < 0.05, "\(String(describing: shown)) variation \(variation)")
+    }
+
     @Test("with a true-north sensor and a magnetic compass both reporting, the true-north sensor is shown, not each in turn")
     func trueNorthSensorWins() async throws {
         let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in
