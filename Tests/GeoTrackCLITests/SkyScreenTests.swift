@@ -101,8 +101,19 @@ struct SkyScreenTests {
             #expect(Self.value("Sats", in: lines) == nil, "\(status)")
             #expect(Self.value("DOP", in: lines) == "-" || Self.value("DOP", in: lines) == nil, "\(lines)")
             #expect(!lines.contains { $0.contains("GPS        5") }, "the table is empty: \(lines)")
-            #expect(lines.contains { $0.contains("● used     0") }, "\(lines)")
+            // Nothing is known of the satellites now: dashes, not counts of 0.
+            #expect(lines.contains { $0.contains("● used     -") } && lines.contains { $0.contains("seen     -") }, "\(lines)")
         }
+    }
+
+    @Test("a fix from a log without GSV (no sky view at all): the legend's counts are dashes, not 'used 0' beside a 3D fix")
+    func noSkyViewAtAll() throws {
+        var screen = SkyScreen(options: RenderOptions(sourceName: "nmea-rtk.nmea"))
+        screen.apply(.status(.fix(try #require(Location(fix: Self.fix(), sky: nil)), heading: nil)))
+        let lines = screen.render(width: 80, height: 24, color: false)
+        #expect(lines.contains { $0.contains("● used     -") } && lines.contains { $0.contains("○ not used -") }
+                && lines.contains { $0.contains("seen     -") }, "\(lines.joined(separator: "\n"))")
+        #expect(!lines.contains { $0.contains("used     0") })
     }
 
     @Test("the fix panel: time, position, MSL and HAE, speed, climb, course (each with its error), heading and its source, mode and status")

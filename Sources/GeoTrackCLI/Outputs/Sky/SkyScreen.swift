@@ -136,10 +136,11 @@ package struct SkyScreen: Sendable {
     static let legendWidth = 14
 
     private func drawLegend(on canvas: inout TextCanvas, top: Int, left: Int, limit: Int) {
-        let used = sky?.used ?? 0
-        // A sky that knows only how many satellites are used (a replayed GPX track) has no
-        // count of those seen, nor so of those not used: a dash, not a 0.
-        let seen = sky == nil ? 0 : sky?.seen
+        // No sky view at all (a log without GSV, gpsd before its first SKY) says nothing of the
+        // satellites, and a sky that knows only how many are used (a replayed GPX track) nothing
+        // of those seen, nor so of those not used: a dash, not a 0 beside a 3D fix.
+        let used = sky.map { String($0.used) } ?? "-"
+        let seen = sky?.seen
         let notUsed = seen.map { max(0, $0 - (sky?.listed.filter(\.used).count ?? 0)) }
         canvas.put(SkyPlot.usedMark, row: top, column: left, style: .green)
         canvas.put(" used     \(used)", row: top, column: left + 1)
@@ -259,7 +260,8 @@ package struct SkyScreen: Sendable {
     private static func describe(_ heading: Heading) -> String {
         let source = switch heading.source {
         case .sensor(let name): name ?? "sensor"
-        case .courseOverGround: "course over ground"
+        // "course", not "course over ground": the line fits the 80-column layout's left column.
+        case .courseOverGround: "course"
         }
         return CompassPoint.bearing(heading.bestHeading) + (heading.trueHeading == nil ? " magnetic" : " true")
             + " (\(source))"
