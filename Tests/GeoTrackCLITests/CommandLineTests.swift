@@ -150,6 +150,21 @@ struct CommandLineTests {
         #expect(GeoTrack.dashedFileName(["--json", "-q", "-", "-nosuch.nmea"]) == nil)
     }
 
+    @Test("a usage error is one line in lower case, pointing at the help of the very command it is about, however deep",
+          arguments: [
+              (["outbox", "clear"], "geotrack: name one destination, or give --all; see 'geotrack outbox clear --help'\n"),
+              (["auth", "status", "extra"], "geotrack: unexpected argument 'extra'; see 'geotrack auth status --help'\n"),
+              (["replay"], "geotrack: missing expected argument '<file>'; see 'geotrack replay --help'\n"),
+              (["--bogus"], "geotrack: unknown option '--bogus'; see 'geotrack watch --help'\n"),
+              (["stats", "--json"], "geotrack: missing expected argument '<file> ...'; see 'geotrack stats --help'\n"),
+          ])
+    func usageLinePointsAtTheCommand(arguments: [String], stderr: String) async throws {
+        let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
+        #expect(run.status == 64)
+        #expect(run.stderr == stderr)
+        #expect(run.stdout.isEmpty)
+    }
+
     @Test("usage errors exit 64", arguments: [
         ["watch", "--count", "0"], ["watch", "--gpsd", "host:99999"], ["replay"], ["watch", "--timeout", "3"],
         ["watch", "--once", "--count", "2"], ["replay", "x.nmea", "--speed", "0"], ["watch", "--format", "utm"], ["frobnicate"],

@@ -20,7 +20,7 @@ package struct GeoTrack: AsyncParsableCommand {
           Examples:
             geotrack                              follow gpsd on localhost:2947
             geotrack watch --gpx trip.gpx         record a track while watching
-            geotrack watch --json | jq -c .lat    gpsd's TPV objects, one per line
+            geotrack watch --json > fixes.jsonl   gpsd's TPV objects, one per line
             geotrack replay drive.nmea --realtime --speed 10
             geotrack replay drive.nmea --json > fixes.jsonl
             geotrack sky                          satellites and the fix, full screen
@@ -188,8 +188,21 @@ package struct GeoTrack: AsyncParsableCommand {
         let text = message(for: error)
         var first = text.split(whereSeparator: \.isNewline).first.map(String.init) ?? text
         if first.hasSuffix(".") { first.removeLast() }
-        let subcommands = configuration.subcommands.map { $0._commandName }
-        let help = arguments.dropFirst().first { subcommands.contains($0) }.map { "geotrack \($0) --help" } ?? "geotrack --help"
+        // Lower case as every other error line starts ("unknown option", not "Unknown option"),
+        // but an initialism stays as it is ("GPX file …").
+        if let initial = first.first, initial.isUppercase, first.dropFirst().first?.isLowercase == true {
+            first = initial.lowercased() + first.dropFirst()
+        }
+        // The help of the deepest command named (`geotrack outbox clear --help`, not outbox's).
+        var level = configuration.subcommands
+        var path: [String] = []
+        for word in routed(Array(arguments.dropFirst())) {
+            if word.hasPrefix("-") { break }
+            guard let command = level.first(where: { $0._commandName == word }) else { continue }
+            path.append(word)
+            level = command.configuration.subcommands
+        }
+        let help = (["geotrack"] + path + ["--help"]).joined(separator: " ")
         return "geotrack: \(first); see '\(help)'"
     }
 }

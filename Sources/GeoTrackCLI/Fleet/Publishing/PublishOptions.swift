@@ -31,7 +31,7 @@ package struct PublishOptions: ParsableArguments {
     package var wait: Double = 10
 
     @Option(name: .customLong("publish-interval"), parsing: .unconditional, help: ArgumentHelp(
-        "Publish at most one location per this many whole seconds (default 1: a device's tst, in whole seconds, never repeats).",
+        "Publish at most one location per this many whole seconds (at least 1: a device's tst, in whole seconds, never repeats).",
         valueName: "seconds"))
     package var interval: Int = 1
 

@@ -30,7 +30,7 @@ package enum StatisticsReport {
             rows.append(("area", format.format(southWest) + " to " + format.format(northEast)))
         }
         rows.append(("trips", "\(statistics.trips)"))
-        rows.append(("stops", "\(statistics.stops.count) (5 min or more within \(Int(TrackStatistics.stopRadius)) m)"))
+        rows.append(("stops", "\(statistics.stops.count) (5 min or more within \(units.length(TrackStatistics.stopRadius)))"))
         for stop in statistics.stops {
             let until = stop.departure.map { " to " + UTCText.timestamp($0) } ?? " to the end"
             rows.append(("  stop", format.format(stop.center) + "  " + UTCText.timestamp(stop.arrival) + until))
