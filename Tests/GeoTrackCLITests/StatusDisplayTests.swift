@@ -109,6 +109,25 @@ struct StatusDisplayTests {
         #expect(harness.output() == expected)
     }
 
+    @Test("on a terminal, a replay's end keeps its last position on screen, the very last even if held back, and says the end below it")
+    func endKeepsLastFix() {
+        let harness = Harness()
+        let display = harness.display(.terminal, interval: 0.2)
+        display.show(Self.fix(0))
+        // Within the redraw interval: held back, but it is where the replay ended.
+        display.show(Self.fix(1))
+        display.show(.finished)
+        display.finish()
+        let expected = "\u{1B}[?25l"
+            + "\r3D  51.50000°N 0.12000°W  22:13:20Z\u{1B}[J\r"
+            + "\r3D  51.50000°N 0.12000°W  22:13:21Z\u{1B}[J\r"
+            + "\n"
+            + "\rend of the source\u{1B}[J\r"
+            + "\n\u{1B}[?25h"
+        let output = harness.output()
+        #expect(output == expected, "\(output.debugDescription)")
+    }
+
     @Test("not a terminal: one plain line per change, nothing repeated, no escape codes")
     func lines() {
         let harness = Harness()

@@ -105,6 +105,14 @@ package final class StatusDisplay: Sendable {
                     return
                 }
             }
+            if mode == .terminal, case .finished = status, state.drawn, Self.showsPosition(state.status) {
+                // A replay's end keeps its last position on screen, the one the replay ended at
+                // (held back by the redraw interval or not): the end is said on the line below.
+                if state.pending { draw(&state, now: now) }
+                if !Terminal.write("\n", to: descriptor) { state.outputClosed = true }
+                state.drawn = false
+                state.lastLine = nil
+            }
             let sameKind = Self.sameKind(state.status, status)
             state.status = status
             // Only a line redrawn in place counts down: as plain lines, a countdown would print
@@ -299,6 +307,14 @@ package final class StatusDisplay: Sendable {
             if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
         case .silent, .changes:
             break
+        }
+    }
+
+    /// Whether `status` shows a position: a fix, or a stale one.
+    static func showsPosition(_ status: TrackingStatus?) -> Bool {
+        switch status {
+        case .fix?, .stale(_?)?: true
+        default: false
         }
     }
 
