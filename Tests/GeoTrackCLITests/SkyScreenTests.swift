@@ -225,6 +225,12 @@ struct SkyScreenTests {
         for line in lines {
             #expect(line.unicodeScalars.count <= width - 1, "\(width)×\(height): \(line)")
         }
+        // Whatever of the table fits, what does not is said: rows and '… N more', or with room
+        // for one row only, how many satellites a taller window lists.
+        if width >= 60 {
+            #expect(lines.contains { $0.contains("more (a taller window shows them)") || $0.contains("40 satellites (a taller window lists them)") },
+                    "\(width)×\(height): \(lines.joined(separator: "\n"))")
+        }
         if width >= 80 {
             #expect(lines.contains { $0.hasSuffix(SatelliteTable.header) })
             #expect(lines.contains { $0.contains("more (a taller window shows them)") } == (height < 54))

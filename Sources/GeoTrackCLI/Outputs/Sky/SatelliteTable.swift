@@ -26,8 +26,14 @@ enum SatelliteTable {
     /// all fit, the last row says how many are left out.
     static func draw(_ satellites: [Satellite], on canvas: inout TextCanvas, top: Int, left: Int, rows: Int, limit: Int) {
         guard rows >= 1 else { return }
-        canvas.put(header, row: top, column: left, style: .bold, limit: limit)
         let listed = sorted(satellites)
+        if rows == 1, !listed.isEmpty {
+            // Room for a header and no row under it: say what is not shown instead.
+            canvas.put("\(listed.count) satellite\(listed.count == 1 ? "" : "s") (a taller window lists them)", row: top,
+                       column: left, style: .dim, limit: limit)
+            return
+        }
+        canvas.put(header, row: top, column: left, style: .bold, limit: limit)
         let room = rows - 1
         let shown = listed.count <= room ? listed.count : max(0, room - 1)
         for (index, satellite) in listed.prefix(shown).enumerated() {

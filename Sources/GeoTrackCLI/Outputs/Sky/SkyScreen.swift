@@ -110,6 +110,9 @@ package struct SkyScreen: Sendable {
         let available = height.map { $0 - 1 - (twoColumns ? 0 : fix.count) } ?? 21
         var plotRows = min(16, (rightWidth - Self.legendWidth - 1) / 2, max(5, (available - 1) / 2))
         if let height, twoColumns { plotRows = min(plotRows, max(5, height - 4)) }
+        // One column with no room for the plot and a line of the table under it: the table, or
+        // what it says of the satellites it cannot list, rather than a plot cut in half.
+        if height != nil, !twoColumns, available < plotRows + 2 { plotRows = 0 }
         let tableRows = height == nil ? satellites.count + 1 : max(0, available - plotRows)
         let totalHeight = height ?? (1 + (twoColumns ? max(fix.count, plotRows + tableRows) : fix.count + plotRows + tableRows))
 
@@ -127,8 +130,10 @@ package struct SkyScreen: Sendable {
         let top = twoColumns ? 1 : 1 + fix.count
         let left = twoColumns ? Self.rightStart : 0
         let limit = usable - left
-        SkyPlot.draw(satellites, on: &canvas, top: top, left: left, rows: plotRows)
-        drawLegend(on: &canvas, top: top, left: left + SkyPlot.columns(rows: plotRows) + 1, limit: limit)
+        if plotRows > 0 {
+            SkyPlot.draw(satellites, on: &canvas, top: top, left: left, rows: plotRows)
+            drawLegend(on: &canvas, top: top, left: left + SkyPlot.columns(rows: plotRows) + 1, limit: limit)
+        }
         SatelliteTable.draw(satellites, on: &canvas, top: top + plotRows, left: left, rows: tableRows, limit: limit)
         return canvas.lines(color: color)
     }
