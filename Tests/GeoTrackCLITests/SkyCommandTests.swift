@@ -78,7 +78,8 @@ struct SkyCommandTests {
         #expect(SkyScreenTests.value("Altitude", in: lines) == "\(metres("altMSL")) m MSL  \(metres("altHAE")) m HAE")
         #expect(SkyScreenTests.value("Error", in: lines)?.hasPrefix("x ±\(metres("epx")) m  y ±\(metres("epy")) m") == true,
                 "\(lines)")
-        #expect(SkyScreenTests.value("Status", in: lines) == "ended")
+        // The last fix's kind, as gpsd's last TPV has it (no status beyond GPS in this log).
+        #expect(SkyScreenTests.value("Status", in: lines) == "ended, last: \(fix["mode"] as? Int ?? 0)D fix" && fix["status"] == nil, "\(fix)")
         #expect(SkyScreenTests.value("Receiver", in: lines) == "quectelLC79D.nmea (replay)")
         // Three systems in the log, each named.
         for system in ["GPS", "GLONASS", "Galileo"] {
@@ -141,7 +142,7 @@ struct SkyCommandTests {
         #expect(lines.allSatisfy { $0.count <= 79 })
     }
 
-    @Test("on a TERM=dumb terminal, sky writes no escape sequence: its last screen, once, as for a pipe")
+    @Test("on a TERM=dumb terminal, sky writes no escape sequence: a line per change of state while it runs, so it is seen to work, then its last screen, once, as for a pipe")
     func dumbTerminal() async throws {
         let home = try TestSupport.temporaryDirectory()
         let command = ["env", "TERM=dumb", "HOME=" + home.path, TestSupport.binary, "sky", "--replay", Self.log]
@@ -150,6 +151,15 @@ struct SkyCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.stdout.contains("\u{1B}"), "\(run.stdout.prefix(200).debugDescription)")
         #expect(run.stdout.contains("Position  50.04095°N 19.98048°E"), "\(run.stdout)")
+        // The terminal shows stderr too: the changes came first, the screen at the end.
+        let lines = run.stdout.split(whereSeparator: \.isNewline).map(String.init)
+        let replaying = try #require(lines.firstIndex(of: "geotrack: replaying \(Self.log)"), "\(run.stdout)")
+        let fixed = try #require(lines.firstIndex { $0.hasPrefix("geotrack: 3D  50.0") }, "\(run.stdout)")
+        let screen = try #require(lines.firstIndex { $0.hasPrefix("Position  ") })
+        #expect(replaying < fixed && fixed < screen)
+        // A pipe gets the screen alone: no line of changes on stderr.
+        let piped = try await TestSupport.geotrack(["sky", "--replay", Self.log], home: home)
+        #expect(piped.status == 0 && piped.stderr.isEmpty, "\(piped.stderr)")
     }
 
     @Test("sky --replay --realtime in a terminal: the view while it plays, and its last screen stays when the log ends")

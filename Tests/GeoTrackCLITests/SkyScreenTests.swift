@@ -252,7 +252,7 @@ struct SkyScreenTests {
         var ended = Self.screen()
         ended.apply(.status(.finished))
         let final = ended.render(width: 80, height: 24, color: false)
-        #expect(Self.value("Status", in: final) == "ended")
+        #expect(Self.value("Status", in: final) == "ended, last: 3D fix, DGPS", "the last fix's kind stays said")
         #expect(Self.value("Position", in: final) == "51.50012°N 0.12346°W")
         // And the heading shown with that fix, as the status line's last one shows it.
         #expect(Self.value("Heading", in: final) == "270° W true (HDT)")

@@ -74,11 +74,17 @@ extension GeoTrack {
             let sourceName = LocationSources.sourceName(replay: replay, settings: settings)
             let render = RenderOptions(format: settings.format, units: settings.units,
                                        color: Terminal.colorAllowed(isTerminal: isTerminal, environment: environment),
-                                       sourceName: sourceName, device: replay == nil ? settings.device : nil)
+                                       sourceName: sourceName, startingMessage: replay == nil ? nil : "replaying " + sourceName,
+                                       device: replay == nil ? settings.device : nil)
             let screen = SkyDisplay(mode: isTerminal ? .terminal : .snapshot(width: Terminal.columns(STDOUT_FILENO) ?? 80),
                                     screen: SkyScreen(options: render, replayedFile: replay.map { _ in FilePath(sourceName).lastComponent?.string ?? sourceName }),
                                     color: render.color, terminalMode: isTerminal ? TerminalMode() : nil)
-            let output = TrackerOutput(display: screen, stopAfter: nil)
+            // A terminal that cannot redraw (TERM=dumb: an editor's shell, a screen reader) gets
+            // the screen once, at the end; until then a line on stderr for each change of state
+            // says that something is happening, as watch --quiet does.
+            let changes: [any RunOutput] = Terminal.isTerminal(STDOUT_FILENO) && !isTerminal
+                ? [StatusDisplay(mode: .changes, options: render, descriptor: STDERR_FILENO)] : []
+            let output = TrackerOutput(display: screen, outputs: changes, stopAfter: nil)
             let replaying = replay.map { LocationSources.replay(path: $0, speed: pace.factor) }
             let run = await MainActor.run {
                 let manager = if let replaying {

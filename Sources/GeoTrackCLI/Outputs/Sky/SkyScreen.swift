@@ -170,10 +170,7 @@ package struct SkyScreen: Sendable {
         case .fix(let current, let shown):
             location = current
             heading = shown
-            let mode = current.gnss.fixMode
-            var text = "\(mode) fix"
-            if let kind = current.gnss.status, kind != .unknown, kind != .gps { text += ", \(kind)" }
-            lines.append(Line(label: "Status", value: text, style: mode == .threeD ? .green : .yellow))
+            lines.append(Line(label: "Status", value: Self.fixKind(current), style: current.gnss.fixMode == .threeD ? .green : .yellow))
         case .stale(let last):
             location = last
             heading = nil
@@ -181,7 +178,8 @@ package struct SkyScreen: Sendable {
         case .finished:
             location = finalLocation
             heading = finalHeading
-            lines.append(Line(label: "Status", value: "ended", style: .dim))
+            // The kind of the last fix stays said: a snapshot (a pipe, TERM=dumb) shows only this screen.
+            lines.append(Line(label: "Status", value: "ended" + (finalLocation.map { ", last: " + Self.fixKind($0) } ?? ""), style: .dim))
         default:
             location = nil
             heading = nil
@@ -260,6 +258,13 @@ package struct SkyScreen: Sendable {
         var plain = options
         plain.color = false
         return plain
+    }
+
+    /// "3D fix", "2D fix, DGPS": the mode and, when it says more than GPS, the status.
+    private static func fixKind(_ location: Location) -> String {
+        var text = "\(location.gnss.fixMode) fix"
+        if let kind = location.gnss.status, kind != .unknown, kind != .gps { text += ", \(kind)" }
+        return text
     }
 
     private static func describe(_ heading: Heading) -> String {
