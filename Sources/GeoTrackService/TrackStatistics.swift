@@ -65,7 +65,7 @@ public struct TrackStatistics: Sendable {
 
     /// Whether the interval that ends at `location`, `seconds` after the location before it, is
     /// a gap: by its time (``isGap(seconds:)``), or because a GPX track starts a new segment
-    /// there (``Fix/beginsTrackSegment``): its recorder stopped between the two.
+    /// there (`Fix.beginsTrackSegment`): its recorder stopped between the two.
     public static func isGap(before location: Location, seconds: Double) -> Bool {
         isGap(seconds: seconds) || location.fix.beginsTrackSegment
     }
