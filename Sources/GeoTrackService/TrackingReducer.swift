@@ -43,6 +43,9 @@ struct TrackingReducer: Sendable {
     /// connection alone is not gpsd: a port that accepts and closes, or another service there
     /// (an ssh banner), never answers, and is neither "searching" nor gpsd come back.
     private var answered = false
+    /// The location came before the connection was lost: after a reconnection it is the last
+    /// known position (stale), not a fix, until a new location comes.
+    private var locationBeforeLoss = false
 
     init(authorization: AuthorizationStatus, receiver: ReceiverStatus, location: Location?, policyPath: String) {
         self.authorization = authorization
@@ -67,6 +70,7 @@ struct TrackingReducer: Sendable {
             location = new
             heading = shown
             receiverAbsent = false
+            locationBeforeLoss = false
             return answeredNow()
         case .heading(let shown):
             heading = shown
@@ -85,6 +89,7 @@ struct TrackingReducer: Sendable {
         case .disconnected(let error):
             answered = false
             lastError = error
+            locationBeforeLoss = location != nil
             // A source that failed for good is no lost connection: the run ends with its error,
             // said once, by whoever ends it (a replay of a file that holds no log).
             guard everConnected, !connectionLost, !Self.failsForGood(error) else { return [] }
@@ -151,6 +156,9 @@ struct TrackingReducer: Sendable {
             break
         }
         if receiver.isStale { return location.map { .stale($0) } ?? searching }
+        // gpsd back, and no position since: the receiver's fix mode is from before the loss, and
+        // the position too; searching until a new one comes.
+        if locationBeforeLoss { return searching }
         if let location, receiver.fixMode >= .twoD {
             return .fix(location, heading: heading)
         }

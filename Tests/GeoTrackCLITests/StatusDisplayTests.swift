@@ -128,6 +128,20 @@ struct StatusDisplayTests {
         #expect(output == expected, "\(output.debugDescription)")
     }
 
+    @Test("--quiet (changes): gpsd's return is a line of its own, even when the status stays the same; other events are not")
+    func changesSayReconnection() {
+        let harness = Harness()
+        let display = harness.display(.changes)
+        let refused = SourceError.connectionRefused(host: "localhost", port: 2947)
+        display.show(.unreachable(refused, retryingIn: nil))
+        display.event(TrackingEvent(.reconnected, at: Date(timeIntervalSince1970: 1_700_000_000)))
+        display.event(TrackingEvent(.regionEntered("home"), at: Date(timeIntervalSince1970: 1_700_000_001)))
+        display.finish()
+        let lines = harness.output().split(separator: "\n").map(String.init)
+        #expect(lines.count == 2, "\(lines)")
+        #expect(lines.last == "geotrack: 22:13:20Z reconnected to the source", "\(lines)")
+    }
+
     @Test("not a terminal: one plain line per change, nothing repeated, no escape codes")
     func lines() {
         let harness = Harness()

@@ -172,6 +172,38 @@ struct WatchEndToEndTests {
         #expect(lint.status == 0, "\(lint.stderr)")
     }
 
+    @Test("--quiet across a gpsd restart: the journal says gpsd is lost, then back, and shows no fix from before as current")
+    func quietAcrossRestart() async throws {
+        // New Mexico first, then New Zealand: a fix printed after the return is from the new gpsd.
+        var gpsd = try await GPSFake(log: Self.log, once: false)
+        let port = gpsd.port
+        let home = try await Self.grantedHome()
+        let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--quiet"], environment: Self.environment(home))
+        defer { watch.signal(SIGKILL) }
+        func lines() -> [String] { watch.stderr.split(separator: "\n").map(String.init) }
+        func isFix(_ line: String) -> Bool { line.hasPrefix("geotrack: 3D  ") || line.hasPrefix("geotrack: 2D  ") }
+        let fixed = await waitUntil(timeout: .seconds(60)) { lines().contains(where: isFix) }
+        #expect(fixed, "no fix from the first gpsd: \(watch.stderr)")
+        try await gpsd.stop(signal: SIGKILL)
+        let lost = await waitUntil(timeout: .seconds(30)) { lines().contains { $0.hasPrefix("geotrack: gpsd unreachable") } }
+        #expect(lost, "\(watch.stderr)")
+        gpsd = try await GPSFake(log: TestSupport.packageRoot.appendingPathComponent("Tests/GPSDTests/Logs/garmin48.nmea").path,
+                                 port: port, once: false)
+        // The retry waits out its backoff (at most 30 s) before it finds gpsd back.
+        let back = await waitUntil(timeout: .seconds(90)) { lines().contains { $0.contains("reconnected to gpsd") } }
+        #expect(back, "gpsd's return was never said: \(watch.stderr)")
+        let southern = await waitUntil(timeout: .seconds(60)) { lines().contains { isFix($0) && $0.contains("°S") } }
+        #expect(southern, "\(watch.stderr)")
+        let all = lines()
+        let reconnected = try #require(all.firstIndex { $0.contains("reconnected to gpsd") })
+        // After the return, every fix line is the new gpsd's: none repeats New Mexico as current.
+        let after = all[reconnected...].filter(isFix)
+        #expect(!after.isEmpty && after.allSatisfy { $0.contains("°S") }, "\(all)")
+        watch.signal(SIGTERM)
+        #expect(await watch.status(within: 30) == 0)
+        withExtendedLifetime(gpsd) {}
+    }
+
     @Test("kill -9 during a recording loses no point written, and leaves valid GPX that replays")
     func killLeavesReplayableGPX() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)

@@ -107,6 +107,26 @@ import Testing
         #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 3))) == [])
     }
 
+    @Test("after gpsd comes back, the fix from before the loss is not shown as current: searching until a new position, then that fix")
+    func noOldFixAfterReconnection() throws {
+        var reducer = reducer(.authorizedAlways)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD)))
+        _ = reducer.apply(.location(location, heading: nil))
+        #expect(reducer.status == .fix(location, heading: nil))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .disconnected(refused), fixMode: .threeD)))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .connected, fixMode: .threeD)))
+        #expect(reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 9, satellitesUsed: 6, fixMode: .threeD)))
+                == [.reconnected])
+        #expect(reducer.status == .searching(seen: 9, used: 6), "\(reducer.status)")
+        // Silent since: the old position is the last known one, marked stale.
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .stale, fixMode: .threeD)))
+        #expect(reducer.status == .stale(location))
+        let later = try #require(Location(fix: .synthetic(at: ServiceHarness.origin, second: 60)))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD)))
+        _ = reducer.apply(.location(later, heading: nil))
+        #expect(reducer.status == .fix(later, heading: nil))
+    }
+
     @Test("a source that failed for good (a file that holds no log) is no lost connection: no event, the status says it failed")
     func failedForGoodIsNoEvent() {
         let notALog = SourceError(.protocolError, message: "junk.bin holds no NMEA sentence or GPX track point gpsd would read")

@@ -162,8 +162,14 @@ package final class StatusDisplay: Sendable {
         state.withLock { state in
             guard !state.finished else { return }
             switch mode {
-            case .silent, .changes:
+            case .silent:
                 return
+            case .changes:
+                // gpsd back is said in so many words: the status alone may not change with it
+                // (a receiver still silent), and a journal would end on "connection refused".
+                // The other events are the tracker's, not changes of its state.
+                guard case .reconnected = event.kind else { return }
+                _ = Terminal.write("geotrack: " + line + "\n", to: descriptor)
             case .lines:
                 if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
             case .terminal:
