@@ -31,6 +31,7 @@
 #include <math.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,27 @@ static int geotrack_set_flags(int fd) {
     return fcntl(fd, F_SETFD, FD_CLOEXEC) == 0 ? 0 : -1;
 }
 
+/* Turns on TCP keepalive for a connection to gpsd: when the path to a remote gpsd dies
+ * (Wi-Fi or LTE gone, its machine off) without a FIN or RST ever arriving, a connection that
+ * has gone quiet is probed after GEOTRACK_KEEPALIVE_IDLE seconds, and given up with ETIMEDOUT
+ * when GEOTRACK_KEEPALIVE_COUNT probes, GEOTRACK_KEEPALIVE_INTERVAL seconds apart, get no
+ * reply: the reader then fails and the client connects again. A gpsd that is there but says
+ * nothing (no receiver) answers the probes, and stays connected. Best effort: a system
+ * without these options keeps the connection as before. */
+static void geotrack_keepalive(int fd) {
+    int on = 1, idle = GEOTRACK_KEEPALIVE_IDLE, interval = GEOTRACK_KEEPALIVE_INTERVAL, count = GEOTRACK_KEEPALIVE_COUNT;
+    (void)setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &on, sizeof(on));
+#ifdef TCP_KEEPIDLE
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle));
+#endif
+#ifdef TCP_KEEPINTVL
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof(interval));
+#endif
+#ifdef TCP_KEEPCNT
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &count, sizeof(count));
+#endif
+}
+
 /* Connects to host:port over TCP without blocking in connect(2): each address is tried in
  * turn, and the wait for it watches `wake_fd`. On success returns 0 and the connected,
  * non-blocking, close-on-exec socket in *out_fd; otherwise the last errno, or
@@ -176,6 +198,7 @@ int geotrack_connect(const char *host, const char *port, int wake_fd, int *out_f
         int fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
         if (fd < 0) { result = errno; continue; }
         if (geotrack_set_flags(fd) != 0) { result = errno; close(fd); continue; }
+        geotrack_keepalive(fd);
         if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0) {
             *out_fd = fd;
             freeaddrinfo(list);

@@ -133,6 +133,12 @@ final class GPSDConnection {
                 }
             case ECONNRESET, EPIPE, ESHUTDOWN:
                 throw SourceError.connectionClosed(host: host, port: port)
+            case ETIMEDOUT, EHOSTUNREACH, ENETUNREACH:
+                // TCP keepalive's probes went unanswered (geotrack_connect turns it on): the
+                // path to gpsd's machine is gone, though no end of the connection ever came.
+                throw SourceError(.connectionClosed, message: "lost gpsd at \(HostAndPort.text(host, port)): its machine stopped answering "
+                                  + "(\(String(cString: strerror(code))))", reason: "its machine stopped answering",
+                                  address: HostAndPort.text(host, port))
             default:
                 throw SourceError(.io, message: "reading from gpsd at \(HostAndPort.text(host, port)) failed: \(String(cString: strerror(code)))")
             }

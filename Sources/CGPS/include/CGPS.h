@@ -112,6 +112,13 @@ typedef struct {
 /// ready (or in error or hung up), 0 when woken, -1 with errno on failure.
 int geotrack_wait(int fd, short events, int wake_fd);
 
+/// TCP keepalive on the connection to gpsd: probes after this many idle seconds…
+#define GEOTRACK_KEEPALIVE_IDLE 15
+/// …this many seconds apart…
+#define GEOTRACK_KEEPALIVE_INTERVAL 5
+/// …and the connection is given up (ETIMEDOUT) after this many go unanswered.
+#define GEOTRACK_KEEPALIVE_COUNT 3
+
 /// Connects to host:port over TCP without blocking in connect(2): each address is tried in
 /// turn, and the wait for it watches `wake_fd`. On success returns 0 and the connected,
 /// non-blocking, close-on-exec socket in *out_fd; otherwise the last errno, or
