@@ -15,6 +15,10 @@ public struct GPSDConfiguration: Sendable {
     public var initialBackoff: Duration
     /// The longest delay between reconnection attempts.
     public var maximumBackoff: Duration
+    /// The longest delay after a refused connection: nothing listens on the port (gpsd stopped,
+    /// or being restarted). The refusal comes at once and costs nothing, so the client asks
+    /// often, and the track resumes soon after gpsd does rather than up to ``maximumBackoff`` later.
+    public var maximumBackoffWhenRefused: Duration
     /// Which SKY reports to deliver: every one, or only those whose summary changed.
     public var skyViews: SkyViewDelivery
     /// Whether a failed or lost connection is retried (the default). When `false`, the first
@@ -30,6 +34,7 @@ public struct GPSDConfiguration: Sendable {
         connectTimeout: Duration = .seconds(10),
         initialBackoff: Duration = .seconds(1),
         maximumBackoff: Duration = .seconds(30),
+        maximumBackoffWhenRefused: Duration = .seconds(2),
         skyViews: SkyViewDelivery = .every,
         reconnects: Bool = true
     ) {
@@ -40,6 +45,7 @@ public struct GPSDConfiguration: Sendable {
         self.connectTimeout = connectTimeout
         self.initialBackoff = initialBackoff
         self.maximumBackoff = maximumBackoff
+        self.maximumBackoffWhenRefused = maximumBackoffWhenRefused
         self.skyViews = skyViews
         self.reconnects = reconnects
     }

@@ -47,7 +47,9 @@ final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
                 // Only a connection that delivered resets the backoff: a gpsd (or anything else on
                 // the port) that accepts and at once closes must not be hammered every second.
                 if delivered { nextDelay = min(configuration.initialBackoff, configuration.maximumBackoff) }
-                let delay = nextDelay
+                let cap = error.code == .connectionRefused
+                    ? min(configuration.maximumBackoffWhenRefused, configuration.maximumBackoff) : configuration.maximumBackoff
+                let delay = min(nextDelay, cap)
                 nextDelay = min(delay * 2, configuration.maximumBackoff)
                 perform { $0.retrying(after: delay) }
                 do {

@@ -34,4 +34,31 @@ import Testing
         #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8)])
         #expect(server.accepted >= 5)
     }
+
+    @Test("a refused connection (gpsd stopped or restarting) is retried at most every 2 s: the track resumes soon after gpsd does")
+    func refusedIsRetriedOften() async throws {
+        let port = try Loopback.freePort()
+        let clock = ManualClock()
+        let client = GPSDClient(configuration: GPSDConfiguration(host: "127.0.0.1", port: port,
+                                                                 initialBackoff: .seconds(1), maximumBackoff: .seconds(30)),
+                                clock: clock, logger: Logger(label: "BackoffTests"))
+        var delays: [Duration] = []
+        var errors: [SourceError.Code] = []
+        for await event in client.events() {
+            switch event {
+            case .state(.disconnected(let error)):
+                errors.append(error.code)
+            case .state(.retrying(let delay)):
+                delays.append(delay)
+                if delays.count == 5 { break }
+                await clock.sleepers(atLeast: 1)
+                clock.advance(by: delay)
+            default:
+                continue
+            }
+            if delays.count == 5 { break }
+        }
+        #expect(errors.allSatisfy { $0 == .connectionRefused } && !errors.isEmpty, "\(errors)")
+        #expect(delays == [.seconds(1), .seconds(2), .seconds(2), .seconds(2), .seconds(2)])
+    }
 }
