@@ -5,60 +5,50 @@ import Logging
 import Testing
 
 @Suite struct BackoffTests {
-    @Test("a gpsd that accepts and at once closes gets a backoff that doubles, not a reconnect every second")
-    func acceptThenCloseBacksOff() async throws {
-        let server = try HostileGPSD(.acceptThenClose)
-        defer { server.stop() }
+    /// The first `count` retry delays of a client of `host:port` with these backoffs, and the
+    /// errors and connections before them; the clock moves on by exactly each delay.
+    static func retries(port: Int, initial: Duration, maximum: Duration, count: Int) async
+        -> (delays: [Duration], errors: [SourceError.Code], connected: Bool) {
         let clock = ManualClock()
-        let client = GPSDClient(configuration: GPSDConfiguration(host: "127.0.0.1", port: server.port,
-                                                                 initialBackoff: .seconds(1), maximumBackoff: .seconds(8)),
+        let client = GPSDClient(configuration: GPSDConfiguration(host: "127.0.0.1", port: port,
+                                                                 initialBackoff: initial, maximumBackoff: maximum),
                                 clock: clock, logger: Logger(label: "BackoffTests"))
         var delays: [Duration] = []
-        var sawConnected = false
+        var errors: [SourceError.Code] = []
+        var connected = false
         for await event in client.events() {
             switch event {
             case .state(.connected):
-                sawConnected = true
+                connected = true
+            case .state(.disconnected(let error)):
+                errors.append(error.code)
             case .state(.retrying(let delay)):
                 delays.append(delay)
-                if delays.count == 5 { break }
+                if delays.count == count { return (delays, errors, connected) }
                 // Let the session sleep on the clock, then move time on by exactly its delay.
                 await clock.sleepers(atLeast: 1)
                 clock.advance(by: delay)
             default:
                 continue
             }
-            if delays.count == 5 { break }
         }
-        #expect(sawConnected, "the server never accepted")
-        #expect(delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8)])
+        return (delays, errors, connected)
+    }
+
+    @Test("a gpsd that accepts and at once closes gets a backoff that doubles, not a reconnect every second")
+    func acceptThenCloseBacksOff() async throws {
+        let server = try HostileGPSD(.acceptThenClose)
+        defer { server.stop() }
+        let run = await Self.retries(port: server.port, initial: .seconds(1), maximum: .seconds(8), count: 5)
+        #expect(run.connected, "the server never accepted")
+        #expect(run.delays == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8)])
         #expect(server.accepted >= 5)
     }
 
     @Test("a refused connection (gpsd stopped or restarting) is retried at most every 2 s: the track resumes soon after gpsd does")
     func refusedIsRetriedOften() async throws {
-        let port = try Loopback.freePort()
-        let clock = ManualClock()
-        let client = GPSDClient(configuration: GPSDConfiguration(host: "127.0.0.1", port: port,
-                                                                 initialBackoff: .seconds(1), maximumBackoff: .seconds(30)),
-                                clock: clock, logger: Logger(label: "BackoffTests"))
-        var delays: [Duration] = []
-        var errors: [SourceError.Code] = []
-        for await event in client.events() {
-            switch event {
-            case .state(.disconnected(let error)):
-                errors.append(error.code)
-            case .state(.retrying(let delay)):
-                delays.append(delay)
-                if delays.count == 5 { break }
-                await clock.sleepers(atLeast: 1)
-                clock.advance(by: delay)
-            default:
-                continue
-            }
-            if delays.count == 5 { break }
-        }
-        #expect(errors.allSatisfy { $0 == .connectionRefused } && !errors.isEmpty, "\(errors)")
-        #expect(delays == [.seconds(1), .seconds(2), .seconds(2), .seconds(2), .seconds(2)])
+        let run = await Self.retries(port: try Loopback.freePort(), initial: .seconds(1), maximum: .seconds(30), count: 5)
+        #expect(!run.errors.isEmpty && run.errors.allSatisfy { $0 == .connectionRefused }, "\(run.errors)")
+        #expect(run.delays == [.seconds(1), .seconds(2), .seconds(2), .seconds(2), .seconds(2)])
     }
 }
