@@ -9,8 +9,9 @@ import Glibc
 /// A small tag-level state machine, not a DOM: memory stays bounded whatever the file's size.
 /// It takes `lat`/`lon`, `<time>`, `<ele>`, and speed (m/s) and course (degrees) from GPX 1.0
 /// `<speed>`/`<course>` or from any extension element of those names (such as Garmin's
-/// `gpxtpx:speed`), and an echo sounder's depth (metres) from one named `depth`. A track cut off mid-point (a copy that stopped) ends at its last
-/// complete point, and ``ReplayStatistics/cutTrackPoint`` says the rest was left out.
+/// `gpxtpx:speed`), and an echo sounder's depth (metres) from one named `depth`. A track cut
+/// off mid-point (a copy that stopped) ends at its last complete point, and
+/// ``ReplayStatistics/cutTrackPoint`` says the rest was left out.
 ///
 /// What a receiver said about the fix is kept too, so that a track replayed into another track
 /// (or into JSON) loses nothing its writer recorded: `<fix>` gives the mode and status (`none`
