@@ -93,7 +93,12 @@ package enum ParallelTPVJSON {
     package static func run(path: String, chunkSize: Int = defaultChunkSize, workers: Int = 2,
                             checkpoints: [Int] = checkpointDistances,
                             write: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool) throws(SourceError) -> Outcome? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Only a regular file is opened here: opening a named pipe (then left to the pipeline)
+        // would let its writer write the whole log into this open and go, and closing it would
+        // throw the log away, leaving the pipeline's own open waiting for a writer.
+        var named = stat()
+        guard stat(path, &named) == 0, (named.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
