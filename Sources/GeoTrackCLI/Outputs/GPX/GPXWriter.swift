@@ -242,7 +242,7 @@ package final class GPXWriter: Sendable {
             state.inSegment = inSegment
             state.closedTags = true
         } catch {
-            let failure = CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+            let failure = writeError(error, path: path)
             let restored = start < state.end ? state.lastPoint : ""
             let tags = closingTags(inSegment: state.inSegment)
             _ = try? file.resize(to: start)
@@ -270,7 +270,12 @@ package final class GPXWriter: Sendable {
         do {
             _ = try FileDescriptor(rawValue: descriptor).writeAll(toAbsoluteOffset: offset, text.utf8)
         } catch {
-            throw CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+            throw writeError(error, path: path)
         }
+    }
+
+    /// The one line for a write to the track that failed (exit 74).
+    private static func writeError(_ error: any Error, path: String) -> CLIError {
+        CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
     }
 }
