@@ -143,6 +143,12 @@ public final class Outbox: Sendable {
         // Other processes (a second geotrack, `geotrack outbox`) may hold the file: wait for
         // their locks rather than fail.
         try connection.setBusyTimeout(milliseconds: 10_000)
+        // A new file gives back the pages its delivered messages leave (``reclaimSpace(_:)``):
+        // SQLite can only be told so before the file has a table, and before the write-ahead log
+        // is set up, which writes the file's header.
+        if try connection.integer("SELECT COUNT(*) FROM sqlite_master") == 0 {
+            try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+        }
         let mode = try connection.text("PRAGMA journal_mode = WAL") ?? "unknown"
         guard mode.lowercased() == "wal" else {
             throw SQLiteFailure(reason: "it cannot use a write-ahead log (journal mode \(mode))")
@@ -159,6 +165,37 @@ public final class Outbox: Sendable {
             """)
         if (existing ?? 0) < 4 {
             try connection.transaction(immediate: true) { () throws(SQLiteFailure) in try connection.execute(schema) }
+        }
+    }
+
+    /// The free pages past which a file gives space back to the file system: 1 MiB of 4 KiB
+    /// pages, so that a queue that fills and empties by the second does not move pages for
+    /// each message.
+    static let reclaimThreshold = 256
+
+    /// Gives back to the file system the pages deleted messages left free, once there are
+    /// ``reclaimThreshold`` of them, so that a file that grew during a long outage (a day at
+    /// one fix a second is tens of megabytes) shrinks once they are delivered or cleared.
+    /// The write-ahead log carries the change: the file itself is cut at the next checkpoint.
+    /// A file that predates this (SQLite's default, no auto-vacuum) keeps its size; `clear`
+    /// converts it (``convertToIncrementalVacuum(_:)``).
+    private static func reclaimSpace(_ connection: SQLiteConnection, threshold: Int = reclaimThreshold) throws(SQLiteFailure) {
+        guard try connection.integer("PRAGMA auto_vacuum") == 2,
+              try (connection.integer("PRAGMA freelist_count") ?? 0) >= Int64(threshold) else { return }
+        try connection.execute("PRAGMA incremental_vacuum")
+    }
+
+    /// Rewrites a file made without auto-vacuum (by an older geotrack, or the GRDB version) so
+    /// that it shrinks from now on, and shrinks it now. Only `clear` does it, a command a user
+    /// runs, since it copies what is left. It fails, leaving the file whole and as large as it
+    /// was, while another connection reads it; nothing is lost, so that is not an error.
+    private static func convertToIncrementalVacuum(_ connection: SQLiteConnection) {
+        do {
+            guard try connection.integer("PRAGMA auto_vacuum") == 0 else { return }
+            try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            try connection.execute("VACUUM")
+        } catch {
+            return
         }
     }
 
@@ -298,6 +335,7 @@ public final class Outbox: Sendable {
                     try delete.run()
                 }
             }
+            try Self.reclaimSpace(connection)
         }
         do {
             try result.get()
@@ -433,7 +471,7 @@ public final class Outbox: Sendable {
     @discardableResult
     public func clear(destination: String? = nil) throws(OutboxError) -> Cleared {
         try perform("clearing the outbox") { connection throws(SQLiteFailure) in
-            try keepingCounts(connection) { counts throws(SQLiteFailure) in
+            let cleared = try keepingCounts(connection) { counts throws(SQLiteFailure) in
                 if let destination { counts[destination] = 0 } else { counts.removeAll() }
                 let filter = destination == nil ? "" : " WHERE destination = ?"
                 let arguments: [SQLiteValue] = destination.map { [.text($0)] } ?? []
@@ -453,6 +491,12 @@ public final class Outbox: Sendable {
                 }
                 return Cleared(messages: deleted, deadLetters: deadLetters)
             }
+            // What was cleared goes back to the file system now, down to the last free page,
+            // and the log with it: the user cleared to get the space back.
+            Self.convertToIncrementalVacuum(connection)
+            try Self.reclaimSpace(connection, threshold: 1)
+            _ = try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            return cleared
         }
     }
 

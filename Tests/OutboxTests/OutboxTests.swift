@@ -172,6 +172,55 @@ struct OutboxTests {
         #expect(try RawSQLite.rows(path, "PRAGMA journal_mode") == ["wal"])
     }
 
+    @Test("a file that grew while the broker was away shrinks once its messages are delivered; clear shrinks one an older geotrack made too")
+    func shrinks() async throws {
+        let folder = try TemporaryDirectory()
+        let destination = "mqtt://127.0.0.1:1883"
+        func fill(_ outbox: Outbox) throws {
+            // About 8 MB: an outage of a few hours at one fix a second.
+            for batch in 0..<40 {
+                try outbox.enqueue(contentsOf: (0..<500).map { index in
+                    OutboxMessage(destination: destination, topic: "owntracks/a/b", payload: Array(repeating: 0x41, count: 400),
+                                  retain: false, created: Date(timeIntervalSince1970: 1_700_000_000 + Double(batch * 500 + index)))
+                })
+            }
+        }
+        func size(_ path: String) throws -> Int {
+            try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        }
+
+        // A new outbox, emptied by delivery as `--publish` empties it: 500 at a time.
+        let path = folder.path + "/outbox.sqlite"
+        let outbox = try Outbox(path: path)
+        try fill(outbox)
+        let full = outbox.sizeOnDisk()
+        #expect(full > 8_000_000, "the outbox is \(full) bytes")
+        while case let batch = try await outbox.messages(for: destination, limit: 500), !batch.isEmpty {
+            try await outbox.remove(batch.map(\.id))
+        }
+        outbox.close()
+        // What is left: the tables, and fewer free pages than ``Outbox/reclaimThreshold``.
+        let emptied = try size(path)
+        #expect(emptied < 2_000_000, "the emptied outbox is \(emptied) bytes; it was \(full)")
+        #expect(try RawSQLite.rows(path, "PRAGMA auto_vacuum") == ["2"])
+
+        // A file made without auto-vacuum (as the GRDB version and older geotracks made them)
+        // keeps its pages when emptied, and gives them back on `clear`, converted for good.
+        let old = folder.path + "/old.sqlite"
+        try RawSQLite.run(old, "PRAGMA journal_mode = WAL;" + Self.grdbSchema)
+        let older = try Outbox(path: old)
+        try fill(older)
+        try older.enqueue(message(1, to: "mqtt://other:1883"))
+        let grown = older.sizeOnDisk()
+        #expect(try older.clear(destination: destination) == Outbox.Cleared(messages: 20_000, deadLetters: 0))
+        let cleared = older.sizeOnDisk()
+        #expect(cleared < 1_000_000, "the cleared outbox is \(cleared) bytes; it was \(grown)")
+        #expect(try older.summary(for: "mqtt://other:1883").count == 1)
+        older.close()
+        #expect(try RawSQLite.rows(old, "PRAGMA auto_vacuum") == ["2"])
+        #expect(try RawSQLite.rows(old, "SELECT payload FROM message") == ["1"])
+    }
+
     @Test("a new outbox has exactly the GRDB version's tables, so either can read the other's files")
     func sameSchema() throws {
         let folder = try TemporaryDirectory()
