@@ -11,6 +11,9 @@ import Glibc
 struct GPSDFix: Equatable {
     /// Seconds since 1970; 0 when unknown (gpsd's `tv_sec == 0`).
     @BitExact var time: Double = 0
+    /// The time's fraction of a second in nanoseconds, as gpsd keeps it (`tv_nsec`): time
+    /// differences are taken as gpsd takes them (``NMEACycleAssembler/secondsBetween(_:_:_:_:)``).
+    var nanoseconds = 0
     /// 0 not seen, 1 no fix, 2 2D, 3 3D.
     var mode = 0
     /// The status a sentence gives (gpsd's STATUS_*), read from ``NMEACycleAssembler/newData`` only.

@@ -9,6 +9,8 @@ extension NMEACycleAssembler {
     /// A time of day `hhmmss[.sss]`.
     struct TimeOfDay {
         var hour: Int, minute: Int, second: Int, subseconds: Double, raw: Double
+        /// The fraction of a second in nanoseconds, as gpsd keeps it (`tv_nsec`).
+        var nanoseconds = 0
     }
 
     /// Parses a non-empty time field; `nil` when malformed or out of range.
@@ -35,6 +37,7 @@ extension NMEACycleAssembler {
         guard hour < 24, minute < 60, second < 61 else { return nil }
         let hms = hour &* 10000 &+ minute &* 100 &+ second
         var subseconds = 0.0
+        var nanoseconds = 0
         if n > 6 {
             guard p[6] == UInt8(ascii: ".") else { return nil }
             var fraction = 0
@@ -44,9 +47,12 @@ extension NMEACycleAssembler {
                 fraction = fraction &* 10 &+ d
             }
             subseconds = Double(fraction) / PowersOfTen.exact(n - 7)
+            // gpsd's nanoseconds: the digits scaled to nine of them.
+            nanoseconds = fraction
+            for _ in n..<16 { nanoseconds &*= 10 }
         }
         return TimeOfDay(hour: hour, minute: minute, second: second, subseconds: subseconds,
-                         raw: Double(hms) + subseconds)
+                         raw: Double(hms) + subseconds, nanoseconds: nanoseconds)
     }
 
     /// gpsd's merge_hhmmss: a new time of day, a day later when the hour went backwards.
@@ -56,6 +62,7 @@ extension NMEACycleAssembler {
         minute = t.minute
         second = t.second
         subseconds = t.subseconds
+        nanoseconds = t.nanoseconds
     }
 
     /// gpsd's register_fractional_time: feeds the end-of-cycle detector.

@@ -95,6 +95,8 @@ struct NMEACycleAssembler: Equatable {
     var minute = 0
     var second = 0
     @BitExact var subseconds = 0.0
+    /// The same fraction of a second in nanoseconds, as gpsd keeps it (`tv_nsec`).
+    var nanoseconds = 0
     var century = 2000
     /// The date of the log's `# Date:` header, until a sentence that can give a date is seen:
     /// never read after that, so forgotten then (two states differ in it only while it counts).
@@ -219,6 +221,7 @@ struct NMEACycleAssembler: Equatable {
         day = 1
         century = 2000
         fix.time = 0
+        fix.nanoseconds = 0
         fix.ept = .nan
         lastFix = PreviousFix()
         oldFix = PreviousFix()
@@ -349,7 +352,10 @@ struct NMEACycleAssembler: Equatable {
             rerunErrorModelIfNeeded(&work)
             return .decoded
         }
-        if mask.contains(.time) { newData.time = resolvedTime(&work.monthStart) }
+        if mask.contains(.time) {
+            newData.time = resolvedTime(&work.monthStart)
+            newData.nanoseconds = newData.time > 0 ? nanoseconds : 0
+        }
         endOfCycle(tag: type.rawValue, mask: &mask)
         // A sentence that repeats what the cycle's others gave (a GLL after an RMC, a VTG, a
         // ZDA) leaves the fix as the error model, run last on it, left it.
@@ -425,7 +431,10 @@ struct NMEACycleAssembler: Equatable {
                 attitudeChanged = false
             }
         }
-        if mask.contains(.time) { fix.time = newData.time }
+        if mask.contains(.time) {
+            fix.time = newData.time
+            fix.nanoseconds = newData.nanoseconds
+        }
         // Within a cycle the status only goes up: one sentence may know of corrections another does not.
         if mask.contains(.status) && status < newData.status { status = newData.status }
         if mask.contains(.latLon) {
@@ -506,11 +515,11 @@ struct NMEACycleAssembler: Equatable {
         errorModelRanPlain = !newData.epx.isFinite && !newData.epy.isFinite && !newData.eps.isFinite
         var deltaTime = -1.0
         if fix.time > 0 {
-            deltaTime = fix.time - lastFix.time
+            deltaTime = Self.secondsBetween(fix.time, fix.nanoseconds, lastFix.time, lastFix.nanoseconds)
             if abs(deltaTime) > 0.0099 {
                 oldFix = lastFix
             } else {
-                deltaTime = fix.time - oldFix.time
+                deltaTime = Self.secondsBetween(fix.time, fix.nanoseconds, oldFix.time, oldFix.nanoseconds)
             }
         }
         if !fix.latitude.isFinite || !fix.longitude.isFinite || abs(fix.latitude) > 90 || abs(fix.longitude) > 180 {
@@ -558,6 +567,21 @@ struct NMEACycleAssembler: Equatable {
         if fix.time > 0 && !fix.ept.isFinite { fix.ept = 0.005 }
         if fix.mode >= 2 { estimateErrors(deltaTime: deltaTime, &work) }
         if fix.time > 0 { lastFix = PreviousFix(fix) }
+    }
+
+    /// gpsd's `TS_SUB_D`: the seconds from one time to another, the whole seconds and the
+    /// nanoseconds apart each taken first, so that the rates made from it (climb, the speed and
+    /// climb errors) are gpsd's to the last bit. The difference of the two times as doubles is
+    /// off by up to a ten-millionth of a second, which at 5 Hz rounds a climb's third decimal
+    /// the other way.
+    static func secondsBetween(_ later: Double, _ laterNanoseconds: Int, _ earlier: Double, _ earlierNanoseconds: Int) -> Double {
+        // A time is whole seconds plus its nanoseconds: taking those off leaves a double within
+        // a millionth of a whole number, which rounds to it exactly.
+        guard let laterSeconds = Int(exactly: (later - Double(laterNanoseconds) * 1e-9).rounded()),
+              let earlierSeconds = Int(exactly: (earlier - Double(earlierNanoseconds) * 1e-9).rounded()) else {
+            return later - earlier
+        }
+        return Double(laterSeconds &- earlierSeconds) + Double(laterNanoseconds &- earlierNanoseconds) * 1e-9
     }
 
     /// The error estimates of gpsd's error model, for a fix of 2D or better: position errors

@@ -6,6 +6,8 @@
 struct PreviousFix: Equatable {
     /// Seconds since 1970; 0 when unknown.
     @BitExact var time: Double = 0
+    /// The time's fraction of a second in nanoseconds (``GPSDFix/nanoseconds``).
+    var nanoseconds = 0
     var mode = 0
     @BitExact var latitude = Double.nan
     @BitExact var longitude = Double.nan
@@ -18,10 +20,11 @@ struct PreviousFix: Equatable {
     init() {}
 
     // Inlined: the error model makes one at every timed sentence, and as a call of its own it
-    // cost more than its nine stores.
+    // cost more than its ten stores.
     @inline(__always)
     init(_ fix: GPSDFix) {
         time = fix.time
+        nanoseconds = fix.nanoseconds
         mode = fix.mode
         latitude = fix.latitude
         longitude = fix.longitude
