@@ -47,9 +47,11 @@ package struct UTCTime: Sendable, Hashable {
         return text + "Z"
     }
 
-    /// `hh:mm:ss`, followed by `Z` when `withZone`.
-    package func timeOfDay(withZone: Bool = true) -> String {
-        Self.digits(hour, 2) + ":" + Self.digits(minute, 2) + ":" + Self.digits(second, 2) + (withZone ? "Z" : "")
+    /// `hh:mm:ss`, then `.mmm` when `milliseconds` asks for them, then `Z` when `withZone`.
+    package func timeOfDay(withZone: Bool = true, milliseconds: Milliseconds? = nil) -> String {
+        var text = Self.digits(hour, 2) + ":" + Self.digits(minute, 2) + ":" + Self.digits(second, 2)
+        if let milliseconds, milliseconds == .always || millisecond != 0 { text += "." + Self.digits(millisecond, 3) }
+        return text + (withZone ? "Z" : "")
     }
 
     /// Whether a text shows the milliseconds.

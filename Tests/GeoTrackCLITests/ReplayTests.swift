@@ -218,7 +218,7 @@ struct ReplayTests {
         let run = try await TestSupport.geotrack(["replay", Self.log], home: try TestSupport.temporaryDirectory())
         #expect(run.status == 0)
         #expect(!run.stdout.contains("\u{1B}"))
-        #expect(run.stdout.contains("3D  32.6485"))
+        #expect(run.stdout.contains("3D DGPS  32.6485"))
         #expect(run.stdout.hasSuffix("end of \(Self.log)\n"))
     }
 

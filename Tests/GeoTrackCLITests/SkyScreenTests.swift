@@ -248,7 +248,7 @@ struct SkyScreenTests {
     }
 
     @Test("a replay's last fix and its heading stay on its final screen; after gpsd is lost no position is shown as current")
-    func endAndLoss() {
+    func endAndLoss() throws {
         var ended = Self.screen()
         ended.apply(.status(.finished))
         let final = ended.render(width: 80, height: 24, color: false)
@@ -257,11 +257,60 @@ struct SkyScreenTests {
         // And the heading shown with that fix, as the status line's last one shows it.
         #expect(Self.value("Heading", in: final) == "270° W true (HDT)")
 
+        // A kind too long for the column goes on the line below, whole.
+        for (status, kind) in [(FixStatus.deadReckoning, "3D fix, dead reckoning"), (.rtkFloat, "3D fix, RTK float")] {
+            var screen = SkyScreen(options: RenderOptions(units: .metric, sourceName: "gpsd at localhost:2947"))
+            var fix = Self.fix()
+            fix.status = status
+            screen.apply(.status(.fix(try #require(Location(fix: fix)), heading: nil)))
+            screen.apply(.status(.finished))
+            let lines = screen.render(width: 120, height: 24, color: false)
+            let index = try #require(lines.firstIndex { $0.hasPrefix("Status ") })
+            let shown = lines[index...].prefix(2).map { String($0.prefix(SkyScreen.leftWidth)).trimmingCharacters(in: .whitespaces) }
+            #expect(shown.joined(separator: " ").hasPrefix("Status    ended") && shown.joined(separator: " ").hasSuffix("last: " + kind),
+                    "\(shown)")
+            #expect(!lines.joined().contains("…"))
+        }
+
         var lost = Self.screen()
         lost.apply(.status(.unreachable(.connectionRefused(host: "localhost", port: 2947), retryingIn: nil)))
         let lines = lost.render(width: 80, height: 24, color: false)
         #expect(Self.value("Status", in: lines)?.hasPrefix("gpsd unreachable") == true)
         #expect(Self.value("Position", in: lines) == "-")
+    }
+
+    @Test("a survey receiver's fix at 10 Hz: its centimetres, its errors, its corrections and its tenths of a second, none cut")
+    func surveyFix() throws {
+        var fix = Self.fix()
+        fix.time = Date(timeIntervalSince1970: 1_700_000_000.2)
+        fix.status = .rtkFixed
+        fix.latitude = 48.117_302_09
+        fix.longitude = 11.516_668_72
+        fix.altitudeMSL = 545.4127
+        fix.altitudeHAE = 592.5357
+        fix.eph = 0.018
+        fix.epx = 0.014
+        fix.epy = 0.012
+        fix.epv = 0.021
+        fix.dgpsAge = 1.4
+        fix.dgpsStation = 123
+        var screen = SkyScreen(options: RenderOptions(units: .metric, sourceName: "gpsd at localhost:2947"))
+        screen.apply(.status(.fix(try #require(Location(fix: fix)), heading: nil)))
+        let lines = screen.render(width: 80, height: 30, color: false)
+        #expect(Self.value("Status", in: lines) == "3D fix, RTK fixed")
+        #expect(Self.value("Position", in: lines) == "48.1173021°N 11.5166687°E")
+        #expect(Self.value("Altitude", in: lines) == "545.41 m MSL  592.54 m HAE")
+        // Three errors to the millimetre do not fit the column: the vertical one goes below.
+        let error = try #require(lines.firstIndex { $0.hasPrefix("Error ") })
+        #expect(Self.value("Error", in: lines) == "x ±0.014 m  y ±0.012 m")
+        #expect(lines[error + 1].prefix(SkyScreen.leftWidth).trimmingCharacters(in: .whitespaces) == "v ±0.021 m")
+        #expect(Self.value("DGPS", in: lines) == "age 1.4 s, station 123")
+        // The date, the time to the millisecond and gpsd's error do not fit the column: the
+        // error goes on the line below, whole.
+        let time = try #require(lines.firstIndex { $0.hasPrefix("Time ") })
+        #expect(Self.value("Time", in: lines) == "2023-11-14 22:13:20.200Z")
+        #expect(lines[time + 1].prefix(SkyScreen.leftWidth).trimmingCharacters(in: .whitespaces) == "±0.005 s")
+        #expect(!lines.joined().contains("…"))
     }
 
     @Test("strings from gpsd cannot drive the terminal")

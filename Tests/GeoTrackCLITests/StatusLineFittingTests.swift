@@ -79,7 +79,7 @@ struct StatusLineFittingTests {
         let fix = fixStatus(StatusLineTests.sampleFix(), satellitesUsed: 8)
         let publishing = PublishingStatus(queued: 1, problem: "broker refused the login")
         #expect(Self.line(fix, publishing: publishing, width: nil)
-            == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued, broker refused the login  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20Z")
+            == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued, broker refused the login  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20.250Z")
         #expect(Self.line(fix, publishing: publishing, width: 80)
             == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued, broker refused the login  36.0 km/h")
         #expect(Self.line(fix, publishing: publishing, width: 45) == "3D  51.50012°N 0.12346°W  ±4 m · 1 queued")

@@ -37,7 +37,43 @@ struct StatusLineTests {
     @Test("a 3D fix shows coordinates, accuracy, altitude, speed, heading with compass point, satellites and UTC time")
     func fullFix() {
         let line = StatusLine.render(fixStatus(Self.sampleFix(), satellitesUsed: 8), width: nil, options: RenderOptions())
-        #expect(line == "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20Z")
+        // The fix is a quarter of a second past the second: the milliseconds tell 4 Hz fixes apart.
+        #expect(line == "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m  36.0 km/h  275° W  8 sats  22:13:20.250Z")
+        var whole = Self.sampleFix()
+        whole.time = Date(timeIntervalSince1970: 1_700_000_000)
+        #expect(StatusLine.render(fixStatus(whole, satellitesUsed: 8), width: nil, options: RenderOptions()).hasSuffix("  22:13:20Z"))
+    }
+
+    @Test("a survey receiver's fix: the kind of solution, and the digits its accuracy warrants", arguments: [
+        // (status, eph, epv, format, units, expected start of the line)
+        (FixStatus.rtkFixed, 0.018, 0.021, CoordinateFormat.dd, Units.metric, "3D RTK fixed  51.5001234°N 0.1234568°W  ±0.018 m  alt 45.41 m"),
+        (.rtkFloat, 0.35, 0.6, .dd, .metric, "3D RTK float  51.500123°N 0.123457°W  ±0.35 m  alt 45.4 m"),
+        (.dgps, 0.9, 1.5, .ddm, .metric, "3D DGPS  51°30.0074'N 0°07.4074'W  ±0.90 m  alt 45 m"),
+        (.rtkFixed, 0.004, 0.005, .dms, .imperial, "3D RTK fixed  51°30'00.4442\"N 0°07'24.4444\"W  ±0.013 ft  alt 148.99 ft"),
+        (.gps, 4.2, 7.0, .dd, .metric, "3D  51.50012°N 0.12346°W  ±4 m  alt 45 m"),
+        (.deadReckoning, 12, 20, .dd, .metric, "3D dead reckoning  51.50012°N 0.12346°W  ±12 m  alt 45 m"),
+    ])
+    func surveyFix(status: FixStatus, eph: Double, epv: Double, format: CoordinateFormat, units: Units, expected: String) {
+        var fix = Self.sampleFix()
+        fix.latitude = 51.500_123_4
+        fix.longitude = -0.123_456_78
+        fix.altitudeMSL = 45.4113
+        fix.status = status
+        fix.eph = eph
+        fix.epv = epv
+        let line = StatusLine.render(fixStatus(fix, satellitesUsed: 8), width: nil, options: RenderOptions(format: format, units: units))
+        #expect(line.hasPrefix(expected + "  "), "\(line)")
+    }
+
+    @Test("in a narrow window the kind of solution shortens before the position gives anything up")
+    func kindShortens() {
+        var fix = Self.sampleFix()
+        fix.status = .rtkFloat
+        fix.eph = 0.35
+        let wide = StatusLine.render(fixStatus(fix, satellitesUsed: 8), width: nil, options: RenderOptions())
+        #expect(wide.hasPrefix("3D RTK float  51.500123°N"))
+        let narrow = StatusLine.render(fixStatus(fix, satellitesUsed: 8), width: 50, options: RenderOptions())
+        #expect(narrow.hasPrefix("3D RTK flt  51.500123°N 0.123456°W  ±0.35 m"), "\(narrow)")
     }
 
     @Test("a compass heading with no true heading yet (no fix has given the variation) says it is magnetic; a true one says nothing more")

@@ -26,8 +26,10 @@ struct WatchEndToEndTests {
                         environment: environment(home))
     }
 
+    /// A fix's status line: its mode first, then the kind of solution when it is more than
+    /// GPS ("3D DGPS  51.5…").
     static func isFixLine(_ line: String) -> Bool {
-        line.hasPrefix("3D  ") || line.hasPrefix("2D  ")
+        (line.hasPrefix("3D ") || line.hasPrefix("2D ")) && line.contains("°")
     }
 
     @Test("the status line is one line, redrawn in place, never wrapping; Ctrl-C ends it with status 0",

@@ -62,7 +62,7 @@ package enum FleetScreen {
         if let coordinate = Coordinate(latitude: location.latitude, longitude: location.longitude) {
             parts.append(options.format.format(coordinate))
         }
-        if let accuracy = location.accuracy { parts.append("±" + options.units.length(Double(accuracy))) }
+        if let accuracy = location.accuracy { parts.append("±" + options.units.accuracy(Double(accuracy))) }
         if let velocity = location.velocity { parts.append(options.units.speed(Double(velocity) / 3.6)) }
         if let course = location.course { parts.append("\(course)°") }
         if !device.regions.isEmpty {

@@ -176,19 +176,23 @@ package final class ServePage: Sendable {
         var json = ServeJSON()
         json.add("lat", location.coordinate.latitude)
         json.add("lon", location.coordinate.longitude)
-        json.add("position", options.format.format(location.coordinate))
-        json.add("accuracy", location.horizontalAccuracy, decimals: 1)
-        json.add("accuracy_text", location.horizontalAccuracy.map(options.units.length))
+        // The status line's digits: as many as the fix's accuracy warrants.
+        json.add("position", options.format.format(location.coordinate, accuracy: location.horizontalAccuracy))
+        json.add("accuracy", location.horizontalAccuracy, decimals: 3)
+        json.add("accuracy_text", location.horizontalAccuracy.map(options.units.accuracy))
         json.add("speed", location.speed, decimals: 2)
         json.add("speed_text", location.speed.map(options.units.speed))
         json.add("course", location.course, decimals: 1)
         json.add("course_text", location.course.map(CompassPoint.bearing))
         json.add("heading", heading?.bestHeading, decimals: 1)
         json.add("heading_text", heading.map(CompassPoint.heading))
-        json.add("altitude_text", (location.altitude ?? location.ellipsoidalAltitude).map(options.units.length))
-        json.add("mode", location.gnss.fixMode == .threeD ? "3D" : "2D")
+        json.add("altitude_text", (location.altitude ?? location.ellipsoidalAltitude)
+            .map { options.units.height($0, accuracy: location.verticalAccuracy) })
+        // The mode with the kind of solution, in the status line's words ("3D RTK fixed").
+        let kind = location.gnss.status.flatMap(StatusLine.fixKind).map { " " + $0.text } ?? ""
+        json.add("mode", (location.gnss.fixMode == .threeD ? "3D" : "2D") + kind)
         json.add("satellites", location.gnss.satellitesUsed)
-        json.add("time", UTCText.timeOfDay(location.timestamp))
+        json.add("time", UTCText.fixTimeOfDay(location.timestamp))
         return json.json
     }
 

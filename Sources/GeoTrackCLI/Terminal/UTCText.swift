@@ -16,4 +16,10 @@ package enum UTCText {
     package static func timeOfDay(_ date: Date) -> String {
         UTCTime(secondsSince1970: date.timeIntervalSince1970)?.timeOfDay() ?? "--:--:--Z"
     }
+
+    /// A fix's time of day: `HH:MM:SSZ`, with `.mmm` when it falls between whole seconds (a
+    /// receiver at 5 or 10 Hz), so that its fixes are told apart.
+    package static func fixTimeOfDay(_ date: Date) -> String {
+        UTCTime(secondsSince1970: date.timeIntervalSince1970)?.timeOfDay(milliseconds: .whenNotZero) ?? "--:--:--Z"
+    }
 }

@@ -31,11 +31,52 @@ package enum Units: String, Sendable, CaseIterable {
         }
     }
 
-    /// A height or a short distance (an accuracy) given in metres.
+    /// A height or a short distance given in metres, in whole units.
     package func length(_ metres: Double) -> String {
+        length(metres, decimals: 0)
+    }
+
+    /// A length in this system's unit (metres or feet) with `decimals` decimals.
+    private func length(_ metres: Double, decimals: Int) -> String {
         switch self {
-        case .metric, .nautical: NumberText.fixed(metres, decimals: 0) + " m"
-        case .imperial: NumberText.fixed(metres * 3.280_839_895, decimals: 0) + " ft"
+        case .metric, .nautical: NumberText.fixed(metres, decimals: decimals) + " m"
+        case .imperial: NumberText.fixed(metres * Self.feetPerMetre, decimals: decimals) + " ft"
         }
+    }
+
+    private static let feetPerMetre = 3.280_839_895
+
+    /// `metres` in this system's unit of length.
+    private func inUnit(_ metres: Double) -> Double {
+        self == .imperial ? metres * Self.feetPerMetre : metres
+    }
+
+    /// How many decimals a length known to `accuracy` metres deserves: none from one unit up (or
+    /// unknown), then one per tenth, to three (millimetres, or thousandths of a foot).
+    private func decimals(forAccuracy accuracy: Double?) -> Int {
+        guard let accuracy, accuracy.isFinite, accuracy > 0 else { return 0 }
+        var bound = 1.0
+        var decimals = 0
+        let value = inUnit(accuracy)
+        while value < bound && decimals < 3 {
+            bound /= 10
+            decimals += 1
+        }
+        return decimals
+    }
+
+    /// An accuracy (a ± value, or gpsd's error estimate) given in metres: whole units from one
+    /// up, as a phone's or a plain receiver's deserves; below one unit two significant digits
+    /// to the millimetre, so that a survey receiver's 0.014 m is not "0 m".
+    package func accuracy(_ metres: Double) -> String {
+        let decimals = decimals(forAccuracy: metres)
+        return length(metres, decimals: decimals == 0 ? 0 : min(3, decimals + 1))
+    }
+
+    /// A height given in metres, with as many decimals as its vertical accuracy (metres, when
+    /// known) warrants: whole units, or to the decimetre, centimetre or millimetre for a fix
+    /// known that well (``accuracy(_:)``'s rule).
+    package func height(_ metres: Double, accuracy: Double?) -> String {
+        length(metres, decimals: decimals(forAccuracy: accuracy))
     }
 }

@@ -179,7 +179,14 @@ package struct SkyScreen: Sendable {
             location = finalLocation
             heading = finalHeading
             // The kind of the last fix stays said: a snapshot (a pipe, TERM=dumb) shows only this screen.
-            lines.append(Line(label: "Status", value: "ended" + (finalLocation.map { ", last: " + Self.fixKind($0) } ?? ""), style: .dim))
+            // On a line of its own when both do not fit: "dead reckoning" and "RTK float" are long.
+            let last = finalLocation.map { "last: " + Self.fixKind($0) }
+            if let last, "ended, ".count + last.count > valueWidth {
+                lines.append(Line(label: "Status", value: "ended,", style: .dim))
+                lines.append(Line(label: "", value: last, style: .dim))
+            } else {
+                lines.append(Line(label: "Status", value: "ended" + (last.map { ", " + $0 } ?? ""), style: .dim))
+            }
         default:
             location = nil
             heading = nil
@@ -202,14 +209,31 @@ package struct SkyScreen: Sendable {
             guard let text else { return dash }
             return error.map { text + " ±" + $0 } ?? text
         }
-        lines.append(Line(label: "Time", value: with(location.map { Self.utcDateTime($0.timestamp) },
-                                                     error: fix?.ept.map { NumberText.fixed($0, decimals: 3) + " s" })))
-        lines.append(Line(label: "Position", value: location.map { options.format.format($0.coordinate) } ?? dash,
-                          style: location == nil ? .plain : .bold))
+        // A value too long for the column (a 10 Hz time with its error, a survey fix's seconds
+        // of arc) continues on the line below rather than being cut.
+        func add(_ label: String, _ first: String, _ second: String?, joiner: String = "  ", style: ANSI.Style = .plain) {
+            if let second, first.count + joiner.count + second.count > valueWidth {
+                lines.append(Line(label: label, value: first, style: style))
+                lines.append(Line(label: "", value: second, style: style))
+            } else {
+                lines.append(Line(label: label, value: second.map { first + joiner + $0 } ?? first, style: style))
+            }
+        }
+        if let location {
+            add("Time", Self.utcDateTime(location.timestamp), fix?.ept.map { "±" + NumberText.fixed($0, decimals: 3) + " s" }, joiner: " ")
+            let format = options.format, accuracy = location.horizontalAccuracy
+            let extra = format.extraDecimals(for: accuracy)
+            add("Position", format.format(location.coordinate.latitude, positive: "N", negative: "S", extraDecimals: extra),
+                format.format(location.coordinate.longitude, positive: "E", negative: "W", extraDecimals: extra), joiner: " ", style: .bold)
+        } else {
+            lines.append(Line(label: "Time", value: dash))
+            lines.append(Line(label: "Position", value: dash))
+        }
+        // Heights with the digits their vertical accuracy warrants.
         var altitudes: [String] = []
-        if let msl = location?.altitude { altitudes.append(units.length(msl) + " MSL") }
-        if let hae = location?.ellipsoidalAltitude { altitudes.append(units.length(hae) + " HAE") }
-        lines.append(Line(label: "Altitude", value: altitudes.isEmpty ? dash : altitudes.joined(separator: "  ")))
+        if let msl = location?.altitude { altitudes.append(units.height(msl, accuracy: location?.verticalAccuracy) + " MSL") }
+        if let hae = location?.ellipsoidalAltitude { altitudes.append(units.height(hae, accuracy: location?.verticalAccuracy) + " HAE") }
+        add("Altitude", altitudes.first ?? dash, altitudes.count > 1 ? altitudes[1] : nil)
         lines.append(Line(label: "Speed", value: with(location?.speed.map(units.speed), error: fix?.eps.map(units.speed))))
         lines.append(Line(label: "Climb", value: with(fix?.climb.map { units.climbRate($0, signed: true) },
                                                       error: fix?.epc.map { units.climbRate($0, signed: false) })))
@@ -223,8 +247,13 @@ package struct SkyScreen: Sendable {
         if dops.count > 3 { lines.append(Line(label: "", value: dops.dropFirst(3).joined(separator: "  "))) }
 
         let position = [("x", fix?.epx), ("y", fix?.epy), ("v", fix?.epv)]
-            .compactMap { name, value in value.map { "\(name) ±" + units.length($0) } }
-        lines.append(Line(label: "Error", value: position.isEmpty ? dash : position.joined(separator: "  ")))
+            .compactMap { name, value in value.map { "\(name) ±" + units.accuracy($0) } }
+        add("Error", position.isEmpty ? dash : position.prefix(2).joined(separator: "  "), position.count > 2 ? position[2] : nil)
+        // Where the corrections of a DGPS or RTK fix come from, and how old they are.
+        if let age = fix?.dgpsAge {
+            lines.append(Line(label: "DGPS", value: "age " + NumberText.fixed(age, decimals: 1) + " s"
+                                + (fix?.dgpsStation.map { ", station \($0)" } ?? "")))
+        }
 
         lines.append(contentsOf: receiverLines(device: location?.gnss.device ?? sky?.device))
         if let sky {
@@ -283,6 +312,6 @@ package struct SkyScreen: Sendable {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         return String(Int(parts.tm_year) + 1900) + "-" + NumberText.padded(Int(parts.tm_mon) + 1, digits: 2) + "-"
-            + NumberText.padded(Int(parts.tm_mday), digits: 2) + " " + UTCText.timeOfDay(date)
+            + NumberText.padded(Int(parts.tm_mday), digits: 2) + " " + UTCText.fixTimeOfDay(date)
     }
 }

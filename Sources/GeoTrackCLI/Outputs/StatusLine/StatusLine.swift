@@ -156,13 +156,21 @@ package enum StatusLine {
             parts.append(Part(text: "STALE", priority: 0, style: .yellow))
         }
         parts.append(Part(text: mode == .threeD ? "3D" : "2D", priority: 0, style: mode == .threeD ? .green : .yellow))
-        parts.append(Part(text: options.format.format(location.coordinate), priority: 0, style: .bold))
+        // The kind of solution when it is more than a plain GNSS fix (cgps's "3D RTK FIX"): what
+        // a survey or marine user reads first.
+        if let kind = location.gnss.status.flatMap(fixKind) {
+            parts.append(Part(text: kind.text, priority: 3, style: mode == .threeD ? .green : .yellow, joiner: " ",
+                              shorter: kind.shorter.map { ($0, 7) }))
+        }
+        // The coordinates and heights with the digits the fix's accuracy warrants.
+        parts.append(Part(text: options.format.format(location.coordinate, accuracy: location.horizontalAccuracy),
+                          priority: 0, style: .bold))
         if let accuracy = location.horizontalAccuracy {
-            parts.append(Part(text: "±" + options.units.length(accuracy), priority: 1))
+            parts.append(Part(text: "±" + options.units.accuracy(accuracy), priority: 1))
         }
         // A location has an altitude only for a 3D fix.
         if let altitude = location.altitude ?? location.ellipsoidalAltitude {
-            parts.append(Part(text: "alt " + options.units.length(altitude), priority: 5))
+            parts.append(Part(text: "alt " + options.units.height(altitude, accuracy: location.verticalAccuracy), priority: 5))
         }
         if let speed = location.speed {
             parts.append(Part(text: options.units.speed(speed), priority: 4))
@@ -173,8 +181,24 @@ package enum StatusLine {
         if let used = location.gnss.satellitesUsed {
             parts.append(Part(text: "\(used) sats", priority: 7))
         }
-        parts.append(Part(text: UTCText.timeOfDay(location.timestamp), priority: 8, style: .dim))
+        parts.append(Part(text: UTCText.fixTimeOfDay(location.timestamp), priority: 8, style: .dim))
         return parts
+    }
+
+    /// The status line's words for a kind of solution, with a shorter form for narrow
+    /// windows; nil for a plain GNSS fix or none known.
+    static func fixKind(_ status: FixStatus) -> (text: String, shorter: String?)? {
+        switch status {
+        case .unknown, .gps: nil
+        case .dgps: ("DGPS", nil)
+        case .rtkFixed: ("RTK fixed", "RTK")
+        case .rtkFloat: ("RTK float", "RTK flt")
+        case .deadReckoning: ("dead reckoning", "DR")
+        case .gnssDeadReckoning: ("GNSS+DR", nil)
+        case .timeOnly: ("time only", nil)
+        case .simulated: ("simulated", "sim")
+        case .pps: ("PPS", nil)
+        }
     }
 
     /// Shortens or drops the least important parts until the line fits, then cuts what is
