@@ -67,6 +67,8 @@ final class GPXStreamDecoder {
     private var commentTail: (UInt8, UInt8) = (0, 0)
     /// Whether the document's root element has been read.
     private var sawRoot = false
+    /// The file is gpxlogger's: its `<ele>` is the height above the ellipsoid.
+    private var elevationAboveEllipsoid = false
     /// The time of the last point with a position (0 before one).
     private var lastPointTime = 0.0
     /// Whether a point has been reported, and whether a `<trkseg>` opened since the last one:
@@ -150,6 +152,13 @@ final class GPXStreamDecoder {
                         || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
                 }
                 statistics.foreignDocument = safe.isEmpty ? "?" : String(decoding: safe, as: UTF8.self)
+            } else {
+                // gpxlogger (creator "GPSD 3.22 - https://gpsd.io") writes the height above the
+                // ellipsoid as <ele>, where other writers, geotrack among them, write the height
+                // above mean sea level: read as such, its track would be some tens of metres high.
+                forEachAttribute(from: nameEnd) { key, value in
+                    if key.elementsEqual("creator".utf8), value.starts(with: "GPSD ".utf8) { elevationAboveEllipsoid = true }
+                }
             }
         }
         if closing {
@@ -167,16 +176,8 @@ final class GPXStreamDecoder {
         text.removeAll(keepingCapacity: true)
     }
 
-    private func beginPoint(attributesFrom start: Int) {
-        inPoint = true
-        pointInvalid = false
-        point = GPSDFix()
-        fixType = nil
-        pointSky = PointSky()
-        dgpsAge = .nan
-        dgpsStation = -1
-        capturing = .none
-        var lat = Double.nan, lon = Double.nan
+    /// Calls `body` with each attribute's name and value in the tag, from `start`.
+    private func forEachAttribute(from start: Int, _ body: (ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) {
         var k = start
         while k < tag.count {
             while k < tag.count, Self.isSpace(tag[k]) { k += 1 }
@@ -189,10 +190,25 @@ final class GPXStreamDecoder {
             k += 1
             let valueStart = k
             while k < tag.count, tag[k] != quote { k += 1 }
-            let value = Self.number(tag[valueStart..<min(k, tag.count)])
+            body(key, tag[valueStart..<min(k, tag.count)])
+            k += 1
+        }
+    }
+
+    private func beginPoint(attributesFrom start: Int) {
+        inPoint = true
+        pointInvalid = false
+        point = GPSDFix()
+        fixType = nil
+        pointSky = PointSky()
+        dgpsAge = .nan
+        dgpsStation = -1
+        capturing = .none
+        var lat = Double.nan, lon = Double.nan
+        forEachAttribute(from: start) { key, text in
+            let value = Self.number(text)
             if key.elementsEqual("lat".utf8) { lat = value ?? .infinity }
             if key.elementsEqual("lon".utf8) { lon = value ?? .infinity }
-            k += 1
         }
         if lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 180 {
             point.latitude = lat
@@ -292,7 +308,17 @@ final class GPXStreamDecoder {
         }
         // `ele` is the height above mean sea level, and `ele + geoidheight` the height above
         // the ellipsoid (GPX 1.1's definition of geoidheight, and how geotrack writes both).
-        if point.altMSL.isFinite, point.geoidSeparation.isFinite {
+        // gpxlogger's `ele` is the height above the ellipsoid, and it writes no geoidheight: the
+        // height above sea level is then gpsd's, from its geoid model, as gpsd gives it when a
+        // receiver reports no separation.
+        if elevationAboveEllipsoid {
+            point.altHAE = point.altMSL
+            if point.altHAE.isFinite, !point.geoidSeparation.isFinite, point.latitude.isFinite, point.longitude.isFinite {
+                point.geoidSeparation = GeoidModel.separation(latitude: point.latitude, longitude: point.longitude)
+            }
+            point.altMSL = point.geoidSeparation.isFinite ? point.altHAE - point.geoidSeparation : .nan
+            if !point.altMSL.isFinite { point.geoidSeparation = .nan }
+        } else if point.altMSL.isFinite, point.geoidSeparation.isFinite {
             point.altHAE = point.altMSL + point.geoidSeparation
         } else {
             point.geoidSeparation = .nan

@@ -111,6 +111,40 @@ struct GPXTests {
         #expect(positions(result.reports).count == 4)
     }
 
+    @Test("gpxlogger's <ele> is the height above the ellipsoid: read as such, with gpsd's geoid model for the height above sea level")
+    func gpxloggerHeights() throws {
+        // gpxlogger's track of a log, and gpsd's own decoding of that log: the same fixes by time.
+        let reader = try ReplayReader(path: try logPath("highrate-rtk.gpxlogger.gpx"))
+        var points: [Fix] = []
+        while let report = try reader.next() {
+            if case .fix(let fix) = report, fix.latitude != nil { points.append(fix) }
+        }
+        let text = try String(contentsOfFile: try logPath("highrate-rtk.tpv.jsonl"), encoding: .utf8)
+        var gpsd: [String: (hae: Double, msl: Double)] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            guard let time = object["time"] as? String, let hae = object["altHAE"] as? Double,
+                  let msl = object["altMSL"] as? Double else { continue }
+            gpsd[time] = (hae, msl)
+        }
+        let withHeights = points.filter { $0.altitudeHAE != nil }
+        #expect(withHeights.count > 50)
+        for point in withHeights {
+            let time = try #require(point.time.flatMap { UTCTime(secondsSince1970: $0.timeIntervalSince1970) }).iso8601()
+            let theirs = try #require(gpsd[time], "gpsd has no fix at \(time)")
+            #expect(point.altitudeHAE == theirs.hae)
+            // The separation is gpsd's model's there (the log's own, 47.123 m, is made up and 2.4 m
+            // off it), so the height above sea level is within a few metres of the log's, where
+            // reading <ele> as sea level put the track 47 m high.
+            let msl = try #require(point.altitudeMSL)
+            let separation = try #require(point.geoidSeparation)
+            let latitude = try #require(point.latitude), longitude = try #require(point.longitude)
+            #expect(separation == GeoidModel.separation(latitude: latitude, longitude: longitude))
+            #expect(abs(msl - theirs.msl) < 3, "\(msl) against gpsd's \(theirs.msl)")
+            #expect(abs(msl + separation - theirs.hae) < 1e-9)
+        }
+    }
+
     @Test("an RTK receiver's millimetres in <ele> and <geoidheight> are read whole")
     func millimetres() throws {
         let text = """
