@@ -60,7 +60,10 @@ extension LocationManager {
             // SKY sent since, or none, never those of the session that ended.
             lastSky = nil
             skiesByDevice.removeAll()
-            if updatingLocation || updatingHeading || oneShot != nil, error != reportedSourceError {
+            // Whoever reads the source is told why it failed: updates, a one-shot request, and
+            // equally a `liveUpdates` loop, regions, visits or significant changes alone, whose
+            // users would otherwise learn nothing but an update without a location.
+            if needsSource, error != reportedSourceError {
                 reportedSourceError = error
                 report(.source(error))
             }

@@ -58,6 +58,17 @@ struct LiveUpdatesTests {
         #expect(harness.manager.liveSessions.isEmpty)
     }
 
+    @Test("a source that fails under a liveUpdates loop alone: the loop ends after locationUnavailable, and didFailWithError says why")
+    func failureIsSaid() async throws {
+        let missing = SourceError(.unreadableFile, message: "cannot replay /nonexistent.nmea: no such file")
+        let harness = try Harness { _ in [.state(.disconnected(missing))] }
+        var updates: [LocationUpdate] = []
+        for await update in LocationUpdate.liveUpdates(from: harness.manager) { updates.append(update) }
+        #expect(updates.last?.locationUnavailable == true)
+        // Neither startUpdatingLocation nor a request ran: the loop's user learns why all the same.
+        #expect(harness.delegate.errors == [.source(missing)])
+    }
+
     @Test("access denied, restricted or undecided: an update that says so, and no location")
     func accessFlags() async throws {
         let denied = try Harness(fixes: [.synthetic(at: .at(north: 0))], status: .denied)
