@@ -10,7 +10,8 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
     case denied
     /// An administrator's policy (the file at `policyPath`) forbids location access.
     case restricted(policyPath: String)
-    /// Access was requested, but nobody could be asked: there is no prompter.
+    /// Access was requested and is still undecided: the manager has no prompter to ask with,
+    /// or the question was dismissed unanswered.
     case notDetermined
     /// No fix arrived within `timeout`.
     case locationUnknown(timeout: Duration)
@@ -39,7 +40,7 @@ public enum LocationError: Error, Sendable, Hashable, CustomStringConvertible {
         case .restricted(let policyPath):
             "location access is disabled by the administrator policy in \(policyPath)"
         case .notDetermined:
-            "location access has not been decided and no prompt is available"
+            "location access has not been decided"
         case .locationUnknown(let timeout):
             "no position fix within \(timeout.components.seconds)s"
         case .source(let error):

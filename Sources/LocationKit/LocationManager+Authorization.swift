@@ -53,7 +53,7 @@ extension LocationManager {
             return false
         }
         guard let prompter else {
-            logger.notice("\(LocationError.notDetermined)")
+            logger.notice("location access has not been decided, and this manager has no prompter to ask with")
             return false
         }
         if pendingPrompt == nil {
