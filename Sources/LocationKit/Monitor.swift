@@ -78,7 +78,8 @@ public actor Monitor {
     /// The file its conditions are kept in.
     public nonisolated let path: String
     /// Every change of state, as it happens, until the monitor goes away. One consumer reads
-    /// it, as `CLMonitor.events` is read.
+    /// it, as `CLMonitor.events` is read: two tasks iterating it share the events out between
+    /// them (an `AsyncStream`'s rule), so have one task read it and pass each event on.
     public nonisolated let events: AsyncStream<Event>
 
     private let continuation: AsyncStream<Event>.Continuation

@@ -30,3 +30,16 @@ public struct ReceiverStatus: Sendable, Hashable {
         self.isStale = isStale
     }
 }
+
+extension ReceiverStatus: CustomStringConvertible {
+    /// The status in words, as a log line or a `print` wants it: "receiver present, 3D, 8 of
+    /// 12 satellites used", with "last fix stale" when the last fix no longer describes the
+    /// present and the state does not say so already.
+    public var description: String {
+        var words = [sourceState?.description ?? "nothing heard yet"]
+        if fixMode != .unknown { words.append(fixMode.description) }
+        words.append("\(satellitesUsed)" + (satellitesSeen.map { " of \($0)" } ?? "") + " satellites used")
+        if isStale, sourceState != .stale { words.append("last fix stale") }
+        return words.joined(separator: ", ")
+    }
+}

@@ -14,6 +14,17 @@ struct CoreLocationParityTests {
         (0...minutes).map { Fix.synthetic(at: .at(north: Double($0) * 50), second: Double($0) * 60) }
     }
 
+    @Test("a receiver status prints in words, not as a struct dump")
+    func receiverStatusInWords() {
+        #expect(ReceiverStatus().description == "nothing heard yet, 0 of 0 satellites used")
+        #expect(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 12, satellitesUsed: 8, fixMode: .threeD).description
+            == "receiver present, 3D, 8 of 12 satellites used")
+        #expect(ReceiverStatus(sourceState: .stale, satellitesSeen: nil, satellitesUsed: 5, fixMode: .twoD, isStale: true).description
+            == "stale, 2D, 5 satellites used")
+        #expect(ReceiverStatus(sourceState: .receiverPresent, satellitesUsed: 0, fixMode: .threeD, isStale: true).description
+            == "receiver present, 3D, 0 of 0 satellites used, last fix stale")
+    }
+
     @Test("significant changes: the first location, then one only after 500 m and 5 minutes")
     func significantChanges() async throws {
         let harness = try Harness(fixes: Self.walk(24))
