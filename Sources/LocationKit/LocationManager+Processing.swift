@@ -132,6 +132,10 @@ extension LocationManager {
         guard authorizationStatus.isAuthorized,
               let location = Location(fix: fix, sky: sky(for: fix), sourceInformation: source.sourceInformation) else { return }
         latestReceivedLocation = location
+        // Without updates asked for, nothing delivers locations, and `location` is the last one
+        // the manager retrieved for anyone (regions, visits, live updates), as CoreLocation's is:
+        // a region's callback reads where the device is. Updates keep it to what they deliver.
+        if !updatingLocation && !monitoringSignificantChanges { self.location = location }
         let limited = accuracyAuthorization == .reducedAccuracy
         for live in liveSessions.values { live.receive(location, accuracyLimited: limited) }
         updateRegions(with: location)

@@ -132,9 +132,11 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     // MARK: State
 
-    /// The most recently delivered location, or `nil`. Its ``Location/isStale`` turns true
-    /// when the source goes quiet or its connection is lost, so a stale position is never
-    /// presented as current.
+    /// The most recently delivered location, or `nil`; while no location updates run (only
+    /// regions, visits, a `liveUpdates` loop), the most recently retrieved one, so that a
+    /// region's callback finds where the device is, as in CoreLocation. Its
+    /// ``Location/isStale`` turns true when the source goes quiet or its connection is lost, so
+    /// a stale position is never presented as current.
     public internal(set) var location: Location?
 
     /// The most recently delivered heading, or `nil`.

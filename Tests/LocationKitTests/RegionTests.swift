@@ -46,6 +46,26 @@ import Testing
         ])
     }
 
+    /// Notes where the manager says the device is when a region is entered or left.
+    final class WhereDelegate: LocationManagerDelegate {
+        var seen: [(String, Location?)] = []
+        func locationManager(_ manager: LocationManager, didEnterRegion region: CircularRegion) { seen.append(("enter", manager.location)) }
+        func locationManager(_ manager: LocationManager, didExitRegion region: CircularRegion) { seen.append(("exit", manager.location)) }
+    }
+
+    @Test("with regions alone, manager.location in their callbacks is the fix that crossed, as CoreLocation's is")
+    func locationDuringRegionCallbacks() async throws {
+        let fixes = track([300, 150, 50, 0, 50, 150, 300])
+        let harness = try Harness(fixes: fixes)
+        let recorder = WhereDelegate()
+        harness.manager.delegate = recorder
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startMonitoring(for: region)
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        #expect(recorder.seen.map(\.0) == ["enter", "exit"])
+        #expect(recorder.seen.map { $0.1?.timestamp } == [fixes[2].time, fixes[5].time])
+    }
+
     @Test func poorAccuracyNeedsADeeperFixAndUselessFixesDecideNothing() async throws {
         let fixes = [
             Fix.synthetic(at: .at(north: 200), second: 0, accuracy: 5),
