@@ -45,6 +45,17 @@ struct GPSDMessageDecoder: ~Copyable {
         case .object:
             break
         case .invalid:
+            // gpsd 3.22 (Debian 12, Raspberry Pi OS) writes a heading sensor's ATT broken; read
+            // as it is meant, a boat's compass would never reach a client of that gpsd.
+            if var repaired = Self.gpsd322Attitude(UnsafeBufferPointer(line)) {
+                let outcome = repaired.withUnsafeMutableBufferPointer { decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
+                guard case .report(.attitude(var attitude)) = outcome else { return outcome }
+                // Its other members are zeros it never measured: only the heading is the sensor's.
+                attitude.pitch = nil
+                attitude.roll = nil
+                attitude.yaw = nil
+                return .report(.attitude(attitude))
+            }
             return .rejected(reason: "a line that is not a JSON object")
         case .unexpectedShape:
             return .rejected(reason: "a message not shaped as gpsd's are (its class first, no messages nested in it)")
@@ -67,5 +78,31 @@ struct GPSDMessageDecoder: ~Copyable {
             return .report(.fix(fix))
         }
         return outcome
+    }
+
+    /// The JSON gpsd 3.22 meant by an ATT message it wrote broken, NUL-terminated, or nil when
+    /// `line` is not one. 3.22 writes an NMEA heading sensor's (HDT, HDG) reading as
+    /// `{"class":"ATT","device":"/dev/ttyUSB0",,"time":"1970-01-01T00:00:01.245Z""heading":90.000,…}`:
+    /// a doubled comma, a missing one, and a time that is none (seconds since its start, as if
+    /// since 1970). The time goes, and the commas are put right; nothing else is changed, and
+    /// the result is checked as any line is.
+    static func gpsd322Attitude(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let bytes = Array(line)
+        guard bytes.starts(with: Array(#"{"class":"ATT","device":""#.utf8)),
+              let doubled = Self.firstIndex(of: Array(#"",,"time":""#.utf8), in: bytes) else { return nil }
+        // The time's closing quote, then the next member's opening one with no comma between.
+        let valueStart = doubled + 11
+        guard let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")),
+              valueEnd + 1 < bytes.count, bytes[valueEnd + 1] == UInt8(ascii: "\"") else { return nil }
+        return Array(bytes[...doubled]) + [UInt8(ascii: ",")] + Array(bytes[(valueEnd + 1)...]) + [0]
+    }
+
+    /// Where `pattern` first occurs in `bytes`.
+    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard pattern.count <= bytes.count else { return nil }
+        for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] {
+            if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { return start }
+        }
+        return nil
     }
 }

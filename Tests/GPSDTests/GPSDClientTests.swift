@@ -102,6 +102,25 @@ struct GPSDClientTests {
         #expect(same, "client fixes \(ours) are not the last \(ours.count) of gpspipe's \(Array(reference))")
     }
 
+    @Test("a boat's heading sensor reaches the client through gpsd: ATT with the HDT's heading, whichever gpsd (3.22 writes it broken)")
+    func headingSensor() async throws {
+        // The NMEA decoder's marine log: a gyro's HDT of 90° among a boat's other talkers.
+        let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("NMEATests/Logs/marine-mix.nmea").path
+        let fake = try await GPSFake(log: log)
+        let recorder = EventRecorder(client(port: fake.port).events())
+        defer { recorder.stop() }
+        let events = try await recorder.wait("an attitude report") {
+            $0.contains { if case .report(.attitude) = $0 { true } else { false } }
+        }
+        try await fake.stop()
+        let headings = events.compactMap { event -> Attitude? in
+            if case .report(.attitude(let attitude)) = event { attitude } else { nil }
+        }
+        #expect(headings.first?.heading == 90, "\(headings)")
+        #expect(headings.first?.device != nil)
+    }
+
     @Test("after gpsd is killed and started again on the same port, fixes flow again within 10 s")
     func reconnectsAfterGpsdRestart() async throws {
         let first = try TestLog.path("garmin15x")

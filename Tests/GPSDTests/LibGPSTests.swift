@@ -96,6 +96,40 @@ import Testing
         }
     }
 
+    @Test("gpsd 3.22's broken ATT for a heading sensor is read as meant: the heading, without the time and zeros it never had")
+    func gpsd322Attitude() throws {
+        let library = try LibGPS.shared.get()
+        var decoder = try GPSDMessageDecoder(library: library)
+        func decode(_ text: String) -> GPSDMessageDecoder.Outcome {
+            var line = Array(text.utf8) + [0]
+            return line.withUnsafeMutableBufferPointer { decoder.decode(UnsafeMutableBufferPointer(rebasing: $0.dropLast())) }
+        }
+        // As gpspipe -w printed it from gpsd 3.22 fed Tests/NMEATests/Logs/marine-mix.nmea (an HDT of 90°).
+        let sent = #"{"class":"ATT","device":"/dev/pts/9",,"time":"1970-01-01T00:00:01.245Z""heading":90.000,"pitch":0.00,"yaw":0.00,"roll":0.00,"dip":0.000,"mag_len":0.000,"mag_x":0.000,"mag_y":0.000,"mag_z":0.000,"acc_x":0.000,"acc_y":0.000,"acc_z":0.000,"gyro_x":0.000,"gyro_y":0.000,"temp":0.000,"depth":0.000}"#
+        guard case .report(.attitude(let attitude)) = decode(sent) else {
+            Issue.record("no attitude: \(decode(sent))")
+            return
+        }
+        #expect(attitude.device == "/dev/pts/9")
+        #expect(attitude.heading == 90)
+        #expect(attitude.time == nil && attitude.pitch == nil && attitude.roll == nil && attitude.yaw == nil)
+        // gpsd 3.25's ATT for the same reading is JSON already, and read as it is.
+        guard case .report(.attitude(let newer)) = decode(#"{"class":"ATT","device":"/dev/pts/3","heading":90.000}"#) else {
+            Issue.record("no attitude from gpsd 3.25's ATT")
+            return
+        }
+        #expect(newer.heading == 90)
+        // Nothing else broken is taken for it: a TPV with the same fault, an ATT broken otherwise.
+        for broken in [#"{"class":"TPV","device":"/dev/pts/9",,"time":"2024-01-01T00:00:01.245Z""mode":3}"#,
+                       #"{"class":"ATT","device":"/dev/pts/9",,"heading":90.000}"#,
+                       #"{"class":"ATT","device":"/dev/pts/9",,"time":"1970-01-01T00:00:01.245Z","heading":90.000,,}"#] {
+            guard case .rejected = decode(broken) else {
+                Issue.record("not refused: \(broken)")
+                continue
+            }
+        }
+    }
+
     @Test("without the soname, the development link libgps.so is used")
     func fallback() throws {
         _ = try LibGPS.load(soname: "libgeotrack-no-such-gps.so.99", fallback: "libgps.so").get()
