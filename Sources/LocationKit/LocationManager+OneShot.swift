@@ -3,6 +3,8 @@ extension LocationManager {
     /// then stops: the first as accurate as ``desiredAccuracy`` asks, or, when
     /// ``requestLocationTimeout`` passes on the manager's clock first, the most accurate one that
     /// arrived meanwhile; ``LocationError/locationUnknown(timeout:)`` when none arrived at all,
+    /// ``LocationError/source(_:)`` when the source was failing all the while (gpsd
+    /// unreachable, retried; the delegate heard that error once, when it came),
     /// or ``LocationError/notDetermined`` when access was still undecided then (the source
     /// starts only once it is granted). A source that ends for good first (a replay's last
     /// line, gpsd without retries) answers it then, the same way, or with
@@ -68,6 +70,12 @@ extension LocationManager {
         // CoreLocation's answer too: the best it has, when nothing met the desired accuracy in time.
         if let best = request.best {
             finishOneShot(request, with: best)
+            return
+        }
+        // The source failing all along (gpsd unreachable, retried): that is why no fix came,
+        // and the delegate has heard it once already; one error per request, as in CoreLocation.
+        if let failure = reportedSourceError {
+            failOneShot(.source(failure), report: false)
             return
         }
         // Undecided all along, the source never started: no fix is not the reason.

@@ -195,6 +195,19 @@ import Testing
         #expect(harness.delegate.errors == [.source(missing)])
     }
 
+    @Test("a requestLocation whose source keeps failing (gpsd refused, retried) times out with why, said once")
+    func requestLocationTimesOutWithTheSourceError() async throws {
+        let refused = SourceError.connectionRefused(host: "127.0.0.1", port: 2947)
+        let harness = try Harness { _ in [.state(.disconnected(refused)), .state(.retrying(after: .seconds(2))), .wait(.seconds(3600))] }
+        let manager = harness.manager
+        let statuses = manager.rx.didChangeReceiverStatus
+        let answer = Task { try await manager.rx.requestLocation() }
+        _ = await statuses.firstMatching { if case .retrying? = $0.sourceState { true } else { false } }
+        harness.clock.advance(by: manager.requestLocationTimeout)
+        await #expect(throws: LocationError.source(refused)) { try await answer.value }
+        #expect(harness.delegate.errors == [.source(refused)])
+    }
+
     @Test("a lost connection makes the last location stale until a new fix, as a silence does")
     func lostConnectionMakesTheLocationStale() async throws {
         let closed = SourceError.connectionClosed(host: "127.0.0.1", port: 2947)
