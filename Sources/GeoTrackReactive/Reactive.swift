@@ -12,6 +12,10 @@ public struct Reactive<Base> {
     }
 }
 
+// Sendable when what it wraps is: `manager.rx` of a main-actor manager can then be read from
+// another actor (`await manager.rx.location`), as the manager itself can.
+extension Reactive: Sendable where Base: Sendable {}
+
 /// A type that offers reactive extensions under `rx`.
 public protocol ReactiveCompatible {
     /// The type the extensions observe (`Self`).

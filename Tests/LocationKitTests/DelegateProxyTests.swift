@@ -69,6 +69,25 @@ import Testing
         #expect(late == first)
     }
 
+    /// Reads the manager's streams from an actor of its own, as a recorder in an app would.
+    actor Recorder {
+        func firstLocation(of manager: LocationManager) async -> Location? {
+            // `manager.rx` crosses from the main actor to this one: it must be Sendable.
+            let stream = await manager.rx.location
+            for await location in stream { return location }
+            return nil
+        }
+    }
+
+    @Test func streamsAreReadFromAnotherActor() async throws {
+        let harness = try Harness(fixes: [.synthetic(at: .at(north: 0), second: 0)])
+        let updates = harness.manager.rx.didUpdateLocations
+        harness.manager.startUpdatingLocation()
+        let first = await updates.firstElements(1).flatMap { $0 }
+        let read = await Recorder().firstLocation(of: harness.manager)
+        #expect(read.map { [$0] } == first)
+    }
+
     @Test func cancelledSubscriberIsReleasedAtOnce() async throws {
         let harness = try Harness { _ in
             [.state(.receiverPresent), .fix(.synthetic(at: .at(north: 0), second: 0)), .wait(.seconds(1)),
