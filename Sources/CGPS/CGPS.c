@@ -115,6 +115,7 @@ geotrack_kind geotrack_kind_of_message(const char *message) {
     if (n == 3 && strncmp(p, "TPV", 3) == 0) return GEOTRACK_KIND_TPV;
     if (n == 3 && strncmp(p, "SKY", 3) == 0) return GEOTRACK_KIND_SKY;
     if (n == 3 && strncmp(p, "ATT", 3) == 0) return GEOTRACK_KIND_ATT;
+    if (n == 3 && strncmp(p, "GST", 3) == 0) return GEOTRACK_KIND_GST;
     if (n == 7 && strncmp(p, "DEVICES", 7) == 0) return GEOTRACK_KIND_DEVICES;
     if (n == 6 && strncmp(p, "DEVICE", 6) == 0) return GEOTRACK_KIND_DEVICE;
     if (n == 7 && strncmp(p, "VERSION", 7) == 0) return GEOTRACK_KIND_VERSION;
@@ -427,7 +428,8 @@ geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *da
     data->fix.time = NAN;
 #endif
     geotrack_kind kind = geotrack_kind_of_message(line);
-    bool sent_time = (kind == GEOTRACK_KIND_TPV || kind == GEOTRACK_KIND_SKY || kind == GEOTRACK_KIND_ATT)
+    bool sent_time = (kind == GEOTRACK_KIND_TPV || kind == GEOTRACK_KIND_SKY || kind == GEOTRACK_KIND_ATT
+                      || kind == GEOTRACK_KIND_GST)
         && geotrack_line_has_key(line, "time");
     /* gps_unpack() parses only text that starts with the object's brace. */
     char *text = line;
@@ -448,6 +450,8 @@ geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *da
     out->wind_speed_relative = out->wind_speed_true = nan;
     out->xdop = out->ydop = out->vdop = out->tdop = out->hdop = out->pdop = out->gdop = nan;
     out->heading = out->magnetic_heading = out->pitch = out->roll = out->yaw = nan;
+    out->gst_rms = out->gst_major = out->gst_minor = out->gst_orient = nan;
+    out->gst_lat = out->gst_lon = out->gst_alt = nan;
     switch (kind) {
     case GEOTRACK_KIND_TPV: {
         const struct gps_fix_t *fix = &data->fix;
@@ -518,6 +522,16 @@ geotrack_kind geotrack_unpack(geotrack_json_unpack unpack, struct gps_data_t *da
         out->pitch = geotrack_finite_or_nan(data->attitude.pitch);
         out->roll = geotrack_finite_or_nan(data->attitude.roll);
         out->yaw = geotrack_finite_or_nan(data->attitude.yaw);
+        break;
+    case GEOTRACK_KIND_GST:
+        out->time = geotrack_time_from(data->gst.utctime);
+        out->gst_rms = geotrack_finite_or_nan(data->gst.rms_deviation);
+        out->gst_major = geotrack_finite_or_nan(data->gst.smajor_deviation);
+        out->gst_minor = geotrack_finite_or_nan(data->gst.sminor_deviation);
+        out->gst_orient = geotrack_finite_or_nan(data->gst.smajor_orientation);
+        out->gst_lat = geotrack_finite_or_nan(data->gst.lat_err_deviation);
+        out->gst_lon = geotrack_finite_or_nan(data->gst.lon_err_deviation);
+        out->gst_alt = geotrack_finite_or_nan(data->gst.alt_err_deviation);
         break;
     case GEOTRACK_KIND_DEVICES: {
         int count = (int)data->devices.ndevices;

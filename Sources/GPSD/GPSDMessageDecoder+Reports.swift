@@ -28,6 +28,18 @@ extension GPSDMessageDecoder {
             attitude.yaw = finite(raw.yaw)
             attitude.source = "ATT"
             return .report(.attitude(attitude))
+        case GEOTRACK_KIND_GST:
+            guard let time = checkedTime(raw.time) else { return .rejected(reason: "a GST message with an impossible time") }
+            var noise = PseudorangeNoise(device: nonEmpty(geotrack_report_device(data)), time: time.date)
+            // Standard deviations cannot be negative, nor can an orientation pass a full turn.
+            noise.rangeRMS = estimate(raw.gst_rms)
+            noise.semiMajor = estimate(raw.gst_major)
+            noise.semiMinor = estimate(raw.gst_minor)
+            noise.orientation = finite(raw.gst_orient).flatMap { abs($0) <= 360 ? $0 : nil }
+            noise.latitudeError = estimate(raw.gst_lat)
+            noise.longitudeError = estimate(raw.gst_lon)
+            noise.altitudeError = estimate(raw.gst_alt)
+            return .report(.noise(noise))
         case GEOTRACK_KIND_DEVICES:
             let devices = (0..<raw.device_count).compactMap { makeDevice(geotrack_device_at(data, $0)) }
             return .report(.devices(devices))

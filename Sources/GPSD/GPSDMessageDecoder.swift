@@ -14,7 +14,7 @@ struct GPSDMessageDecoder: ~Copyable {
     enum Outcome {
         /// A report to deliver.
         case report(Report)
-        /// A valid message of a kind GeoTrack does not report (WATCH, GST, PPS, …).
+        /// A valid message of a kind GeoTrack does not report (WATCH, PPS, …).
         case ignored
         /// gpsd's own ERROR message, with its text.
         case gpsdError(String)
@@ -62,9 +62,13 @@ struct GPSDMessageDecoder: ~Copyable {
         }
         // The line is NUL-terminated right after its last byte (``GPSDLineBuffer``).
         let kind = base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) { geotrack_kind_of_message($0) }
-        // A TPV's keys GeoTrack does not read pass through as gpsd sent them (read before libgps,
-        // which may write into the line).
-        let unknownMembers = kind == GEOTRACK_KIND_TPV ? JSONSyntax.unknownMembers(UnsafeBufferPointer(line)) : nil
+        // A TPV's or GST's keys GeoTrack does not read pass through as gpsd sent them (read
+        // before libgps, which may write into the line).
+        let unknownMembers: String? = switch kind {
+        case GEOTRACK_KIND_TPV: JSONSyntax.unknownMembers(UnsafeBufferPointer(line))
+        case GEOTRACK_KIND_GST: JSONSyntax.unknownMembers(UnsafeBufferPointer(line), known: JSONSyntax.knownGSTKeys)
+        default: nil
+        }
         var raw = geotrack_report()
         _ = base.withMemoryRebound(to: CChar.self, capacity: line.count + 1) {
             geotrack_unpack(library.unpack, data, $0, &raw)
@@ -73,11 +77,16 @@ struct GPSDMessageDecoder: ~Copyable {
             return .gpsdError(String(cString: geotrack_error_message(data)))
         }
         let outcome = Self.makeReport(from: raw, data: data)
-        if let unknownMembers, case .report(.fix(var fix)) = outcome {
+        switch outcome {
+        case .report(.fix(var fix)) where unknownMembers != nil:
             fix.otherTPVMembers = unknownMembers
             return .report(.fix(fix))
+        case .report(.noise(var noise)) where unknownMembers != nil:
+            noise.otherMembers = unknownMembers
+            return .report(.noise(noise))
+        default:
+            return outcome
         }
-        return outcome
     }
 
     /// The JSON gpsd 3.22 meant by an ATT message it wrote broken, NUL-terminated, or nil when

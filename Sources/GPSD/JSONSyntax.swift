@@ -50,12 +50,14 @@ enum JSONSyntax {
     /// list, the same the writer follows. A TPV's other keys are kept as gpsd sent them
     /// (``unknownMembers(_:)``).
     static var knownTPVKeys: [StaticString] { JSONWriter.tpvKeys }
+    /// The members of gpsd's GST that GeoTrack reads (``PseudorangeNoise``).
+    static let knownGSTKeys: [StaticString] = ["class", "device", "time", "rms", "major", "minor", "orient", "lat", "lon", "alt"]
 
     /// The members of a checked TPV object (``check(_:)`` said `.object`) whose keys GeoTrack does
-    /// not know, as gpsd wrote them (`"velN":-1.1,"velE":-2.3`), or nil when there are none.
+    /// not know (among `known`: a GST's keys for a GST), as gpsd wrote them (`"velN":-1.1,"velE":-2.3`), or nil when there are none.
     /// Newer gpsd releases add keys (3.25's velN, velE and velD from a Garmin's PGRMV); they pass
     /// through to `watch --json` unread. Their values passed the strict check: valid JSON.
-    static func unknownMembers(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    static func unknownMembers(_ bytes: UnsafeBufferPointer<UInt8>, known: [StaticString] = knownTPVKeys) -> String? {
         guard let base = bytes.baseAddress else { return nil }
         var scanner = Scanner(base: base, count: bytes.count)
         scanner.skipWhitespace()
@@ -72,7 +74,7 @@ enum JSONSyntax {
             scanner.skipWhitespace()
             let valueStart = scanner.index
             guard scanner.value(depth: 0, place: .nested) else { return nil }
-            if !knownTPVKeys.contains(where: { Scanner.equals(key, $0) }) {
+            if !known.contains(where: { Scanner.equals(key, $0) }) {
                 if !members.isEmpty { members.append(UInt8(ascii: ",")) }
                 members.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keyStart..<keyEnd]))
                 members.append(UInt8(ascii: ":"))

@@ -9,6 +9,8 @@ public enum Report: Sendable, Hashable {
     case sky(SkyView)
     /// A heading sensor's reading (gpsd ATT; NMEA HDT, HDG, THS).
     case attitude(Attitude)
+    /// The receiver's own error statistics (gpsd GST; NMEA GST).
+    case noise(PseudorangeNoise)
     /// The full list of receivers attached to gpsd (gpsd DEVICES).
     case devices([Device])
     /// A receiver was attached or reconfigured (gpsd DEVICE with an activation time).

@@ -39,6 +39,9 @@ extension LocationManager {
             reportRaw(.deviceRemoved(device))
             // A receiver unplugged no longer counts towards the satellites the status shows.
             if skiesByDevice.removeValue(forKey: device.path) != nil, let best = bestSky() { showSatelliteCounts(of: best) }
+        case .report(.noise(let noise)):
+            // The receiver's error statistics: passed on as they came (they hold no position).
+            reportRaw(.noise(noise))
         case .report(.version):
             break
         }

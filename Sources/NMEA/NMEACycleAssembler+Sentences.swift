@@ -1,3 +1,4 @@
+import FoundationEssentials
 import GPSReports
 
 /// One decoder per sentence type. Each validates the fields it reads before touching any
@@ -732,13 +733,38 @@ extension NMEACycleAssembler {
 
     // MARK: GST, GBS
 
+    /// GST: the receiver's error statistics. gpsd 3.22 folds none of them into the TPV, and
+    /// refuses no GST: what it reports of one is ``noiseReport(_:)``'s.
     mutating func decodeGST(_ f: NMEAFields) -> Mask? {
-        if !f.isEmpty(1) { guard Self.timeOfDay(f, 1) != nil else { return nil } }
-        guard let lat = f.number(6), let lon = f.number(7), let alt = f.number(8),
-              lat.isNaN || lat >= 0, lon.isNaN || lon >= 0, alt.isNaN || alt >= 0
-        else { return nil }
-        // Checked, then dropped: gpsd 3.22 does not fold GST's statistics into the TPV either.
-        return .gst
+        .gst
+    }
+
+    /// A GST as gpsd reports it (its GST class): each field read as gpsd reads it
+    /// (``NMEANumber/gpsdPrefix(_:_:_:)``), one that is no number unknown, and the
+    /// time is the GST's time of day on the receiver's date, none before a date is known or
+    /// when the field holds no time. That time names the fix the statistics describe, not the
+    /// present: the day does not turn over at it, nor does the cycle end.
+    func noiseReport(_ f: NMEAFields) -> PseudorangeNoise {
+        var time: Date?
+        if year != 0, !f.isEmpty(1), let t = Self.timeOfDay(f, 1) {
+            let days: Int = CivilDate(year: year, month: month, day: 1).daysSince1970 + day - 1
+            let seconds: Int = days * 86_400 + t.hour * 3600 + t.minute * 60 + t.second
+            time = Date(timeIntervalSince1970: Double(seconds) + t.subseconds)
+        }
+        func value(_ i: Int) -> Double? {
+            guard i < f.stored else { return nil }
+            let number = NMEANumber.gpsdPrefix(f.base, f.start(i), f.end(i))
+            return number.isFinite ? number : nil
+        }
+        var noise = PseudorangeNoise(device: device, time: time)
+        noise.rangeRMS = value(2)
+        noise.semiMajor = value(3)
+        noise.semiMinor = value(4)
+        noise.orientation = value(5)
+        noise.latitudeError = value(6)
+        noise.longitudeError = value(7)
+        noise.altitudeError = value(8)
+        return noise
     }
 
     mutating func decodeGBS(_ f: NMEAFields) -> Mask? {

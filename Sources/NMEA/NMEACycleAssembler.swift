@@ -83,6 +83,8 @@ struct NMEACycleAssembler: Equatable {
     var wantsSky = true
     /// Whether to build attitude reports.
     var wantsAttitude = true
+    /// Whether to report GSTs' error statistics (``PseudorangeNoise``).
+    var wantsNoise = true
     /// When set, fixes go to the workspace's ``Workspace/rawFixes`` as TPV numbers instead of
     /// ``Report``s (the JSON bulk path).
     var collectsRawFixes = false
@@ -305,6 +307,7 @@ struct NMEACycleAssembler: Equatable {
         default: break
         }
         let decoded: Mask?
+        var noise: PseudorangeNoise?
         switch type {
         case .rmc: decoded = decodeRMC(fields)
         case .gga: decoded = decodeGGA(fields)
@@ -320,7 +323,9 @@ struct NMEACycleAssembler: Equatable {
             if decoded == .satellite { fillDilutions(&work.dilutions) }
         case .vtg: decoded = decodeVTG(fields)
         case .zda: decoded = decodeZDA(fields)
-        case .gst: decoded = decodeGST(fields)
+        case .gst:
+            decoded = decodeGST(fields)
+            if wantsNoise { noise = noiseReport(fields) }
         case .gbs: decoded = decodeGBS(fields)
         case .hdt: decoded = decodeHDT(fields)
         case .hdg: decoded = decodeHDG(fields)
@@ -378,6 +383,8 @@ struct NMEACycleAssembler: Equatable {
             errorModel(&work)
         }
         appendFix(mask, &work, into: &reports)
+        // gpsd's order: the TPV, then the GST, then the SKY.
+        if let noise { reports.append(.noise(noise)) }
         if mask.contains(.satellite) && wantsSky {
             reports.append(.sky(skyView()))
         }

@@ -1,4 +1,7 @@
 import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Decimal number parsing on bytes, without Foundation or a String per field.
 enum NMEANumber {
@@ -83,5 +86,62 @@ enum NMEANumber {
         guard digits > 0, fractionDigits <= 22 else { return nil }
         let value = Double(mantissa) / PowersOfTen.exact(fractionDigits)
         return negative ? -value : value
+    }
+}
+
+extension NMEANumber {
+    /// `[start, end)` as gpsd's `safe_atof` reads a field: its longest prefix that is a
+    /// decimal number (a sign, digits with one point, an exponent), so `12abc` is 12 and `1e3`
+    /// is 1000; NaN when the field does not start like a number (empty, `abc`, `inf`), and 0
+    /// when it starts like one with no digit (`-x`). For fields gpsd reports as it read them
+    /// (GST's), where ``parse(_:_:_:)`` refuses what is not plainly a number.
+    static func gpsdPrefix(_ p: UnsafePointer<UInt8>, _ start: Int, _ end: Int) -> Double {
+        var i = start
+        while i < end, p[i] == UInt8(ascii: " ") || p[i] == UInt8(ascii: "\t") { i += 1 }
+        guard i < end else { return .nan }
+        let first = p[i]
+        let startsLikeNumber = (0x30...0x39).contains(first) || first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+            || first == UInt8(ascii: ".")
+        guard startsLikeNumber else { return .nan }
+        var text: [UInt8] = []
+        if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            text.append(first)
+            i += 1
+        }
+        var digits = 0
+        var sawPoint = false
+        while i < end {
+            let byte = p[i]
+            if (0x30...0x39).contains(byte) {
+                digits += 1
+            } else if byte == UInt8(ascii: "."), !sawPoint {
+                sawPoint = true
+            } else {
+                break
+            }
+            text.append(byte)
+            i += 1
+        }
+        guard digits > 0 else { return text.first == UInt8(ascii: "-") ? -0.0 : 0 }
+        // An exponent counts only with a digit after its letter and sign.
+        if i < end, p[i] == UInt8(ascii: "e") || p[i] == UInt8(ascii: "E") {
+            var exponent: [UInt8] = [UInt8(ascii: "e")]
+            var j = i + 1
+            if j < end, p[j] == UInt8(ascii: "-") || p[j] == UInt8(ascii: "+") {
+                exponent.append(p[j])
+                j += 1
+            }
+            var exponentDigits = 0
+            while j < end, (0x30...0x39).contains(p[j]), exponentDigits < 4 {
+                exponent.append(p[j])
+                exponentDigits += 1
+                j += 1
+            }
+            if exponentDigits > 0 { text += exponent }
+        }
+        text.append(0)
+        return text.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress.map { $0.withMemoryRebound(to: CChar.self, capacity: buffer.count) { strtod($0, nil) } } ?? .nan
+        }
     }
 }

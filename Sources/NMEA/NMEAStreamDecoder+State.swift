@@ -29,18 +29,19 @@ extension NMEAStreamDecoder {
     }
 
     /// A decoder that reports nothing but collects the TPV numbers of its fixes (see
-    /// ``drainFixes(_:)``), and builds no sky views or attitudes: the bulk JSON path.
+    /// ``drainFixes(_:)``), and builds no sky views, attitudes or GSTs: the bulk JSON path.
     package init(collectingFixesFor device: String?) {
         self.init(device: device)
         collectFixesOnly()
     }
 
     /// From now on reports nothing but collects the TPV numbers of its fixes, and builds no sky
-    /// views or attitudes.
+    /// views, attitudes or GSTs.
     mutating func collectFixesOnly() {
         assembler.collectsRawFixes = true
         assembler.wantsSky = false
         assembler.wantsAttitude = false
+        assembler.wantsNoise = false
     }
 
     /// The device name the fixes are reported with.

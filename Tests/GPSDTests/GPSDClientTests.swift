@@ -102,6 +102,40 @@ struct GPSDClientTests {
         #expect(same, "client fixes \(ours) are not the last \(ours.count) of gpspipe's \(Array(reference))")
     }
 
+    @Test("a receiver's GSTs reach the client as gpspipe sees them, and print back as gpsd sent them")
+    func errorStatistics() async throws {
+        let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/nmea-corpus/ublox-neo-m9n-nmea.nmea").path
+        let fake = try await GPSFake(log: log)
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        // gpspipe connects first, so it sees at least every message this client sees.
+        let command = GPSDInstallation.current.command("gpspipe", ["-w", "-o", output, "127.0.0.1:\(fake.port)"])
+        let gpspipe = try ChildProcess(path: command.executable, arguments: command.arguments)
+        let watching = await waitUntil(timeout: .seconds(20)) {
+            (try? String(contentsOfFile: output, encoding: .utf8))?.contains("\"class\":\"WATCH\"") == true
+        }
+        try #require(watching, "gpspipe did not start watching")
+        let recorder = EventRecorder(client(port: fake.port).events())
+        defer { recorder.stop() }
+        func noise(_ events: [SourceEvent]) -> [String] {
+            events.compactMap { event -> String? in
+                if case .report(.noise(let noise)) = event { noise.gstJSON() } else { nil }
+            }
+        }
+        let events = try await recorder.wait("ten GSTs") { noise($0).count >= 10 }
+        try await fake.stop()
+        #expect(await gpspipe.waitForExit(timeout: .seconds(10)))
+        let theirs = try String(contentsOfFile: output, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .filter { $0.contains("\"class\":\"GST\"") }.map(String.init)
+        let ours = noise(events)
+        // Ours are a run of gpspipe's, each line the same text.
+        let runs = theirs.indices.filter { start in
+            start + ours.count <= theirs.count && Array(theirs[start..<(start + ours.count)]) == ours
+        }
+        #expect(!runs.isEmpty, "ours: \(ours)\ngpspipe's: \(theirs)")
+    }
+
     @Test("a boat's heading sensor reaches the client through gpsd: ATT with the HDT's heading, whichever gpsd (3.22 writes it broken)")
     func headingSensor() async throws {
         // The NMEA decoder's marine log: a gyro's HDT of 90° among a boat's other talkers.

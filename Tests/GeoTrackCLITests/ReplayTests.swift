@@ -213,6 +213,21 @@ struct ReplayTests {
         #expect(said.last?.hasPrefix("geotrack: no fix within 3 s: gpsd was unreachable") == true, "\(down.stderr)")
     }
 
+    @Test("--json --sky prints the receiver's GSTs among its TPVs and SKYs, as gpsdecode does; --json alone prints none")
+    func errorStatistics() async throws {
+        let log = TestSupport.packageRoot.appendingPathComponent("Tests/NMEATests/Logs/gst-fields.nmea").path
+        let expected = try String(contentsOfFile: log.replacingOccurrences(of: ".nmea", with: ".jsonl"), encoding: .utf8)
+            .split(whereSeparator: \.isNewline).filter { $0.contains(#""class":"GST""#) }
+            .map { $0.replacingOccurrences(of: #""device":"stdin""#, with: #""device":"\#(log)""#) }
+        let home = try TestSupport.temporaryDirectory()
+        let withSky = try await TestSupport.geotrack(["replay", log, "--json", "--sky"], home: home)
+        #expect(withSky.status == 0)
+        #expect(withSky.stdout.split(separator: "\n").filter { $0.contains(#""class":"GST""#) }.map(String.init) == expected)
+        let plain = try await TestSupport.geotrack(["replay", log, "--json"], home: home)
+        #expect(plain.status == 0)
+        #expect(plain.stdout.contains(#""class":"TPV""#) && !plain.stdout.contains(#""class":"GST""#))
+    }
+
     @Test("without a terminal the status goes out as plain lines without escape codes")
     func plainLines() async throws {
         let run = try await TestSupport.geotrack(["replay", Self.log], home: try TestSupport.temporaryDirectory())

@@ -31,7 +31,8 @@ typedef enum {
     GEOTRACK_KIND_DEVICE = 5,
     GEOTRACK_KIND_VERSION = 6,
     GEOTRACK_KIND_ERROR = 7,
-    GEOTRACK_KIND_OTHER = 8      // WATCH, POLL, GST, PPS...: not reported
+    GEOTRACK_KIND_OTHER = 8,     // WATCH, POLL, PPS...: not reported
+    GEOTRACK_KIND_GST = 9
 } geotrack_kind;
 
 /// A time with presence: `present` is false when the message carried none.
@@ -44,7 +45,7 @@ typedef struct {
 /// One message, copied out of gps_data_t. Every double is NaN when unknown.
 typedef struct {
     geotrack_kind kind;
-    geotrack_time time;          // TPV time, SKY time, ATT mtime
+    geotrack_time time;          // TPV time, SKY time, ATT mtime, GST utctime
 
     // TPV
     int mode;                    // 0 not seen, 1 no fix, 2 2D, 3 3D
@@ -65,6 +66,9 @@ typedef struct {
 
     // ATT
     double heading, magnetic_heading, pitch, roll, yaw;
+
+    // GST: standard deviations in metres, the orientation in degrees
+    double gst_rms, gst_major, gst_minor, gst_orient, gst_lat, gst_lon, gst_alt;
 
     // DEVICES
     int device_count;

@@ -8,7 +8,7 @@ package struct BasicOutputOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Draw no status line: only changes of state (a first fix, gpsd lost or back, no receiver, a broker refusing), one line each on stderr, as a service's journal wants."))
     package var quiet = false
 
-    @Flag(help: "With --json: also print gpsd's SKY objects (satellites and dilutions).")
+    @Flag(help: "With --json: also print gpsd's SKY objects (satellites and dilutions) and GST objects (the receiver's own error statistics).")
     package var sky = false
 
     @Flag(help: "Report visits: arrivals after a stay (location.visit_radius, location.visit_dwell) and departures.")

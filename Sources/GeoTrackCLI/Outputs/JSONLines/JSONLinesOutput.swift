@@ -2,8 +2,8 @@ import GPSReports
 import GeoTrackService
 import Synchronization
 
-/// `--json`: gpsd's TPV for every fix (and SKY with `--sky`), and events as `EVENT` objects,
-/// one per line.
+/// `--json`: gpsd's TPV for every fix (and its SKY and GST with `--sky`), and events as `EVENT`
+/// objects, one per line.
 ///
 /// With a GPX track recorded too, whatever a reader of the JSON has seen is already in the
 /// track: a position's TPV (and the events it caused) waits for its location's GPX point, or
@@ -47,6 +47,10 @@ package final class JSONLinesOutput: BuiltInOutput {
                 }
             case .sky(let sky):
                 if includesSky { writer.write(sky.skyJSON()) }
+            case .noise(let noise):
+                // The receiver's own error statistics go with its satellites: what a precision
+                // user reads beside the TPV's DOP-based estimates.
+                if includesSky { writer.write(noise.gstJSON()) }
             default:
                 break
             }
