@@ -41,6 +41,19 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `latitude,longitude` in decimal degrees.
     public var description: String { "\(latitude),\(longitude)" }
+
+    /// `longitude` moved by whole turns to within half a turn of `reference`: 179.9°E seen from
+    /// 179.9°W is -180.1°. Means, extents and pictures of a track that crosses the 180th
+    /// meridian are taken on such longitudes, then brought back by ``normalizedLongitude(_:)``.
+    public static func longitude(_ longitude: Double, unwrappedNear reference: Double) -> Double {
+        reference + (longitude - reference).remainder(dividingBy: 360)
+    }
+
+    /// Any longitude as one from -180 to 180.
+    public static func normalizedLongitude(_ longitude: Double) -> Double {
+        let value = longitude.remainder(dividingBy: 360)
+        return value == -180 ? 180 : value
+    }
 }
 
 extension Coordinate {

@@ -86,8 +86,19 @@ public struct TrackStatistics: Sendable {
     public private(set) var ascent = 0.0
     /// Metres descended.
     public private(set) var descent = 0.0
-    /// The southern, western, northern and eastern edges of the area covered.
-    public private(set) var south: Double?, west: Double?, north: Double?, east: Double?
+    /// The southern and northern edges of the area covered.
+    public private(set) var south: Double?, north: Double?
+    /// The western and eastern edges of the area covered. Across the 180th meridian the west
+    /// edge lies east of it and the east edge west of it (west > east, as GeoJSON's bbox has
+    /// them); a track that went round the globe covers every longitude, -180 to 180.
+    public var west: Double? { extentOfLongitudes.map { $0.upperBound - $0.lowerBound >= 360 ? -180 : Coordinate.normalizedLongitude($0.lowerBound) } }
+    /// See ``west``.
+    public var east: Double? { extentOfLongitudes.map { $0.upperBound - $0.lowerBound >= 360 ? 180 : Coordinate.normalizedLongitude($0.upperBound) } }
+    /// The least and greatest longitudes, each taken within half a turn of the one before it,
+    /// so that crossing the 180th meridian extends them instead of spanning the globe.
+    private var extentOfLongitudes: ClosedRange<Double>?
+    /// The last longitude so taken.
+    private var lastUnwrappedLongitude: Double?
     /// The stops, in order.
     public private(set) var stops: [Stop] = []
     /// How many trips the track has.
@@ -134,8 +145,9 @@ public struct TrackStatistics: Sendable {
         let coordinate = location.coordinate
         south = min(south ?? coordinate.latitude, coordinate.latitude)
         north = max(north ?? coordinate.latitude, coordinate.latitude)
-        west = min(west ?? coordinate.longitude, coordinate.longitude)
-        east = max(east ?? coordinate.longitude, coordinate.longitude)
+        let longitude = lastUnwrappedLongitude.map { Coordinate.longitude(coordinate.longitude, unwrappedNear: $0) } ?? coordinate.longitude
+        lastUnwrappedLongitude = longitude
+        extentOfLongitudes = extentOfLongitudes.map { min($0.lowerBound, longitude)...max($0.upperBound, longitude) } ?? longitude...longitude
         if let speed = location.reportedSpeed { reportedMaximum = max(reportedMaximum ?? speed, speed) }
         if let previous = last {
             let seconds = location.timestamp.timeIntervalSince(previous.timestamp)

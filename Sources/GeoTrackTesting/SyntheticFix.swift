@@ -7,7 +7,8 @@ extension Coordinate {
     public func offset(north: Double, east: Double) -> Coordinate {
         let metresPerDegree = 6_371_008.8 * .pi / 180
         let latitude = self.latitude + north / metresPerDegree
-        let longitude = self.longitude + east / (metresPerDegree * cos(self.latitude * .pi / 180))
+        // Across the 180th meridian the longitude comes round to the other side.
+        let longitude = Coordinate.normalizedLongitude(self.longitude + east / (metresPerDegree * cos(self.latitude * .pi / 180)))
         return Coordinate(latitude: latitude, longitude: longitude) ?? self
     }
 }
@@ -32,5 +33,24 @@ extension Fix {
         fix.speed = speed
         fix.track = course
         return fix
+    }
+}
+
+extension Fix {
+    /// A boat from 10 km west of `meridian` (at 16.5°S) sailing east at 4 m/s, anchored 12
+    /// minutes on it (swinging 10 m either side), then sailing on 10 km: a fix every 10 s.
+    /// Across 180° it is the passage that sums up, and is drawn, as the one across 170°.
+    public static func passage(across meridian: Double) -> [Fix] {
+        guard let anchorage = Coordinate(latitude: -16.5, longitude: Coordinate.normalizedLongitude(meridian)) else { return [] }
+        var fixes: [Fix] = []
+        var second = 0.0
+        func add(_ east: Double, speed: Double) {
+            fixes.append(.synthetic(at: anchorage.offset(north: 0, east: east), second: second, speed: speed, course: 90))
+            second += 10
+        }
+        for step in 0...250 { add(-10_000 + Double(step) * 40, speed: 4) }
+        for step in 0..<72 { add(step % 2 == 0 ? -10 : 10, speed: 0) }
+        for step in 1...250 { add(Double(step) * 40, speed: 4) }
+        return fixes
     }
 }

@@ -38,7 +38,11 @@ package struct DwellDetector: Sendable {
         /// The position of the fix at `last`, which a later report of that fix time replaces.
         var lastCoordinate: Coordinate
         var latitudeSum: Double
+        /// The sum of the longitudes, each within half a turn of ``referenceLongitude``: a stay on
+        /// the 180th meridian, its fixes on both sides, has its centre there, not on the far side
+        /// of the globe.
         var longitudeSum: Double
+        let referenceLongitude: Double
         var count: Double
 
         init(_ location: Location) {
@@ -47,8 +51,14 @@ package struct DwellDetector: Sendable {
             last = location.timestamp
             lastCoordinate = location.coordinate
             latitudeSum = location.coordinate.latitude
+            referenceLongitude = location.coordinate.longitude
             longitudeSum = location.coordinate.longitude
             count = 1
+        }
+
+        /// `coordinate`'s longitude near the cluster's first.
+        func unwrapped(_ coordinate: Coordinate) -> Double {
+            Coordinate.longitude(coordinate.longitude, unwrappedNear: referenceLongitude)
         }
 
         /// Adds a fix; a report of the last fix's time (gpsd 3.25 and later send one per
@@ -57,11 +67,11 @@ package struct DwellDetector: Sendable {
         mutating func add(_ location: Location) {
             if location.timestamp == last {
                 latitudeSum += location.coordinate.latitude - lastCoordinate.latitude
-                longitudeSum += location.coordinate.longitude - lastCoordinate.longitude
+                longitudeSum += unwrapped(location.coordinate) - unwrapped(lastCoordinate)
                 if count == 1 { anchor = location.coordinate }
             } else {
                 latitudeSum += location.coordinate.latitude
-                longitudeSum += location.coordinate.longitude
+                longitudeSum += unwrapped(location.coordinate)
                 count += 1
             }
             last = location.timestamp
@@ -69,7 +79,7 @@ package struct DwellDetector: Sendable {
         }
 
         var center: Coordinate {
-            Coordinate(latitude: latitudeSum / count, longitude: longitudeSum / count) ?? anchor
+            Coordinate(latitude: latitudeSum / count, longitude: Coordinate.normalizedLongitude(longitudeSum / count)) ?? anchor
         }
     }
 
@@ -135,7 +145,7 @@ package struct DwellDetector: Sendable {
         current.anchor = ApproximateLocation.snap(current.anchor)
         current.lastCoordinate = ApproximateLocation.snap(current.lastCoordinate)
         current.latitudeSum = center.latitude * current.count
-        current.longitudeSum = center.longitude * current.count
+        current.longitudeSum = current.unwrapped(center) * current.count
         cluster = current
     }
 }

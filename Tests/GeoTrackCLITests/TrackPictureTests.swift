@@ -1,5 +1,6 @@
 import Foundation
 import GeoTrackService
+import GeoTrackTesting
 import GPSReports
 import LocationKit
 import Testing
@@ -14,6 +15,24 @@ struct TrackPictureTests {
         fix.longitude = Double(second) * 10 / 111_319.49
         fix.speed = 10
         return Location(fix: fix, sky: nil)
+    }
+
+    @Test("a passage across the 180th meridian is drawn as the same passage 10° west of it: no line across the globe")
+    func antimeridian() throws {
+        func picture(_ meridian: Double) throws -> String {
+            var picture = TrackPicture()
+            var statistics = TrackStatistics()
+            for fix in Fix.passage(across: meridian) {
+                let location = try #require(Location(fix: fix))
+                picture.add(location)
+                statistics.add(location)
+            }
+            return try #require(picture.svg(statistics: statistics, units: .nautical, title: "passage"))
+        }
+        let across = try picture(180), beside = try picture(170)
+        // Both fill the picture the same way, with the same scale bar and the stop on the line.
+        #expect(across == beside)
+        #expect(Self.scaleLabel(across) != nil)
     }
 
     @Test("a run of months keeps at most maximumPoints points, evenly thinned, and still draws its first and newest location")

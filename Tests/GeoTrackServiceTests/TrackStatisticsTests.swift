@@ -17,6 +17,40 @@ import Testing
                                               altitude: altitude, speed: speed, course: speed == nil || derived ? nil : 0)))
     }
 
+    /// ``Fix/passage(across:)`` as locations.
+    static func passage(across meridian: Double) throws -> [Location] {
+        try Fix.passage(across: meridian).map { try #require(Location(fix: $0)) }
+    }
+
+    @Test("a passage across the 180th meridian sums up as one 10° west of it: its stop there, its area across it, its distance")
+    func antimeridian() throws {
+        var across = TrackStatistics(), beside = TrackStatistics()
+        for location in try Self.passage(across: 180) { across.add(location) }
+        for location in try Self.passage(across: 170) { beside.add(location) }
+        #expect(beside.stops.count == 1)
+        #expect(across.stops.count == beside.stops.count)
+        let stop = try #require(across.stops.first)
+        // On the meridian, not on the far side of the globe (the mean of 179.9999 and -179.9999).
+        #expect(abs(abs(stop.center.longitude) - 180) < 0.001, "\(stop.center)")
+        #expect(abs(across.distance - beside.distance) < 1, "\(across.distance) against \(beside.distance)")
+        #expect(across.trips == beside.trips)
+        // The area spans the meridian: its west edge east of it, its east edge west of it.
+        let west = try #require(across.west), east = try #require(across.east)
+        let besideWest = try #require(beside.west), besideEast = try #require(beside.east)
+        #expect(abs(west - (besideWest + 10)) < 1e-9 && abs(east - (besideEast + 10 - 360)) < 1e-9, "\(west) to \(east)")
+    }
+
+    @Test("a track round the globe covers every longitude")
+    func roundTheGlobe() throws {
+        var statistics = TrackStatistics()
+        for step in 0...40 {
+            let coordinate = try #require(Coordinate(latitude: 0, longitude: Coordinate.normalizedLongitude(Double(step) * 10)))
+            let fix = Fix.synthetic(at: coordinate, second: Double(step) * 3600, speed: 300, course: 90)
+            statistics.add(try #require(Location(fix: fix)))
+        }
+        #expect(statistics.west == -180 && statistics.east == 180)
+    }
+
     @Test("drive, stop ten minutes, drive: two trips, one stop with its times, moving time without the stop")
     func tripsAndStops() throws {
         var statistics = TrackStatistics()

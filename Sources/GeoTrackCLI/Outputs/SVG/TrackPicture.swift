@@ -32,6 +32,9 @@ package struct TrackPicture: Sendable {
     /// The newest location when thinning did not keep it: drawn as the track's end.
     private var latest: Point?
     private var previous: (coordinate: Coordinate, time: Date)?
+    /// The last point's longitude as drawn: each taken within half a turn of the one before it,
+    /// so that a track across the 180th meridian is drawn across it, not across the globe.
+    private var lastLongitude: Double?
     /// One location in this many is kept (doubles each time the points are thinned).
     private var keepEvery = 1
     private var sinceKept = 0
@@ -66,7 +69,9 @@ package struct TrackPicture: Sendable {
             if reported == nil, !gap { speed = previous.coordinate.distance(to: coordinate) / seconds }
         }
         previous = (coordinate, location.timestamp)
-        let point = Point(latitude: coordinate.latitude, longitude: coordinate.longitude, speed: Float(speed),
+        let longitude = lastLongitude.map { Coordinate.longitude(coordinate.longitude, unwrappedNear: $0) } ?? coordinate.longitude
+        lastLongitude = longitude
+        let point = Point(latitude: coordinate.latitude, longitude: longitude, speed: Float(speed),
                           breakBefore: gap || pendingBreak)
         sinceKept += 1
         guard sinceKept >= keepEvery else {
@@ -127,10 +132,15 @@ package struct TrackPicture: Sendable {
         let points = drawnPoints
         guard !points.isEmpty else { return nil }
         let projected = points.map { Self.project($0.latitude, $0.longitude) }
+        // Regions and stops are drawn beside the track: their longitudes taken near its middle.
+        let middle = ((points.map(\.longitude).min() ?? 0) + (points.map(\.longitude).max() ?? 0)) / 2
+        func project(_ coordinate: Coordinate) -> (x: Double, y: Double) {
+            Self.project(coordinate.latitude, Coordinate.longitude(coordinate.longitude, unwrappedNear: middle))
+        }
         var minX = projected.map(\.x).min() ?? 0, maxX = projected.map(\.x).max() ?? 0
         var minY = projected.map(\.y).min() ?? 0, maxY = projected.map(\.y).max() ?? 0
         for region in regions {
-            let centre = Self.project(region.center.latitude, region.center.longitude)
+            let centre = project(region.center)
             let r = region.radius / cos(region.center.latitude * .pi / 180)
             minX = min(minX, centre.x - r); maxX = max(maxX, centre.x + r)
             minY = min(minY, centre.y - r); maxY = max(maxY, centre.y + r)
@@ -165,7 +175,7 @@ package struct TrackPicture: Sendable {
 
         """
         for region in regions {
-            let (cx, cy) = place(Self.project(region.center.latitude, region.center.longitude))
+            let (cx, cy) = place(project(region.center))
             let r = region.radius / cos(region.center.latitude * .pi / 180) * scale
             svg += "<circle class=\"region\" cx=\"\(Self.number(cx))\" cy=\"\(Self.number(cy))\" r=\"\(Self.number(r))\" fill=\"#7aa6d6\" fill-opacity=\"0.15\" stroke=\"#3b6ea5\" stroke-dasharray=\"6 4\"/>"
             svg += "<text x=\"\(Self.number(cx))\" y=\"\(Self.number(cy - r - 4))\" text-anchor=\"middle\" fill=\"#3b6ea5\">\(GPXFormat.escape(region.name))</text>\n"
@@ -190,7 +200,7 @@ package struct TrackPicture: Sendable {
         }
         if run.count > 1 { svg += Self.polyline(run, colour: runColour) }
         for stop in statistics.stops {
-            let (cx, cy) = place(Self.project(stop.center.latitude, stop.center.longitude))
+            let (cx, cy) = place(project(stop.center))
             let minutes = Int((((stop.departure ?? statistics.last?.timestamp) ?? stop.arrival).timeIntervalSince(stop.arrival) / 60).rounded())
             svg += "<circle class=\"stop\" cx=\"\(Self.number(cx))\" cy=\"\(Self.number(cy))\" r=\"7\" fill=\"#f0a030\" stroke=\"#7a4a00\"/>"
             svg += "<text x=\"\(Self.number(cx + 10))\" y=\"\(Self.number(cy + 4))\" fill=\"#7a4a00\">stop \(minutes) min</text>\n"
