@@ -31,6 +31,18 @@ struct GPXTests {
         #expect(filter.action(for: Self.fix(11, latitude: 51.5003)) == .newSegment)
     }
 
+    @Test("a receiver that logs every 10 s records one segment, and a pause of several of its intervals still starts one")
+    func slowReceiver() {
+        var filter = GPXTrackFilter(options: GPXOptions(segmentAfter: 5))
+        #expect(filter.action(for: Self.fix(0)) == .newSegment)
+        for step in 1...20 {
+            #expect(filter.action(for: Self.fix(Double(step * 10), latitude: 51.5 + Double(step) * 0.0001)) == .point, "at \(step * 10) s")
+        }
+        #expect(filter.segmentThreshold == 20)
+        // 30 s without a position: three of its intervals.
+        #expect(filter.action(for: Self.fix(230, latitude: 51.6)) == .newSegment)
+    }
+
     @Test("minimum move and minimum interval skip points, like gpxlogger -m")
     func filters() {
         var byMove = GPXTrackFilter(options: GPXOptions(minimumMove: 10))

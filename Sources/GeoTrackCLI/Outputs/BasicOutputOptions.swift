@@ -51,7 +51,7 @@ package struct BasicOutputOptions: ParsableArguments {
     package var gpxMinimumInterval: Double?
 
     @Option(name: .customLong("gpx-segment-after"), parsing: .unconditional, help: ArgumentHelp(
-        "GPX: start a new segment when the fix was lost this long (like gpxlogger -i).", valueName: "seconds"))
+        "GPX: start a new segment when the fix was lost this long (like gpxlogger -i), and for twice the receiver's own interval.", valueName: "seconds"))
     package var gpxSegmentAfter: Double?
 
     package init() {}

@@ -28,6 +28,15 @@ package struct GPXTrackFilter: Sendable {
     package let options: GPXOptions
     private var lastWritten: (coordinate: Coordinate, time: Date)?
     private var lastSeen: Date?
+    /// The shortest time between two positions so far: the receiver's own interval.
+    private var shortestInterval: Double?
+
+    /// How long without a position starts a new segment: `segmentAfter`, or twice the
+    /// receiver's own interval when that is longer, so that a receiver that logs every 10 s (a
+    /// boat's, a phone app's) records one segment, not one per point.
+    package var segmentThreshold: Double {
+        max(options.segmentAfter, 2 * (shortestInterval ?? 0))
+    }
 
     /// Creates a filter with no points seen yet.
     package init(options: GPXOptions) {
@@ -39,6 +48,10 @@ package struct GPXTrackFilter: Sendable {
         guard let coordinate = fix.coordinate, let time = fix.time else { return .skip }
         let previousSeen = lastSeen
         lastSeen = time
+        if let previousSeen {
+            let interval = time.timeIntervalSince(previousSeen)
+            if interval > 0 { shortestInterval = min(shortestInterval ?? interval, interval) }
+        }
         guard let last = lastWritten else {
             lastWritten = (coordinate, time)
             return .newSegment
@@ -56,7 +69,7 @@ package struct GPXTrackFilter: Sendable {
             lastWritten = (coordinate, time)
             return .newSegment
         }
-        if let previousSeen, time.timeIntervalSince(previousSeen) > options.segmentAfter {
+        if let previousSeen, time.timeIntervalSince(previousSeen) > segmentThreshold {
             lastWritten = (coordinate, time)
             return .newSegment
         }
