@@ -106,6 +106,11 @@ package struct DwellDetector: Sendable {
     /// Fixes less accurate than this many metres are ignored.
     package static let maximumAccuracy = 100.0
 
+    /// A fix whose receiver says it moves faster than this (metres per second, 10.8 km/h) is
+    /// in no stay, however close to it: a glider circling in a thermal, a runner on a track.
+    /// A boat swinging at anchor, a walk round a viewpoint stay.
+    package static let maximumStaySpeed = 3.0
+
     package mutating func update(with location: Location) -> Event? {
         let accuracy = location.horizontalAccuracy ?? 0
         switch rule {
@@ -119,7 +124,8 @@ package struct DwellDetector: Sendable {
         let reference = isStaying ? current.center : current.anchor
         let distance = reference.distance(to: location.coordinate)
         let limit = isStaying || rule == .allowingForAccuracy ? radius + accuracy : radius
-        if distance <= limit {
+        let travelling = (location.reportedSpeed ?? 0) > Self.maximumStaySpeed
+        if distance <= limit && !travelling {
             current.add(location)
             cluster = current
             let stayed = location.timestamp.timeIntervalSince(current.start)

@@ -100,6 +100,22 @@ import Testing
         #expect(statistics.trips == 0, "\(statistics.trips) trips within a stop that lasted the whole track")
     }
 
+    @Test("a glider circling in a thermal for 8 minutes (20 m round at 10 m/s) makes no stop, and is moving all the while")
+    func circlingGlider() throws {
+        var statistics = TrackStatistics()
+        for tenth in 0..<4800 {
+            let second = Double(tenth) / 10
+            let angle = second * 10 / 20
+            let location = try #require(Location(fix: .synthetic(at: Self.origin.offset(north: 20 * cos(angle), east: 20 * sin(angle)),
+                                                                 second: second, accuracy: 3, altitude: 1000 + 2 * second, speed: 10,
+                                                                 course: (angle * 180 / .pi + 90).truncatingRemainder(dividingBy: 360))))
+            statistics.add(location)
+        }
+        #expect(statistics.stops.isEmpty, "\(statistics.stops)")
+        #expect(statistics.trips == 1)
+        #expect(abs(statistics.movingTime - 479.9) < 0.01, "\(statistics.movingTime)")
+    }
+
     @Test("a later report of the last time takes its place, as in the GPX track: the summary is that of each time's final report")
     func laterReportReplaces() throws {
         // gpsd's cycle as a GGA-first receiver makes it: each time reported first with the GGA's
