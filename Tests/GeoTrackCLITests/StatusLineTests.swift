@@ -65,6 +65,17 @@ struct StatusLineTests {
         #expect(line.hasPrefix(expected + "  "), "\(line)")
     }
 
+    @Test("a coordinate written as zero is N or E, whichever side of the equator or meridian it lay", arguments: [
+        (CoordinateFormat.dd, "0.00000°N 0.00000°E"), (.ddm, "0°00.000'N 0°00.000'E"), (.dms, "0°00'00.0\"N 0°00'00.0\"E"),
+    ])
+    func zeroHemisphere(format: CoordinateFormat, expected: String) throws {
+        let coordinate = try #require(Coordinate(latitude: -0.000_000_167, longitude: -0.000_000_4))
+        #expect(format.format(coordinate) == expected)
+        // Past the last digit's half it is south and west again.
+        let south = try #require(Coordinate(latitude: -0.000_1, longitude: -0.000_1))
+        #expect(format.format(south).contains("S") && format.format(south).contains("W"))
+    }
+
     @Test("in a narrow window the kind of solution shortens before the position gives anything up")
     func kindShortens() {
         var fix = Self.sampleFix()

@@ -49,9 +49,17 @@ package enum CoordinateFormat: String, Sendable, CaseIterable {
 
     /// Writes one angle with its hemisphere letter, `extraDecimals` (0 to 3) beyond the default.
     package func format(_ degrees: Double, positive: String, negative: String, extraDecimals: Int = 0) -> String {
-        let hemisphere = degrees < 0 ? negative : positive
         let magnitude = abs(degrees)
         let extra = max(0, min(3, extraDecimals))
+        // A value written as zero is on the equator or the prime meridian: N or E, whichever
+        // side of it the fix lay, as -0.000001° shows no more than 0.00000.
+        let lastDigits: Double = switch self {
+        case .dd: magnitude * PowersOfTen.exact(5 + extra)
+        case .ddm: magnitude * 60 * PowersOfTen.exact(3 + extra)
+        case .dms: magnitude * 3600 * PowersOfTen.exact(1 + extra)
+        }
+        let shownAsZero = lastDigits.rounded() == 0
+        let hemisphere = degrees < 0 && !shownAsZero ? negative : positive
         switch self {
         case .dd:
             return NumberText.fixed(magnitude, decimals: 5 + extra) + "°" + hemisphere
