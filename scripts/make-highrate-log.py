@@ -10,13 +10,7 @@ is `gpsdecode < highrate-rtk.nmea` from gpsd 3.22.
 usage: scripts/make-highrate-log.py > Tests/NMEATests/Logs/highrate-rtk.nmea
 """
 
-
-def sentence(body):
-    checksum = 0
-    for ch in body[1:]:
-        checksum ^= ord(ch)
-    return "%s*%02X\r\n" % (body, checksum)
-
+from nmealog import sentence
 
 def minutes(value, width):
     degrees = int(value)

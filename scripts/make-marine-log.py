@@ -8,13 +8,7 @@ been seen; marine-mix.tpv.jsonl beside it is `gpsdecode < marine-mix.nmea` from 
 usage: scripts/make-marine-log.py > Tests/NMEATests/Logs/marine-mix.nmea
 """
 
-
-def sentence(body):
-    checksum = 0
-    for ch in body[1:]:
-        checksum ^= ord(ch)
-    return "%s*%02X\r\n" % (body, checksum)
-
+from nmealog import sentence
 
 out = ["# Name: marine-mix (synthetic)\r\n", "# Made by scripts/make-marine-log.py for GeoTrack's tests\r\n", "#\r\n"]
 for i in range(8):

@@ -71,19 +71,25 @@ struct GPSDClientTests {
         try await fake.stop()
     }
 
-    @Test("every gpsd TPV message becomes exactly one fix, as gpspipe sees them")
-    func oneFixPerMessage() async throws {
-        let log = try TestLog.path("garmin15x")
-        let fake = try await GPSFake(log: log)
+    /// A `gpspipe -w` on `fake`'s gpsd, writing to a file of its own, once it watches: it
+    /// connects first, so it sees at least every message a client started after it sees.
+    static func gpspipe(_ fake: GPSFake) async throws -> (ChildProcess, output: String) {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).jsonl").path
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        // gpspipe connects first, so it sees at least every message this client sees.
         let command = GPSDInstallation.current.command("gpspipe", ["-w", "-o", output, "127.0.0.1:\(fake.port)"])
         let gpspipe = try ChildProcess(path: command.executable, arguments: command.arguments)
         let watching = await waitUntil(timeout: .seconds(20)) {
             (try? String(contentsOfFile: output, encoding: .utf8))?.contains("\"class\":\"WATCH\"") == true
         }
         try #require(watching, "gpspipe did not start watching")
+        return (gpspipe, output)
+    }
+
+    @Test("every gpsd TPV message becomes exactly one fix, as gpspipe sees them")
+    func oneFixPerMessage() async throws {
+        let log = try TestLog.path("garmin15x")
+        let fake = try await GPSFake(log: log)
+        let (gpspipe, output) = try await Self.gpspipe(fake)
+        defer { try? FileManager.default.removeItem(atPath: output) }
         let recorder = EventRecorder(client(port: fake.port).events())
         defer { recorder.stop() }
         // When the log ends gpsd reports the device gone; nothing follows.
@@ -107,15 +113,8 @@ struct GPSDClientTests {
         let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/nmea-corpus/ublox-neo-m9n-nmea.nmea").path
         let fake = try await GPSFake(log: log)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("gpspipe-\(UUID().uuidString).jsonl").path
+        let (gpspipe, output) = try await Self.gpspipe(fake)
         defer { try? FileManager.default.removeItem(atPath: output) }
-        // gpspipe connects first, so it sees at least every message this client sees.
-        let command = GPSDInstallation.current.command("gpspipe", ["-w", "-o", output, "127.0.0.1:\(fake.port)"])
-        let gpspipe = try ChildProcess(path: command.executable, arguments: command.arguments)
-        let watching = await waitUntil(timeout: .seconds(20)) {
-            (try? String(contentsOfFile: output, encoding: .utf8))?.contains("\"class\":\"WATCH\"") == true
-        }
-        try #require(watching, "gpspipe did not start watching")
         let recorder = EventRecorder(client(port: fake.port).events())
         defer { recorder.stop() }
         func noise(_ events: [SourceEvent]) -> [String] {
