@@ -1,4 +1,8 @@
 import Foundation
+import GPSReports
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// NMEA logs made for tests: as long as a test needs, with fix times it chooses.
 public enum SyntheticLog {
@@ -16,6 +20,30 @@ public enum SyntheticLog {
             let longitude = String(format: "006%07.4f", 9 + Double(index) * 0.01)
             lines.append(sentence("GPRMC,\(time),A,4612.0004,N,\(longitude),E,25.3,90.0,120925,,,A"))
             lines.append(sentence("GPGGA,\(time),4612.0004,N,\(longitude),E,1,09,0.8,380.0,M,47.9,M,,"))
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// Writes `fixes` (with a time and a position each) as an NMEA log: an RMC and a GGA a fix,
+    /// with the fix's speed and course when it has them.
+    public static func writeNMEA(_ fixes: [Fix], to path: String) throws {
+        var lines = ["# \(fixes.count) synthetic fixes"]
+        for fix in fixes {
+            guard let time = fix.time, let latitude = fix.latitude, let longitude = fix.longitude else { continue }
+            var seconds = time_t(time.timeIntervalSince1970.rounded(.down))
+            var parts = tm()
+            gmtime_r(&seconds, &parts)
+            let clock = String(format: "%02d%02d%02d.00", parts.tm_hour, parts.tm_min, parts.tm_sec)
+            let date = String(format: "%02d%02d%02d", parts.tm_mday, parts.tm_mon + 1, parts.tm_year % 100)
+            func minutes(_ value: Double, _ width: Int) -> String {
+                let degrees = Int(abs(value))
+                return String(format: "%0\(width)d%07.4f", degrees, (abs(value) - Double(degrees)) * 60)
+            }
+            let position = minutes(latitude, 2) + (latitude < 0 ? ",S," : ",N,") + minutes(longitude, 3) + (longitude < 0 ? ",W" : ",E")
+            let speed = fix.speed.map { String(format: "%.2f", $0 / 0.514444) } ?? ""
+            let course = fix.track.map { String(format: "%.1f", $0) } ?? ""
+            lines.append(sentence("GPRMC,\(clock),A,\(position),\(speed),\(course),\(date),,,A"))
+            lines.append(sentence("GPGGA,\(clock),\(position),1,09,0.8,10.0,M,40.0,M,,"))
         }
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }

@@ -177,6 +177,42 @@ struct ServeTests {
         #expect(server.process.stderr.contains("served 1 event stream; 0 events skipped and 0 clients dropped"), "\(server.process.stderr)")
     }
 
+    @Test("serve --replay in chromium: a passage across the 180th meridian is drawn as the same passage 10° west, not across the world")
+    func antimeridianInBrowser() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        var drawn: [Double: [String: Any]] = [:]
+        for meridian in [180.0, 170.0] {
+            let name = "passage\(Int(meridian)).nmea"
+            try SyntheticLog.writeNMEA(Fix.passage(across: meridian), to: home.appendingPathComponent(name).path)
+            let server = try await Self.offPool { try Server(["--replay", name, "--tiles", "none"], in: home, home: home) }
+            // The whole passage replayed, then the line's width on the page and the map's scale.
+            let (held, value) = try await Self.browse(
+                server.url,
+                until: #"document.getElementById("status").textContent.startsWith("end of") && document.querySelector(".leaflet-overlay-pane path") !== null && document.querySelector(".fix-marker") !== null"#,
+                read: """
+                (() => {
+                  const line = document.querySelector(".leaflet-overlay-pane path").getBoundingClientRect();
+                  const marker = document.querySelector(".fix-marker").getBoundingClientRect();
+                  return {width: Math.round(line.width), scale: document.querySelector(".leaflet-control-scale-line").textContent,
+                          points: document.getElementById("track").dataset.points,
+                          markerFromEnd: Math.round(Math.abs(marker.left + marker.width / 2 - line.right))};
+                })()
+                """)
+            #expect(held, "the page never showed the replay's end: \(String(describing: value))")
+            drawn[meridian] = value as? [String: Any] ?? [:]
+            #expect(try await Self.offPool { server.stop() } == 0, "\(server.process.stderr)")
+        }
+        let across = drawn[180] ?? [:], beside = drawn[170] ?? [:]
+        #expect(across["points"] as? String == beside["points"] as? String)
+        #expect(across["scale"] as? String == beside["scale"] as? String, "\(across) against \(beside)")
+        let acrossWidth = across["width"] as? Double ?? 0, besideWidth = beside["width"] as? Double ?? -10
+        #expect(abs(acrossWidth - besideWidth) <= 2 && besideWidth > 100, "\(across) against \(beside)")
+        // The marker at the passage's east end, on the same copy of the world as the line.
+        for page in [across, beside] {
+            #expect((page["markerFromEnd"] as? Double ?? .infinity) <= 12, "\(page)")
+        }
+    }
+
     @Test("serve --replay in chromium: a boat's heading (a gyro's HDT) and its course over ground are two rows, each its own value")
     func headingAndCourseInBrowser() async throws {
         let home = try TestSupport.temporaryDirectory()

@@ -229,7 +229,9 @@ enum ServeAssets {
         text($("fix-mode"), fix.mode + (fix.satellites == null ? "" : ", " + fix.satellites + " satellites used"));
         text($("fix-time"), fix.time);
         if (!map) { showAge(); return; }
-        const at = [fix.lat, fix.lon];
+        // Beside the track's end, on the same copy of the world as the line.
+        const drawn = unwrappedTrack();
+        const at = [fix.lat, drawn.length ? near(fix.lon, drawn[drawn.length - 1][1]) : fix.lon];
         if (!fixMarker) {
           accuracyCircle = L.circle(at, { radius: fix.accuracy || 0, color: freshColors.circle, weight: 1, fillOpacity: 0.15 }).addTo(map);
           fixMarker = L.circleMarker(at, { radius: 7, color: "#ffffff", weight: 2, fillColor: freshColors.marker, fillOpacity: 1,
@@ -245,6 +247,22 @@ enum ServeAssets {
         showAge();
       }
 
+      // A longitude within half a turn of another: a track across the 180th meridian is drawn
+      // across it (Leaflet draws past 180 on the next copy of the world), not across the globe.
+      function near(longitude, reference) {
+        return reference + ((((longitude - reference) % 360) + 540) % 360 - 180);
+      }
+
+      // The track's points, each longitude taken near the one before it.
+      function unwrappedTrack() {
+        let last = null;
+        return track.map((point) => {
+          const longitude = last === null ? point[1] : near(point[1], last);
+          last = longitude;
+          return [point[0], longitude, point[2]];
+        });
+      }
+
       function drawTrack() {
         const element = $("track");
         element.dataset.points = String(track.length);
@@ -252,7 +270,7 @@ enum ServeAssets {
         if (!trackLine) return;
         const runs = [];
         let run = [];
-        for (const point of track) {
+        for (const point of unwrappedTrack()) {
           if (point[2] && run.length) { runs.push(run); run = []; }
           run.push([point[0], point[1]]);
         }
@@ -267,7 +285,7 @@ enum ServeAssets {
 
       function fitTrack() {
         if (!map || track.length < 2 || userMoved) return;
-        map.fitBounds(L.latLngBounds(track.map((p) => [p[0], p[1]])), { padding: [24, 24], maxZoom: 17, animate: false });
+        map.fitBounds(L.latLngBounds(unwrappedTrack().map((p) => [p[0], p[1]])), { padding: [24, 24], maxZoom: 17, animate: false });
         fitted = true;
       }
 
