@@ -230,8 +230,7 @@ enum ServeAssets {
         text($("fix-time"), fix.time);
         if (!map) { showAge(); return; }
         // Beside the track's end, on the same copy of the world as the line.
-        const drawn = unwrappedTrack();
-        const at = [fix.lat, drawn.length ? near(fix.lon, drawn[drawn.length - 1][1]) : fix.lon];
+        const at = [fix.lat, track.length ? near(fix.lon, track[track.length - 1][1]) : fix.lon];
         if (!fixMarker) {
           accuracyCircle = L.circle(at, { radius: fix.accuracy || 0, color: freshColors.circle, weight: 1, fillOpacity: 0.15 }).addTo(map);
           fixMarker = L.circleMarker(at, { radius: 7, color: "#ffffff", weight: 2, fillColor: freshColors.marker, fillOpacity: 1,
@@ -247,20 +246,11 @@ enum ServeAssets {
         showAge();
       }
 
-      // A longitude within half a turn of another: a track across the 180th meridian is drawn
-      // across it (Leaflet draws past 180 on the next copy of the world), not across the globe.
+      // A longitude within half a turn of another. The track's longitudes come so already (the
+      // picture's rule: across the 180th meridian, past 180, which Leaflet draws on the next copy
+      // of the world); the fix's is taken near the track's end, to sit on the same copy.
       function near(longitude, reference) {
         return reference + ((((longitude - reference) % 360) + 540) % 360 - 180);
-      }
-
-      // The track's points, each longitude taken near the one before it.
-      function unwrappedTrack() {
-        let last = null;
-        return track.map((point) => {
-          const longitude = last === null ? point[1] : near(point[1], last);
-          last = longitude;
-          return [point[0], longitude, point[2]];
-        });
       }
 
       function drawTrack() {
@@ -270,7 +260,7 @@ enum ServeAssets {
         if (!trackLine) return;
         const runs = [];
         let run = [];
-        for (const point of unwrappedTrack()) {
+        for (const point of track) {
           if (point[2] && run.length) { runs.push(run); run = []; }
           run.push([point[0], point[1]]);
         }
@@ -285,7 +275,7 @@ enum ServeAssets {
 
       function fitTrack() {
         if (!map || track.length < 2 || userMoved) return;
-        map.fitBounds(L.latLngBounds(unwrappedTrack().map((p) => [p[0], p[1]])), { padding: [24, 24], maxZoom: 17, animate: false });
+        map.fitBounds(L.latLngBounds(track.map((p) => [p[0], p[1]])), { padding: [24, 24], maxZoom: 17, animate: false });
         fitted = true;
       }
 
