@@ -98,20 +98,10 @@ struct GPSDMessageDecoder: ~Copyable {
     static func gpsd322Attitude(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         let bytes = Array(line)
         guard bytes.starts(with: Array(#"{"class":"ATT","device":""#.utf8)),
-              let doubled = Self.firstIndex(of: Array(#"",,"time":""#.utf8), in: bytes) else { return nil }
+              let doubled = bytes.firstRange(of: Array(#"",,"time":""#.utf8)) else { return nil }
         // The time's closing quote, then the next member's opening one with no comma between.
-        let valueStart = doubled + 11
-        guard let valueEnd = bytes[valueStart...].firstIndex(of: UInt8(ascii: "\"")),
+        guard let valueEnd = bytes[doubled.upperBound...].firstIndex(of: UInt8(ascii: "\"")),
               valueEnd + 1 < bytes.count, bytes[valueEnd + 1] == UInt8(ascii: "\"") else { return nil }
-        return Array(bytes[...doubled]) + [UInt8(ascii: ",")] + Array(bytes[(valueEnd + 1)...]) + [0]
-    }
-
-    /// Where `pattern` first occurs in `bytes`.
-    private static func firstIndex(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
-        guard pattern.count <= bytes.count else { return nil }
-        for start in 0...(bytes.count - pattern.count) where bytes[start] == pattern[0] {
-            if bytes[start..<(start + pattern.count)].elementsEqual(pattern) { return start }
-        }
-        return nil
+        return Array(bytes[...doubled.lowerBound]) + [UInt8(ascii: ",")] + Array(bytes[(valueEnd + 1)...]) + [0]
     }
 }
