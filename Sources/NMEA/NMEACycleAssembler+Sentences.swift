@@ -747,9 +747,9 @@ extension NMEACycleAssembler {
     func noiseReport(_ f: NMEAFields) -> PseudorangeNoise {
         var time: Date?
         if year != 0, !f.isEmpty(1), let t = Self.timeOfDay(f, 1) {
-            let days: Int = CivilDate(year: year, month: month, day: 1).daysSince1970 + day - 1
-            let seconds: Int = days * 86_400 + t.hour * 3600 + t.minute * 60 + t.second
-            time = Date(timeIntervalSince1970: Double(seconds) + t.subseconds)
+            let days = CivilDate(year: year, month: month, day: 1).daysSince1970 + day - 1
+            time = Date(timeIntervalSince1970: Self.seconds(days: days, hour: t.hour, minute: t.minute, second: t.second,
+                                                            subseconds: t.subseconds))
         }
         func value(_ i: Int) -> Double? {
             guard i < f.stored else { return nil }

@@ -658,8 +658,13 @@ struct NMEACycleAssembler: Equatable {
         if monthStart.year != year || monthStart.month != month {
             monthStart = (year, month, CivilDate(year: year, month: month, day: 1).daysSince1970)
         }
-        let days = monthStart.days + day - 1
-        return Double(days * 86_400 + hour * 3600 + minute * 60 + second) + subseconds
+        return Self.seconds(days: monthStart.days + day - 1, hour: hour, minute: minute, second: second, subseconds: subseconds)
+    }
+
+    /// Seconds since 1970 at a time of day on the day `days` after 1970-01-01.
+    @inline(__always)
+    static func seconds(days: Int, hour: Int, minute: Int, second: Int, subseconds: Double) -> Double {
+        Double(days * 86_400 + hour * 3600 + minute * 60 + second) + subseconds
     }
 
     /// The sky view as gpsd 3.22 reports it: without a time (its NMEA driver zeroes the sky
