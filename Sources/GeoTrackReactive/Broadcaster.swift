@@ -46,6 +46,13 @@ public final class Broadcaster<Element: Sendable>: Sendable {
     /// - Parameter initial: an element to deliver first (for "current value, then changes"
     ///   streams); when `nil`, a replaying broadcaster delivers its latest element.
     public func subscribe(startingWith initial: Element? = nil) -> EventStream<Element> {
+        subscribe(startingWith: initial, retaining: nil)
+    }
+
+    /// Subscribes now, keeping `retained` alive as long as the subscription (see
+    /// ``subscribe(startingWith:)``). A later iterator of the stream subscribes again, with no
+    /// initial element: only the replay of a replaying broadcaster.
+    func subscribe(startingWith initial: Element?, retaining retained: (any AnyObject & Sendable)?) -> EventStream<Element> {
         // Half the buffer: a waiting producer resumes with room for what one input causes.
         let channel = BufferedChannel<Element>(capacity: bufferLimit, highWater: max(1, bufferLimit / 2))
         let action = state.withLock { $0.subscribe(.stream(channel), initial: initial) }
@@ -60,7 +67,17 @@ public final class Broadcaster<Element: Sendable>: Sendable {
             if let replay { channel.send(replay) }
             channel.finish()
         }
-        return EventStream(channel)
+        return EventStream(channel, retaining: retained) { [weak self] in
+            guard let self else { return Self.finishedStream(retaining: retained) }
+            return subscribe(startingWith: nil, retaining: retained)
+        }
+    }
+
+    /// A stream that has already ended: what a broadcaster that went away still gives.
+    private static func finishedStream(retaining retained: (any AnyObject & Sendable)?) -> EventStream<Element> {
+        let channel = BufferedChannel<Element>(capacity: 1, highWater: 1)
+        channel.finish()
+        return EventStream(channel, retaining: retained) { finishedStream(retaining: retained) }
     }
 
     /// Calls `observer` synchronously, in the sender's context, with each element sent from now
@@ -131,6 +148,12 @@ public final class Broadcaster<Element: Sendable>: Sendable {
         let channels = state.withLock { $0.channels }
         // One after the other: while this producer waits, nothing new fills the others.
         for channel in channels { await channel.waitForRoom() }
+    }
+
+    /// Forgets the latest element, so that a later subscriber is not handed it: the value no
+    /// longer holds. Current subscribers keep what they have.
+    public func forgetLatest() {
+        state.withLock { $0.forgetLatest() }
     }
 
     /// Ends every stream; later subscribers get an already-finished stream.

@@ -135,6 +135,11 @@ struct BroadcasterStateMachine<Element: Sendable> {
         return (continuations, observers)
     }
 
+    /// Forgets the latest element: a later subscriber starts with the next one.
+    mutating func forgetLatest() {
+        latest = nil
+    }
+
     @inlinable
     mutating func recordDrops(_ count: Int) {
         droppedCount += count

@@ -7,4 +7,7 @@ public protocol DelegateForwarding<Delegate>: AnyObject {
 
     /// The user's delegate, held weakly.
     var forwardToDelegate: Delegate? { get set }
+
+    /// Finishes every stream: the parent object went away, even if someone still holds the proxy.
+    func finishStreams()
 }

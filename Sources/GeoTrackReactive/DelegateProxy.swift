@@ -7,7 +7,8 @@
 ///
 /// Lifetime: the parent object owns the proxy (through its ``DelegateSlot``) and the
 /// proxy holds the parent weakly, so there is no cycle. When the parent goes away
-/// the proxy does too, and every stream finishes.
+/// the proxy does too, and every stream finishes; a proxy the app still holds has its streams
+/// finished all the same (its ``DelegateSlot`` finishes them as it goes).
 ///
 /// Buffering: each subscriber keeps at most ``bufferLimit`` undelivered events; beyond
 /// that its oldest event is dropped and counted in ``droppedEventCount`` (see ``Broadcaster``).
@@ -62,6 +63,12 @@ open class DelegateProxy<ParentObject: AnyObject, Delegate>: DelegateForwarding 
         guard let relay = registry.existingOutlets(event).1, let value = relay.value else { return }
         let revised = revise(value)
         relay.accept(revised)
+    }
+
+    /// Forgets the latest value of `event`'s driver, if it has one, without emitting anything: a
+    /// later consumer starts with the next value (see ``DriverRelay/clear()``).
+    public func clearDriver<Element: Sendable>(_ event: DelegateEvent<Element>) {
+        registry.existingOutlets(event).1?.clear()
     }
 
     /// Calls `observer` synchronously on the main actor each time `event` is emitted, right after

@@ -46,6 +46,12 @@ public final class DelegateSlot<Delegate> {
         proxyReceiver = proxy as? Delegate
     }
 
+    /// The slot goes with its object: the proxy's streams end then, even when the app still
+    /// holds the proxy (to observe it), since nothing can emit on them any more.
+    isolated deinit {
+        proxy?.finishStreams()
+    }
+
     /// Whom the object calls: the proxy when installed (it forwards), else the user's delegate.
     @inlinable
     public var receiver: Delegate? {

@@ -4,12 +4,17 @@
 ///   as the ``DriverErrorPolicy`` given at creation says;
 /// - ``drive(_:)`` calls its observer on the main actor;
 /// - all consumers share **one** upstream subscription, made when the first consumer
-///   subscribes and kept until the upstream ends or the driver is deallocated;
+///   subscribes and kept until the upstream ends, or until the driver and every consumer
+///   (stream, iterator, ``drive(_:)`` task, ``observe(_:)`` token) are gone: as in RxSwift, a
+///   subscription keeps its chain alive, so `Driver(sequence).drive { … }` goes on driving;
 /// - a late consumer first receives the latest value (replay 1), then every new one.
 ///
 /// Each consumer has a bounded buffer (``Broadcaster`` policy: the newest
-/// `bufferLimit` values are kept, older ones dropped and counted), so a slow consumer
-/// never holds up the others; for a driver only the latest value matters anyway.
+/// `bufferLimit` values are kept, older ones dropped and counted in ``droppedCount``), so a
+/// slow consumer never holds up the producer or the others: a driver is for showing the
+/// current value. A consumer that must see every value (to record or count them) reads a
+/// stream that its producer waits for, such as a delegate proxy's
+/// ``DelegateProxy/events(_:startingWith:)``.
 public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
     /// Drivers never fail.
     public typealias Failure = Never
@@ -65,19 +70,25 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
     /// How many consumers are attached.
     public var consumerCount: Int { storage.consumerCount }
 
+    /// Values dropped so far, over every consumer, because a consumer fell `bufferLimit`
+    /// values behind.
+    public var droppedCount: Int { storage.broadcaster.droppedCount }
+
     /// Subscribes a consumer (connecting the upstream on the first one).
     public func makeAsyncIterator() -> EventStream<Element>.AsyncIterator {
         storage.subscribe().makeAsyncIterator()
     }
 
     /// Subscribes a consumer now (connecting the upstream on the first one): the stream
-    /// starts with the latest value, if any, and does not keep the driver alive.
+    /// starts with the latest value, if any, and keeps the shared connection alive while it
+    /// (or an iterator of it) is held.
     public func subscribe() -> EventStream<Element> {
         storage.subscribe()
     }
 
     /// Calls `observer` synchronously, where each value is produced, with the latest value and
-    /// each new one, until the returned ``ObservationToken`` is cancelled or deallocated.
+    /// each new one, until the returned ``ObservationToken`` is cancelled or deallocated (the
+    /// token keeps the shared connection alive).
     ///
     /// For a consumer that does its own synchronisation and wants no task and no thread wake-up
     /// per value. A driver from a ``DriverRelay`` produces where ``DriverRelay/accept(_:)`` is
@@ -89,7 +100,8 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
 
     /// Calls `observer` on the main actor with the latest value and each new one.
     ///
-    /// The subscription is made before this returns. Cancel the returned task to stop.
+    /// The subscription is made before this returns, and the task keeps it alive, however
+    /// briefly the driver itself is held. Cancel the returned task to stop.
     @discardableResult
     public func drive(_ observer: @escaping @MainActor (Element) -> Void) -> Task<Void, Never> {
         let stream = storage.subscribe()
@@ -98,10 +110,6 @@ public final class Driver<Element: Sendable>: AsyncSequence, Sendable {
                 observer(element)
             }
         }
-    }
-
-    deinit {
-        storage.disconnect()
     }
 }
 

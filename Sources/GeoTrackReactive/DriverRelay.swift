@@ -33,6 +33,13 @@ public final class DriverRelay<Element: Sendable>: Sendable {
         broadcaster.send(element)
     }
 
+    /// Forgets the current value without delivering anything: a later consumer of ``driver``
+    /// starts with the next ``accept(_:)``, as for a value that no longer holds (a position
+    /// gone stale). Consumers already attached keep what they were given.
+    public func clear() {
+        broadcaster.forgetLatest()
+    }
+
     /// The current value, once there is one.
     public var value: Element? { broadcaster.latest }
 

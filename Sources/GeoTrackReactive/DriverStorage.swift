@@ -41,16 +41,20 @@ final class DriverStorage<Element: Sendable>: Sendable {
         }
     }
 
+    /// A consumer's stream; it keeps this storage, and so the shared connection, alive.
     func subscribe() -> EventStream<Element> {
-        let stream = broadcaster.subscribe()
+        let stream = broadcaster.subscribe(startingWith: nil, retaining: self)
         connectIfIdle()
         return stream
     }
 
+    /// An observer; its token keeps this storage, and so the shared connection, alive.
     func observe(_ observer: @escaping @Sendable (Element) -> Void) -> ObservationToken {
         let observation = broadcaster.observe(observer)
         connectIfIdle()
-        return observation
+        return ObservationToken { [self] in
+            withExtendedLifetime(self) { observation.cancel() }
+        }
     }
 
     private func connectIfIdle() {
@@ -70,6 +74,11 @@ final class DriverStorage<Element: Sendable>: Sendable {
             }
             if cancelNow { task.cancel() }
         }
+    }
+
+    /// Ends the shared connection: the driver and every consumer went away.
+    deinit {
+        disconnect()
     }
 
     func disconnect() {

@@ -11,9 +11,12 @@ import Glibc
 ///
 /// Like RxSwift's GeolocationService example, it offers `Driver`s (``authorized``,
 /// ``location``, ``latestLocation``, ``heading``, ``status``) that never fail and replay their
-/// latest value. For outputs that record or print everything (event lines, JSON, GPX, a
-/// publisher) it also gives one ordered sequence of ``TrackingUpdate``s: ``observe(_:)``
-/// synchronously, or ``updates()`` as a stream. Outputs draw what they are given; none derives
+/// latest value. Each keeps up to the manager proxy's `bufferLimit` values waiting for a
+/// consumer; a consumer that falls further behind loses the oldest (`Driver.droppedCount`), as
+/// a driver is for showing the current value. For outputs that record or print everything
+/// (event lines, JSON, GPX, a publisher) it also gives one ordered sequence of
+/// ``TrackingUpdate``s: ``observe(_:)`` synchronously, or ``updates()`` as a stream, which a
+/// replay waits for, so that nothing is lost. Outputs draw what they are given; none derives
 /// a status, a heading or an event of its own.
 ///
 /// Everything happens on the main actor, as the manager calls its delegate: the service
@@ -24,9 +27,12 @@ public final class GeolocationService {
     public let manager: LocationManager
     /// Whether location access is granted: the current answer, then each change.
     public let authorized: Driver<Bool>
-    /// The current position (never a stale one).
+    /// The current position: never a stale one. When the position stops holding (the source
+    /// went quiet or away, the fix was lost, access was withdrawn), a later consumer gets nothing
+    /// until the next fix.
     public let location: Driver<Coordinate>
-    /// The latest delivered location, with its accuracy, altitude, speed and the report it came from.
+    /// The latest delivered location, with its accuracy, altitude, speed and the report it came
+    /// from; forgotten (for later consumers) when location access is withdrawn.
     public let latestLocation: Driver<Location>
     /// The latest heading, as the manager delivered it.
     public let heading: Driver<Heading>
@@ -36,6 +42,7 @@ public final class GeolocationService {
     private let level: AuthorizationLevel
     private let now: @Sendable () -> Date
     private let statusRelay: DriverRelay<TrackingStatus>
+    private let coordinateRelay: DriverRelay<Coordinate>
     private let outlet = Broadcaster<TrackingUpdate>(bufferLimit: 1024)
     private var reducer: TrackingReducer
     /// The last location handed to the outputs: a later report of its fix time completes from it.
@@ -61,15 +68,19 @@ public final class GeolocationService {
         self.now = now
         let rx = manager.rx
         let proxy = rx.delegate
-        let authorizedRelay = DriverRelay(manager.authorizationStatus.isAuthorized)
+        // The drivers buffer what the proxy's streams do: a replay hands over up to half of that
+        // in one turn of the main actor, which a consumer that keeps up then takes whole.
+        let bufferLimit = proxy.bufferLimit
+        let authorizedRelay = DriverRelay(manager.authorizationStatus.isAuthorized, bufferLimit: bufferLimit)
         authorized = authorizedRelay.driver
-        let coordinateRelay = DriverRelay(manager.location.flatMap { $0.isStale ? nil : $0.coordinate })
+        let coordinateRelay = DriverRelay(manager.location.flatMap { $0.isStale ? nil : $0.coordinate }, bufferLimit: bufferLimit)
+        self.coordinateRelay = coordinateRelay
         location = coordinateRelay.driver
         latestLocation = proxy.driver(.location, startingWith: manager.location)
         heading = rx.headingDriver
         reducer = TrackingReducer(authorization: manager.authorizationStatus, receiver: manager.receiverStatus,
                                   location: manager.location, policyPath: manager.authorizationStore.policyPath)
-        statusRelay = DriverRelay(reducer.status)
+        statusRelay = DriverRelay(reducer.status, bufferLimit: bufferLimit)
         status = statusRelay.driver
 
         // Every input is observed synchronously, as the manager calls its delegate: no task and
@@ -82,6 +93,8 @@ public final class GeolocationService {
                 // Access reduced at run time: what the drivers hold from before is snapped too
                 // (the manager has snapped its own, and `latestLocation`, already).
                 if manager.accuracyAuthorization == .reducedAccuracy { reduceAccuracy(of: coordinateRelay) }
+                // Withdrawn: no later consumer is handed the position the app may no longer see.
+                if !status.isAuthorized { proxy.clearDriver(.location) }
                 authorizedRelay.acceptIfChanged(status.isAuthorized)
                 apply(.authorization(status))
             },
@@ -239,6 +252,7 @@ public final class GeolocationService {
         }
         let status = reducer.status
         guard status != statusRelay.value else { return }
+        if !status.holdsPosition { coordinateRelay.clear() }
         statusRelay.accept(status)
         outlet.send(.status(status))
     }

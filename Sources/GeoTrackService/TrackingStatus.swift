@@ -44,6 +44,16 @@ public enum TrackingStatus: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the last position still describes the present: with a fix, or after a replay
+    /// that ended with one (its last position stays). Quiet or lost sources, a lost fix and
+    /// withdrawn access all mean it no longer does.
+    public var holdsPosition: Bool {
+        switch self {
+        case .fix, .finished: true
+        default: false
+        }
+    }
+
     /// The status in words, with what to do where the user can do something.
     public var description: String {
         switch self {

@@ -67,6 +67,38 @@ import Testing
         #expect(await stream?.firstElements(10) == [7])
     }
 
+    @Test func aProxyTheAppHoldsFinishesItsStreamsWithTheParent() async {
+        var toy: Toy? = Toy()
+        // The app keeps the proxy (to observe it), as the docs suggest.
+        let proxy = toy?.rx.proxy
+        let stream = toy?.rx.ticks
+        toy?.tick(3)
+        toy = nil
+        #expect(proxy?.parentObject == nil)
+        // The buffered event, then the end: the loop does not wait forever.
+        #expect(await stream?.firstElements(10) == [3])
+        #expect(await proxy?.events(.ticks).firstElements(10) == [])
+    }
+
+    @Test func eachIteratorOfAStreamIsASubscriptionOfItsOwn() async {
+        let toy = Toy()
+        let ticks = toy.rx.ticks
+        var first = ticks.makeAsyncIterator()
+        var second = ticks.makeAsyncIterator()
+        toy.tick(1)
+        toy.tick(2)
+        // Both see both events: two iterators never split one buffer.
+        #expect(await first.next() == 1)
+        #expect(await second.next() == 1)
+        #expect(await first.next() == 2)
+        #expect(await second.next() == 2)
+        // A later iterator receives what is sent from its own start on.
+        var third = ticks.makeAsyncIterator()
+        toy.tick(3)
+        #expect(await third.next() == 3)
+        #expect(await first.next() == 3)
+    }
+
     @Test func boundedBufferKeepsTheNewestAndCountsDrops() async {
         let toy = Toy()
         let slow = toy.rx.ticks

@@ -93,16 +93,43 @@ final class CountingUpstream: AsyncSequence, Sendable {
         #expect(await driver.firstElements(1) == ["fixed"])
     }
 
-    @Test func deallocatingTheDriverCancelsTheUpstream() async {
-        let upstream = CountingUpstream()
-        var driver: Driver<Int>? = Driver(upstream, onError: .complete)
-        let stream = driver?.subscribe()
-        let probe = driver?.subscribe()
-        upstream.continuation.yield(1)
-        _ = await probe?.firstElements(1)
-        let consumer = Task { await stream?.firstElements(10) ?? [] }
+    @Test func aConsumerKeepsTheDriverItDrivesFromGoing() async {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let received = Mutex<[Int]>([])
+        // The driver itself is a temporary, as in `Driver(sequence).drive { … }`.
+        let task = Driver(stream).drive { value in received.withLock { $0.append(value) } }
+        continuation.yield(1)
+        continuation.yield(2)
+        continuation.finish()
+        await task.value
+        #expect(received.withLock { $0 } == [1, 2])
+
+        // And an iterator of a driver that is not held.
+        let (values, feed) = AsyncStream<Int>.makeStream()
+        feed.yield(10)
+        feed.yield(11)
+        feed.finish()
+        var iterated: [Int] = []
+        for await value in Driver(values) { iterated.append(value) }
+        #expect(iterated == [10, 11])
+    }
+
+    @Test func theUpstreamIsCancelledOnceTheDriverAndItsConsumersAreGone() async {
+        let (upstream, continuation) = AsyncStream<Int>.makeStream()
+        let ended = AsyncStream<Void>.makeStream()
+        continuation.onTermination = { _ in ended.continuation.yield() }
+        var driver: Driver<Int>? = Driver(upstream)
+        var stream = driver?.subscribe()
+        let token = driver?.observe { _ in }
+        continuation.yield(1)
+        #expect(await stream?.firstElements(1) == [1])
         driver = nil
-        // The shared subscription is cancelled and the consumer's stream ends.
-        #expect(await consumer.value == [1])
+        // A stream and a token are still held: the connection stays.
+        continuation.yield(2)
+        stream = nil
+        token?.cancel()
+        // The last consumer went: the shared subscription is cancelled.
+        _ = await ended.stream.firstElements(1)
+        #expect(stream == nil)
     }
 }

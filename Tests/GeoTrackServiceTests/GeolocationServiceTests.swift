@@ -158,6 +158,25 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
         #expect(harness.manager.location?.isStale == true)
     }
 
+    @Test("a position that stopped holding is not handed to a later consumer: stale source, then withdrawn access")
+    func positionsThatNoLongerHoldAreForgotten() async throws {
+        let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in
+            [.state(.receiverPresent), .fix(.synthetic(at: ServiceHarness.origin, second: 0)), .state(.stale), .wait(.seconds(3600))]
+        }
+        let service = GeolocationService(manager: harness.manager)
+        let held = service.location.subscribe()
+        #expect(await held.firstElements(1) == [ServiceHarness.origin])
+        _ = await service.status.firstMatching { if case .stale = $0 { true } else { false } }
+        #expect(service.location.latest == nil)
+        // The latest delivered location is still there (it says it is the latest, not current)…
+        #expect(service.latestLocation.latest?.coordinate == ServiceHarness.origin)
+        // …until access is withdrawn.
+        try harness.store.write(.denied)
+        _ = await service.authorized.firstMatching { !$0 }
+        #expect(service.latestLocation.latest == nil)
+        #expect(service.location.latest == nil)
+    }
+
     @Test func driversShareTheirUpstreamAndReplayTheLatest() async throws {
         let harness = try ServiceHarness(status: .authorizedWhenInUse) { _ in
             [.state(.receiverPresent), .fix(.synthetic(at: ServiceHarness.origin, second: 0)), .wait(.seconds(3600))]

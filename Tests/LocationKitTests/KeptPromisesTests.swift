@@ -56,6 +56,49 @@ struct KeptPromisesTests {
         }
     }
 
+    @Test("over a replay, a Driver consumer that does nothing but count gets every location: the service's drivers buffer what the proxy's streams do")
+    func driverConsumersKeepUpWithAReplay() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/long.nmea"
+        let times = try await Self.writeReplay(400, to: path)
+        let manager = LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse))
+        let service = GeolocationService(manager: manager, startsUpdates: false)
+        var coordinates = 0
+        var locations = 0
+        let counting = [service.location.drive { _ in coordinates += 1 }, service.latestLocation.drive { _ in locations += 1 }]
+        service.start()
+        _ = await service.status.firstMatching { $0.hasEnded }
+        try await Self.waitUntil { locations >= times.count && coordinates >= times.count }
+        #expect(coordinates == times.count && locations == times.count)
+        #expect(service.location.droppedCount == 0 && service.latestLocation.droppedCount == 0)
+        for task in counting { task.cancel() }
+    }
+
+    @Test("two loops over one rx stream each get every location: a second iterator subscribes anew, it does not split the first's buffer")
+    func twoLoopsOverOneStream() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/long.nmea"
+        let times = try await Self.writeReplay(150, to: path)
+        let manager = LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse))
+        let locations = manager.rx.location
+        let loop = { @MainActor @Sendable () async -> Int in
+            var seen = 0
+            for await location in locations {
+                seen += 1
+                if location.timestamp == times.last { break }
+            }
+            return seen
+        }
+        // Both iterators exist before the replay starts.
+        let first = Task { @MainActor in await loop() }
+        let second = Task { @MainActor in await loop() }
+        await Task.yield()
+        try await Self.waitUntil { manager.rx.delegate.subscriberCount(for: .location) == 2 }
+        manager.startUpdatingLocation()
+        #expect(await first.value == times.count)
+        #expect(await second.value == times.count)
+    }
+
     @Test("every configuration's loop, and an rx.location consumer, each slower than the replay, get every location")
     func slowStreamsOverALongReplay() async throws {
         let directory = try TemporaryDirectory()
