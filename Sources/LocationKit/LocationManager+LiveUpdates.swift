@@ -52,7 +52,8 @@ extension LocationUpdate {
             let configuration: LiveConfiguration
             var session: SessionLifetime?
 
-            /// The next update; `nil` when the task is cancelled or the manager went away.
+            /// The next update; `nil` when the task is cancelled. The iterator holds the manager,
+            /// so the source runs while the loop does: end the loop (or cancel its task) to stop.
             public mutating func next() async -> LocationUpdate? {
                 await next(isolation: nil)
             }

@@ -22,10 +22,10 @@ extension LocationManager {
     private func requestOneLocation(forDelegate: Bool) {
         switch authorizationStatus {
         case .denied, .restricted:
-            reportIfNotAuthorized()
+            reportIfNotAuthorized(once: false)
             return
         case .notDetermined:
-            reportIfNotAuthorized()
+            reportIfNotAuthorized(once: false)
         case .authorizedWhenInUse, .authorizedAlways:
             break
         }
@@ -132,10 +132,10 @@ extension LocationManager {
         // Like requestLocation(), a refusal also reaches the delegate and the error stream.
         switch authorizationStatus {
         case .denied:
-            reportIfNotAuthorized()
+            reportIfNotAuthorized(once: false)
             throw LocationError.denied
         case .restricted:
-            reportIfNotAuthorized()
+            reportIfNotAuthorized(once: false)
             throw LocationError.restricted(policyPath: authorizationStore.policyPath)
         case .notDetermined, .authorizedWhenInUse, .authorizedAlways:
             break

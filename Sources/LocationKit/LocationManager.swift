@@ -151,7 +151,11 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     public var monitoredRegions: Set<CircularRegion> { Set(regionTrackers.values.map(\.region)) }
 
     /// Whether the user allowed location use.
-    public internal(set) var authorizationStatus: AuthorizationStatus
+    public internal(set) var authorizationStatus: AuthorizationStatus {
+        didSet { if authorizationStatus != oldValue { refusalReported = false } }
+    }
+    /// Whether a start call already reported the refusal in force (``reportIfNotAuthorized(once:)``).
+    var refusalReported = false
 
     /// How precise delivered locations are, like CoreLocation's property of the same name.
     ///
@@ -360,12 +364,18 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     }
 
     /// Reports a denial or restriction at once, so a start call is never met with silence.
-    func reportIfNotAuthorized() {
+    ///
+    /// Once per refusal for start calls (`once`): an app that starts location and heading
+    /// updates together hears "denied" once, not once per service; it hears it again after
+    /// access changed or every service stopped. A one-shot request is always answered.
+    func reportIfNotAuthorized(once: Bool = true) {
         switch authorizationStatus {
-        case .denied:
-            report(.denied)
-        case .restricted:
-            report(.restricted(policyPath: authorizationStore.policyPath))
+        case .denied, .restricted:
+            if once {
+                guard !refusalReported else { return }
+                refusalReported = true
+            }
+            report(authorizationStatus == .denied ? .denied : .restricted(policyPath: authorizationStore.policyPath))
         case .notDetermined:
             logger.notice("location access is not decided yet; updates start once it is granted")
         case .authorizedWhenInUse, .authorizedAlways:
@@ -413,6 +423,7 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
 
     /// Runs the source exactly while it is needed and allowed.
     func reconcileSource() {
+        if !needsSource { refusalReported = false }
         let wanted = needsSource && authorizationStatus.isAuthorized && !sourceFinished
         if wanted, session == nil {
             reportedSourceError = nil

@@ -203,8 +203,9 @@ public actor Monitor {
     }
 
     /// Feeds the monitor from `manager`'s live updates (``LocationUpdate/liveUpdates(_:from:)``),
-    /// which start the manager's source, until ``stopMonitoring()``, ``close()``, or the monitor
-    /// or the manager goes away: the monitor does not keep the manager.
+    /// which start the manager's source, until ``stopMonitoring()`` or ``close()``, or until the
+    /// monitor goes away. While it monitors, the monitor holds the manager (as a live-updates
+    /// loop does), so the source runs even when nothing else holds it; stopping lets it go.
     public func startMonitoring(with manager: LocationManager) async {
         guard lock != nil else { return }
         feed?.cancel()

@@ -41,7 +41,13 @@ extension Reactive where Base == LocationManager {
     public var didUpdateHeading: EventStream<Heading> { delegate.events(.didUpdateHeading) }
     /// Errors.
     public var didFailWithError: EventStream<LocationError> { delegate.events(.didFailWithError) }
-    /// Each new authorization status.
+    /// Each change of the authorization status, from now on.
+    ///
+    /// The status a manager has when it is made is not emitted here, though the delegate hears
+    /// it (as on iOS, on the main actor's next turn): a stream made right after the manager
+    /// would otherwise hear the same status twice, once from ``authorizationStatus`` and once
+    /// from this callback. For the current status and then each change, read
+    /// ``authorizationStatus``.
     public var didChangeAuthorization: EventStream<AuthorizationStatus> { delegate.events(.didChangeAuthorization) }
     /// Region entries.
     public var didEnterRegion: EventStream<CircularRegion> { delegate.events(.didEnterRegion) }

@@ -16,10 +16,11 @@ struct ServiceHarness {
     nonisolated static let origin = Coordinate(latitude: 59.3293, longitude: 18.0686) ?? Coordinate(latitude: 0, longitude: 0)!
 
     init(status: AuthorizationStatus?, accuracy: AccuracyAuthorization = .fullAccuracy,
-         prompter: (any AuthorizationPrompter)? = nil,
+         prompter: (any AuthorizationPrompter)? = nil, policy: String? = nil,
          _ steps: (ManualClock) -> [ScriptedLocationSource.Step]) throws {
         directory = try TemporaryDirectory()
         store = AuthorizationStore(directory: directory.path, policyPath: directory.path + "/policy")
+        if let policy { try policy.write(toFile: store.policyPath, atomically: true, encoding: .utf8) }
         if let status { try store.write(status, accuracy: accuracy) }
         manager = LocationManager(source: ScriptedLocationSource(steps(clock), clock: clock), clock: clock,
                                   authorizationStore: store, prompter: prompter, logger: Logger(label: "test"))
@@ -175,6 +176,27 @@ func sky(seen: Int, used: Int) -> ScriptedLocationSource.Step {
         _ = await service.authorized.firstMatching { !$0 }
         #expect(service.latestLocation.latest == nil)
         #expect(service.location.latest == nil)
+    }
+
+    @Test("starting the service while access is denied or restricted says so once, not once for locations and again for headings")
+    func refusalIsSaidOnce() async throws {
+        for status in [AuthorizationStatus.denied, .restricted] {
+            let harness = try ServiceHarness(status: status == .denied ? .denied : .authorizedWhenInUse,
+                                             policy: status == .restricted ? "deny\n" : nil) { _ in
+                [.state(.receiverPresent), .wait(.seconds(3600))]
+            }
+            #expect(harness.manager.authorizationStatus == status)
+            let service = GeolocationService(manager: harness.manager, startsUpdates: false)
+            var errors: [LocationError] = []
+            let observation = harness.manager.rx.delegate.observe(.didFailWithError) { errors.append($0) }
+            service.start()
+            #expect(errors.count == 1, "\(status): \(errors)")
+            // Stopped and started again: a new attempt, refused again.
+            service.stop()
+            service.start()
+            #expect(errors.count == 2, "\(status): \(errors)")
+            observation.cancel()
+        }
     }
 
     @Test func driversShareTheirUpstreamAndReplayTheLatest() async throws {
