@@ -43,8 +43,9 @@ struct TrackingReducer: Sendable {
     /// connection alone is not gpsd: a port that accepts and closes, or another service there
     /// (an ssh banner), never answers, and is neither "searching" nor gpsd come back.
     private var answered = false
-    /// The location came before the connection was lost: after a reconnection it is the last
-    /// known position (stale), not a fix, until a new location comes.
+    /// The location came before the connection or the fix was lost: after a reconnection, or
+    /// once the receiver reports a fix again, it is the last known position (stale), not a
+    /// fix, until a new location comes.
     private var locationBeforeLoss = false
 
     init(authorization: AuthorizationStatus, receiver: ReceiverStatus, location: Location?, policyPath: String) {
@@ -64,6 +65,10 @@ struct TrackingReducer: Sendable {
         case .receiver(let status):
             let previous = receiver.sourceState
             receiver = status
+            // The receiver says it has no fix: the position it had no longer holds. When its fix
+            // comes back, the report's mode arrives a moment before its location; the status
+            // must not show the old position, with its old time, as that fix.
+            if status.fixMode == .noFix, location != nil { locationBeforeLoss = true }
             guard status.sourceState != previous, let state = status.sourceState else { return [] }
             return sourceStateChanged(to: state)
         case .location(let new, let shown):

@@ -132,6 +132,9 @@ extension LocationManager {
             $0.fixMode = fix.mode
             if fix.hasPosition { $0.isStale = false }
         }
+        // The receiver says it lost its fix: the last position no longer describes the present,
+        // and the one that comes with the fix's return is delivered whatever the distance filter.
+        if fix.mode == .noFix { markLocationsStale() }
         guard authorizationStatus.isAuthorized,
               let location = Location(fix: fix, sky: sky(for: fix), sourceInformation: source.sourceInformation) else { return }
         latestReceivedLocation = location

@@ -127,6 +127,22 @@ import Testing
         #expect(reducer.status == .fix(later, heading: nil))
     }
 
+    @Test("a fix lost and found again: searching until the new position, never the old one shown with the fix's return")
+    func noOldFixAfterTheFixReturns() throws {
+        var reducer = reducer(.authorizedAlways)
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD)))
+        _ = reducer.apply(.location(location, heading: nil))
+        #expect(reducer.status == .fix(location, heading: nil))
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 8, satellitesUsed: 2, fixMode: .noFix)))
+        #expect(reducer.status == .searching(seen: 8, used: 2))
+        // The fix is back: gpsd's report says 3D before the manager delivers its location.
+        _ = reducer.apply(.receiver(ReceiverStatus(sourceState: .receiverPresent, satellitesSeen: 8, satellitesUsed: 6, fixMode: .threeD)))
+        #expect(reducer.status == .searching(seen: 8, used: 6), "\(reducer.status)")
+        let later = try #require(Location(fix: .synthetic(at: ServiceHarness.origin, second: 25)))
+        _ = reducer.apply(.location(later, heading: nil))
+        #expect(reducer.status == .fix(later, heading: nil))
+    }
+
     @Test("a source that failed for good (a file that holds no log) is no lost connection: no event, the status says it failed")
     func failedForGoodIsNoEvent() {
         let notALog = SourceError(.protocolError, message: "junk.bin holds no NMEA sentence or GPX track point gpsd would read")

@@ -97,6 +97,18 @@ import Testing
         #expect(delivered == [0, 60, 130])
     }
 
+    @Test("a fix lost and found again at the same place is delivered whatever distanceFilter says: the old one no longer holds")
+    func distanceFilterAfterALostFix() async throws {
+        let lost = Fix(mode: .noFix, time: Date(timeIntervalSince1970: 1_735_689_601), device: "/dev/ttyTEST")
+        let fixes = [Fix.synthetic(at: .at(north: 0), second: 0), lost, Fix.synthetic(at: .at(north: 5), second: 30)]
+        let harness = try Harness(fixes: fixes)
+        harness.manager.distanceFilter = 50
+        let status = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        _ = await status.firstMatching { $0.sourceState == .finished }
+        #expect(harness.delegate.locations.map { $0.coordinate.distance(to: Harness.origin).rounded() } == [0, 5])
+    }
+
     @Test func noNaNSurfacesAndNonPositionsAreNotDelivered() async throws {
         var bad = Fix.synthetic(at: .at(north: 0), second: 0)
         bad.altitudeMSL = .nan
