@@ -354,6 +354,59 @@ struct GPXTests {
         return (lint.status == 0, lint.stderr)
     }
 
+    @Test("--append continues a track geotrack recorded in a new segment, every point of both runs kept; a GPX file geotrack did not write, or did not close, is refused (73) and left as it was")
+    func appendContinuesOwnTracks() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let gpx = home.appendingPathComponent("day.gpx").path
+        let first = try Corpus.path("garmin15x.nmea"), second = try Corpus.path("quectel-l76k-nmea.nmea")
+        let track = home.appendingPathComponent("track.gpx").path
+        let (_, firstPoints) = try await Self.fixTimes(first, home: home)
+        let firstSegments = try String(contentsOfFile: track, encoding: .utf8).components(separatedBy: "<trkseg>").count - 1
+        let (_, secondPoints) = try await Self.fixTimes(second, home: home)
+        let secondSegments = try String(contentsOfFile: track, encoding: .utf8).components(separatedBy: "<trkseg>").count - 1
+        #expect(!firstPoints.isEmpty && !secondPoints.isEmpty)
+        // Nothing there yet: --append creates the track.
+        for log in [first, second] {
+            let run = try await TestSupport.geotrack(["replay", log, "--gpx", gpx, "--append"], home: home)
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+        let text = try String(contentsOfFile: gpx, encoding: .utf8)
+        let times = text.components(separatedBy: "<trkpt ").dropFirst().compactMap { point in
+            point.components(separatedBy: "<time>").dropFirst().first?.components(separatedBy: "</time>").first
+        }
+        #expect(times == firstPoints + secondPoints)
+        // The second run's first point opens a segment of its own.
+        #expect(text.components(separatedBy: "<trkseg>").count - 1 == firstSegments + secondSegments)
+        let lint = try await Self.wellFormed(gpx)
+        #expect(lint.ok, "\(lint.says)")
+        #expect(text.components(separatedBy: "<gpx ").count == 2 && text.hasSuffix("</trk>\n</gpx>\n"))
+
+        // Not geotrack's (gpxlogger's), or cut short (no closing tags): refused, untouched.
+        let foreign = home.appendingPathComponent("foreign.gpx").path
+        let gpxlogger = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <gpx version="1.1" creator="GPSD 3.22 - https://gpsd.io/" xmlns="http://www.topografix.com/GPX/1/1">
+            <trk>
+             <trkseg>
+              <trkpt lat="59.329300000" lon="18.068600000"><time>2025-01-01T00:00:00.000Z</time><fix>3d</fix></trkpt>
+             </trkseg>
+            </trk>
+            </gpx>
+
+            """
+        let cut = home.appendingPathComponent("cut.gpx").path
+        try gpxlogger.write(toFile: foreign, atomically: true, encoding: .utf8)
+        try String(text.dropLast(14)).write(toFile: cut, atomically: true, encoding: .utf8)
+        for (path, before) in [(foreign, gpxlogger), (cut, String(text.dropLast(14)))] {
+            let run = try await TestSupport.geotrack(["replay", first, "--gpx", path, "--append"], home: home)
+            #expect(run.status == 73)
+            #expect(run.stderr == "geotrack: GPX file \(path) is not a track geotrack recorded and closed, so --append leaves it alone; choose another name\n")
+            #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+        }
+        let both = try await TestSupport.geotrack(["replay", first, "--gpx", gpx, "--append", "--overwrite"], home: home)
+        #expect(both.status == 64 && both.stderr.contains("choose one"))
+    }
+
     @Test("a file being recorded is valid GPX after every point, not only once closed: each point comes with the closing tags after it")
     func writerFile() async throws {
         let directory = try TestSupport.temporaryDirectory()

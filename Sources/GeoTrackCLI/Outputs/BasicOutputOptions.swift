@@ -30,6 +30,9 @@ package struct BasicOutputOptions: ParsableArguments {
     @Flag(help: "Replace an existing --gpx or --svg file (never through a symbolic link, never the file being replayed).")
     package var overwrite = false
 
+    @Flag(help: "Continue an existing --gpx track that geotrack recorded, in a new segment, instead of refusing it (a service restarted the same day, with a date in the name).")
+    package var append = false
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many fixes.", valueName: "n"))
     package var count: Int?
 
@@ -86,6 +89,12 @@ package struct BasicOutputOptions: ParsableArguments {
         }
         if overwrite, gpxPath == nil, svgPath == nil {
             throw ValidationError("--overwrite replaces an existing --gpx or --svg file; give one of them too.")
+        }
+        if append, gpxPath == nil {
+            throw ValidationError("--append continues an existing --gpx track; give --gpx too.")
+        }
+        if append, overwrite {
+            throw ValidationError("--append continues the --gpx file and --overwrite replaces it; choose one.")
         }
         if let gpxSegmentAfter, !(gpxSegmentAfter > 0 && gpxSegmentAfter.isFinite) {
             throw ValidationError("--gpx-segment-after must be more than 0 seconds (got \(gpxSegmentAfter)).")

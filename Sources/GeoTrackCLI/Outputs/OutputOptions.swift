@@ -32,6 +32,8 @@ package struct OutputOptions: ParsableArguments {
     package var svgPath: String? { basic.svgPath.map { FileNamePattern.expand($0) } }
     /// `--overwrite`.
     package var overwrite: Bool { basic.overwrite }
+    /// `--append`.
+    package var append: Bool { basic.append }
     /// `--count N`.
     package var count: Int? { basic.count }
     /// `--once`.

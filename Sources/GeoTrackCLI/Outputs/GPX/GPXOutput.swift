@@ -18,7 +18,8 @@ package final class GPXOutput: BuiltInOutput {
     package static func make(_ context: OutputContext) throws(CLIError) -> (any RunOutput)? {
         guard let path = context.options.gpxPath else { return nil }
         return GPXOutput(writer: try GPXWriter(path: path, options: context.settings.gpx,
-                                               replacing: context.options.overwrite, input: context.input))
+                                               replacing: context.options.overwrite, appending: context.options.append,
+                                               input: context.input))
     }
 
     package func handle(_ update: TrackingUpdate) throws(CLIError) {

@@ -61,12 +61,24 @@ package final class GPXWriter: Sendable {
     /// written over.
     /// - Parameters:
     ///   - replacing: whether an existing regular file may be replaced (`--overwrite`).
+    ///   - appending: whether an existing track that geotrack recorded is continued, in a new
+    ///     segment (`--append`); with no file there, the track is created as usual.
     ///   - input: the file the track comes from, if any (a replay's log).
     ///   - now: a monotonic clock in seconds, to pace `fsync`.
-    package init(path: String, options: GPXOptions, replacing: Bool = false, input: String? = nil, created: Date = Date(),
-                 now: @escaping @Sendable () -> Double = MonotonicClock.seconds) throws(CLIError) {
+    package init(path: String, options: GPXOptions, replacing: Bool = false, appending: Bool = false, input: String? = nil,
+                 created: Date = Date(), now: @escaping @Sendable () -> Double = MonotonicClock.seconds) throws(CLIError) {
         if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
+        }
+        if appending, let continued = try Self.continuing(path) {
+            self.path = path
+            self.now = now
+            self.syncInterval = options.syncInterval
+            var initial = State(descriptor: continued.descriptor, filter: GPXTrackFilter(options: options), lastSync: now())
+            initial.end = continued.end
+            initial.tailLength = continued.tailLength
+            self.state = Mutex(initial)
+            return
         }
         // Refused before anything is created, each with advice that works: the open below would
         // say "already exists" of a link or a directory too, and point at --overwrite in vain.
@@ -107,6 +119,49 @@ package final class GPXWriter: Sendable {
             }
             state.end = Int64(header.utf8.count)
         }
+    }
+
+    /// The track at `path` opened to be continued (`--append`): where its recorded text ends
+    /// (its closing `</trk></gpx>`, which the next point's segment is written over) and how much
+    /// follows. Nil when nothing is at `path`. Only a track geotrack recorded and closed is
+    /// continued: its header names geotrack, and it ends with the closing tags geotrack writes
+    /// (and perhaps the blanks of a shortened last point); anything else is refused, since
+    /// writing into it could break a file geotrack does not know.
+    private static func continuing(_ path: String) throws(CLIError) -> (descriptor: Int32, end: Int64, tailLength: Int64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        if let refusal = OutputFile.refusal("GPX", path: path, replacing: true) { throw refusal }
+        let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw CLIError(.cannotCreate, "cannot open GPX file \(path) to append to it: \(String(cString: strerror(errno)))")
+        }
+        let refused = CLIError(.cannotCreate, "GPX file \(path) is not a track geotrack recorded and closed, so --append leaves it alone; choose another name")
+        let file = FileDescriptor(rawValue: descriptor)
+        guard fstat(descriptor, &info) == 0, let size = Optional(Int64(info.st_size)),
+              let head = read(file, at: 0, count: 512), let tail = read(file, at: max(0, size - 512), count: 512) else {
+            _ = Glibc.close(descriptor)
+            throw refused
+        }
+        let signature = Array(GPXFormat.header(creator: "geotrack", name: "", created: Date(timeIntervalSince1970: 0))
+            .utf8.prefix { $0 != UInt8(ascii: ">") }) // `<?xml version="1.0" encoding="UTF-8"?`
+        let creator = Array("creator=\"geotrack\"".utf8)
+        var trimmed = tail[...]
+        while trimmed.last == UInt8(ascii: " ") { trimmed = trimmed.dropLast() }
+        let trailer = Array(GPXFormat.trailer.utf8)
+        guard head.starts(with: signature), head.firstRange(of: creator) != nil, trimmed.count >= trailer.count,
+              trimmed.suffix(trailer.count).elementsEqual(trailer) else {
+            _ = Glibc.close(descriptor)
+            throw refused
+        }
+        let end = size - Int64(tail.count - trimmed.count) - Int64(trailer.count)
+        return (descriptor, end, size - end)
+    }
+
+    /// Up to `count` bytes of `file` from `offset`, or nil when it cannot be read.
+    private static func read(_ file: FileDescriptor, at offset: Int64, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        guard let got = try? bytes.withUnsafeMutableBytes({ try file.read(fromAbsoluteOffset: offset, into: $0) }) else { return nil }
+        return Array(bytes.prefix(got))
     }
 
     /// How many points are in the file so far.
