@@ -59,6 +59,35 @@ struct HomeAssistantTests {
         #expect(fields["lat"] is Double && fields["lon"] is Double)
     }
 
+    @Test("a broker restarted without persistence forgets the retained config: geotrack announces the device again when it reconnects")
+    func announcedAgainAfterABrokerRestart() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        try await TestSupport.grantAccess(home: home)
+        let log = home.appendingPathComponent("long.nmea").path
+        try SyntheticLog.writeNMEA(cycles: 3_600, to: log)
+        let broker = try await Mosquitto()
+        let environment = ["XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                           "XDG_CONFIG_HOME": home.appendingPathComponent("config").path, "HOME": home.path]
+        // An hour of fixes played 20 times faster: long enough for a restart in the middle.
+        let replay = try ChildProcess(TestSupport.binary, ["replay", log, "--speed", "20", "--quiet",
+                                                           "--publish", "mqtt://127.0.0.1:\(broker.port)", "--publish-user", "ann",
+                                                           "--publish-device", "boat", "--publish-home-assistant"],
+                                      environment: environment)
+        defer { replay.signalGroup(SIGKILL) }
+        let configTopic = "homeassistant/device_tracker/geotrack_ann_boat/config"
+        let before = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#"])
+        #expect(await waitUntil(timeout: .seconds(30)) { before.messages().contains { $0.topic.hasPrefix(configTopic) } })
+        await before.stop()
+        try await broker.stop()
+        try await broker.restart()
+        // Nothing retained survived the restart; the config is back once geotrack reconnected.
+        let after = try await MosquittoSubscriber(broker: broker, topics: ["homeassistant/#", "owntracks/#"])
+        #expect(await waitUntil(timeout: .seconds(30)) { after.messages().contains { $0.topic.hasPrefix(configTopic) } },
+                "\(after.messages().map(\.topic))")
+        replay.signal(SIGTERM)
+        #expect(await replay.status(within: 30) == 0, "\(replay.stderr)")
+    }
+
     static let oracle = TestSupport.packageRoot.appendingPathComponent("Tests/GeoTrackCLITests/Oracles/ha_attributes.py").path
 
     /// What Home Assistant's device tracker makes of `payload` on its attributes topic, by the

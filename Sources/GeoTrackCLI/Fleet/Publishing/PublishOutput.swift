@@ -123,7 +123,20 @@ package final class PublishOutput: Sendable {
             }
             monitor.start(key, waiting: earlier - held, party: destination.isHTTP ? "server" : "broker")
             let monitor = monitor
-            let observer: @Sendable (OutboxSender.Progress) -> Void = { monitor.sender(key, reported: $0) }
+            // Home Assistant's config is retained by the broker, which a broker without
+            // persistence forgets when it restarts: the device would vanish from Home Assistant
+            // until geotrack restarted too. So each connection after the first announces it again
+            // (queued before the sender sends what waits, so it goes first).
+            let reannounce: (@Sendable () -> Void)? = homeAssistant && !destination.isHTTP ? { @Sendable in
+                let message = OutboxMessage(destination: key, topic: HomeAssistantDiscovery.configTopic(topic),
+                                            payload: HomeAssistantDiscovery.config(topic), retain: true, created: now())
+                if (try? outbox.enqueue(contentsOf: [message])) != nil { monitor.queued(1, for: key) }
+            } : nil
+            let connections = ConnectionCount()
+            let observer: @Sendable (OutboxSender.Progress) -> Void = { progress in
+                if case .connected = progress, connections.next() > 1 { reannounce?() }
+                monitor.sender(key, reported: progress)
+            }
             let target = destination.target(credentials: credentials)
             switch target {
             case .mqtt(let endpoint):
@@ -446,6 +459,19 @@ extension PublishOutput {
         case .denied: return "location access is denied"
         case .restricted: return "location access is forbidden by the administrator's policy"
         case .notDetermined: return "location access has not been decided"
+        }
+    }
+}
+
+/// How many times a sender has connected, counted from its observer.
+private final class ConnectionCount: Sendable {
+    private let count = Mutex(0)
+
+    /// Counts one more connection; returns how many there have been.
+    func next() -> Int {
+        count.withLock { count in
+            count += 1
+            return count
         }
     }
 }
