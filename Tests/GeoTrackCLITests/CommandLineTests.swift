@@ -56,8 +56,8 @@ struct CommandLineTests {
             .dropFirst("RestartPreventExitStatus=".count).split(separator: " ").compactMap { Int32($0) }
         let statuses = Set(GeoTrackCLI.ExitStatus.allCases.map(\.rawValue))
         #expect(!prevented.isEmpty && prevented.allSatisfy(statuses.contains), "\(prevented)")
-        // gpsd or a broker down, a full disk, a timeout: a later start may well succeed.
-        for transient: GeoTrackCLI.ExitStatus in [.success, .unavailable, .ioError, .noFix] {
+        // gpsd or a broker down, a full disk, a timeout, a queue another run sends: a later start may well succeed.
+        for transient: GeoTrackCLI.ExitStatus in [.success, .unavailable, .ioError, .temporaryFailure] {
             #expect(!prevented.contains(transient.rawValue), "\(transient)")
         }
     }

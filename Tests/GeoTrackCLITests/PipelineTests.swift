@@ -84,7 +84,7 @@ struct PipelineTests {
             _ = try await waiting.value
             Issue.record("no timeout")
         } catch let error as CLIError {
-            #expect(error.status == .noFix)
+            #expect(error.status == .temporaryFailure)
             #expect(error.message.contains("no fix within 5 s: gpsd was unreachable"), "\(error.message)")
             #expect(!error.message.contains("sky"))
         }

@@ -18,8 +18,9 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case cannotCreate = 73
     /// Writing failed (EX_IOERR).
     case ioError = 74
-    /// No fix arrived within --timeout (EX_TEMPFAIL).
-    case noFix = 75
+    /// Worth trying again later (EX_TEMPFAIL): no fix arrived within --timeout, or another run is
+    /// sending the destination's queue now.
+    case temporaryFailure = 75
     /// Location access was denied (EX_NOPERM).
     case noPermission = 77
     /// The configuration has a bad value (EX_CONFIG).
@@ -40,7 +41,7 @@ extension ExitStatus {
         case .unavailable: "gpsd, or a broker, cannot be reached, or serve cannot listen"
         case .cannotCreate: "an output file, the outbox or the access decision cannot be used"
         case .ioError: "reading or writing failed, standard output included"
-        case .noFix: "no fix within --timeout"
+        case .temporaryFailure: "no fix within --timeout, or another geotrack sends that queue now"
         case .noPermission: "location access denied, or a broker refused the login"
         case .config: "a bad configuration value"
         case .authorizationRequired: "location access undecided, no terminal to ask on"

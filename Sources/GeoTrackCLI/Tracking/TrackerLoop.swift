@@ -40,22 +40,22 @@ package enum TrackerLoop {
     static func timeoutError(_ timeout: Duration, positions: Int, status: TrackingStatus?, device: String? = nil) -> CLIError {
         let within = "within \(format(timeout))"
         if positions > 0 {
-            return CLIError(.noFix, "only \(positions) fix\(positions == 1 ? "" : "es") \(within); raise --timeout or lower --count")
+            return CLIError(.temporaryFailure, "only \(positions) fix\(positions == 1 ? "" : "es") \(within); raise --timeout or lower --count")
         }
         switch status {
         case .unreachable(let error, _)?:
-            return CLIError(.noFix, "no fix \(within): gpsd was unreachable (\(error?.message ?? "no answer")); check gpsd is running")
+            return CLIError(.temporaryFailure, "no fix \(within): gpsd was unreachable (\(error?.message ?? "no answer")); check gpsd is running")
         case .noReceiver?:
             if let device {
-                return CLIError(.noFix, "no fix \(within): gpsd has no receiver \(device); check the --device path ('geotrack devices' lists gpsd's)")
+                return CLIError(.temporaryFailure, "no fix \(within): gpsd has no receiver \(device); check the --device path ('geotrack devices' lists gpsd's)")
             }
-            return CLIError(.noFix, "no fix \(within): gpsd has no receiver; attach one (gpsdctl add DEVICE)")
+            return CLIError(.temporaryFailure, "no fix \(within): gpsd has no receiver; attach one (gpsdctl add DEVICE)")
         case .starting?:
-            return CLIError(.noFix, "no fix \(within): no answer from the source yet; check gpsd is running, or raise --timeout")
+            return CLIError(.temporaryFailure, "no fix \(within): no answer from the source yet; check gpsd is running, or raise --timeout")
         case .stale(nil)?:
-            return CLIError(.noFix, "no fix \(within): the receiver sent nothing; check it is plugged in and gpsd reads it (gpsmon)")
+            return CLIError(.temporaryFailure, "no fix \(within): the receiver sent nothing; check it is plugged in and gpsd reads it (gpsmon)")
         default:
-            return CLIError(.noFix, "no fix \(within); check the receiver has a clear view of the sky, or raise --timeout")
+            return CLIError(.temporaryFailure, "no fix \(within); check the receiver has a clear view of the sky, or raise --timeout")
         }
     }
 

@@ -256,7 +256,7 @@ extension GeoTrack {
                 } catch {
                     guard error.code == .claimed else { throw CLIError(.cannotCreate, error.message) }
                     let count = "\(summary.count) message\(summary.count == 1 ? "" : "s")"
-                    return CLIError(.cannotCreate, "\(count) for \(Terminal.safe(summary.destination)) left alone: another \(error.holderName) is sending them now; it delivers them, or stop it and flush again")
+                    return CLIError(.temporaryFailure, "\(count) for \(Terminal.safe(summary.destination)) left alone: another \(error.holderName) is sending them now; it delivers them, or stop it and flush again")
                 }
                 defer { claim.release() }
                 let sender: any PublishingSender

@@ -168,13 +168,14 @@ package final class PublishOutput: Sendable {
     /// Claims the destination's queue for this run (``Outbox/claim(_:)``): a second process
     /// publishing for the same device there would send every queued message again, and over
     /// MQTT, with the same client id, the two would throw each other off the broker. So the
-    /// second is refused at start, with 73, saying which process holds it.
+    /// second is refused at start, with 75 (a restarted service gets the queue once the other is
+    /// done), saying which process holds it.
     static func claim(_ key: String, of destination: PublishDestination, topic: OwnTracksTopic,
                       outbox: Outbox) throws(CLIError) -> OutboxClaim {
         do {
             return try outbox.claim(key)
         } catch where error.code == .claimed {
-            throw CLIError(.cannotCreate, "--publish \(destination.description): another \(error.holderName) already publishes \(Terminal.safe(topic.user))/\(Terminal.safe(topic.device)) there from \(Terminal.safe(error.folder)), and two would send its queue twice; stop that one first (if it is the service: systemctl stop geotrack), or publish as another device (--publish-device)")
+            throw CLIError(.temporaryFailure, "--publish \(destination.description): another \(error.holderName) already publishes \(Terminal.safe(topic.user))/\(Terminal.safe(topic.device)) there from \(Terminal.safe(error.folder)), and two would send its queue twice; wait until it is done or stop it (if it is the service: systemctl stop geotrack), or publish as another device (--publish-device)")
         } catch {
             throw CLIError(.cannotCreate, error.message)
         }
