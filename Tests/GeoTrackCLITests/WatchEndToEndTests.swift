@@ -158,6 +158,41 @@ struct WatchEndToEndTests {
         #expect(down.stderr.hasPrefix("geotrack: "))
     }
 
+    @Test("a reader that stops reading (a pipe nobody drains, a terminal paused with Ctrl-S) does not make watch deaf: SIGTERM and SIGINT still end it, with 0",
+          arguments: [SIGTERM, SIGINT])
+    func signalWhileStandardOutputIsBlocked(_ signal: Int32) async throws {
+        let gpsd = try await GPSFake(log: Self.log, cycle: 0.005, once: false)
+        let home = try await Self.grantedHome()
+        let fifo = home.appendingPathComponent("stuck").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // A reader that never reads: the pipe fills, and every write after that waits.
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+        #expect(reader >= 0)
+        defer { close(reader) }
+        // One page (F_SETPIPE_SZ, 1031; F_GETPIPE_SZ, 1032): full after a few lines.
+        _ = fcntl(reader, 1031, 4096)
+        let capacity = fcntl(reader, 1032)
+        let watch = try ChildProcess(TestSupport.binary, ["watch", "--gpsd", gpsd.address, "--json", "--sky"],
+                                     environment: Self.environment(home), standardOutput: fifo)
+        defer { watch.signalGroup(SIGKILL) }
+        var waiting: Int32 = 0
+        let filling = await waitUntil(timeout: .seconds(120)) {
+            ioctl(reader, UInt(FIONREAD), &waiting) == 0 && waiting > 0
+        }
+        #expect(filling, "the pipe holds \(waiting) of \(capacity) bytes")
+        // gpsd as the clock: once it has sent every client 50 more fixes, watch has tried to write
+        // more than the pipe holds, and waits for a reader that never comes.
+        let counted = home.appendingPathComponent("gpspipe").path
+        let gpspipe = try ChildProcess(path: "/usr/bin/gpspipe", arguments: ["-w", gpsd.address], stdoutPath: counted)
+        defer { gpspipe.signalGroup(SIGKILL) }
+        let later = await waitUntil(timeout: .seconds(120)) {
+            ((try? String(contentsOfFile: counted, encoding: .utf8)) ?? "").components(separatedBy: "\"class\":\"TPV\"").count > 50
+        }
+        #expect(later)
+        watch.signal(signal)
+        #expect(await watch.status(within: 30) == 0, "\(watch.stderr)")
+    }
+
     @Test("SIGTERM during a recording: exit 0, and the GPX file is valid (xmllint)")
     func sigtermClosesGPX() async throws {
         let gpsd = try await GPSFake(log: Self.log, once: false)

@@ -12,12 +12,15 @@ package final class LineWriter: Sendable {
     private let flushEachLine: Bool
     private let buffer = Mutex<[UInt8]>([])
     private let closed = Atomic(false)
+    /// Whether the descriptor is a regular file, written whole (``OutputWrite``).
+    private let regularFile: Bool
     private static let blockSize = 64 * 1024
 
     /// Creates a writer.
     package init(descriptor: Int32 = STDOUT_FILENO, flushEachLine: Bool) {
         self.descriptor = descriptor
         self.flushEachLine = flushEachLine
+        self.regularFile = OutputWrite.isRegularFile(descriptor)
     }
 
     /// Whether the reader went away (`… | head -1`): nothing more can be delivered.
@@ -40,13 +43,15 @@ package final class LineWriter: Sendable {
     }
 
     private func drain(_ buffer: inout [UInt8]) {
-        // A failure means the reader went away (EPIPE, SIGPIPE being ignored) or the output is
-        // lost (ENOSPC: recorded, for exit status 74): nothing more can be delivered, the buffer
-        // is dropped, and the run is told to end.
-        do {
-            _ = try FileDescriptor(rawValue: descriptor).writeAll(buffer)
-        } catch {
-            if descriptor == STDOUT_FILENO { StandardOutput.record(error as? Errno ?? .ioError) }
+        // A failure means the reader went away (EPIPE, SIGPIPE being ignored), the output is
+        // lost (ENOSPC: recorded, for exit status 74), or a reader that takes nothing held up a
+        // run that a signal asked to end (OutputWrite): nothing more can be delivered, the
+        // buffer is dropped, and the run is told to end.
+        let result = buffer.withUnsafeBytes { bytes in
+            Result { () throws(Errno) in try OutputWrite.writeAll(bytes, to: descriptor, regularFile: regularFile) }
+        }
+        if case .failure(let error) = result {
+            if descriptor == STDOUT_FILENO, error != .interrupted { StandardOutput.record(error) }
             closed.store(true, ordering: .releasing)
         }
         buffer.removeAll(keepingCapacity: true)

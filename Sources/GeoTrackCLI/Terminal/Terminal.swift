@@ -20,12 +20,15 @@ package enum Terminal {
         // Sequence path, whose first use builds type metadata (a few percent of `auth status`).
         var text = text
         return text.withUTF8 { bytes in
-            do {
-                _ = try FileDescriptor(rawValue: descriptor).writeAll(UnsafeRawBufferPointer(bytes))
+            do throws(Errno) {
+                // Given up at a terminating signal when the reader takes nothing (OutputWrite).
+                try OutputWrite.writeAll(UnsafeRawBufferPointer(bytes), to: descriptor,
+                                         regularFile: OutputWrite.isRegularFile(descriptor))
                 return true
             } catch {
-                // Output lost on stdout ends the command with 74 (StandardOutput), whoever wrote it.
-                if descriptor == STDOUT_FILENO { StandardOutput.record(error as? Errno ?? .ioError) }
+                // Output lost on stdout ends the command with 74 (StandardOutput), whoever wrote
+                // it; a write given up because the process is ending loses nothing worth a failure.
+                if descriptor == STDOUT_FILENO, error != .interrupted { StandardOutput.record(error) }
                 return false
             }
         }

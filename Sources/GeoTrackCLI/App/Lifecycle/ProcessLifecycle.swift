@@ -41,6 +41,9 @@ package final class ProcessLifecycle: HasDelegateSlot, ReactiveCompatible {
     package init(signals: [Int32] = LifecycleState.signals) {
         guard !signals.isEmpty else { return }
         watch = SignalWatch(signals) { [weak self] number in
+            // Said at once, on the watch's thread: a write the main actor is blocked in then
+            // gives up (OutputWrite), so the hop below is not held up by a reader that stopped.
+            if case .terminating? = LifecycleState(signal: number) { OutputWrite.terminate() }
             MainQueue.async { MainActor.assumeIsolated { self?.receive(number) } }
         }
     }
