@@ -235,6 +235,44 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("a configuration file others could have written (its mode, its folder's, its owner) is refused with 78, as ssh refuses one; a named pipe nobody writes is an error, not a hang")
+    func refusedWhenOthersCouldWriteIt() async throws {
+        let folder = try TestSupport.temporaryDirectory()
+        let path = folder.appendingPathComponent("config.yaml").path
+        try "publish:\n  destinations: [mqtt://127.0.0.1:1883]\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(chmod(path, 0o644) == 0)
+        _ = try await Self.load(file: path)
+        for (fileMode, folderMode, says) in [(0o666, 0o700, "others can change it (mode 666)"),
+                                             (0o644, 0o777, "others can change its folder (mode 777)")] {
+            #expect(chmod(path, mode_t(fileMode)) == 0 && chmod(folder.path, mode_t(folderMode)) == 0)
+            do {
+                _ = try await Self.load(file: path)
+                Issue.record("no error for file mode \(String(fileMode, radix: 8)), folder \(String(folderMode, radix: 8))")
+            } catch let error as CLIError {
+                #expect(error.status == .config)
+                #expect(error.message == "config: cannot read \(path): \(says), and with it where your position goes; chmod go-w it. Give a readable YAML file, or move this one away.")
+            }
+        }
+        #expect(chmod(path, 0o644) == 0 && chmod(folder.path, 0o700) == 0)
+        // Another user's file. Only root can give a file away; CI's machines run the tests as
+        // root, and elsewhere the expectation says it was not checked.
+        let owner = chown(path, 65_534, 65_534)
+        #expect(owner == 0, "not root: the refusal of another user's file was not checked")
+        if owner == 0 {
+            let run = try await TestSupport.geotrack(["replay", try PublishTests.log, "--config", path, "--count", "1"], home: folder)
+            #expect(run.status == 78, "\(run.stderr)")
+            #expect(run.stderr.contains("belongs to another user (65534), who could change where your position goes"), "\(run.stderr)")
+        }
+        let fifo = folder.appendingPathComponent("fifo.yaml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        do {
+            _ = try await Self.load(file: fifo)
+            Issue.record("no error for a named pipe")
+        } catch let error as CLIError {
+            #expect(error.message == "config: cannot read \(fifo): a named pipe that nothing writes to; name the configuration file itself. Give a readable YAML file, or move this one away.")
+        }
+    }
+
     @Test("empty and null values: device \"\" means all devices, a null value is not set, an empty section is no unknown key")
     func emptyValues() async throws {
         let (quoted, _) = try await Self.load(yaml: "gpsd:\n  device: \"/dev/ttyACM0\"\n")

@@ -88,8 +88,14 @@ package struct ConfigFile: Sendable, Equatable {
     }
 
     /// Reads and parses the file at `path`; nil when there is no such file.
+    ///
+    /// A file that someone else could have written is refused, as ssh refuses such a config: it
+    /// decides where positions are published. So the file must belong to the user or to root, and
+    /// neither it nor its folder may be writable by others (a folder with the sticky bit, as
+    /// /tmp, aside; group write only for the user's own group). A named pipe is opened without
+    /// waiting for a writer, so one that nobody writes to is an error, not a hang.
     package static func load(path: String) throws(Problem) -> ConfigFile? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         if descriptor < 0 {
             let reason = errno
             // ENOTDIR: a component of the path is a file, so this file cannot exist either.
@@ -97,6 +103,20 @@ package struct ConfigFile: Sendable, Equatable {
             throw Problem(line: nil, message: String(cString: strerror(reason)))
         }
         defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Problem(line: nil, message: String(cString: strerror(errno))) }
+        let isPipe = info.st_mode & S_IFMT == S_IFIFO
+        if info.st_mode & S_IFMT == S_IFREG {
+            if let refusal = Self.writableByOthers(info, what: "it") { throw refusal }
+            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : "."
+            var folderInfo = stat()
+            if stat(folder.isEmpty ? "/" : folder, &folderInfo) == 0, folderInfo.st_mode & S_ISVTX == 0,
+               let refusal = Self.writableByOthers(folderInfo, what: "its folder") {
+                throw refusal
+            }
+        }
+        // Read as any file from here: a pipe's writer is waited for (process substitution).
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         // A configuration file is a few kilobytes; the cap stops `--config /dev/zero` from eating memory.
         let limit = 1 << 20
         var bytes: [UInt8] = []
@@ -114,7 +134,24 @@ package struct ConfigFile: Sendable, Equatable {
                 throw Problem(line: nil, message: "larger than 1 MiB, which no configuration file is")
             }
         }
+        if isPipe, bytes.isEmpty {
+            throw Problem(line: nil, message: "a named pipe that nothing writes to; name the configuration file itself")
+        }
         return try ConfigFile(bytes: bytes)
+    }
+
+    /// Why a file or folder (`what`) with `info` could have been changed by someone else: owned
+    /// by another user than this one or root, or writable by others (by its group, unless that
+    /// group is the user's own). Nil when only the user (or root) could.
+    private static func writableByOthers(_ info: stat, what: String) -> Problem? {
+        let mode = String(info.st_mode & 0o777, radix: 8)
+        if info.st_uid != geteuid() && info.st_uid != 0 {
+            return Problem(line: nil, message: "\(what) belongs to another user (\(info.st_uid)), who could change where your position goes; use a file of your own")
+        }
+        if info.st_mode & S_IWOTH != 0 || (info.st_mode & S_IWGRP != 0 && info.st_gid != getegid()) {
+            return Problem(line: nil, message: "others can change \(what) (mode \(mode)), and with it where your position goes; chmod go-w it")
+        }
+        return nil
     }
 
     /// The lines that hold keys or values, with the document markers, blank lines and comment
