@@ -18,7 +18,10 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         var lastActivity: Instant
         var generation: UInt64 = 0
         var isStale = false
-        /// Anything arrived on this connection (gpsd greets with VERSION at once).
+        /// gpsd answered on this connection: anything but its greeting. gpsd sends VERSION to
+        /// whoever connects, then DEVICES once asked to watch; a peer that greets and then says
+        /// nothing (a proxy, a fake, a gpsd whose device list never parses) has not answered,
+        /// and the handshake deadline gives up on it.
         var heardFrom = false
         var receivers: Set<String> = []
         var receiverState: SourceState?
@@ -66,7 +69,7 @@ struct GPSDStateMachine<Instant: InstantProtocol> where Instant.Duration == Dura
         state.lastActivity = now
         state.generation &+= 1
         state.isStale = false
-        state.heardFrom = true
+        if case .version = report {} else { state.heardFrom = true }
 
         switch report {
         case .devices(let devices):

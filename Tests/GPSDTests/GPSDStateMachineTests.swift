@@ -28,6 +28,17 @@ struct GPSDStateMachineTests {
         #expect(machine.staleDeadline()?.deadline == at(5))
     }
 
+    @Test("gpsd's greeting alone is no answer: a peer that sends VERSION and then nothing is still awaited, and given up on at the handshake deadline")
+    func greetingIsNoAnswer() {
+        var machine = Machine(device: nil, staleAfter: .seconds(5))
+        _ = machine.connected(now: t0)
+        #expect(machine.isAwaitingFirstMessage)
+        _ = machine.received(.version(Version(release: "3.22", revision: "3.22", protocolMajor: 3, protocolMinor: 14)), now: at(1))
+        #expect(machine.isAwaitingFirstMessage)
+        _ = machine.received(.devices([]), now: at(2))
+        #expect(!machine.isAwaitingFirstMessage)
+    }
+
     @Test func staleOnlyWhenNothingArrivedSinceTheTimerWasSet() throws {
         var machine = Machine(device: nil, staleAfter: .seconds(5))
         _ = machine.connected(now: t0)
