@@ -140,26 +140,73 @@ package struct JSONWriter: ~Copyable {
         string(value)
     }
 
-    /// Appends a JSON string literal, quoted and escaped.
+    /// Appends a JSON string literal, quoted and escaped: JSON's own escapes, and `\u00XX` for
+    /// every control character, C0, DEL and C1 alike. JSON lets DEL and C1 (U+0080 to U+009F)
+    /// stand as they are, but a terminal that reads UTF-8 obeys C1's CSI and OSC, so a device
+    /// name from gpsd or a log's file name printed with `--json` could move the cursor or
+    /// retitle the window.
     package mutating func string(_ value: String) {
         reserve(2)
         storage[count] = UInt8(ascii: "\"")
         count += 1
+        var lead = false
         for unit in value.utf8 {
+            if lead {
+                lead = false
+                if (0x80...0x9F).contains(unit) {
+                    escapedControl(unit)
+                    continue
+                }
+                byte(0xC2)
+            }
             switch unit {
             case UInt8(ascii: "\""): raw("\\\"")
             case UInt8(ascii: "\\"): raw("\\\\")
             case 0x0A: raw("\\n")
             case 0x0D: raw("\\r")
             case 0x09: raw("\\t")
-            case 0..<0x20:
-                raw("\\u00")
-                byte(Self.hexDigit(unit >> 4))
-                byte(Self.hexDigit(unit & 0xF))
+            case 0..<0x20, 0x7F: escapedControl(unit)
+            // The first byte of U+0080 to U+00BF: C1 when the next is below 0xA0.
+            case 0xC2: lead = true
             default: byte(unit)
             }
         }
+        if lead { byte(0xC2) }
         byte(UInt8(ascii: "\""))
+    }
+
+    /// Appends `\u00XX` for the control character `value`.
+    private mutating func escapedControl(_ value: UInt8) {
+        raw("\\u00")
+        byte(Self.hexDigit(value >> 4))
+        byte(Self.hexDigit(value & 0xF))
+    }
+
+    /// `json` (JSONEncoder's output) with its DEL and C1 characters written `\u00XX`, as
+    /// ``string(_:)`` writes them: they occur in its strings only, where the escape means the same.
+    package static func escapingControls(_ json: some Sequence<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        var lead = false
+        func escaped(_ value: UInt8) -> [UInt8] {
+            Array("\\u00".utf8) + [hexDigit(value >> 4), hexDigit(value & 0xF)]
+        }
+        for unit in json {
+            if lead {
+                lead = false
+                if (0x80...0x9F).contains(unit) {
+                    out += escaped(unit)
+                    continue
+                }
+                out.append(0xC2)
+            }
+            switch unit {
+            case 0x7F: out += escaped(unit)
+            case 0xC2: lead = true
+            default: out.append(unit)
+            }
+        }
+        if lead { out.append(0xC2) }
+        return out
     }
 
     /// Appends again the `length` bytes written at `offset` (which must end at or before the

@@ -249,6 +249,23 @@ struct SafetyTests {
         #expect(!line.contains("\u{1B}"))
     }
 
+    @Test("JSON on stdout escapes C1 and DEL too (a terminal obeys UTF-8's CSI and OSC), in every mode and in stats --json, and a JSON reader gets the name back")
+    func jsonEscapesEveryControl() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let name = "c1\u{9B}2J\u{9D}0;PWN\u{9C}\u{7F}.nmea"
+        let log = home.appendingPathComponent(name).path
+        try FileManager.default.copyItem(atPath: Self.log, toPath: log)
+        for arguments in [["replay", log, "--json"], ["replay", log, "--json", "--count", "2"], ["stats", log, "--json"]] {
+            let run = try await TestSupport.geotrack(arguments, home: home)
+            #expect(run.status == 0, "\(arguments): \(run.stderr)")
+            #expect(!run.stdout.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) }, "\(arguments)")
+            #expect(run.stdout.contains(#"c1\u009b2J\u009d0;PWN\u009c\u007f.nmea"#), "\(arguments): \(run.stdout.prefix(300))")
+            let first = try #require(run.stdout.split(separator: "\n").first)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+            #expect(object.values.contains { ($0 as? String)?.hasSuffix(name) == true }, "\(arguments)")
+        }
+    }
+
     @Test("one rule for JSON in every mode: the same TPVs, those without a position included, fast, paced or counted")
     func oneJSONRule() async throws {
         let home = try TestSupport.temporaryDirectory()

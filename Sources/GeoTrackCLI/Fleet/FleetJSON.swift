@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GPSReports
 import OwnTracks
 
 /// `fleet --json`: a received location as one line: every field the device sent (`batt`,
@@ -64,6 +65,7 @@ package enum FleetJSON {
         object["received_at"] = .number((receivedAt.timeIntervalSince1970 * 1000).rounded() / 1000)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(object), as: UTF8.self)) ?? "{}"
+        // C1 and DEL escaped as the TPV lines escape them: a broker's strings reach a terminal.
+        return (try? String(decoding: JSONWriter.escapingControls(encoder.encode(object)), as: UTF8.self)) ?? "{}"
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FoundationEssentials
+import GPSReports
 import HTTP
 import LocationKit
 import MQTT
@@ -73,7 +74,9 @@ extension GeoTrack {
                         let line = Line(destination: summary.destination, messages: summary.count, dropped: summary.dropped,
                                         oldest: summary.oldest.map(UTCText.timestamp), deadLetters: summary.deadLetters,
                                         deadLetterReason: summary.deadLetterReason)
-                        if let data = try? encoder.encode(line) { StandardOutput.line(String(decoding: data, as: UTF8.self)) }
+                        if let data = try? encoder.encode(line) {
+                            StandardOutput.line(String(decoding: JSONWriter.escapingControls(data), as: UTF8.self))
+                        }
                     }
                     return
                 }

@@ -60,7 +60,7 @@ package enum StatisticsReport {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every value is finite by construction (nil stands for unknown), so this cannot fail.
         let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: JSONWriter.escapingControls(data), as: UTF8.self)
     }
 
     /// The JSON object's fields; optionals that are nil are left out.
