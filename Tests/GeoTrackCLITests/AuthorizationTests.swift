@@ -147,6 +147,16 @@ struct AuthorizationTests {
             #expect(run.stderr == "geotrack: cannot use the authorization file \(file): it does not hold a decision. Run `geotrack auth reset` and decide again.\n")
         }
         #expect(try await TestSupport.geotrack(["auth", "reset"], home: home).status == 0)
+        // A folder where the file belongs: a reset removes files only, so the advice is not a reset.
+        try FileManager.default.createDirectory(atPath: file + "/kept", withIntermediateDirectories: true)
+        for arguments in [["auth", "reset"], ["auth", "status"], ["watch", "--once", "--gpsd", "127.0.0.1:9"]] {
+            let run = try await TestSupport.geotrack(arguments, home: home)
+            #expect(run.status == 73, "\(arguments): \(run.stderr)")
+            #expect(run.stderr.hasSuffix(". That is a folder where the decision file belongs: move it away, then run `geotrack auth grant`.\n"),
+                    "\(arguments): \(run.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: file + "/kept"))
+        try FileManager.default.removeItem(atPath: file)
         #expect(chmod(folder, 0o777) == 0)
         let open = try await TestSupport.geotrack(["auth", "grant"], home: home)
         #expect(open.status == 73, "\(open.stderr)")

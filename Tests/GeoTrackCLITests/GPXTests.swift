@@ -556,7 +556,7 @@ struct GPXTests {
         // 8 KiB: the header and a couple of dozen of walk.nmea's 110 points.
         let run = try await Self.underFileSizeLimit(8, ["replay", walk, "--gpx", gpx, "--json"], home: home, mergingStderr: false)
         #expect(run.status == 74, "killed by SIGXFSZ instead of failing the write? status \(run.status): \(run.stderr)")
-        #expect(run.stderr == "geotrack: cannot write GPX file \(gpx): File too large\n")
+        #expect(run.stderr == "geotrack: cannot write GPX file \(gpx): File too large; the file-size limit (ulimit -f) was reached: raise it, or record into a new file\n")
         let lint = try await TestSupport.run("/usr/bin/xmllint", ["--noout", gpx])
         #expect(lint.status == 0, "\(lint.stderr)")
         let text = try String(contentsOfFile: gpx, encoding: .utf8)
@@ -579,7 +579,7 @@ struct GPXTests {
         let gpx = folder.appendingPathComponent("full.gpx").path
         let run = try await Self.underFileSizeLimit(0, ["replay", walk, "--gpx", gpx], home: home)
         #expect(run.status == 74, "\(run.stdout)")
-        #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large\n")
+        #expect(run.stdout == "geotrack: cannot write GPX file \(gpx): File too large; the file-size limit (ulimit -f) was reached: raise it, or record into a new file\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == [])
     }
 

@@ -329,8 +329,15 @@ package final class GPXWriter: Sendable {
         }
     }
 
-    /// The one line for a write to the track that failed (exit 74).
+    /// The one line for a write to the track that failed (exit 74), with what to do where it is
+    /// known: the file itself is whole up to its last point, and closed.
     private static func writeError(_ error: any Error, path: String) -> CLIError {
-        CLIError(.ioError, "cannot write GPX file \(path): \((error as? Errno)?.description ?? "\(error)")")
+        let reason = error as? Errno
+        let advice = switch reason {
+        case .noSpace?: "; make room, and record into a new file"
+        case .fileTooLarge?: "; the file-size limit (ulimit -f) was reached: raise it, or record into a new file"
+        default: ""
+        }
+        return CLIError(.ioError, "cannot write GPX file \(path): \(reason?.description ?? "\(error)")" + advice)
     }
 }
