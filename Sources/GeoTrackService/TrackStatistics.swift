@@ -14,7 +14,11 @@ import Glibc
 ///   it derived, then the RMC's speed and course), and what it finally said of that time is the
 ///   point. So a log and the GPX track recorded from it have the same summary.
 /// - **Duration** sums the intervals between consecutive locations whose time goes forward: a
-///   log whose clock steps back is never a negative duration, and the step is a gap.
+///   log whose clock steps back is never a negative duration, and the step is a gap. Time is
+///   counted once: an interval that comes back across time already covered (a receiver that
+///   restarted at its 1980 epoch for one fix, then found the date again; a log played twice)
+///   counts only from the latest time covered before its end, and not at all when its end was
+///   covered already.
 /// - **An interval is moving** when it is forward, at most ``gapLimit`` long, and either the
 ///   receiver reported speeds at its ends averaging at least ``movingSpeed``, or, where it
 ///   reported none and outside a stop, it was covered at that speed by a step longer than the
@@ -106,6 +110,9 @@ public struct TrackStatistics: Sendable {
 
     /// The time covered by forward intervals, in seconds.
     private var elapsed = 0.0
+    /// The times covered so far (seconds since 1970), as disjoint ranges in order: each
+    /// location's time, and the forward intervals counted in ``elapsed``.
+    private var covered: [ClosedRange<Double>] = []
     private var reportedMaximum: Double?
     private var intervalMaximum: Double?
     private var altitudeReference: Double?
@@ -126,6 +133,28 @@ public struct TrackStatistics: Sendable {
     /// goes forward: never negative.
     public var duration: Double? {
         first == nil ? nil : elapsed
+    }
+
+    /// Covers the forward interval from `start` to `end`; returns how much of it was not covered
+    /// yet: none when `end` was, else from the latest time covered before `end` (`start`, for a
+    /// track whose time only goes forward).
+    private mutating func cover(from start: Double, to end: Double) -> Double {
+        if covered.contains(where: { $0.contains(end) }) { return 0 }
+        let from = max(start, covered.lazy.map(\.upperBound).filter { $0 < end }.max() ?? start)
+        cover(from...end)
+        return end - from
+    }
+
+    /// Adds `range` to ``covered``, merging the ranges it meets.
+    private mutating func cover(_ range: ClosedRange<Double>) {
+        var merged = range
+        covered.removeAll { existing in
+            guard existing.overlaps(merged) else { return false }
+            merged = min(existing.lowerBound, merged.lowerBound)...max(existing.upperBound, merged.upperBound)
+            return true
+        }
+        let index = covered.firstIndex { $0.lowerBound > merged.upperBound } ?? covered.endIndex
+        covered.insert(merged, at: index)
     }
 
     /// The distance over the moving time, in metres per second.
@@ -149,9 +178,10 @@ public struct TrackStatistics: Sendable {
         lastUnwrappedLongitude = longitude
         extentOfLongitudes = extentOfLongitudes.map { min($0.lowerBound, longitude)...max($0.upperBound, longitude) } ?? longitude...longitude
         if let speed = location.reportedSpeed { reportedMaximum = max(reportedMaximum ?? speed, speed) }
+        let time = location.timestamp.timeIntervalSince1970
         if let previous = last {
             let seconds = location.timestamp.timeIntervalSince(previous.timestamp)
-            if seconds > 0 { elapsed += seconds }
+            if seconds > 0 { elapsed += cover(from: previous.timestamp.timeIntervalSince1970, to: time) }
             // Within a stop only the receiver's own speed says it moves: positions there wander.
             if !Self.isGap(before: location, seconds: seconds),
                let moved = Self.movement(from: previous, to: location, seconds: seconds), !(stopped && moved.derived) {
@@ -169,6 +199,7 @@ public struct TrackStatistics: Sendable {
         } else {
             first = location
         }
+        cover(time...time)
         last = location
         maximumSpeed = switch (reportedMaximum, intervalMaximum) {
         case let (reported?, derived?): max(reported, derived)

@@ -179,6 +179,22 @@ import Testing
         #expect(statistics.points == 5)
     }
 
+    @Test("time is counted once: one fix at the 1980 epoch between two of today's adds no 44 years; a log played twice counts once; an older log after a newer one counts both")
+    func timeCountedOnce() throws {
+        let epoch1980 = 315_964_800.0 - 1_735_689_600
+        var restart = TrackStatistics()
+        for (east, second) in [(0.0, 0.0), (1, 1), (2, epoch1980), (3, 2), (4, 3)] {
+            try restart.add(Self.at(east, second: second, speed: 1))
+        }
+        #expect(restart.duration == 3)
+        var twice = TrackStatistics()
+        for second in [0.0, 1, 2, 0, 1, 2] { try twice.add(Self.at(second, second: second, speed: 1)) }
+        #expect(twice.duration == 2)
+        var joined = TrackStatistics()
+        for second in [100.0, 101, 102, 0, 1, 2] { try joined.add(Self.at(second, second: second, speed: 1)) }
+        #expect(joined.duration == 4)
+    }
+
     @Test("standing still, jitter adds nothing: with the receiver's speed, or without it, within the positions' error")
     func jitterAtRest() throws {
         // The receiver says 0.1 m/s while its position wanders 3 m each second.
