@@ -106,6 +106,7 @@ final class GPXStreamDecoder {
                 } else if tag.count >= Self.maximumTag {
                     mode = .skipTag
                     statistics.oversized += 1
+                    oversizedTag()
                 } else {
                     tag.append(c)
                     if tag.count == 3 && tag[0] == UInt8(ascii: "!") && tag[1] == UInt8(ascii: "-") && tag[2] == UInt8(ascii: "-") {
@@ -192,6 +193,21 @@ final class GPXStreamDecoder {
             while k < tag.count, tag[k] != quote { k += 1 }
             body(key, tag[valueStart..<min(k, tag.count)])
             k += 1
+        }
+    }
+
+    /// A tag too long to read: a point's own opening tag, or any tag within a point, makes
+    /// that point one that is skipped and said so (``ReplayStatistics/skippedTrackPoints``),
+    /// never one that vanishes because its start was not seen.
+    private func oversizedTag() {
+        let opensPoint = ["trkpt", "rtept"].contains { name in
+            tag.count > name.utf8.count && tag.starts(with: name.utf8) && [0x20, 0x09, 0x0A, 0x0D].contains(tag[name.utf8.count])
+        }
+        if opensPoint {
+            beginPoint(attributesFrom: tag.count)
+            pointInvalid = true
+        } else if inPoint {
+            pointInvalid = true
         }
     }
 

@@ -185,4 +185,21 @@ struct GPXTests {
         #expect(result.statistics.invalidValues == 0)
         #expect(result.statistics.description == "0 sentences, 1 track point, 2 skipped track points")
     }
+
+    @Test("a point whose tag is too long to read (its own, or one of its elements') is skipped and counted, never lost unsaid")
+    func oversizedTagsSkipTheirPoint() throws {
+        let junk = String(repeating: "j", count: 5_000)
+        let text = """
+        <gpx><trk><trkseg>
+        <trkpt lat="10.0" lon="20.0"><time>2020-01-01T00:00:00Z</time></trkpt>
+        <trkpt lat="10.0" lon="20.0" junk="\(junk)"><time>2020-01-01T00:00:01Z</time></trkpt>
+        <trkpt lat="10.0" lon="20.0"><time junk="\(junk)">2020-01-01T00:00:02Z</time></trkpt>
+        <trkpt lat="10.0" lon="20.0"><time>2020-01-01T00:00:03Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let result = try replay(text)
+        #expect(positions(result.reports).count == 2)
+        #expect(result.statistics.skippedTrackPoints == 2)
+        #expect(result.statistics.trackPoints == 2)
+    }
 }
