@@ -186,6 +186,22 @@ struct GPXTests {
         #expect(result.statistics.description == "0 sentences, 1 track point, 2 skipped track points")
     }
 
+    @Test("impossible times are no times: February 30th, an offset of 99 hours, 1970's first second and earlier; their points are skipped and counted",
+          arguments: ["2024-02-30T00:00:00Z", "2023-02-29T12:00:00Z", "2024-06-18T12:00:00-99:99", "2024-06-18T12:00:00+05:60",
+                      "1970-01-01T00:00:00Z", "1969-12-31T23:59:59.5Z", "0001-01-01T00:00:00Z"])
+    func impossibleTimes(_ time: String) throws {
+        #expect(GPXStreamDecoder.isoTime(ArraySlice(time.utf8)) == nil)
+        let text = """
+        <gpx><trk><trkseg>
+        <trkpt lat="10.0" lon="20.0"><time>\(time)</time></trkpt>
+        <trkpt lat="10.0" lon="20.0"><time>2024-02-29T23:59:59+14:00</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let result = try replay(text)
+        #expect(result.statistics.skippedTrackPoints == 1)
+        #expect(positions(result.reports).count == 1)
+    }
+
     @Test("a point whose tag is too long to read (its own, or one of its elements') is skipped and counted, never lost unsaid")
     func oversizedTagsSkipTheirPoint() throws {
         let junk = String(repeating: "j", count: 5_000)
