@@ -110,6 +110,26 @@ struct StatsTests {
         #expect(atRest >= 5, "the corpus has receivers at rest to check")
     }
 
+    @Test("Ctrl-C before the end of a file: status 0 as for any signal, and a line saying the file was not summed up, so an empty output is never taken for a summary")
+    func interruptedSaysSo() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let stats = try ChildProcess(TestSupport.binary, ["stats", "/dev/zero"],
+                                     environment: ["HOME": home.path, "XDG_STATE_HOME": home.appendingPathComponent("state").path,
+                                                   "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
+        defer { stats.signalGroup(SIGKILL) }
+        // It reads: its own count of bytes read (/proc/PID/io) passes a megabyte.
+        let reading = await waitUntil(timeout: .seconds(60)) {
+            let io = (try? String(contentsOfFile: "/proc/\(stats.pid)/io", encoding: .utf8)) ?? ""
+            let read = io.split(separator: "\n").first { $0.hasPrefix("rchar:") }.flatMap { Int($0.dropFirst(6).trimmingCharacters(in: .whitespaces)) }
+            return (read ?? 0) > 1 << 20
+        }
+        #expect(reading)
+        stats.signal(SIGINT)
+        #expect(await stats.status(within: 30) == 0, "\(stats.stderr)")
+        #expect(stats.stdout.isEmpty)
+        #expect(stats.stderr.hasSuffix("geotrack: stopped before the end of /dev/zero; it was not summed up\n"), "\(stats.stderr)")
+    }
+
     @Test("the README shows what 'geotrack stats' prints for a corpus log, line for line")
     func readmeExample() async throws {
         // One file: no header naming it, so the path given does not change the output.

@@ -102,7 +102,11 @@ extension GeoTrack {
             }
             let verdict = try await TrackerSession.run(run, output: output, timeout: nil, logger: logger)
             LocationSources.sayWhatWasSkipped(replay)
-            guard verdict != nil else { return false }
+            guard verdict != nil else {
+                // Ctrl-C is no failure, but a run that printed nothing must say why.
+                Terminal.standardError("geotrack: stopped before the end of \(Terminal.safe(file)); it was not summed up")
+                return false
+            }
             // Only a file read to its end is summed up: one that is no log gets its error alone,
             // and so does one whose fixes have no time (a route, a log of GGA alone), which
             // would otherwise read as a track of no points.
