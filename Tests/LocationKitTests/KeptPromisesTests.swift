@@ -24,6 +24,15 @@ struct KeptPromisesTests {
         return times
     }
 
+    /// A manager over a replay of `fixes` fixes (``writeReplay(_:to:)``), access granted, not
+    /// started; the folder holding the log, and the fix times the replay reports.
+    static func replayManager(fixes: Int) async throws -> (TemporaryDirectory, [Date], LocationManager) {
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/long.nmea"
+        let times = try await writeReplay(fixes, to: path)
+        return (directory, times, LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse)))
+    }
+
     /// Waits until `condition` holds; the suite's time limit guards against a hang.
     static func waitUntil(_ condition: () -> Bool) async throws {
         while !condition() { try await Task.sleep(for: .milliseconds(1)) }
@@ -58,10 +67,8 @@ struct KeptPromisesTests {
 
     @Test("over a replay, a Driver consumer that does nothing but count gets every location: the service's drivers buffer what the proxy's streams do")
     func driverConsumersKeepUpWithAReplay() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path + "/long.nmea"
-        let times = try await Self.writeReplay(400, to: path)
-        let manager = LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse))
+        let (directory, times, manager) = try await Self.replayManager(fixes: 400)
+        defer { withExtendedLifetime(directory) {} }
         let service = GeolocationService(manager: manager, startsUpdates: false)
         var coordinates = 0
         var locations = 0
@@ -76,10 +83,8 @@ struct KeptPromisesTests {
 
     @Test("two loops over one rx stream each get every location: a second iterator subscribes anew, it does not split the first's buffer")
     func twoLoopsOverOneStream() async throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.path + "/long.nmea"
-        let times = try await Self.writeReplay(150, to: path)
-        let manager = LocationManager(source: Replay(path: path), authorizationStore: .inMemory(.authorizedWhenInUse))
+        let (directory, times, manager) = try await Self.replayManager(fixes: 150)
+        defer { withExtendedLifetime(directory) {} }
         let locations = manager.rx.location
         let loop = { @MainActor @Sendable () async -> Int in
             var seen = 0
