@@ -30,6 +30,15 @@ struct PublishingMonitorTests {
         #expect(monitor.status?.text == "1 queued, the server answered 503 (Service Unavailable); 2 set aside as undeliverable: the server answered 400 (Bad Request)")
     }
 
+    @Test("no more are said to wait than the outbox keeps: past its limit it drops the oldest")
+    func waitingStopsAtTheOutboxLimit() {
+        let monitor = PublishingMonitor()
+        monitor.start("b", waiting: 99_998)
+        monitor.sender("b", reported: .unreachable)
+        for _ in 0..<50 { monitor.queued(1, for: "b", limit: 100_000) }
+        #expect(monitor.status?.text.hasPrefix("100000 queued") == true, "\(String(describing: monitor.status?.text))")
+    }
+
     @Test("a named reason (a host not found) is what the line says, kept across the retries' losses until connected")
     func namedReason() {
         let monitor = PublishingMonitor()

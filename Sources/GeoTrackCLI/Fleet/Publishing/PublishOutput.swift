@@ -130,7 +130,7 @@ package final class PublishOutput: Sendable {
             let reannounce: (@Sendable () -> Void)? = homeAssistant && !destination.isHTTP ? { @Sendable in
                 let message = OutboxMessage(destination: key, topic: HomeAssistantDiscovery.configTopic(topic),
                                             payload: HomeAssistantDiscovery.config(topic), retain: true, created: now())
-                if (try? outbox.enqueue(contentsOf: [message])) != nil { monitor.queued(1, for: key) }
+                if (try? outbox.enqueue(contentsOf: [message])) != nil { monitor.queued(1, for: key, limit: outbox.capacity) }
             } : nil
             let connections = ConnectionCount()
             let observer: @Sendable (OutboxSender.Progress) -> Void = { progress in
@@ -342,7 +342,7 @@ package final class PublishOutput: Sendable {
             throw CLIError(.ioError, error.message)
         }
         for route in queuedRoutes {
-            monitor.queued(1, for: route.key)
+            monitor.queued(1, for: route.key, limit: outbox.capacity)
             route.sender.queued()
         }
     }

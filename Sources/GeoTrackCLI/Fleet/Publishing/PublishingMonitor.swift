@@ -55,9 +55,13 @@ package final class PublishingMonitor: Sendable {
     /// The status shown now.
     package var status: PublishingStatus? { state.withLock { $0.shown } }
 
-    /// Messages were queued for `key`.
-    func queued(_ count: Int, for key: String) {
-        update { $0.routes[key]?.waiting += count }
+    /// Messages were queued for `key`, into an outbox that keeps at most `limit` for it (past
+    /// that it drops the oldest, so no more than `limit` ever wait).
+    func queued(_ count: Int, for key: String, limit: Int = .max) {
+        update { state in
+            guard let waiting = state.routes[key]?.waiting else { return }
+            state.routes[key]?.waiting = min(limit, waiting + count)
+        }
     }
 
     /// What the sender for `key` said.
