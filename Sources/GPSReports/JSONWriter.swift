@@ -149,16 +149,8 @@ package struct JSONWriter: ~Copyable {
         reserve(2)
         storage[count] = UInt8(ascii: "\"")
         count += 1
-        var lead = false
-        for unit in value.utf8 {
-            if lead {
-                lead = false
-                if (0x80...0x9F).contains(unit) {
-                    escapedControl(unit)
-                    continue
-                }
-                byte(0xC2)
-            }
+        Self.forEachByte(of: value.utf8) { unit, isC1 in
+            if isC1 { return escapedControl(unit) }
             switch unit {
             case UInt8(ascii: "\""): raw("\\\"")
             case UInt8(ascii: "\\"): raw("\\\\")
@@ -166,12 +158,9 @@ package struct JSONWriter: ~Copyable {
             case 0x0D: raw("\\r")
             case 0x09: raw("\\t")
             case 0..<0x20, 0x7F: escapedControl(unit)
-            // The first byte of U+0080 to U+00BF: C1 when the next is below 0xA0.
-            case 0xC2: lead = true
             default: byte(unit)
             }
         }
-        if lead { byte(0xC2) }
         byte(UInt8(ascii: "\""))
     }
 
@@ -186,27 +175,33 @@ package struct JSONWriter: ~Copyable {
     /// ``string(_:)`` writes them: they occur in its strings only, where the escape means the same.
     package static func escapingControls(_ json: some Sequence<UInt8>) -> [UInt8] {
         var out: [UInt8] = []
-        var lead = false
-        func escaped(_ value: UInt8) -> [UInt8] {
-            Array("\\u00".utf8) + [hexDigit(value >> 4), hexDigit(value & 0xF)]
+        forEachByte(of: json) { unit, isC1 in
+            if isC1 || unit == 0x7F {
+                out += Array("\\u00".utf8) + [hexDigit(unit >> 4), hexDigit(unit & 0xF)]
+            } else {
+                out.append(unit)
+            }
         }
-        for unit in json {
+        return out
+    }
+
+    /// Calls `body` with each byte of the UTF-8 text `bytes`, except that a C1 control character
+    /// (U+0080 to U+009F, the bytes C2 80 to C2 9F) comes as one call with its code and `isC1`.
+    private static func forEachByte(of bytes: some Sequence<UInt8>, _ body: (_ unit: UInt8, _ isC1: Bool) -> Void) {
+        // C2 starts U+0080 to U+00BF: C1 when the next byte is below A0.
+        var lead = false
+        for unit in bytes {
             if lead {
                 lead = false
                 if (0x80...0x9F).contains(unit) {
-                    out += escaped(unit)
+                    body(unit, true)
                     continue
                 }
-                out.append(0xC2)
+                body(0xC2, false)
             }
-            switch unit {
-            case 0x7F: out += escaped(unit)
-            case 0xC2: lead = true
-            default: out.append(unit)
-            }
+            if unit == 0xC2 { lead = true } else { body(unit, false) }
         }
-        if lead { out.append(0xC2) }
-        return out
+        if lead { body(0xC2, false) }
     }
 
     /// Appends again the `length` bytes written at `offset` (which must end at or before the
