@@ -33,9 +33,9 @@ struct PublishingMonitorTests {
     @Test("no more are said to wait than the outbox keeps: past its limit it drops the oldest")
     func waitingStopsAtTheOutboxLimit() {
         let monitor = PublishingMonitor()
-        monitor.start("b", waiting: 99_998)
+        monitor.start("b", waiting: 99_998, limit: 100_000)
         monitor.sender("b", reported: .unreachable)
-        for _ in 0..<50 { monitor.queued(1, for: "b", limit: 100_000) }
+        for _ in 0..<50 { monitor.queued(1, for: "b") }
         #expect(monitor.status?.text.hasPrefix("100000 queued") == true, "\(String(describing: monitor.status?.text))")
     }
 

@@ -121,16 +121,15 @@ package final class PublishOutput: Sendable {
                 }
                 held = earlier
             }
-            monitor.start(key, waiting: earlier - held, party: destination.isHTTP ? "server" : "broker")
+            monitor.start(key, waiting: earlier - held, limit: outbox.capacity, party: destination.isHTTP ? "server" : "broker")
             let monitor = monitor
             // Home Assistant's config is retained by the broker, which a broker without
             // persistence forgets when it restarts: the device would vanish from Home Assistant
             // until geotrack restarted too. So each connection after the first announces it again
             // (queued before the sender sends what waits, so it goes first).
             let reannounce: (@Sendable () -> Void)? = homeAssistant && !destination.isHTTP ? { @Sendable in
-                let message = OutboxMessage(destination: key, topic: HomeAssistantDiscovery.configTopic(topic),
-                                            payload: HomeAssistantDiscovery.config(topic), retain: true, created: now())
-                if (try? outbox.enqueue(contentsOf: [message])) != nil { monitor.queued(1, for: key, limit: outbox.capacity) }
+                let message = Self.discovery(for: key, topic: topic, created: now())
+                if (try? outbox.enqueue(contentsOf: [message])) != nil { monitor.queued(1, for: key) }
             } : nil
             let connections = ConnectionCount()
             let observer: @Sendable (OutboxSender.Progress) -> Void = { progress in
@@ -202,15 +201,18 @@ package final class PublishOutput: Sendable {
     package func start() {
         if homeAssistant {
             let created = now()
-            let messages = routes.filter(\.isMQTT).map { route in
-                OutboxMessage(destination: route.key, topic: HomeAssistantDiscovery.configTopic(topic),
-                              payload: HomeAssistantDiscovery.config(topic), retain: true, created: created)
-            }
+            let messages = routes.filter(\.isMQTT).map { Self.discovery(for: $0.key, topic: topic, created: created) }
             // A config that cannot be queued is not worth ending the run: the locations still go.
             _ = try? outbox.enqueue(contentsOf: messages)
         }
         let started = routes.map { route in Task { await route.sender.run() } }
         tasks.withLock { $0 = started }
+    }
+
+    /// Home Assistant's discovery config for the broker route `key`, retained there.
+    private static func discovery(for key: String, topic: OwnTracksTopic, created: Date) -> OutboxMessage {
+        OutboxMessage(destination: key, topic: HomeAssistantDiscovery.configTopic(topic),
+                      payload: HomeAssistantDiscovery.config(topic), retain: true, created: created)
     }
 
     /// Queues the messages an update calls for.
@@ -342,7 +344,7 @@ package final class PublishOutput: Sendable {
             throw CLIError(.ioError, error.message)
         }
         for route in queuedRoutes {
-            monitor.queued(1, for: route.key, limit: outbox.capacity)
+            monitor.queued(1, for: route.key)
             route.sender.queued()
         }
     }

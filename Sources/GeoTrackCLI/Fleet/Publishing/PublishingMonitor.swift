@@ -18,6 +18,8 @@ package final class PublishingMonitor: Sendable {
 
     private struct Route {
         var waiting = 0
+        /// The most the outbox keeps for it: past that it drops the oldest.
+        var limit = Int.max
         var link = Link.connecting
         /// What the status line calls the destination: "broker" (MQTT) or "server" (HTTP).
         var party = "broker"
@@ -37,10 +39,10 @@ package final class PublishingMonitor: Sendable {
     /// A monitor for no broker yet; ``start(_:waiting:)`` adds each.
     package init() {}
 
-    /// Adds a destination with what already waits for it; `party` is what the status line
-    /// calls it ("broker", or "server" over HTTP).
-    func start(_ key: String, waiting: Int, party: String = "broker") {
-        state.withLock { $0.routes[key] = Route(waiting: waiting, party: party) }
+    /// Adds a destination with what already waits for it, in an outbox that keeps at most `limit`
+    /// for it; `party` is what the status line calls it ("broker", or "server" over HTTP).
+    func start(_ key: String, waiting: Int, limit: Int = .max, party: String = "broker") {
+        state.withLock { $0.routes[key] = Route(waiting: waiting, limit: limit, party: party) }
     }
 
     /// Calls `observer` with the status each time it changes (at once with the current one).
@@ -55,12 +57,11 @@ package final class PublishingMonitor: Sendable {
     /// The status shown now.
     package var status: PublishingStatus? { state.withLock { $0.shown } }
 
-    /// Messages were queued for `key`, into an outbox that keeps at most `limit` for it (past
-    /// that it drops the oldest, so no more than `limit` ever wait).
-    func queued(_ count: Int, for key: String, limit: Int = .max) {
+    /// Messages were queued for `key`: no more than its outbox's limit ever wait.
+    func queued(_ count: Int, for key: String) {
         update { state in
-            guard let waiting = state.routes[key]?.waiting else { return }
-            state.routes[key]?.waiting = min(limit, waiting + count)
+            guard let route = state.routes[key] else { return }
+            state.routes[key]?.waiting = min(route.limit, route.waiting + count)
         }
     }
 
