@@ -1,3 +1,4 @@
+import SystemPackage
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -108,9 +109,9 @@ package struct ConfigFile: Sendable, Equatable {
         let isPipe = info.st_mode & S_IFMT == S_IFIFO
         if info.st_mode & S_IFMT == S_IFREG {
             if let refusal = Self.writableByOthers(info, what: "it") { throw refusal }
-            let folder = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) : "."
+            let parent = FilePath(path).removingLastComponent()
             var folderInfo = stat()
-            if stat(folder.isEmpty ? "/" : folder, &folderInfo) == 0, folderInfo.st_mode & S_ISVTX == 0,
+            if stat(parent.isEmpty ? "." : parent.string, &folderInfo) == 0, folderInfo.st_mode & S_ISVTX == 0,
                let refusal = Self.writableByOthers(folderInfo, what: "its folder") {
                 throw refusal
             }

@@ -70,32 +70,29 @@ package final class GPXWriter: Sendable {
         if let input, OutputFile.same(input, path) {
             throw CLIError(.cannotCreate, "refusing to write the GPX track over \(path), the file being replayed; choose another name")
         }
-        if appending, let continued = try Self.continuing(path) {
-            self.path = path
-            self.now = now
-            self.syncInterval = options.syncInterval
-            var initial = State(descriptor: continued.descriptor, filter: GPXTrackFilter(options: options), lastSync: now())
-            initial.end = continued.end
-            initial.tailLength = continued.tailLength
-            self.state = Mutex(initial)
-            return
-        }
-        // Refused before anything is created, each with advice that works: the open below would
-        // say "already exists" of a link or a directory too, and point at --overwrite in vain.
-        if let refusal = OutputFile.refusal("GPX", path: path, replacing: replacing) { throw refusal }
-        // The file is made beside its name (only a regular file, or nothing, is there). A new
-        // track gets the mode open(2) would give it under the umask; a replaced one keeps its own.
-        let pending = PendingFile.create(for: path, prefix: ".geotrack-gpx", keepingMode: OutputFile.regularFileMode(path))
-        let descriptor = pending?.descriptor ?? -1
-        guard descriptor >= 0 else {
-            let reason = errno
-            switch reason {
-            case EEXIST:
-                throw CLIError(.cannotCreate, "GPX file \(path) already exists; choose another name, or pass --overwrite to replace it")
-            case ELOOP:
-                throw CLIError(.cannotCreate, "GPX file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
-            default:
-                throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(reason))). Check the directory exists and is writable.")
+        let continued = appending ? try Self.continuing(path) : nil
+        var pending: PendingFile?
+        let descriptor: Int32
+        if let continued {
+            descriptor = continued.descriptor
+        } else {
+            // Refused before anything is created, each with advice that works: the open below would
+            // say "already exists" of a link or a directory too, and point at --overwrite in vain.
+            if let refusal = OutputFile.refusal("GPX", path: path, replacing: replacing) { throw refusal }
+            // The file is made beside its name (only a regular file, or nothing, is there). A new
+            // track gets the mode open(2) would give it under the umask; a replaced one keeps its own.
+            pending = PendingFile.create(for: path, prefix: ".geotrack-gpx", keepingMode: OutputFile.regularFileMode(path))
+            descriptor = pending?.descriptor ?? -1
+            guard descriptor >= 0 else {
+                let reason = errno
+                switch reason {
+                case EEXIST:
+                    throw CLIError(.cannotCreate, "GPX file \(path) already exists; choose another name, or pass --overwrite to replace it")
+                case ELOOP:
+                    throw CLIError(.cannotCreate, "GPX file \(path) is a symbolic link; geotrack does not write through links: name the file itself")
+                default:
+                    throw CLIError(.cannotCreate, "cannot create GPX file \(path): \(String(cString: strerror(reason))). Check the directory exists and is writable.")
+                }
             }
         }
         self.path = path
@@ -104,7 +101,13 @@ package final class GPXWriter: Sendable {
         var initial = State(descriptor: descriptor, filter: GPXTrackFilter(options: options), lastSync: now())
         initial.pending = pending
         initial.mayReplace = replacing
+        if let continued {
+            // The file holds its header and points already: the first point goes over its end.
+            initial.end = continued.end
+            initial.tailLength = continued.tailLength
+        }
         self.state = Mutex(initial)
+        guard continued == nil else { return }
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         try state.withLock { state throws(CLIError) in
             let header = GPXFormat.header(creator: "geotrack", name: name, created: created)
@@ -135,26 +138,26 @@ package final class GPXWriter: Sendable {
         guard descriptor >= 0 else {
             throw CLIError(.cannotCreate, "cannot open GPX file \(path) to append to it: \(String(cString: strerror(errno)))")
         }
-        let refused = CLIError(.cannotCreate, "GPX file \(path) is not a track geotrack recorded and closed, so --append leaves it alone; choose another name")
-        let file = FileDescriptor(rawValue: descriptor)
-        guard fstat(descriptor, &info) == 0, let size = Optional(Int64(info.st_size)),
-              let head = read(file, at: 0, count: 512), let tail = read(file, at: max(0, size - 512), count: 512) else {
+        guard fstat(descriptor, &info) == 0, let end = recordedEnd(of: FileDescriptor(rawValue: descriptor), size: Int64(info.st_size)) else {
             _ = Glibc.close(descriptor)
-            throw refused
+            throw CLIError(.cannotCreate, "GPX file \(path) is not a track geotrack recorded and closed, so --append leaves it alone; choose another name")
         }
+        return (descriptor, end, Int64(info.st_size) - end)
+    }
+
+    /// Where the recorded text of the track in `file` (`size` bytes) ends: before its closing
+    /// tags and any blanks after them; nil when its header does not name geotrack or it does not
+    /// end with the closing tags geotrack writes.
+    private static func recordedEnd(of file: FileDescriptor, size: Int64) -> Int64? {
+        guard let head = read(file, at: 0, count: 512), let tail = read(file, at: max(0, size - 512), count: 512) else { return nil }
         let signature = Array(GPXFormat.header(creator: "geotrack", name: "", created: Date(timeIntervalSince1970: 0))
             .utf8.prefix { $0 != UInt8(ascii: ">") }) // `<?xml version="1.0" encoding="UTF-8"?`
-        let creator = Array("creator=\"geotrack\"".utf8)
         var trimmed = tail[...]
         while trimmed.last == UInt8(ascii: " ") { trimmed = trimmed.dropLast() }
         let trailer = Array(GPXFormat.trailer.utf8)
-        guard head.starts(with: signature), head.firstRange(of: creator) != nil, trimmed.count >= trailer.count,
-              trimmed.suffix(trailer.count).elementsEqual(trailer) else {
-            _ = Glibc.close(descriptor)
-            throw refused
-        }
-        let end = size - Int64(tail.count - trimmed.count) - Int64(trailer.count)
-        return (descriptor, end, size - end)
+        guard head.starts(with: signature), head.firstRange(of: Array("creator=\"geotrack\"".utf8)) != nil,
+              trimmed.count >= trailer.count, trimmed.suffix(trailer.count).elementsEqual(trailer) else { return nil }
+        return size - Int64(tail.count - trimmed.count) - Int64(trailer.count)
     }
 
     /// Up to `count` bytes of `file` from `offset`, or nil when it cannot be read.
