@@ -409,10 +409,11 @@ final class GPXStreamDecoder {
               b[16] == UInt8(ascii: ":"), let second = digits(17, 2),
               (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
-        // A day the month has (February 30th is no date: not March 1st).
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day <= monthDays[month - 1] else { return nil }
+        // A day the month has (February 30th is no date: not March 1st): the calendar gives the
+        // same date back for its day number.
+        let date = CivilDate(year: year, month: month, day: day)
+        let days = date.daysSince1970
+        guard CivilDate(daysSince1970: days) == date else { return nil }
         var k = 19
         var fraction = 0.0
         if k < b.count, b[k] == UInt8(ascii: ".") {
@@ -441,8 +442,8 @@ final class GPXStreamDecoder {
             }
         }
         guard k == b.count else { return nil }
-        let days = CivilDate(year: year, month: month, day: day).daysSince1970
-        let time = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction
+        let time = NMEACycleAssembler.seconds(days: days, hour: hour, minute: minute, second: second, subseconds: fraction)
+            - Double(offset)
         // Zero is a fix's "no time": a time at or before 1970's first second is none a receiver
         // gave, and its point is skipped and counted rather than kept without a time.
         return time > 0 ? time : nil
