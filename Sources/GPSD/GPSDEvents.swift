@@ -4,8 +4,10 @@ import Synchronization
 
 /// The events of one ``GPSDClient`` session, as ``GPSDClient/events()`` returns them.
 ///
-/// It behaves as an `AsyncStream<SourceEvent>` with an unbounded buffer: every event, in
-/// order, to one consumer. Cancelling the consuming task, or discarding the sequence, ends the
+/// It behaves as an `AsyncStream<SourceEvent>`: every event, in order, to one consumer. The
+/// buffer between gpsd and the consumer is bounded: once the consumer is that far behind, the
+/// session stops reading gpsd until it catches up (TCP's own flow control then holds gpsd back),
+/// so a flood of reports costs a bounded amount of memory and no event is dropped. Cancelling the consuming task, or discarding the sequence, ends the
 /// session. It exists because the standard stream is generic code the compiler cannot
 /// specialise: on a live gpsd feed, resolving its generic metadata on the reader thread, per
 /// message, cost more CPU than libgps spent parsing the message.
@@ -13,7 +15,7 @@ public struct GPSDEvents: AsyncSequence, Sendable {
     /// The events never fail.
     public typealias Failure = Never
 
-    private let consumer: Consumer
+    let consumer: Consumer
 
     init(channel: GPSDEventChannel) {
         consumer = Consumer(channel: channel)
@@ -81,8 +83,16 @@ public struct GPSDEvents: AsyncSequence, Sendable {
     }
 }
 
-/// One producer (the session) and one consumer, an unbounded buffer between them.
+/// One producer (the session) and one consumer, a bounded buffer between them.
+///
+/// Every event is kept: a producer that gets ahead waits in ``awaitRoom()`` (on its own thread,
+/// never the cooperative pool) until the consumer has taken half of what is pending.
 final class GPSDEventChannel: Sendable {
+    /// How many events may wait for the consumer before the producer is held back: enough for
+    /// gpsd's bursts (a reconnect's device list and watch, a sky view beside every fix), small
+    /// enough that a flood stays a few megabytes and a signal is handled after at most this many.
+    static let defaultCapacity = 512
+
     private struct Sink {
         let post: @Sendable (@escaping @Sendable () -> Void) -> Void
         let handler: @Sendable (SourceEvent?) -> Void
@@ -93,16 +103,56 @@ final class GPSDEventChannel: Sendable {
         var buffer: [SourceEvent] = []
         /// The next event to hand out; the buffer is compacted once the consumer has caught up.
         var head = 0
+        /// Events yielded and not yet taken by the iterator or run by the sink's handler.
+        var pending = 0
+        /// The producer, waiting in ``GPSDEventChannel/awaitRoom()``.
+        var producer: DispatchSemaphore?
         var waiter: UnsafeContinuation<SourceEvent?, Never>?
         var finished = false
         var onTermination: (@Sendable () -> Void)?
+
+        /// Counts `count` events as consumed; the producer to wake, once half the room is free.
+        mutating func consumed(_ count: Int, capacity: Int) -> DispatchSemaphore? {
+            pending -= count
+            guard let producer, pending <= capacity / 2 else { return nil }
+            self.producer = nil
+            return producer
+        }
     }
 
+    private let capacity: Int
     private let state = Mutex(State())
+
+    /// A channel that holds back its producer once `capacity` events are pending.
+    init(capacity: Int = GPSDEventChannel.defaultCapacity) {
+        self.capacity = max(1, capacity)
+    }
 
     /// Called once, when the consumer goes away or the channel finishes.
     func onTermination(_ action: @escaping @Sendable () -> Void) {
         state.withLock { $0.onTermination = action }
+    }
+
+    /// The number of events yielded that the consumer has not taken yet.
+    var pendingCount: Int {
+        state.withLock { $0.pending }
+    }
+
+    /// Whether the producer is waiting in ``awaitRoom()``.
+    var isHoldingBackProducer: Bool {
+        state.withLock { $0.producer != nil }
+    }
+
+    /// Blocks the calling thread while the consumer is `capacity` events behind, until it has
+    /// caught up by half or the channel ends. Only for the producer's own thread: it blocks.
+    func awaitRoom() {
+        let semaphore = state.withLock { state -> DispatchSemaphore? in
+            guard !state.finished, state.pending >= capacity else { return nil }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.producer = semaphore
+            return semaphore
+        }
+        semaphore?.wait()
     }
 
     /// Switches to delivering through `post`: what is buffered first, then each event as it comes.
@@ -117,26 +167,33 @@ final class GPSDEventChannel: Sendable {
             state.head = 0
             let ended = state.finished
             state.sink = ended ? nil : Sink(post: post, handler: handler)
-            post {
+            post { [self] in
                 for event in pending { handler(event) }
                 if ended { handler(nil) }
+                consumed(pending.count)
             }
         }
     }
 
-    /// Hands `event` to the sink or the waiting consumer, or buffers it.
+    /// Hands `event` to the sink or the waiting consumer, or buffers it. Never blocks: the
+    /// producer calls ``awaitRoom()`` before it reads more.
     func yield(_ event: SourceEvent) {
         let waiter = state.withLock { state -> UnsafeContinuation<SourceEvent?, Never>? in
             guard !state.finished else { return nil }
             if let sink = state.sink {
+                state.pending += 1
                 // Under the lock: the sink receives events in the order they were yielded.
-                sink.post { sink.handler(event) }
+                sink.post { [self] in
+                    sink.handler(event)
+                    consumed(1)
+                }
                 return nil
             }
             if let waiter = state.waiter {
                 state.waiter = nil
                 return waiter
             }
+            state.pending += 1
             state.buffer.append(event)
             return nil
         }
@@ -153,20 +210,30 @@ final class GPSDEventChannel: Sendable {
         end(droppingBuffer: true)
     }
 
+    private func consumed(_ count: Int) {
+        state.withLock { $0.consumed(count, capacity: capacity) }?.signal()
+    }
+
     /// Ends the channel once: a waiting consumer gets nil, a sink gets nil after what it was
-    /// sent, and the termination action runs.
+    /// sent, a waiting producer goes on, and the termination action runs.
     private func end(droppingBuffer: Bool) {
-        let (waiter, action) = state.withLock { state -> (UnsafeContinuation<SourceEvent?, Never>?, (@Sendable () -> Void)?) in
+        let (waiter, producer, action) = state.withLock { state in
             if droppingBuffer {
+                state.pending -= state.buffer.count - state.head
                 state.buffer.removeAll()
                 state.head = 0
             }
-            guard !state.finished else { return (nil, nil) }
+            let producer = state.producer
+            state.producer = nil
+            guard !state.finished else {
+                return (UnsafeContinuation<SourceEvent?, Never>?.none, producer, (@Sendable () -> Void)?.none)
+            }
             state.finished = true
             if let sink = state.sink { sink.post { sink.handler(nil) } }
             defer { state.waiter = nil; state.onTermination = nil; state.sink = nil }
-            return (state.waiter, state.onTermination)
+            return (state.waiter, producer, state.onTermination)
         }
+        producer?.signal()
         waiter?.resume(returning: nil)
         action?()
     }
@@ -174,7 +241,7 @@ final class GPSDEventChannel: Sendable {
     func next(isolation actor: isolated (any Actor)?) async -> SourceEvent? {
         await withTaskCancellationHandler {
             await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<SourceEvent?, Never>) in
-                let ready = state.withLock { state -> SourceEvent?? in
+                let (ready, producer) = state.withLock { state -> (SourceEvent??, DispatchSemaphore?) in
                     if state.head < state.buffer.count {
                         let event = state.buffer[state.head]
                         state.head += 1
@@ -182,12 +249,13 @@ final class GPSDEventChannel: Sendable {
                             state.buffer.removeAll(keepingCapacity: true)
                             state.head = 0
                         }
-                        return .some(event)
+                        return (.some(event), state.consumed(1, capacity: capacity))
                     }
-                    if state.finished { return .some(nil) }
+                    if state.finished { return (.some(nil), nil) }
                     state.waiter = continuation
-                    return .none
+                    return (.none, nil)
                 }
+                producer?.signal()
                 if let ready { continuation.resume(returning: ready) }
             }
         } onCancel: {

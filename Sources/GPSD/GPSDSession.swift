@@ -81,6 +81,9 @@ final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
                     case .report(let report):
                         let now = clock.now
                         perform { $0.received(report, now: now) }
+                        // Outside the machine's lock, on the reader's own thread: while the
+                        // consumer is far behind, gpsd is not read (nothing is dropped here).
+                        output.awaitRoom()
                     }
                     return .proceed
                 }

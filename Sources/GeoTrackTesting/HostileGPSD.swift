@@ -5,8 +5,8 @@ import Glibc
 #endif
 
 /// A scripted fake gpsd on a free loopback port, for what a real gpsd never does: garbage,
-/// NaN, impossible values, a 10 MB line, terminal escapes, closing at once, saying nothing,
-/// or never completing the connect at all.
+/// NaN, impossible values, a 10 MB line, terminal escapes, a flood of reports, closing at once,
+/// saying nothing, or never completing the connect at all.
 ///
 /// It is not a gpsd (the tests of normal behaviour use a real one under ``GPSFake``): it speaks
 /// no protocol, writes its script to every client it accepts and ignores what the client
@@ -33,6 +33,9 @@ public final class HostileGPSD: Sendable {
         case bytes([UInt8])
         /// `count` copies of `byte`, written in pieces (a 10 MB line needs no 10 MB array).
         case repeated(UInt8, count: Int)
+        /// `count` lines, the line for each index made as it is written: a flood of reports
+        /// as fast as the client reads them, with no array of all of them.
+        case lines(count: Int, make: @Sendable (Int) -> String)
     }
 
     /// The loopback port it listens on.
@@ -168,6 +171,11 @@ public final class HostileGPSD: Sendable {
                 let size = min(left, piece.count)
                 guard send(Array(piece[0..<size]), to: client) else { return false }
                 left -= size
+            }
+            return true
+        case .lines(let count, let make):
+            for index in 0..<count where !send(Array(make(index).utf8) + [0x0D, 0x0A], to: client) {
+                return false
             }
             return true
         }

@@ -1,6 +1,6 @@
 import Foundation
 import GeoTrackTesting
-import GPSD
+@testable import GPSD
 import GPSReports
 import Logging
 import Testing
@@ -44,6 +44,33 @@ struct HostileGPSDTests {
 
     private static func fixes(_ reports: [Report]) -> [Fix] {
         reports.compactMap { if case .fix(let fix) = $0 { fix } else { nil } }
+    }
+
+    @Test("a flood of reports waits in the socket, not in memory: the client reads no further ahead than its buffer, and every fix arrives, in order")
+    func floodIsHeldBack() async throws {
+        let count = 20_000
+        let server = try HostileGPSD(.send([.line(Self.version), .line(Self.devices), .lines(count: count) { index in
+            let time = "2024-05-01T%02d:%02d:%02d.000Z"
+            return Self.tpv(#""time":"\#(String(format: time, index / 3600, index / 60 % 60, index % 60))","lat":\#(51 + Double(index) / 100_000),"lon":-0.1"#)
+        }], closeAfter: false))
+        defer { server.stop() }
+        let events = client(server).events()
+        let channel = events.consumer.channel
+        // Nothing is consumed yet: the session reads until its buffer is full, then stops
+        // reading (a client without the bound reads all of it). A wait for either condition,
+        // never for a time.
+        while !channel.isHoldingBackProducer, channel.pendingCount < count {
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        // The last report read, and the state change it may bring, can go past the capacity.
+        #expect(channel.pendingCount <= GPSDEventChannel.defaultCapacity + 2)
+        var received: [Int] = []
+        for await event in events {
+            guard case .report(.fix(let fix)) = event, let latitude = fix.latitude else { continue }
+            received.append(Int(((latitude - 51) * 100_000).rounded()))
+            if received.count == count { break }
+        }
+        #expect(received == Array(0..<count))
     }
 
     @Test("lines that are not strict JSON are dropped whole: no 0 from 0x33, no NaN, no Infinity, no half a message")
