@@ -162,6 +162,8 @@ final class GPSDConnection {
         case GEOTRACK_CONNECT_WOKEN: return interrupted
         case ECONNREFUSED: return .connectionRefused(host: host, port: port)
         case ETIMEDOUT: return .timedOut(host: host, port: port)
+        case EHOSTUNREACH, ENETUNREACH, EHOSTDOWN, ENETDOWN:
+            return .unreachable(host: host, port: port, reason: String(cString: strerror(code)))
         default:
             let reason = String(cString: strerror(code))
             return SourceError(.io, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): \(reason)",

@@ -10,6 +10,8 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         case connectionRefused
         /// The host name does not resolve.
         case hostNotFound
+        /// No route leads to the host: its network, or the machine itself, is down.
+        case unreachable
         /// The peer closed the connection.
         case connectionClosed
         /// The peer did not answer in time: a connect that never completed, or a server that
@@ -62,6 +64,12 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         // The port says nothing about a name that does not resolve: the reason names the host.
         SourceError(.hostNotFound, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): unknown host",
                     reason: "host \(host) does not resolve")
+    }
+
+    /// No route leads to `host`: `reason` is the system's word for it ("No route to host").
+    public static func unreachable(host: String, port: Int, reason: String) -> SourceError {
+        SourceError(.unreachable, message: "cannot connect to gpsd at \(HostAndPort.text(host, port)): \(reason)",
+                    reason: reason, address: HostAndPort.text(host, port))
     }
 
     /// gpsd closed the connection.

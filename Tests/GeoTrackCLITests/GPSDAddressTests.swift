@@ -1,4 +1,5 @@
 import Foundation
+import GPSReports
 import Testing
 @testable import GeoTrackCLI
 
@@ -24,6 +25,11 @@ struct GPSDAddressTests {
         // cgps's and gpspipe's SERVER:PORT:DEVICE.
         ("127.0.0.1:2947:/dev/ttyUSB0", "give the device with --device, not in the address: --gpsd 127.0.0.1:2947 --device /dev/ttyUSB0"),
         ("localhost::/dev/pts/1", "give the device with --device, not in the address: --gpsd localhost --device /dev/pts/1"),
+        // gpsd's own URL for another gpsd.
+        ("gpsd://127.0.0.1:47516", "write the address without 'gpsd://': --gpsd 127.0.0.1:47516"),
+        ("GPSD://[::1]:2947/", "write the address without 'gpsd://': --gpsd [::1]:2947"),
+        ("gpsd://boat.local:2947/dev/ttyUSB0", "write the address without 'gpsd://': --gpsd boat.local:2947 --device /dev/ttyUSB0"),
+        ("gpsd://", "write the address without 'gpsd://': --gpsd localhost"),
     ])
     func reasons(text: String, reason: String) {
         #expect(throws: GPSDAddress.Invalid(description: reason)) { try GPSDAddress.parse(text) }
@@ -47,6 +53,7 @@ struct GPSDAddressTests {
         (["sky", "--gpsd", "gpsd:"], "the port after ':' is missing; give HOST:PORT, or HOST alone for port 2947", "sky"),
         (["watch", "--gpsd", "127.0.0.1:2947:/dev/ttyUSB0"],
          "give the device with --device, not in the address: --gpsd 127.0.0.1:2947 --device /dev/ttyUSB0", "watch"),
+        (["devices", "--gpsd", "gpsd://127.0.0.1:47516"], "write the address without 'gpsd://': --gpsd 127.0.0.1:47516", "devices"),
     ])
     func commandLine(arguments: [String], reason: String, command: String) async throws {
         let run = try await TestSupport.geotrack(arguments, home: try TestSupport.temporaryDirectory())
@@ -54,5 +61,14 @@ struct GPSDAddressTests {
         let value = arguments[arguments.firstIndex(of: "--gpsd").map { $0 + 1 } ?? 0]
         // The help of the command that has --gpsd: watch's too when it is the default command.
         #expect(run.stderr == "geotrack: the value '\(value)' is invalid for '--gpsd <host:port>': \(reason); see 'geotrack \(command) --help'\n")
+    }
+
+    @Test("gpsd cannot be reached when no route leads to its host: 69, and what to check")
+    func noRouteIsUnavailable() {
+        let error = CLIError(SourceError.unreachable(host: "2001:db8::1", port: 2947, reason: "No route to host"))
+        #expect(error.status == .unavailable)
+        #expect(error.status.rawValue == 69)
+        #expect(error.message == "cannot connect to gpsd at [2001:db8::1]:2947: No route to host. "
+                + "Check the host, and that this machine's network reaches it.")
     }
 }

@@ -5,7 +5,7 @@ extension CLIError {
     /// The CLI error for a source error.
     package init(_ error: SourceError) {
         let status: ExitStatus = switch error.code {
-        case .connectionRefused, .hostNotFound, .connectionClosed, .timedOut, .noReceiver: .unavailable
+        case .connectionRefused, .hostNotFound, .unreachable, .connectionClosed, .timedOut, .noReceiver: .unavailable
         case .unreadableFile: .noInput
         case .protocolError: .dataError
         case .io: .ioError

@@ -32,6 +32,15 @@ package struct GPSDAddress: Sendable, Equatable, ExpressibleByArgument {
     ///
     /// ArgumentParser puts the reason after its "The value '…' is invalid for '--gpsd'".
     package static func parse(_ argument: String) throws(Invalid) -> GPSDAddress {
+        // gpsd names another gpsd as gpsd://HOST:PORT[/DEVICE] (its -D sources); its clients,
+        // and geotrack, take the address bare.
+        if argument.lowercased().hasPrefix("gpsd://") {
+            let rest = argument.dropFirst("gpsd://".count)
+            let address = rest.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            let host = address.first.map(String.init) ?? ""
+            let device = address.count > 1 && !address[1].isEmpty ? " --device /\(address[1])" : ""
+            throw Invalid(description: "write the address without 'gpsd://': --gpsd \(host.isEmpty ? "localhost" : host)\(device)")
+        }
         // gpsd's own clients (cgps, gpspipe, gpsmon) take SERVER:PORT:DEVICE; a host name or an
         // IPv6 address has no '/', so this is that form: say where the device goes instead of
         // trying a host named "127.0.0.1:2947:/dev/ttyUSB0".

@@ -9,6 +9,7 @@ extension SourceError {
         switch code {
         case .connectionRefused: "is gpsd running?"
         case .hostNotFound: "check the host name"
+        case .unreachable: "is the network up?"
         case .timedOut: timeout == nil ? "check the host, the port and any firewall" : "is gpsd listening there?"
         case .noReceiver: "plug one in"
         case .connectionClosed, .protocolError, .io, .unreadableFile: nil
@@ -20,6 +21,7 @@ extension SourceError {
         switch code {
         case .connectionRefused: "sudo systemctl start gpsd"
         case .timedOut: timeout == nil ? nil : "check the host, the port and any firewall"
+        case .unreachable: "check the host, and this machine's network"
         case .noReceiver: "gpsdctl add /dev/ttyUSB0"
         case .hostNotFound, .connectionClosed, .protocolError, .io, .unreadableFile: nil
         }
@@ -36,6 +38,7 @@ extension SourceError {
             timeout == nil ? message + ". Check the host and port, and any firewall between."
                 : message + ". Is gpsd listening there? Check the host, the port and any firewall between."
         case .noReceiver: message + ". Plug one in, or add it with 'gpsdctl add /dev/ttyUSB0'."
+        case .unreachable: message + ". Check the host, and that this machine's network reaches it."
         case .connectionClosed, .protocolError, .io, .unreadableFile: message
         }
     }
