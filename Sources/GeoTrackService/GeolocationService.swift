@@ -248,6 +248,7 @@ public final class GeolocationService {
             case .disconnected(let error): send(.disconnected(error), at: now())
             case .reconnected: send(.reconnected, at: now())
             case .authorizationChanged(let status): send(.authorizationChanged(status), at: now())
+            case .otherReceiver(let other, let followed): send(.otherReceiver(other, following: followed), at: now())
             }
         }
         let status = reducer.status

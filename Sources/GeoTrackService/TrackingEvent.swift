@@ -6,7 +6,7 @@ import Glibc
 #endif
 
 /// Something that happened, for an event line or a JSON object: a region entered or left, a
-/// visit, a lost or regained connection, a change of location access.
+/// visit, a lost or regained connection, a change of location access, another receiver set aside.
 public struct TrackingEvent: Sendable, Hashable {
     /// What happened.
     public enum Kind: Sendable, Hashable {
@@ -24,6 +24,9 @@ public struct TrackingEvent: Sendable, Hashable {
         case reconnected
         /// Location access changed to this status.
         case authorizationChanged(AuthorizationStatus)
+        /// The source has another receiver, named first, whose reports are set aside: the one
+        /// named second is followed (``ReceiverStatus/otherReceivers``).
+        case otherReceiver(String, following: String)
     }
 
     /// What happened.

@@ -24,6 +24,7 @@ struct TrackingReducer: Sendable {
         case disconnected(SourceError)
         case reconnected
         case authorizationChanged(AuthorizationStatus)
+        case otherReceiver(String, following: String)
     }
 
     private(set) var authorization: AuthorizationStatus
@@ -64,13 +65,18 @@ struct TrackingReducer: Sendable {
             return [.authorizationChanged(status)]
         case .receiver(let status):
             let previous = receiver.sourceState
+            let known = Set(receiver.otherReceivers)
             receiver = status
+            // Another receiver of the same source, set aside: said once, naming the one followed.
+            let others: [Notice] = status.receiver.map { followed in
+                status.otherReceivers.filter { !known.contains($0) }.map { .otherReceiver($0, following: followed) }
+            } ?? []
             // The receiver says it has no fix: the position it had no longer holds. When its fix
             // comes back, the report's mode arrives a moment before its location; the status
             // must not show the old position, with its old time, as that fix.
             if status.fixMode == .noFix, location != nil { locationBeforeLoss = true }
-            guard status.sourceState != previous, let state = status.sourceState else { return [] }
-            return sourceStateChanged(to: state)
+            guard status.sourceState != previous, let state = status.sourceState else { return others }
+            return sourceStateChanged(to: state) + others
         case .location(let new, let shown):
             location = new
             heading = shown

@@ -11,12 +11,14 @@ extension LocationManager {
         case .state(let state):
             handle(state)
         case .report(.fix(let received)):
+            guard follows(received.device, givesPosition: received.hasPosition) else { return }
             // Under approximate access the precise fix goes no further than this line: every
             // report, location, heading, region and visit below starts from the approximate one.
             let fix = accuracyAuthorization == .reducedAccuracy ? ApproximateLocation.reduce(received) : received
             reportRaw(.fix(fix))
             handle(fix)
         case .report(.sky(let sky)):
+            guard follows(sky.device, givesPosition: false) else { return }
             reportRaw(.sky(sky))
             lastSky = sky
             if let device = sky.device {
@@ -27,19 +29,26 @@ extension LocationManager {
             locationServicesEnabled = true
             showSatelliteCounts(of: skyForReceiverStatus(latest: sky))
         case .report(.attitude(let attitude)):
+            guard follows(attitude.device, givesPosition: false) else { return }
             reportRaw(.attitude(attitude))
             handle(attitude)
         case .report(.devices(let devices)):
             reportRaw(.devices(devices))
             locationServicesEnabled = !devices.isEmpty
+            // gpsd lists its receivers again (a reconnection): one no longer there is followed no more.
+            let paths = Set(devices.map(\.path))
+            if let followed = followedReceiver, !paths.contains(followed) { stopFollowing() }
         case .report(.deviceAdded(let device)):
             reportRaw(.deviceAdded(device))
             locationServicesEnabled = true
         case .report(.deviceRemoved(let device)):
             reportRaw(.deviceRemoved(device))
+            // The followed receiver is gone: the next to give a position is followed instead.
+            if device.path == followedReceiver { stopFollowing() }
             // A receiver unplugged no longer counts towards the satellites the status shows.
             if skiesByDevice.removeValue(forKey: device.path) != nil, let best = bestSky() { showSatelliteCounts(of: best) }
         case .report(.noise(let noise)):
+            guard follows(noise.device, givesPosition: false) else { return }
             // The receiver's error statistics: passed on as they came (they hold no position).
             reportRaw(.noise(noise))
         case .report(.version):
@@ -89,6 +98,41 @@ extension LocationManager {
                 $0.satellitesSeen = 0
                 $0.satellitesUsed = 0
             }
+        }
+    }
+
+    /// Whether a report from `device` goes on: one source, one receiver. The first receiver to
+    /// give a position is followed; another's reports are set aside from then on (and named in
+    /// ``ReceiverStatus/otherReceivers``), so that a second receiver without a fix cannot hide
+    /// the first one's, nor two receivers' positions make one track. Before any position, every
+    /// receiver's reports go on (the status is "searching" with the best sky), and a report
+    /// naming no receiver always does.
+    private func follows(_ device: String?, givesPosition: Bool) -> Bool {
+        guard let device else { return true }
+        guard let followed = followedReceiver else {
+            if givesPosition {
+                followedReceiver = device
+                // The sky views of the others no longer count towards the satellites shown.
+                skiesByDevice = skiesByDevice.filter { $0.key == device }
+                if let other = lastSky?.device, other != device { lastSky = skiesByDevice[device] }
+                updateReceiverStatus { $0.receiver = device }
+                if let own = skiesByDevice[device] { showSatelliteCounts(of: own) }
+            }
+            return true
+        }
+        if device == followed { return true }
+        if !receiverStatus.otherReceivers.contains(device), receiverStatus.otherReceivers.count < Self.maximumSkyDevices {
+            updateReceiverStatus { $0.otherReceivers = ($0.otherReceivers + [device]).sorted() }
+        }
+        return false
+    }
+
+    /// The followed receiver went away: every receiver may be followed again.
+    private func stopFollowing() {
+        followedReceiver = nil
+        updateReceiverStatus {
+            $0.receiver = nil
+            $0.otherReceivers = []
         }
     }
 

@@ -19,15 +19,24 @@ public struct ReceiverStatus: Sendable, Hashable {
     /// Whether the source went quiet or its connection was lost: the last fix no longer
     /// describes the present. The next fix with a position makes it current again.
     public var isStale: Bool
+    /// The receiver the manager follows, named as the source names it (gpsd's device path): the
+    /// first that gave a position. `nil` before then, and for a source whose receiver has no name
+    /// (a replay).
+    public var receiver: String?
+    /// The source's other receivers, in order of their names: their reports are set aside, so
+    /// that one track, status and sky come from one receiver (gpsd's `--device` chooses).
+    public var otherReceivers: [String]
 
     /// Creates a status.
     public init(sourceState: SourceState? = nil, satellitesSeen: Int? = 0, satellitesUsed: Int = 0,
-                fixMode: FixMode = .unknown, isStale: Bool = false) {
+                fixMode: FixMode = .unknown, isStale: Bool = false, receiver: String? = nil, otherReceivers: [String] = []) {
         self.sourceState = sourceState
         self.satellitesSeen = satellitesSeen
         self.satellitesUsed = satellitesUsed
         self.fixMode = fixMode
         self.isStale = isStale
+        self.receiver = receiver
+        self.otherReceivers = otherReceivers
     }
 }
 

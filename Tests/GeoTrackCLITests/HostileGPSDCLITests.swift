@@ -72,6 +72,48 @@ struct HostileGPSDCLITests {
         #expect(track.components(separatedBy: "<trkpt").count == 2)
         #expect(!track.contains("1899") && !track.contains(#"lat="0"#))
     }
+
+    // Two receivers on one gpsd are scripted here, not played by gpsfake: the order of their
+    // reports is what is tested, and a scripted peer fixes it.
+    @Test("two receivers on one gpsd: the first with a position is followed, the other's reports set aside and said once, so a receiver without a fix cannot hide the fix")
+    func secondReceiverIsSetAside() async throws {
+        let device = { (path: String) in #"{"class":"DEVICE","path":"\#(path)","driver":"NMEA0183","activated":"2024-05-01T10:00:00.000Z"}"# }
+        let noFix = #"{"class":"TPV","device":"/dev/ttyB","mode":1}"#
+        let fix = { (second: Int) in
+            #"{"class":"TPV","device":"/dev/ttyA","mode":3,"time":"2024-05-01T10:00:0\#(second).000Z","lat":51.\#(second),"lon":-0.1}"#
+        }
+        let bow = #"{"class":"TPV","device":"/dev/ttyB","mode":3,"time":"2024-05-01T10:00:02.000Z","lat":38.1,"lon":-122.6}"#
+        let server = try HostileGPSD(.send([
+            .line(Self.version), .line(#"{"class":"DEVICES","devices":["# + device("/dev/ttyA") + "," + device("/dev/ttyB") + "]}"),
+            .line(noFix), .line(fix(1)), .line(noFix), .line(bow), .line(fix(2)), .line(noFix), .line(fix(3)),
+        ], closeAfter: false))
+        defer { server.stop() }
+        let home = try TestSupport.temporaryDirectory()
+        _ = try await TestSupport.geotrack(["auth", "grant"], home: home)
+        let gpx = home.appendingPathComponent("track.gpx").path
+        let run = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:\(server.port)", "--json", "--count", "3",
+                                                  "--timeout", "20", "--gpx", gpx], home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.stdout.split(separator: "\n")
+        // Before any position, every receiver's reports go on: the first is B's "no fix".
+        let afterFirstFix = lines.drop { !$0.contains(#""device":"/dev/ttyA""#) }.filter { $0.contains(#""class":"TPV""#) }
+        #expect(afterFirstFix.count == 3, "\(run.stdout)")
+        #expect(afterFirstFix.allSatisfy { $0.contains(#""device":"/dev/ttyA""#) }, "\(run.stdout)")
+        let events = lines.filter { $0.contains(#""event":"otherReceiver""#) }
+        #expect(events.count == 1 && events.first?.hasSuffix(#","device":"/dev/ttyB","following":"/dev/ttyA"}"#) == true,
+                "\(run.stdout)")
+        let track = try String(contentsOfFile: gpx, encoding: .utf8)
+        #expect(track.components(separatedBy: "<trkpt").count == 4)
+        #expect(!track.contains("38.1"))
+        // Without --json the event is a line that says what to do.
+        let plain = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:\(server.port)", "--count", "3", "--timeout", "20"],
+                                                   home: home)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let notice = "gpsd at 127.0.0.1:\(server.port) has another receiver, /dev/ttyB: following /dev/ttyA, the first with a position "
+            + "(--device chooses; 'geotrack devices' lists them)"
+        #expect((plain.stdout + plain.stderr).components(separatedBy: notice).count == 2, "\(plain.stdout)\(plain.stderr)")
+        #expect(!plain.stdout.contains("38.1"))
+    }
 }
 
 /// Where state changes go when stdout carries data.

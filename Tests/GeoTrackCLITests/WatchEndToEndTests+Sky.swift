@@ -80,6 +80,32 @@ extension WatchEndToEndTests {
     // The premise and the oracle are gpsd 3.22's (Debian 12's gpsdecode): 3.25 and 3.27 make other
     // reports of garmin48's GLL. make test-gpsd-versions runs this suite against those two, where
     // this test is shown as not run, with this reason.
+    @Test("sky --device: gpsd's receiver named by its path, as 'geotrack devices' lists it, gives the view its fix; a path gpsd does not have shows none")
+    func skyOneDevice() async throws {
+        let gpsd = try await GPSFake(log: SkyCommandTests.log, once: false)
+        let home = try await Self.grantedHome()
+        let listed = try await TestSupport.geotrack(["devices", "--gpsd", gpsd.address, "--json"], home: home)
+        #expect(listed.status == 0, "\(listed.stderr)")
+        let object = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [String: Any]
+        let path = try #require(object?["path"] as? String)
+        let session = try await TmuxSession(width: 100, height: 30,
+                                            command: [TestSupport.binary, "sky", "--gpsd", gpsd.address, "--device", path],
+                                            environment: Self.environment(home))
+        try await session.waitFor("the receiver's 3D fix") { lines in
+            lines.contains { $0.hasPrefix("Status    3D fix") } && lines.contains { $0.hasPrefix("Receiver  \(path)") }
+        }
+        try await session.send("C-c")
+        #expect(try await session.waitForExit() == 0)
+        let other = try await TmuxSession(width: 100, height: 30,
+                                          command: [TestSupport.binary, "sky", "--gpsd", gpsd.address, "--device", "/dev/ttyNOSUCH"],
+                                          environment: Self.environment(home))
+        try await other.waitFor("gpsd's answer that it has no such receiver") { lines in
+            lines.contains { $0.contains("/dev/ttyNOSUCH") } && !lines.contains { $0.hasPrefix("Status    3D fix") }
+        }
+        try await other.send("C-c")
+        #expect(try await other.waitForExit() == 0)
+    }
+
     @Test("sky through a real gpsd keeps the cycle's altitude, climb and speed: a report without them (garmin48's GLL) does not blank them",
           .enabled(if: GPSDInstallation.current == .system, "garmin48's GLL is a TPV of its own in gpsd 3.22, the system's, whose gpsdecode is the oracle"))
     func skyKeepsTheCyclesValues() async throws {

@@ -157,7 +157,7 @@ import Testing
         let both = await locations.firstElements(2)
         #expect(both.map(\.isStale) == [false, false])
         #expect(harness.manager.location?.isStale == false)
-        #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .stale, fixMode: .threeD, isStale: true))))
+        #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .stale, fixMode: .threeD, isStale: true, receiver: "/dev/ttyTEST"))))
     }
 
     @Test func staleWithoutNewFixIsNeverCurrent() async throws {
@@ -272,7 +272,8 @@ import Testing
         let statuses = harness.manager.rx.didChangeReceiverStatus
         harness.manager.startUpdatingLocation()
         _ = await statuses.firstMatching { $0.sourceState == .finished }
-        #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD, isStale: true))),
+        #expect(harness.delegate.events.contains(.receiver(ReceiverStatus(sourceState: .receiverPresent, fixMode: .threeD, isStale: true,
+                                                                                 receiver: "/dev/ttyTEST"))),
                 "\(harness.delegate.events)")
         #expect(!harness.manager.receiverStatus.isStale)
     }
@@ -329,26 +330,67 @@ import Testing
         #expect(await counts.value.filter { $0 != [0, 0] } == [[9, 2], [12, 3], [10, 2], [10, 3]])
     }
 
-    @Test("with two receivers on one gpsd, a fix takes its satellites and dilutions from its own receiver's sky view")
+    @Test("with two receivers on one gpsd, the first to give a position is followed, with its own sky view; the other's reports are set aside and named")
     func fixPairsWithItsOwnReceiversSky() async throws {
         func sky(_ device: String, used: Int, hdop: Double) -> SkyView {
             var sky = SkyView(device: device, satellites: (0..<20).map { Satellite(prn: $0 + 1, signalStrength: 30, used: $0 < used) })
             sky.hdop = hdop
             return sky
         }
-        // As gpsd interleaves them: each receiver's SKY, then the first one's TPV.
+        // As gpsd interleaves them: each receiver's SKY, then their TPVs.
         let harness = try Harness { _ in
             [.state(.receiverPresent), .event(.report(.sky(sky("/dev/pts/11", used: 8, hdop: 1.1)))),
              .event(.report(.sky(sky("/dev/pts/12", used: 16, hdop: 0.5)))),
              .fix(.synthetic(at: .at(north: 0), second: 0, device: "/dev/pts/11")),
-             .fix(.synthetic(at: .at(north: 5), second: 1, device: "/dev/pts/12"))]
+             .event(.report(.sky(sky("/dev/pts/12", used: 16, hdop: 0.5)))),
+             .fix(.synthetic(at: .at(north: 5000), second: 1, device: "/dev/pts/12")),
+             .fix(.synthetic(at: .at(north: 5), second: 2, device: "/dev/pts/11"))]
         }
         let updates = harness.manager.rx.didUpdateLocations
+        let statuses = harness.manager.rx.didChangeReceiverStatus
         harness.manager.startUpdatingLocation()
         let delivered = await updates.firstElements(2).flatMap { $0 }
-        #expect(delivered.map(\.gnss.device) == ["/dev/pts/11", "/dev/pts/12"])
-        #expect(delivered.map(\.gnss.satellitesUsed) == [8, 16])
-        #expect(delivered.map(\.gnss.hdop) == [1.1, 0.5])
+        #expect(delivered.map(\.gnss.device) == ["/dev/pts/11", "/dev/pts/11"])
+        #expect(delivered.map { $0.timestamp.timeIntervalSince1970 } == [1_735_689_600, 1_735_689_602])
+        #expect(delivered.map(\.gnss.satellitesUsed) == [8, 8])
+        #expect(delivered.map(\.gnss.hdop) == [1.1, 1.1])
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        #expect(harness.manager.receiverStatus.receiver == "/dev/pts/11")
+        #expect(harness.manager.receiverStatus.otherReceivers == ["/dev/pts/12"])
+        // The status counts the followed receiver's satellites, not the other's 16.
+        #expect(harness.manager.receiverStatus.satellitesUsed == 8)
+    }
+
+    @Test("a second receiver without a fix does not hide the first one's, and once the followed receiver is removed, the other is followed")
+    func receiverWithoutFixCannotHideTheFix() async throws {
+        let noFix = Fix(mode: .noFix, device: "/dev/pts/12")
+        let harness = try Harness { _ in
+            [.state(.receiverPresent),
+             .event(.report(.fix(noFix))),
+             .fix(.synthetic(at: .at(north: 0), second: 0, device: "/dev/pts/11")),
+             .event(.report(.fix(noFix))),
+             .fix(.synthetic(at: .at(north: 5), second: 1, device: "/dev/pts/11")),
+             .event(.report(.fix(noFix))),
+             .event(.report(.deviceRemoved(Device(path: "/dev/pts/11")))),
+             .fix(.synthetic(at: .at(north: 900), second: 2, device: "/dev/pts/12"))]
+        }
+        let updates = harness.manager.rx.didUpdateLocations
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        let modes = Task {
+            var modes: [FixMode] = []
+            for await status in statuses {
+                if status.fixMode != modes.last { modes.append(status.fixMode) }
+                if status.sourceState == .finished { break }
+            }
+            return modes
+        }
+        harness.manager.startUpdatingLocation()
+        let delivered = await updates.firstElements(3).flatMap { $0 }
+        #expect(delivered.map(\.gnss.device) == ["/dev/pts/11", "/dev/pts/11", "/dev/pts/12"])
+        // Before, every TPV of the receiver without a fix turned the status back to "no fix".
+        #expect(await modes.value.filter { $0 != .unknown } == [.noFix, .threeD])
+        #expect(harness.manager.receiverStatus.receiver == "/dev/pts/12")
+        #expect(harness.manager.receiverStatus.otherReceivers.isEmpty)
     }
 
     @Test func locationServicesEnabledFollowsTheReceiver() async throws {

@@ -18,6 +18,9 @@ package enum EventLine {
         case .reconnected: text = "reconnected to \(options.sourceName)"
         case .disconnected(let error): text = "disconnected: \(error.advisedMessage)"
         case .authorizationChanged(let status): text = "location access: \(status)"
+        case .otherReceiver(let other, let followed):
+            text = "\(options.sourceName) has another receiver, \(other): following \(followed), the first with a position "
+                + "(--device chooses; 'geotrack devices' lists them)"
         }
         // Region names come from the configuration, messages from gpsd: never raw to the terminal.
         let safe = Terminal.safe(text)

@@ -207,6 +207,7 @@ package final class ServePage: Sendable {
         case .reconnected: kind = "reconnected"
         case .disconnected: kind = "disconnected"
         case .authorizationChanged: kind = "authorization"
+        case .otherReceiver: kind = "other_receiver"
         }
         json.add("kind", kind)
         json.add("text", EventLine.render(event, options: options))

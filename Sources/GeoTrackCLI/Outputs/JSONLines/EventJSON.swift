@@ -7,7 +7,8 @@ import LocationKit
 ///
 /// `{"class":"EVENT","event":"regionEntered","time":"…","region":"home"}`; `regionExited` likewise;
 /// `visitStarted`/`visitEnded` with `lat`, `lon`, `radius`, `arrival` and (ended) `departure`;
-/// `disconnected` with `message`; `reconnected`; `authorization` with `status`.
+/// `disconnected` with `message`; `reconnected`; `authorization` with `status`; `otherReceiver`
+/// with `device` (set aside) and `following`.
 package enum EventJSON {
     /// One line for `event` (no newline).
     package static func line(_ event: TrackingEvent) -> String {
@@ -21,6 +22,7 @@ package enum EventJSON {
         case .disconnected: writer.string("disconnected")
         case .reconnected: writer.string("reconnected")
         case .authorizationChanged: writer.string("authorization")
+        case .otherReceiver: writer.string("otherReceiver")
         }
         writer.raw(",\"time\":")
         writer.isoTime(secondsSince1970: event.time.timeIntervalSince1970)
@@ -49,6 +51,11 @@ package enum EventJSON {
         case .authorizationChanged(let status):
             writer.raw(",\"status\":")
             writer.string(status.rawValue)
+        case .otherReceiver(let other, let followed):
+            writer.raw(",\"device\":")
+            writer.string(other)
+            writer.raw(",\"following\":")
+            writer.string(followed)
         }
         writer.raw("}")
         return writer.withBytes { String(decoding: $0, as: UTF8.self) }
