@@ -44,6 +44,28 @@ struct PublishMessageTests {
         await output.close()
     }
 
+    @Test("a location's inregions are the regions it is in: the service says a region is entered before the location that entered it, which queues the one before")
+    func regionsOfTheirOwnFix() async throws {
+        let folder = try TemporaryDirectory()
+        let (output, outbox, key) = try Self.output(folder, now: Date(timeIntervalSince1970: 2_000))
+        func location(_ second: Int) throws -> Location {
+            Location(coordinate: try #require(Coordinate(latitude: 48 + Double(second) * 1e-4, longitude: 11.5)),
+                     timestamp: Date(timeIntervalSince1970: Double(second)))
+        }
+        // As the service sends them (walk.nmea beside a 30 m region): fix 1_048 outside,
+        // then fix 1_049 crosses into the region: its event first, then its location.
+        try output.handle(.location(location(1_048)))
+        try output.handle(.event(TrackingEvent(.regionEntered("depot"), at: Date(timeIntervalSince1970: 1_049))))
+        try output.handle(.location(location(1_049)))
+        try output.handle(.event(TrackingEvent(.regionExited("depot"), at: Date(timeIntervalSince1970: 1_050))))
+        try output.handle(.location(location(1_050)))
+        try output.flush()
+        let locations = try await Self.objects(outbox, key).filter { $0["_type"] as? String == "location" }
+        #expect(locations.map { $0["tst"] as? Int } == [1_048, 1_049, 1_050])
+        #expect(locations.map { $0["inregions"] as? [String] } == [nil, ["depot"], nil])
+        await output.close()
+    }
+
     @Test("--publish-interval 5: one location per 5 s of tst; a clock that went back starts over")
     func interval() async throws {
         let folder = try TemporaryDirectory()

@@ -67,9 +67,11 @@ package final class PublishOutput: Sendable {
         /// The `tst` of the last location chosen: OwnTracks' time is whole seconds, and the
         /// Recorder skips its `last` update for a location whose `tst` repeats the previous one.
         var lastTimestamp: Int?
-        /// The location chosen for its `tst` and not yet queued, with when it came (``clock``):
-        /// a later report of the same fix time replaces it (``handle(_:)``).
-        var chosen: (location: Location, since: Double)?
+        /// The location chosen for its `tst` and not yet queued, with when it came (``clock``)
+        /// and the regions it is in: a later report of the same fix time replaces it
+        /// (``handle(_:)``). The regions are taken as it comes, since the region events of the
+        /// next fix come before that fix's location, which is what queues this one.
+        var chosen: (location: Location, since: Double, regions: [String])?
         /// Queueing a location from ``tick()`` failed: thrown by the next ``handle(_:)`` or
         /// ``flush()``, as a failure there would have been.
         var failure: CLIError?
@@ -228,21 +230,21 @@ package final class PublishOutput: Sendable {
             let timestamp = OwnTracksLocation.seconds(location.timestamp)
             let interval = interval
             let arrived = clock()
-            let (due, failure) = state.withLock { state -> (Location?, CLIError?) in
+            let (due, failure) = state.withLock { state -> ((Location, [String])?, CLIError?) in
                 if let failure = state.failure { return (nil, failure) }
                 if let chosen = state.chosen, chosen.location.timestamp == location.timestamp {
-                    state.chosen = (location, chosen.since)
+                    state.chosen = (location, chosen.since, Array(state.regions))
                     return (nil, nil)
                 }
-                let due = state.chosen?.location
+                let due = state.chosen.map { ($0.location, $0.regions) }
                 state.chosen = nil
                 if let last = state.lastTimestamp, timestamp >= last, timestamp - last < interval { return (due, nil) }
                 state.lastTimestamp = timestamp
-                state.chosen = (location, arrived)
+                state.chosen = (location, arrived, Array(state.regions))
                 return (due, nil)
             }
             if let failure { throw failure }
-            if let due { try queue(due) }
+            if let due { try queue(due.0, regions: due.1) }
         case .event(let event):
             let change: (OwnTracksTransition.Event, String)
             switch event.kind {
@@ -272,9 +274,8 @@ package final class PublishOutput: Sendable {
         }
     }
 
-    /// Queues `location`'s message, with the regions it is in now.
-    private func queue(_ location: Location) throws(CLIError) {
-        let regions = state.withLock { Array($0.regions) }
+    /// Queues `location`'s message, with the regions it was in.
+    private func queue(_ location: Location, regions: [String]) throws(CLIError) {
         let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
                                         createdAt: OwnTracksLocation.seconds(now()))
         let json = OwnTracksJSON.encode(message)
@@ -302,14 +303,14 @@ package final class PublishOutput: Sendable {
     /// reporting still has its last fix published now, not at the end of the run.
     package func tick() {
         let now = clock()
-        let due = state.withLock { state -> Location? in
+        let due = state.withLock { state -> (Location, [String])? in
             guard let chosen = state.chosen, state.failure == nil, now - chosen.since >= Self.reportWait else { return nil }
             state.chosen = nil
-            return chosen.location
+            return (chosen.location, chosen.regions)
         }
         guard let due else { return }
         do {
-            try queue(due)
+            try queue(due.0, regions: due.1)
         } catch {
             state.withLock { $0.failure = $0.failure ?? error }
         }
@@ -318,12 +319,12 @@ package final class PublishOutput: Sendable {
     /// Queues the chosen location now: the run ends, and no later report of its time will come.
     /// Throws what a queueing from ``tick()`` failed with, if one did.
     package func flush() throws(CLIError) {
-        let (due, failure) = state.withLock { state -> (Location?, CLIError?) in
+        let (due, failure) = state.withLock { state -> ((Location, [String])?, CLIError?) in
             defer { state.chosen = nil }
-            return (state.chosen?.location, state.failure)
+            return (state.chosen.map { ($0.location, $0.regions) }, state.failure)
         }
         if let failure { throw failure }
-        if let due { try queue(due) }
+        if let due { try queue(due.0, regions: due.1) }
     }
 
     /// Queues a message for each route `payload` gives one for (nil: none for that format).
