@@ -52,6 +52,23 @@ struct UntrustedInputTests {
         #expect(missing.status == 66 && missing.stderr.contains("cannot read it; check the path"), "\(missing.stderr)")
     }
 
+    @Test("TLS files beside plain mqtt://, http:// or osmand:// alone are refused (64): they would be read and never used, the link unencrypted",
+          arguments: [["replay", "LOG", "--publish", "mqtt://127.0.0.1:1", "--publish-wait", "0"],
+                      ["replay", "LOG", "--publish", "osmand://127.0.0.1:1", "--publish-wait", "0"],
+                      ["fleet", "mqtt://127.0.0.1:1"],
+                      ["serve", "--replay", "LOG", "--fleet", "mqtt://127.0.0.1:1", "--listen", "127.0.0.1:0"]])
+    func tlsFilesNeedTLS(arguments: [String]) async throws {
+        let home = try TestSupport.temporaryDirectory()
+        let ca = home.appendingPathComponent("ca.crt").path
+        try "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n".write(toFile: ca, atomically: true, encoding: .utf8)
+        let log = try Corpus.path("haicom-305N.nmea")
+        let run = try await TestSupport.geotrack(arguments.map { $0 == "LOG" ? log : $0 } + ["--publish-ca", ca], home: home)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--publish-ca, --publish-cert and --publish-key are for TLS, and no"), "\(run.stderr)")
+        #expect(run.stderr.contains("write mqtts://HOST (port 8883) or https://HOST"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
     @Test("a name past its length limit is refused naming the limit, not rules it keeps")
     func nameTooLong() async throws {
         let home = try TestSupport.temporaryDirectory()

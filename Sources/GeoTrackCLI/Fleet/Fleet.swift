@@ -50,6 +50,11 @@ extension GeoTrack {
                 throw ValidationError("fleet \(Terminal.safe(url)): the fleet view subscribes to an MQTT broker; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
             }
             try broker.checkPasswordHasUser([destination], option: "fleet")
+            do {
+                try broker.checkTLSHasSecureDestination([destination], option: "fleet")
+            } catch {
+                throw ValidationError(error.message)
+            }
             if let clientID, clientID.isEmpty || clientID.utf8.count > 65_535
                 || !OwnTracksTopic.isMQTTText(clientID) {
                 throw ValidationError("--client-id must be a name of 1 to 65535 bytes without control characters.")

@@ -88,6 +88,11 @@ extension GeoTrack {
                     throw ValidationError("--fleet \(Terminal.safe(fleet)): the fleet is read from an MQTT broker; write mqtt://HOST[:PORT] or mqtts://HOST[:PORT]")
                 }
                 try broker.checkPasswordHasUser([destination], option: "--fleet")
+                do {
+                    try broker.checkTLSHasSecureDestination([destination], option: "--fleet")
+                } catch {
+                    throw ValidationError(error.message)
+                }
             }
         }
 

@@ -40,6 +40,15 @@ package struct BrokerOptions: ParsableArguments {
         throw ValidationError("--publish-password-file logs in the user the URL names, and no \(option) URL names one: write mqtt://USER@HOST (or http://USER@HOST).")
     }
 
+    /// Checks that TLS files go with a TLS destination: given beside `mqtt://` or `http://` alone,
+    /// they would be read and never used, and the user would believe the link encrypted.
+    package func checkTLSHasSecureDestination(_ destinations: [PublishDestination], option: String) throws(CLIError) {
+        guard caFile != nil || certificateFile != nil || keyFile != nil, !destinations.isEmpty,
+              !destinations.contains(where: \.isSecure) else { return }
+        throw CLIError(.usage, "--publish-ca, --publish-cert and --publish-key are for TLS, and no \(option) URL uses it: "
+                       + "write mqtts://HOST (port 8883) or https://HOST, or leave the files out")
+    }
+
     /// Whether any of these options was given.
     package var isSet: Bool {
         passwordFile != nil || caFile != nil || certificateFile != nil || keyFile != nil

@@ -205,6 +205,15 @@ package struct PublishDestination: Sendable, Hashable {
         }
     }
 
+    /// Whether the connection is TLS (`mqtts://`, `https://`, `osmand+https://`): the only ones
+    /// the CA, certificate and key files are for.
+    package var isSecure: Bool {
+        switch target {
+        case .mqtt(let endpoint): endpoint.tls != nil
+        case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint): endpoint.secure
+        }
+    }
+
     /// Whether messages go over HTTP.
     package var isHTTP: Bool {
         if case .mqtt = target { false } else { true }

@@ -443,6 +443,7 @@ extension PublishOutput {
                              logger: Logger? = nil) throws(CLIError) -> PublishOutput? {
         let destinations = try options.destinations()
         guard !destinations.isEmpty else { return nil }
+        try options.broker.checkTLSHasSecureDestination(destinations, option: "--publish")
         let outbox = try OutboxLocation.open(environment: environment)
         return try PublishOutput(destinations: destinations, credentials: options.broker.credentials(environment: environment),
                                  topic: options.topic(), trackerID: options.trackerID, outbox: outbox,
