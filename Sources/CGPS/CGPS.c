@@ -306,8 +306,11 @@ typedef __typeof__(&gps_unpack) geotrack_unpack_function;
 /* The libgps to open. A build against another gpsd (make build GPSD_PREFIX=DIR) names its
  * libgps.so by path (-DGEOTRACK_LIBGPS_PATH), so the program runs with the libgps whose gps.h
  * it was compiled with. Otherwise the soname of the libgps whose gps.h this file was compiled
- * with (distributions' libgps26, libgps28, libgps30 packages); another API falls back to
- * "libgps.so", the development link, which is the same library as the headers. */
+ * with (distributions' libgps26, libgps28, libgps30 packages), and only that: a missing
+ * libgps28 is said, never stood in for by the development link libgps.so, which may be
+ * another release whose gps_data_t gps_unpack() would fill with another layout. An API this
+ * file does not know has no soname to name, and takes the development link, which belongs to
+ * the gps.h it was compiled with. */
 #if defined(GEOTRACK_LIBGPS_PATH)
 #define GEOTRACK_LIBGPS_SONAME GEOTRACK_LIBGPS_PATH
 #elif GPSD_API_MAJOR_VERSION == 9
@@ -320,23 +323,12 @@ typedef __typeof__(&gps_unpack) geotrack_unpack_function;
 #define GEOTRACK_LIBGPS_SONAME "libgps.so"
 #endif
 
-/* The development link, tried when the soname is not there. */
-#if defined(GEOTRACK_LIBGPS_PATH)
-#define GEOTRACK_LIBGPS_FALLBACK GEOTRACK_LIBGPS_PATH
-#else
-#define GEOTRACK_LIBGPS_FALLBACK "libgps.so"
-#endif
-
 int geotrack_libgps_api(void) {
     return GPSD_API_MAJOR_VERSION;
 }
 
 const char *geotrack_libgps_soname(void) {
     return GEOTRACK_LIBGPS_SONAME;
-}
-
-const char *geotrack_libgps_fallback(void) {
-    return GEOTRACK_LIBGPS_FALLBACK;
 }
 
 struct gps_data_t *geotrack_data_create(void) {
@@ -347,14 +339,11 @@ void geotrack_data_free(struct gps_data_t *data) {
     free(data);
 }
 
-/* Opens `soname`, else `fallback` (when
- * not NULL), and finds it there. Returns NULL on success, or dlerror()'s text for `soname`.
+/* Opens `soname` and finds gps_unpack() there. Returns NULL on success, or dlerror()'s text.
  * Call it once per process; a library it opens stays loaded. */
-const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack) {
+const char *geotrack_libgps_load(const char *soname, geotrack_json_unpack *unpack) {
     void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    const char *problem = library ? NULL : dlerror();
-    if (!library && fallback && strcmp(soname, fallback) != 0) library = dlopen(fallback, RTLD_NOW | RTLD_LOCAL);
-    if (!library) return problem;
+    if (!library) return dlerror();
     *unpack = dlsym(library, "gps_unpack");
     if (!*unpack) {
         dlclose(library);

@@ -12,13 +12,13 @@ struct LibGPS: @unchecked Sendable {
     let unpack: geotrack_json_unpack
 
     /// The library, or why it cannot be used; loaded once per process, on first use.
-    static let shared: Result<LibGPS, SourceError> = load(soname: String(cString: geotrack_libgps_soname()),
-                                                          fallback: String(cString: geotrack_libgps_fallback()))
+    static let shared: Result<LibGPS, SourceError> = load(soname: String(cString: geotrack_libgps_soname()))
 
-    /// Opens `soname`, else `fallback` (the development link `libgps.so`), and finds the parser.
-    static func load(soname: String, fallback: String?) -> Result<LibGPS, SourceError> {
+    /// Opens `soname`, the libgps of the gps.h geotrack was built with, and finds the parser;
+    /// no other libgps stands in for it.
+    static func load(soname: String) -> Result<LibGPS, SourceError> {
         var unpack: geotrack_json_unpack?
-        if let problem = geotrack_libgps_load(soname, fallback, &unpack) {
+        if let problem = geotrack_libgps_load(soname, &unpack) {
             // Debian's and Ubuntu's package for libgps.so.28 is libgps28.
             let package = soname.hasPrefix("libgps.so.") ? "libgps" + soname.dropFirst("libgps.so.".count) : "libgps-dev"
             return .failure(SourceError(.io, message:

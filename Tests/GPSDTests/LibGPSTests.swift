@@ -1,6 +1,11 @@
+import CGPS
 import GPSReports
 import Testing
 @testable import GPSD
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// libgps is opened when the first connection is made, not linked: other commands never load it.
 @Suite struct LibGPSTests {
@@ -130,14 +135,21 @@ import Testing
         }
     }
 
-    @Test("without the soname, the development link libgps.so is used")
-    func fallback() throws {
-        _ = try LibGPS.load(soname: "libgeotrack-no-such-gps.so.99", fallback: "libgps.so").get()
+    @Test("a soname that is not there is not stood in for by the development link libgps.so, which may be another release's layout")
+    func noFallback() throws {
+        // The tests' machine has libgps-dev: the development link is there to be (wrongly) taken.
+        let development = try #require(dlopen("libgps.so", RTLD_NOW | RTLD_LOCAL), "libgps-dev's libgps.so is missing")
+        defer { dlclose(development) }
+        guard case .failure = LibGPS.load(soname: "libgps.so.999") else {
+            Issue.record("libgps.so.999 loaded: another library stood in for it")
+            return
+        }
+        _ = try LibGPS.load(soname: String(cString: geotrack_libgps_soname())).get()
     }
 
     @Test("a library that is not there is one line naming the package to install")
     func missing() {
-        guard case .failure(let error) = LibGPS.load(soname: "libgps.so.999", fallback: nil) else {
+        guard case .failure(let error) = LibGPS.load(soname: "libgps.so.999") else {
             Issue.record("a missing library loaded")
             return
         }

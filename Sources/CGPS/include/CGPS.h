@@ -160,12 +160,10 @@ int geotrack_libgps_api(void);
 /// path a build against another gpsd names (make build GPSD_PREFIX=DIR).
 const char *geotrack_libgps_soname(void);
 
-/// What to open when the soname is not there: the development link, `libgps.so`.
-const char *geotrack_libgps_fallback(void);
-
-/// Opens `soname`, else `fallback` (when not NULL), and finds gps_unpack() in it. Returns
-/// NULL on success, or why not. Call it once per process; a library it opens stays loaded.
-const char *geotrack_libgps_load(const char *soname, const char *fallback, geotrack_json_unpack *unpack);
+/// Opens `soname` and finds gps_unpack() in it. Returns NULL on success, or why not. Call it
+/// once per process; a library it opens stays loaded. Nothing else is tried in its place: the
+/// development link `libgps.so` may be another release, whose gps_data_t has another layout.
+const char *geotrack_libgps_load(const char *soname, geotrack_json_unpack *unpack);
 
 /// A zeroed gps_data_t for libgps to parse into, or NULL when memory is short. Free it with
 /// geotrack_data_free.
