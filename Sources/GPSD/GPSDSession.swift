@@ -40,7 +40,8 @@ final class GPSDSession<C: Clock>: Sendable where C.Duration == Duration {
             case .failed(let error, let delivered):
                 perform { $0.disconnected(error) }
                 logger.info("gpsd connection ended", metadata: ["reason": "\(error)"])
-                guard configuration.reconnects else {
+                // A libgps that cannot be loaded stays so until its package is installed.
+                guard configuration.reconnects, error.code != .libraryMissing else {
                     perform { $0.finished() }
                     return
                 }

@@ -21,11 +21,11 @@ struct LibGPS: @unchecked Sendable {
         if let problem = geotrack_libgps_load(soname, &unpack) {
             // Debian's and Ubuntu's package for libgps.so.28 is libgps28.
             let package = soname.hasPrefix("libgps.so.") ? "libgps" + soname.dropFirst("libgps.so.".count) : "libgps-dev"
-            return .failure(SourceError(.io, message:
+            return .failure(SourceError(.libraryMissing, message:
                 "cannot load \(soname) (\(String(cString: problem))): install gpsd's client library (Debian: apt install \(package))"))
         }
         guard let unpack else {
-            return .failure(SourceError(.io, message: "cannot load \(soname): it has no gps_unpack"))
+            return .failure(SourceError(.libraryMissing, message: "cannot load \(soname): it has no gps_unpack"))
         }
         return .success(LibGPS(unpack: unpack))
     }

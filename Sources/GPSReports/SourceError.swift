@@ -25,6 +25,8 @@ public struct SourceError: Error, Sendable, Hashable, CustomStringConvertible {
         case io
         /// A file to replay could not be opened or read.
         case unreadableFile
+        /// A library the source needs (libgps) cannot be loaded: retrying cannot help.
+        case libraryMissing
     }
 
     /// The kind of failure.

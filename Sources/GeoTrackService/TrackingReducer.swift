@@ -114,7 +114,7 @@ struct TrackingReducer: Sendable {
     /// Whether retrying cannot help after `error`: a file that cannot be read, an input that is
     /// not a log, or a request gpsd cannot take. The source has failed.
     private static func failsForGood(_ error: SourceError) -> Bool {
-        error.code == .unreadableFile || error.code == .protocolError
+        error.code == .unreadableFile || error.code == .protocolError || error.code == .libraryMissing
     }
 
     /// The source answered: the connection works (again).

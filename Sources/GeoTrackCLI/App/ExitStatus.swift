@@ -14,6 +14,10 @@ package enum ExitStatus: Int32, Sendable, CaseIterable {
     case noInput = 66
     /// gpsd cannot be reached and no retry was asked for (EX_UNAVAILABLE).
     case unavailable = 69
+    /// A library geotrack opens at first use (libgps, libmosquitto, libcurl, SQLite) cannot be
+    /// loaded (EX_OSFILE): no retry or restart mends it before its package is installed, so a
+    /// service unit keeps from restarting on it.
+    case libraryMissing = 72
     /// An output file cannot be created (EX_CANTCREAT).
     case cannotCreate = 73
     /// Writing failed (EX_IOERR).
@@ -39,6 +43,7 @@ extension ExitStatus {
         case .dataError: "not NMEA or GPX gpsd would read; stats: no timed fix"
         case .noInput: "no such replay, password or TLS file, or outbox destination"
         case .unavailable: "gpsd, or a broker, cannot be reached, or serve cannot listen"
+        case .libraryMissing: "a library geotrack needs cannot be loaded: install its package"
         case .cannotCreate: "an output file, the outbox or the access decision cannot be used"
         case .ioError: "reading or writing failed, standard output included"
         case .temporaryFailure: "no fix within --timeout, or another geotrack sends that queue now"

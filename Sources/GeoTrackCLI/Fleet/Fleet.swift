@@ -77,7 +77,7 @@ extension GeoTrack {
                 client = try MQTTClient(clientID: clientID ?? "geotrack-fleet-\(getpid())", endpoint: endpoint,
                                         keepsSession: clientID != nil)
             } catch {
-                throw CLIError(.noInput, error.message)
+                throw CLIError(error.code == .libraryMissing ? .libraryMissing : .noInput, error.message)
             }
             // A terminal that cannot redraw (TERM=dumb) gets what a pipe gets: a line per change.
             let isTerminal = Terminal.canRedraw(isTerminal: Terminal.isTerminal(STDOUT_FILENO),

@@ -27,7 +27,7 @@ struct ServeFleet: Service {
         do throws(MQTTError) {
             client = try MQTTClient(clientID: "geotrack-serve-\(getpid())", endpoint: endpoint, keepsSession: false)
         } catch {
-            throw CLIError(.noInput, error.message)
+            throw CLIError(error.code == .libraryMissing ? .libraryMissing : .noInput, error.message)
         }
         return ServeFleet(client: client, broker: endpoint.description, page: page, result: ResultBox())
     }

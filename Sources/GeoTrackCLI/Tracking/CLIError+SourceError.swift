@@ -9,6 +9,7 @@ extension CLIError {
         case .unreadableFile: .noInput
         case .protocolError: .dataError
         case .io: .ioError
+        case .libraryMissing: .libraryMissing
         }
         self.init(status, error.advisedMessage)
     }

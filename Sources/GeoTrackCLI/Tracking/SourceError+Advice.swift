@@ -12,7 +12,7 @@ extension SourceError {
         case .unreachable: "is the network up?"
         case .timedOut: timeout == nil ? "check the host, the port and any firewall" : "is gpsd listening there?"
         case .noReceiver: "plug one in"
-        case .connectionClosed, .protocolError, .io, .unreadableFile: nil
+        case .connectionClosed, .protocolError, .io, .unreadableFile, .libraryMissing: nil
         }
     }
 
@@ -23,7 +23,7 @@ extension SourceError {
         case .timedOut: timeout == nil ? nil : "check the host, the port and any firewall"
         case .unreachable: "check the host, and this machine's network"
         case .noReceiver: "gpsdctl add /dev/ttyUSB0"
-        case .hostNotFound, .connectionClosed, .protocolError, .io, .unreadableFile: nil
+        case .hostNotFound, .connectionClosed, .protocolError, .io, .unreadableFile, .libraryMissing: nil
         }
     }
 
@@ -39,7 +39,7 @@ extension SourceError {
                 : message + ". Is gpsd listening there? Check the host, the port and any firewall between."
         case .noReceiver: message + ". Plug one in, or add it with 'gpsdctl add /dev/ttyUSB0'."
         case .unreachable: message + ". Check the host, and that this machine's network reaches it."
-        case .connectionClosed, .protocolError, .io, .unreadableFile: message
+        case .connectionClosed, .protocolError, .io, .unreadableFile, .libraryMissing: message
         }
     }
 }

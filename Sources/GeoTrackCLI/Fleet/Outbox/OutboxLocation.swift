@@ -27,7 +27,7 @@ package enum OutboxLocation {
         do {
             return try Outbox(path: path)
         } catch {
-            throw CLIError(.cannotCreate, error.message)
+            throw CLIError(error.code == .libraryMissing ? .libraryMissing : .cannotCreate, error.message)
         }
     }
 }

@@ -147,7 +147,12 @@ package final class PublishOutput: Sendable {
                 do {
                     client = try MQTTClient(clientID: Self.clientID(topic), endpoint: endpoint, will: will, logger: logger)
                 } catch {
-                    throw CLIError(error.code == .tls ? .noInput : .failure, "--publish \(destination.description): \(error.message)")
+                    let status: ExitStatus = switch error.code {
+                    case .tls: .noInput
+                    case .libraryMissing: .libraryMissing
+                    default: .failure
+                    }
+                    throw CLIError(status, "--publish \(destination.description): \(error.message)")
                 }
                 routes.append(Route(key: key, format: .ownTracks, isMQTT: true,
                                     sender: OutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
@@ -188,7 +193,7 @@ package final class PublishOutput: Sendable {
         do {
             return try HTTPClient(endpoint: endpoint)
         } catch {
-            throw CLIError(.failure, "--publish \(destination.description): \(error.message)")
+            throw CLIError(error.code == .libraryMissing ? .libraryMissing : .failure, "--publish \(destination.description): \(error.message)")
         }
     }
 
