@@ -26,7 +26,7 @@ DEMO_PORT    ?= 29470
 
 help:
 	@echo "make demo   - install what the demo needs ($(DEMO_PACKAGES)), build, and track a simulated receiver through a real gpsd"
-	@echo "make install [PREFIX=/usr/local] - the release binary in PREFIX/bin, its man page in PREFIX/share/man/man1 (PREFIX=~/.local needs no root)"
+	@echo "make install [PREFIX=/usr/local] - the release binary in PREFIX/bin, its man page in PREFIX/share/man/man1, its notices in PREFIX/share/doc/geotrack (PREFIX=~/.local needs no root)"
 	@echo "make test   - the whole test suite, the same one CI runs (installs what the tests need first: make deps)"
 	@echo "make deps   - install what the tests need when missing: the demo's packages and $(filter-out $(DEMO_PACKAGES),$(TEST_PACKAGES)), GeographicLib and Jinja2 (pip)"
 	@echo "make check-aarch64 - the framing kernel checked on AArch64 under qemu-user (installs $(AARCH64_PACKAGES)); CI runs it"
@@ -211,9 +211,10 @@ docs:
 # that dynamically linked binary was the one installed. Its debug build gives the same page.
 install: release-geotrack
 	$(SWIFT) package --disable-sandbox $(GPSD_FLAGS) generate-manual --configuration debug
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/doc/geotrack
 	install -m 755 $(SCRATCH)/release/geotrack $(DESTDIR)$(PREFIX)/bin/geotrack
 	install -m 644 $(MAN_PAGE) $(DESTDIR)$(PREFIX)/share/man/man1/geotrack.1
+	install -m 644 THIRD-PARTY-NOTICES.md $(DESTDIR)$(PREFIX)/share/doc/geotrack/THIRD-PARTY-NOTICES.md
 
 # `make install` into a scratch prefix, then `man geotrack` and the installed binary must work.
 check-install:

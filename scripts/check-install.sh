@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs geotrack into a scratch prefix with `make install`, then checks what a user would:
 # `man geotrack` shows the generated page (its name, every subcommand, the exit codes and the
-# environment), and the installed binary runs. Exits non-zero, saying why, on the first failure.
+# environment), the third-party notices are beside it, and the installed binary runs. Exits non-zero, saying why, on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 prefix=$(mktemp -d)
@@ -20,6 +20,12 @@ for expected in "geotrack" "NAME" "watch" "replay" "auth" "devices" "--approxima
         exit 1
     fi
 done
+# The BSD licence of gpsd's tables asks a binary to carry its notice.
+notices="$prefix/share/doc/geotrack/THIRD-PARTY-NOTICES.md"
+if ! grep -qF "Copyright 2010 by the GPSD project" "$notices" 2>/dev/null; then
+    echo "check-install: make install left no third-party notices at $notices" >&2
+    exit 1
+fi
 version=$("$prefix/bin/geotrack" --version)
 # make check-install GPSD_PREFIX=DIR builds in a scratch path of its own (Makefile: SCRATCH).
 scratch=${GEOTRACK_SCRATCH:-.build}

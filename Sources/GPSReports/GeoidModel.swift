@@ -6,6 +6,9 @@
 /// GeographicLib's GeoidEval, devtools/get_geoid_table.py). Between grid points the height is
 /// interpolated bilinearly, so it can differ from the full EGM2008 model by metres; that is what
 /// gpsd prints, and the point of this type is to print the same.
+///
+/// The table is gpsd's (Copyright 2010 by the GPSD project, BSD 2-Clause): THIRD-PARTY-NOTICES.md
+/// carries its notice, and `make install` installs that beside the binary.
 public enum GeoidModel {
     /// The geoid separation (geoid height above the ellipsoid) in metres at a position in degrees;
     /// 0 for a position that is not finite or outside the grid, as gpsd answers

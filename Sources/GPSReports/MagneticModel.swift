@@ -6,6 +6,9 @@
 /// (obtained there with GeographicLib's MagneticField, devtools/get_mag_var_table.py). It has
 /// no date: gpsd applies the 2015 field to fixes of any year, interpolated bilinearly between
 /// grid points, and this type answers the same so that replays print what gpsd prints.
+///
+/// The table is gpsd's (Copyright 2010 by the GPSD project, BSD 2-Clause): THIRD-PARTY-NOTICES.md
+/// carries its notice, and `make install` installs that beside the binary.
 public enum MagneticModel {
     /// The declination in degrees, east positive, at a position in degrees; 0 for a position
     /// that is not finite or off the globe, as gpsd answers.
