@@ -500,6 +500,36 @@ public final class Outbox: Sendable {
         }
     }
 
+    /// Puts the dead letters for `destination` (every destination when nil) back in the queue,
+    /// each in its first place (by the order it was queued in), to be sent as any message: once
+    /// what refused them is mended (the device added in Traccar, the broker's topic allowed).
+    /// Returns how many went back.
+    @discardableResult
+    public func requeueDeadLetters(destination: String? = nil) throws(OutboxError) -> Int {
+        try perform("putting dead letters back in the queue") { connection throws(SQLiteFailure) in
+            try keepingCounts(connection) { counts throws(SQLiteFailure) -> Int in
+                guard try Self.hasDeadLetters(connection) else { return 0 }
+                let filter = destination == nil ? "" : " WHERE destination = ?"
+                let arguments: [SQLiteValue] = destination.map { [.text($0)] } ?? []
+                // A dead letter keeps the id it had in the queue, which no later message takes
+                // (AUTOINCREMENT): it goes back before what was queued after it.
+                let move = try connection.prepare("""
+                    INSERT OR IGNORE INTO message (id, destination, topic, payload, retain, created)
+                        SELECT id, destination, topic, payload, retain, created FROM dead_letter
+                    """ + filter + " ORDER BY id")
+                try move.bind(arguments)
+                try move.run()
+                let moved = connection.changes
+                let delete = try connection.prepare("DELETE FROM dead_letter" + filter)
+                try delete.bind(arguments)
+                try delete.run()
+                // Read again when next needed.
+                if let destination { counts[destination] = nil } else { counts.removeAll() }
+                return moved
+            }
+        }
+    }
+
     /// The size of the database files on disk, in bytes (the main file and its write-ahead log).
     public func sizeOnDisk() -> Int {
         [path, path + "-wal"].reduce(0) { total, file in

@@ -329,12 +329,47 @@ struct HTTPPublishTests {
         #expect(try server.requests().count == expected.count, "each sent once, never again")
         let key = try await #require(Self.outbox(home: home).first?["destination"] as? String)
         let lines = run.stderr.split(separator: "\n").map(String.init)
-        #expect(lines == ["geotrack: \(expected.count) messages for \(key) set aside as undeliverable in this run (the server answered 400 (Bad Request): it cannot take this message), never to be sent: Traccar answers 400 for a device it does not know: add the device 'pi' in Traccar; 'geotrack outbox' lists them, 'geotrack outbox clear \(key)' deletes them"],
+        #expect(lines == ["geotrack: \(expected.count) messages for \(key) set aside as undeliverable in this run (the server answered 400 (Bad Request): it cannot take this message), not sent: Traccar answers 400 for a device it does not know: add the device 'pi' in Traccar; once that is mended, 'geotrack outbox retry \(key)' queues them again; 'geotrack outbox clear \(key)' deletes them"],
                 "\(run.stderr)")
         // The status's last line agrees with that note: it said 1 while the rest were set aside
         // after it was printed.
         let last = try #require(run.stdout.split(separator: "\n").last.map(String.init))
         #expect(last.hasSuffix("· \(expected.count) set aside as undeliverable: the server answered 400 (Bad Request)"), "\(run.stdout)")
+    }
+
+    @Test("once Traccar knows the device, outbox retry queues the set-aside locations again, and flush delivers every one, in order")
+    func deadLettersRetried() async throws {
+        let home = try TestSupport.temporaryDirectory()
+        try await TestSupport.grantAccess(home: home)
+        let expected = try await Self.expected(Self.shortLog, home: home)
+        // Traccar without the device: 400 for each location; then with it: 200.
+        let server = try await RecordingHTTPServer(answers: Array(repeating: 400, count: expected.count) + [200])
+        let url = "osmand://127.0.0.1:\(server.port)"
+        let run = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", url, "--publish-user", "ann", "--publish-device", "pi"],
+                                                 home: home)
+        #expect(run.status == 0, "\(run.stderr)")
+        let listed = try #require(try await Self.outbox(home: home).first)
+        let key = try #require(listed["destination"] as? String)
+        #expect(listed["dead_letters"] as? Int == expected.count)
+        let retried = try await TestSupport.geotrack(["outbox", "retry", key], home: home)
+        #expect(retried.status == 0, "\(retried.stderr)")
+        #expect(retried.stdout == "Queued \(expected.count) messages again: 'geotrack outbox flush' sends them now.\n")
+        let queued = try #require(try await Self.outbox(home: home).first)
+        #expect(queued["messages"] as? Int == expected.count && queued["dead_letters"] as? Int ?? 0 == 0, "\(queued)")
+        let flush = try await TestSupport.geotrack(["outbox", "flush", key, "--timeout", "30"], home: home)
+        #expect(flush.status == 0, "\(flush.stderr)")
+        let times = try server.requests().map { $0.parameter("timestamp") }
+        #expect(times.count == 2 * expected.count)
+        // The second time, the same locations in the same order.
+        #expect(Array(times.suffix(expected.count)) == Array(times.prefix(expected.count)))
+        #expect(try await Self.outbox(home: home).allSatisfy { ($0["messages"] as? Int ?? 0) == 0 && ($0["dead_letters"] as? Int ?? 0) == 0 })
+        // Nothing more to queue again; a destination the outbox does not hold is 66; one or --all.
+        let again = try await TestSupport.geotrack(["outbox", "retry", "--all"], home: home)
+        #expect(again.status == 0 && again.stdout == "Queued 0 messages again: no dead letters.\n", "\(again.stdout)\(again.stderr)")
+        let unknown = try await TestSupport.geotrack(["outbox", "retry", "osmand://elsewhere:5055/?id=pi"], home: home)
+        #expect(unknown.status == 66, "\(unknown.stderr)")
+        let neither = try await TestSupport.geotrack(["outbox", "retry"], home: home)
+        #expect(neither.status == 64 && neither.stderr == "geotrack: name one destination, or give --all; see 'geotrack outbox retry --help'\n", "\(neither.stderr)")
     }
 
     @Test("an unknown host and a refused connection are named, in the note at exit and by outbox flush (69)")

@@ -169,7 +169,7 @@ struct UntrustedInputTests {
         let text = try await TestSupport.geotrack(["outbox"], home: home)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout.contains("\(destination)  1 message, the oldest "), "\(text.stdout)")
-        #expect(text.stdout.contains(", 1 set aside as undeliverable (publishing to #: Invalid input.; 'geotrack outbox clear' deletes them)\n"),
+        #expect(text.stdout.contains(", 1 set aside as undeliverable (publishing to #: Invalid input.; once that is mended, 'geotrack outbox retry' queues them again, 'geotrack outbox clear' deletes them)\n"),
                 "\(text.stdout)")
         let json = try await TestSupport.geotrack(["outbox", "--json"], home: home)
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

@@ -20,7 +20,7 @@ extension GeoTrack {
             Every published message is written to the outbox ($XDG_STATE_HOME/geotrack/outbox.sqlite) first, and \
             leaves it when the broker acknowledges it. Destinations are named by broker and topic, as 'list' shows them.
             """,
-            subcommands: [List.self, Flush.self, Clear.self],
+            subcommands: [List.self, Flush.self, Clear.self, Retry.self],
             defaultSubcommand: List.self
         )
 
@@ -93,7 +93,8 @@ extension GeoTrack {
                     if summary.deadLetters > 0 {
                         // Never sent, never retried: say why, and how to be rid of them.
                         line += ", \(summary.deadLetters) set aside as undeliverable ("
-                            + Terminal.safe(summary.deadLetterReason ?? "unknown") + "; 'geotrack outbox clear' deletes them)"
+                            + Terminal.safe(summary.deadLetterReason ?? "unknown")
+                            + "; once that is mended, 'geotrack outbox retry' queues them again, 'geotrack outbox clear' deletes them)"
                     }
                     StandardOutput.line(line)
                 }
@@ -394,6 +395,53 @@ extension GeoTrack {
                 let shown = known.sorted().prefix(5).map { "'\(Terminal.safe($0))'" }.joined(separator: ", ")
                 let more = known.count > 5 ? " and \(known.count - 5) more" : ""
                 return CLIError(.noInput, "no destination \(name) in the outbox; it holds \(shown)\(more) (see 'geotrack outbox list')")
+            }
+        }
+
+        /// `geotrack outbox retry`: the dead letters back in the queue.
+        package struct Retry: ParsableCommand {
+            package static let configuration = CommandConfiguration(
+                commandName: "retry",
+                abstract: "Queue again what a destination refused for good (dead letters), once that is mended: the device added in Traccar, say.",
+                discussion: "They go back in the order they were first queued, and are sent as any message: by the next 'watch' or 'replay' publishing there, or 'geotrack outbox flush'. Exit status 66 when the outbox holds no such destination.")
+
+            @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))
+            package var destination: String?
+
+            @Flag(help: "Queue again the dead letters of every destination.")
+            package var all = false
+
+            package init() {}
+
+            package func validate() throws {
+                if all == (destination != nil) {
+                    throw ValidationError("Name one destination, or give --all.")
+                }
+            }
+
+            package func run() throws {
+                let environment = ProcessInfo.processInfo.environment
+                guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
+                    if let destination { throw Clear.unknown(destination, known: []) }
+                    StandardOutput.line("Queued 0 messages again: the outbox is empty.")
+                    return
+                }
+                let outbox = try OutboxLocation.open(environment: environment)
+                let known: [String]
+                do {
+                    known = try outbox.summaries().map(\.destination)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                if let destination, !known.contains(destination) { throw Clear.unknown(destination, known: known) }
+                let queued: Int
+                do {
+                    queued = try outbox.requeueDeadLetters(destination: destination)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                let messages = "\(queued) message\(queued == 1 ? "" : "s")"
+                StandardOutput.line(queued == 0 ? "Queued 0 messages again: no dead letters." : "Queued \(messages) again: 'geotrack outbox flush' sends them now.")
             }
         }
     }

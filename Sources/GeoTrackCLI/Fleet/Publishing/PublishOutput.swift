@@ -393,13 +393,14 @@ package final class PublishOutput: Sendable {
             }
             let setAside = await route.sender.setAsideCount
             if setAside > 0 {
-                // Never sent, never retried: said, with why and what to do, or they go unseen.
+                // Not retried by themselves: said, with why and what to do, or they go unseen.
                 let reason = await route.sender.setAsideReason ?? "the destination cannot take them"
-                var advice = "'geotrack outbox' lists them, 'geotrack outbox clear \(route.key)' deletes them"
+                var advice = "once that is mended, 'geotrack outbox retry \(route.key)' queues them again; "
+                    + "'geotrack outbox clear \(route.key)' deletes them"
                 if case .osmAnd(let id) = route.format {
                     advice = "Traccar answers 400 for a device it does not know: add the device '\(id)' in Traccar; " + advice
                 }
-                notes.append("\(setAside) message\(setAside == 1 ? "" : "s") for \(route.key) set aside as undeliverable in this run (\(reason)), never to be sent: \(advice)")
+                notes.append("\(setAside) message\(setAside == 1 ? "" : "s") for \(route.key) set aside as undeliverable in this run (\(reason)), not sent: \(advice)")
             }
             // Past the outbox's capacity the oldest are dropped, as OwnTracks' own queue does:
             // locations lost for good, so said, not left for `geotrack outbox` to reveal.
