@@ -109,7 +109,7 @@ struct CommandLineTests {
           arguments: [
               (["frobnicate"], "no command 'frobnicate'; the commands are watch, replay, sky, stats, auth, devices, fleet, outbox, serve (see 'geotrack --help')"),
               (["help", "frobnicate"], "no command 'frobnicate'; the commands are watch, replay, sky, stats, auth, devices, fleet, outbox, serve (see 'geotrack --help')"),
-              (["outbox", "send"], "no command 'outbox send'; the outbox commands are list, flush, clear (see 'geotrack outbox --help')"),
+              (["outbox", "send"], "no command 'outbox send'; the outbox commands are list, flush, clear, retry (see 'geotrack outbox --help')"),
               (["help", "auth", "allow"], "no command 'auth allow'; the auth commands are status, grant, deny, reset (see 'geotrack auth --help')"),
           ])
     func unknownCommands(arguments: [String], message: String) async throws {
@@ -286,7 +286,7 @@ struct CommandLineTests {
         #expect(names.sorted() == [
             "geotrack", "geotrack auth", "geotrack auth deny", "geotrack auth grant", "geotrack auth reset",
             "geotrack auth status", "geotrack devices", "geotrack fleet", "geotrack outbox", "geotrack outbox clear",
-            "geotrack outbox flush", "geotrack outbox list", "geotrack replay", "geotrack serve", "geotrack sky", "geotrack stats",
+            "geotrack outbox flush", "geotrack outbox list", "geotrack outbox retry", "geotrack replay", "geotrack serve", "geotrack sky", "geotrack stats",
             "geotrack watch",
         ])
     }

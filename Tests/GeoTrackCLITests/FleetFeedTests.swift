@@ -72,8 +72,9 @@ struct FleetFeedTests {
                                       retained: false), broker: broker, at: now) == FleetFeed.Action.none)
         #expect(feed.receive(.message(topic: "owntracks/ann/phone", payload: Array("not json".utf8), retained: false),
                              broker: broker, at: now) == FleetFeed.Action.none)
-        #expect(feed.receive(.message(topic: "owntracks/ann/phone", payload: Array(#"{"_type":"lwt","tst":1100}"#.utf8), retained: false),
-                             broker: broker, at: now) == .changed)
+        let will = Array(#"{"_type":"lwt","tst":1100}"#.utf8)
+        #expect(feed.receive(.message(topic: "owntracks/ann/phone", payload: will, retained: false),
+                             broker: broker, at: now) == .lastWill(topic: "owntracks/ann/phone", payload: will, changed: true))
         #expect(feed.roster.devices["ann/phone"]?.gone == true)
     }
 

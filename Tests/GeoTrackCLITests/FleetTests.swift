@@ -191,7 +191,7 @@ struct FleetCommandTests {
         return CoordinateFormat.dd.format(coordinate)
     }
 
-    @Test("fleet --json prints every location received, from an OwnTracks phone too, with topic and received_at")
+    @Test("fleet --json prints every location received, from an OwnTracks phone too, and a device's last will, with topic and received_at")
     func json() async throws {
         let broker = try await Mosquitto()
         let home = try TestSupport.temporaryDirectory()
@@ -210,9 +210,11 @@ struct FleetCommandTests {
         try broker.publish(topic: "owntracks/jp/phone", message: "not json")
         try broker.publish(topic: "owntracks/jp/phone", message: #"{"_type":"location","lat":91,"lon":0,"tst":1}"#)
         try broker.publish(topic: "owntracks/jp/phone", message: #"{"_type":"location","lat":52.6,"lon":13.4,"tst":1700000009}"#)
-        #expect(await subscriber.waitForMessages(4))
+        // The broker lost the phone: its last will, which a recorder of the fleet must see too.
+        try broker.publish(topic: "owntracks/jp/phone", message: #"{"_type":"lwt","tst":1700000000}"#)
+        #expect(await subscriber.waitForMessages(5))
         let done = await waitUntil(timeout: .seconds(10)) {
-            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains("1700000009")
+            ((try? String(contentsOfFile: output, encoding: .utf8)) ?? "").contains(#""_type":"lwt""#)
         }
         #expect(done)
         fleet.signalGroup(SIGTERM)
@@ -221,7 +223,9 @@ struct FleetCommandTests {
         let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
         let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(objects.allSatisfy { $0["topic"] as? String == "owntracks/jp/phone" && $0["received_at"] is Double })
-        #expect(objects.last?["lat"] as? Double == 52.6)
+        let locations = objects.filter { $0["_type"] as? String == "location" }
+        #expect(locations.last?["lat"] as? Double == 52.6)
+        #expect(objects.last?["_type"] as? String == "lwt" && objects.last?["tst"] as? Int == 1_700_000_000, "\(objects)")
         #expect(!objects.contains { $0["lat"] as? Double == 91 }, "a position off the globe is dropped")
         #expect(objects.first?["vel"] as? Int == 5)
     }

@@ -36,6 +36,8 @@ package struct FleetFeed: Sendable, Equatable {
         /// A location arrived from a device; `changed` says whether the roster shows it
         /// differently (one older than the one kept does not).
         case location(OwnTracksLocation, topic: String, payload: [UInt8], changed: Bool)
+        /// A device's last will arrived (the broker lost it): it is offline; `changed` as for a location.
+        case lastWill(topic: String, payload: [UInt8], changed: Bool)
         /// The connection failed for a new reason: show it (a view without a header says it once).
         case failed(String)
     }
@@ -70,10 +72,11 @@ package struct FleetFeed: Sendable, Equatable {
                 lastLocation[topic] = payload
             }
             let changed = roster.receive(topic: topic, message: message, receivedAt: now)
-            if case .location(let location) = message {
-                return .location(location, topic: topic, payload: payload, changed: changed)
+            switch message {
+            case .location(let location): return .location(location, topic: topic, payload: payload, changed: changed)
+            case .lastWill: return .lastWill(topic: topic, payload: payload, changed: changed)
+            case .transition, .other: return changed ? .changed : .none
             }
-            return changed ? .changed : .none
         case .acknowledged, .subscribed:
             return .none
         }

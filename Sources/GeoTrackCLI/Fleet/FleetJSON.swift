@@ -5,7 +5,8 @@ import OwnTracks
 /// `fleet --json`: a received location as one line: every field the device sent (`batt`,
 /// `SSID`, `conn`, `inrids`… all the booklet documents, and any other), with those geotrack reads
 /// normalised (a string `tst` as a number, iOS's -1 placeholders left out, a missing `tst` the
-/// time of receipt), plus `topic` and `received_at`.
+/// time of receipt), plus `topic` and `received_at`. A device's last will (`"_type":"lwt"`, sent by
+/// the broker when it lost the device) is a line too, as sent, with `topic` and `received_at`.
 package enum FleetJSON {
     /// Any JSON value, kept as it came.
     private enum Value: Codable, Equatable {
@@ -61,6 +62,19 @@ package enum FleetJSON {
         if let normalised = try? JSONDecoder().decode([String: Value].self, from: Data(OwnTracksJSON.encode(location))) {
             object.merge(normalised) { _, new in new }
         }
+        return encode(object, topic: topic, receivedAt: receivedAt)
+    }
+
+    /// The JSON line for a device's last will: what the broker published for it (`_type`, `tst`),
+    /// with `topic` and `received_at`.
+    package static func lastWillLine(payload: [UInt8], topic: String, receivedAt: Date) -> String {
+        var object: [String: Value] = ["_type": .string("lwt")]
+        if case .object(let sent)? = try? JSONDecoder().decode(Value.self, from: Data(payload)) { object.merge(sent) { _, sent in sent } }
+        return encode(object, topic: topic, receivedAt: receivedAt)
+    }
+
+    private static func encode(_ fields: [String: Value], topic: String, receivedAt: Date) -> String {
+        var object = fields
         object["topic"] = .string(topic)
         object["received_at"] = .number((receivedAt.timeIntervalSince1970 * 1000).rounded() / 1000)
         let encoder = JSONEncoder()

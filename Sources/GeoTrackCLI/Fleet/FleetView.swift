@@ -99,6 +99,11 @@ package struct FleetView: Sendable {
                     write(location, payload: payload, topic: topic, roster: feed.roster)
                     // Lines that stdout does not take are lost: stop, and the command exits 74 saying why.
                     if display == nil, StandardOutput.failure != nil { break loop }
+                case .lastWill(let topic, let payload, let changed):
+                    if changed { dirty = true }
+                    // A device gone offline is news to a script and a log as to the screen.
+                    writeLastWill(payload: payload, topic: topic, roster: feed.roster)
+                    if display == nil, StandardOutput.failure != nil { break loop }
                 }
             case .tick:
                 // A held-back draw, or ages that now read differently.
@@ -142,6 +147,18 @@ package struct FleetView: Sendable {
         forwarding.cancel()
         await lifecycle.end()
         if let failure { throw failure }
+    }
+
+    private func writeLastWill(payload: [UInt8], topic: String, roster: FleetRoster) {
+        switch mode {
+        case .terminal:
+            return
+        case .json:
+            Terminal.write(FleetJSON.lastWillLine(payload: payload, topic: topic, receivedAt: Date()) + "\n", to: STDOUT_FILENO)
+        case .lines:
+            guard let parsed = OwnTracksTopic(topic: topic), let device = roster.devices[parsed.name] else { return }
+            Terminal.write(FleetScreen.line(device, now: Date(), staleAfter: staleAfter, options: options) + "\n", to: STDOUT_FILENO)
+        }
     }
 
     private func write(_ location: OwnTracksLocation, payload: [UInt8], topic: String, roster: FleetRoster) {

@@ -70,7 +70,7 @@ struct ServeFleet: Service {
                     throw CancellationError()
                 case .changed, .failed:
                     break
-                case .location(_, _, _, let changed):
+                case .location(_, _, _, let changed), .lastWill(_, _, let changed):
                     guard changed else { continue }
                 }
                 signal.yield()
