@@ -403,8 +403,12 @@ struct HTTPPublishTests {
         // could not be connected to.
         let failing = try await RecordingHTTPServer(answers: [500])
         let queued = try await TestSupport.geotrack(["replay", Self.shortLog, "--publish", "osmand://127.0.0.1:\(failing.port)",
-                                                     "--publish-user", "ann", "--publish-device", "pi", "--publish-wait", "0"], home: home)
+                                                     "--publish-user", "ann", "--publish-device", "pi", "--publish-wait", "3"], home: home)
         #expect(queued.status == 0, "\(queued.stderr)")
+        // The note at exit says the same: what the server answered, not "cannot connect".
+        #expect(queued.stderr.contains("wait in the outbox for osmand://127.0.0.1:\(failing.port)/?id=pi (the server answered 500 (Internal Server Error)"),
+                "\(queued.stderr)")
+        #expect(!queued.stderr.contains("cannot connect"), "\(queued.stderr)")
         let answered = try await TestSupport.geotrack(["outbox", "flush", "osmand://127.0.0.1:\(failing.port)/?id=pi", "--timeout", "3"], home: home)
         #expect(answered.status == 69, "\(answered.stderr)")
         #expect(answered.stderr.contains("still wait for osmand://127.0.0.1:\(failing.port)/?id=pi: osmand://127.0.0.1:\(failing.port)/: the server answered 500 (Internal Server Error): check the server's log; then flush again"),

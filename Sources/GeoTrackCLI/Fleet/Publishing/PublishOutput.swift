@@ -418,7 +418,8 @@ package final class PublishOutput: Sendable {
             if let refusal = await route.sender.refusalDescription {
                 note += " (the \(party) refused the login: \(refusal))"
             } else if let failure = await route.sender.failureDescription {
-                note += " (cannot connect: \(failure))"
+                // A server that answered was reached: its answer is the reason, not a connection.
+                note += HTTPDelivery.isAnswer(failure) ? " (\(failure))" : " (cannot connect: \(failure))"
             } else if await !route.sender.isConnected {
                 note += " (the \(party) was not reachable)"
             }
