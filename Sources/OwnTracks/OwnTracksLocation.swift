@@ -32,6 +32,9 @@ public struct OwnTracksLocation: Sendable, Hashable {
     public var regions: [String]?
     /// When the message was made, in whole seconds since 1970 (`created_at`).
     public var createdAt: Int?
+    /// The MQTT topic the device publishes to (`owntracks/user/device`), which OwnTracks' iOS app
+    /// adds in HTTP mode only (`topic`): Traccar's OwnTracks decoder tells devices apart by it.
+    public var topic: String?
 
     /// Creates a location message.
     public init(latitude: Double, longitude: Double, timestamp: Int, accuracy: Int? = nil, altitude: Int? = nil,
@@ -57,7 +60,7 @@ extension OwnTracksLocation: Codable {
         case type = "_type"
         case latitude = "lat", longitude = "lon", timestamp = "tst", accuracy = "acc", altitude = "alt"
         case verticalAccuracy = "vac", velocity = "vel", course = "cog", trackerID = "tid", trigger = "t"
-        case regions = "inregions", createdAt = "created_at"
+        case regions = "inregions", createdAt = "created_at", topic
     }
 
     /// Reads a location, accepting numbers with fractions where OwnTracks has integers (some
@@ -115,5 +118,6 @@ extension OwnTracksLocation: Codable {
         try container.encodeIfPresent(trigger, forKey: .trigger)
         try container.encodeIfPresent(regions, forKey: .regions)
         try container.encodeIfPresent(createdAt, forKey: .createdAt)
+        try container.encodeIfPresent(topic, forKey: .topic)
     }
 }

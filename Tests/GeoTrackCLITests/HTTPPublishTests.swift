@@ -104,7 +104,7 @@ struct HTTPPublishTests {
         #expect(try await Self.outbox(home: home).isEmpty, "nothing waits once every request was answered 200")
     }
 
-    @Test("http:// POSTs to /pub the JSON MQTT publishes for the same fix, with the user and device the Recorder reads")
+    @Test("http:// POSTs to /pub the JSON MQTT publishes for the same fix, with its topic, and with the user and device the Recorder reads")
     func ownTracksHTTP() async throws {
         let home = try TestSupport.temporaryDirectory()
         let expected = try await Self.expected(try Self.log, home: home)
@@ -127,9 +127,13 @@ struct HTTPPublishTests {
             #expect(request.headers["x-limit-u"] == "ann" && request.headers["x-limit-d"] == "boat", "\(request.headers)")
             #expect(request.headers["content-type"] == "application/json")
             #expect(request.headers["authorization"] == nil, "no password, no authentication")
-            let body = try #require(JSONSerialization.jsonObject(with: request.body) as? NSDictionary)
-            let message = try #require(JSONSerialization.jsonObject(with: Data(published.utf8)) as? NSDictionary)
-            #expect(body == message, "\(body) != \(message)")
+            let body = try #require(JSONSerialization.jsonObject(with: request.body) as? [String: Any])
+            let message = try #require(JSONSerialization.jsonObject(with: Data(published.utf8)) as? [String: Any])
+            // The same message, and the topic it has over MQTT, as OwnTracks' iOS app sends it in
+            // HTTP mode: Traccar's OwnTracks decoder tells devices apart by it.
+            #expect(body["topic"] as? String == "owntracks/ann/boat", "\(body)")
+            #expect(message["topic"] == nil, "\(message)")
+            #expect(NSDictionary(dictionary: body.filter { $0.key != "topic" }) == NSDictionary(dictionary: message), "\(body) != \(message)")
             #expect(body["_type"] as? String == "location")
         }
         #expect(zip(requests, expected).allSatisfy { request, fix in

@@ -39,8 +39,11 @@ package final class PublishOutput: Sendable {
 
     /// How a route's messages are written.
     enum Format: Sendable {
-        /// OwnTracks' JSON (MQTT, and OwnTracks' HTTP mode).
+        /// OwnTracks' JSON over MQTT.
         case ownTracks
+        /// OwnTracks' JSON in its HTTP mode: a location also names its `topic`, as the iOS app's
+        /// does, by which Traccar's OwnTracks decoder tells devices apart (two-letter tids clash).
+        case ownTracksHTTP
         /// Traccar's OsmAnd query, for the device id.
         case osmAnd(id: String)
     }
@@ -161,7 +164,7 @@ package final class PublishOutput: Sendable {
             case .ownTracksHTTP(let endpoint), .osmAnd(let endpoint):
                 let client = try Self.httpClient(endpoint, destination: destination)
                 guard let request = PublishDestination.request(for: target) else { continue }
-                let format: Format = if case .osmAnd = target { .osmAnd(id: topic.device) } else { .ownTracks }
+                let format: Format = if case .osmAnd = target { .osmAnd(id: topic.device) } else { .ownTracksHTTP }
                 routes.append(Route(key: key, format: format,
                                     sender: HTTPOutboxSender(outbox: outbox, destination: key, client: client, logger: logger,
                                                              observer: observer, after: after, request: request),
@@ -272,7 +275,10 @@ package final class PublishOutput: Sendable {
             let json = OwnTracksJSON.encode(transition)
             // OsmAnd has no region events: Traccar computes its own geofences from the positions.
             try enqueue(topic: topic.events, retain: false) { format in
-                if case .ownTracks = format { json } else { nil }
+                switch format {
+                case .ownTracks, .ownTracksHTTP: json
+                case .osmAnd: nil
+                }
             }
         case .status, .report:
             return
@@ -284,9 +290,13 @@ package final class PublishOutput: Sendable {
         let message = OwnTracksLocation(location, trackerID: trackerID, regions: regions,
                                         createdAt: OwnTracksLocation.seconds(now()))
         let json = OwnTracksJSON.encode(message)
+        var named = message
+        named.topic = topic.description
+        let http = OwnTracksJSON.encode(named)
         try enqueue(topic: topic.description, retain: true) { format in
             switch format {
             case .ownTracks: json
+            case .ownTracksHTTP: http
             case .osmAnd(let id): Array(OsmAndQuery.make(location, id: id).utf8)
             }
         }
