@@ -194,13 +194,23 @@ public final class AuthorizationStore: Sendable {
     /// /var/lib that root owns), or a file where a folder should be.
     static func creationObstacle(_ directory: String) -> String {
         var path = directory
-        while let slash = path.lastIndex(of: "/"), slash > path.startIndex {
-            path = String(path[..<slash])
+        var missing = directory
+        while path != "/", let slash = path.lastIndex(of: "/") {
+            // Up to the root itself: a system user's HOME (/nonexistent) leaves only / above it.
+            path = slash == path.startIndex ? "/" : String(path[..<slash])
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            guard stat(path, &info) == 0 else {
+                missing = path
+                continue
+            }
             if (info.st_mode & S_IFMT) != S_IFDIR { return ": \(path) is not a folder" }
             guard access(path, W_OK | X_OK) != 0 else { return "" }
             let uid = getuid()
+            if path == "/" {
+                // A HOME that does not exist, as a system user's: no folder should be made there.
+                return ": \(missing) does not exist, and this user (uid \(uid)) may not make it; set XDG_STATE_HOME to a folder it may "
+                    + "write to (a service: StateDirectory=geotrack and XDG_STATE_HOME=/var/lib)"
+            }
             return ": this user (uid \(uid)) may not write to \(path); make the folder for it first (`sudo install -d -m 700 -o \(uid) \(directory)`)"
         }
         return ""

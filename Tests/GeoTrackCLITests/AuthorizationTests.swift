@@ -163,4 +163,18 @@ struct AuthorizationTests {
         #expect(open.stderr == "geotrack: refusing the authorization decision in \(folder): others may write to the folder \(folder) (mode 777); run `chmod 700 \(folder)`\n")
         #expect(!FileManager.default.fileExists(atPath: file))
     }
+
+    @Test("a system user whose HOME does not exist (nobody's /nonexistent) is told to set XDG_STATE_HOME, not to make a folder under /",
+          .enabled(if: geteuid() == 0, "needs root, to run geotrack as nobody"))
+    func systemUserWithoutHome() async throws {
+        let home = "/nonexistent-geotrack-\(getpid())"
+        let run = try await TestSupport.run("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups",
+                                                                 "/usr/bin/env", "-u", "XDG_STATE_HOME", "-u", "XDG_CONFIG_HOME",
+                                                                 "HOME=\(home)", TestSupport.binary, "auth", "grant"])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr == "geotrack: refusing the authorization decision in \(home)/.local/state/geotrack: the folder cannot be created: "
+                + "\(home) does not exist, and this user (uid 65534) may not make it; set XDG_STATE_HOME to a folder it may write to "
+                + "(a service: StateDirectory=geotrack and XDG_STATE_HOME=/var/lib)\n")
+        #expect(!FileManager.default.fileExists(atPath: home))
+    }
 }
