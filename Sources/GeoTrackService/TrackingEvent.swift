@@ -25,7 +25,7 @@ public struct TrackingEvent: Sendable, Hashable {
         /// Location access changed to this status.
         case authorizationChanged(AuthorizationStatus)
         /// The source has another receiver, named first, whose reports are set aside: the one
-        /// named second is followed (``ReceiverStatus/otherReceivers``).
+        /// named second is followed (LocationKit's `ReceiverStatus.otherReceivers`).
         case otherReceiver(String, following: String)
     }
 

@@ -126,7 +126,7 @@ extension GeoTrack {
             package func run() async throws {
                 let environment = ProcessInfo.processInfo.environment
                 guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
-                    if let destination { throw Clear.unknown(destination, known: []) }
+                    if let destination { throw Target.unknown(destination, known: []) }
                     StandardOutput.line("Nothing to send: the outbox is empty.")
                     return
                 }
@@ -141,7 +141,7 @@ extension GeoTrack {
                 // A destination the outbox does not hold is a typo (or the URL without its topic),
                 // not a flush with nothing to do: "nothing waits" would hide what still waits.
                 if let destination, !summaries.contains(where: { $0.destination == destination }) {
-                    throw Clear.unknown(destination, known: summaries.map(\.destination))
+                    throw Target.unknown(destination, known: summaries.map(\.destination))
                 }
                 let waiting = summaries.filter { $0.count > 0 && (destination == nil || $0.destination == destination) }
                 if let destination, waiting.isEmpty {
@@ -338,17 +338,12 @@ extension GeoTrack {
             }
         }
 
-        /// `geotrack outbox clear`.
-        package struct Clear: ParsableCommand {
-            package static let configuration = CommandConfiguration(
-                commandName: "clear",
-                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.",
-                discussion: "Exit status 66 when the outbox holds no such destination; 'geotrack outbox list' names those it holds.")
-
+        /// The destination `clear` and `retry` act on, or `--all`.
+        package struct Target: ParsableArguments {
             @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))
             package var destination: String?
 
-            @Flag(help: "Delete what waits for every destination.")
+            @Flag(help: "Every destination the outbox holds.")
             package var all = false
 
             package init() {}
@@ -359,12 +354,15 @@ extension GeoTrack {
                 }
             }
 
-            package func run() throws {
+            /// The outbox, having checked that it holds the destination named; nil when there is
+            /// no outbox yet and `--all` was given (nothing to act on). A destination the outbox
+            /// does not hold is a typo, not an action with nothing to do: "0 messages" would hide
+            /// that the real one still waits.
+            func open() throws(CLIError) -> Outbox? {
                 let environment = ProcessInfo.processInfo.environment
                 guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
                     if let destination { throw Self.unknown(destination, known: []) }
-                    StandardOutput.line("Deleted 0 messages: the outbox is empty.")
-                    return
+                    return nil
                 }
                 let outbox = try OutboxLocation.open(environment: environment)
                 let known: [String]
@@ -373,18 +371,8 @@ extension GeoTrack {
                 } catch {
                     throw CLIError(.ioError, error.message)
                 }
-                // A destination the outbox does not hold is a typo, not a clear with nothing to
-                // do: "Deleted 0 messages" would hide that the real one still waits.
                 if let destination, !known.contains(destination) { throw Self.unknown(destination, known: known) }
-                let deleted: Outbox.Cleared
-                do {
-                    deleted = try outbox.clear(destination: destination)
-                } catch {
-                    throw CLIError(.ioError, error.message)
-                }
-                let messages = "\(deleted.messages) message\(deleted.messages == 1 ? "" : "s")"
-                let dead = deleted.deadLetters == 0 ? "" : " and \(deleted.deadLetters) dead letter\(deleted.deadLetters == 1 ? "" : "s")"
-                StandardOutput.line("Deleted \(messages)\(dead).")
+                return outbox
             }
 
             /// `destination` is not in the outbox: exit 66 (EX_NOINPUT: nothing by that name),
@@ -398,6 +386,34 @@ extension GeoTrack {
             }
         }
 
+        /// `geotrack outbox clear`.
+        package struct Clear: ParsableCommand {
+            package static let configuration = CommandConfiguration(
+                commandName: "clear",
+                abstract: "Delete what waits for one destination, or with --all for every one. Deleted messages are never sent.",
+                discussion: "Exit status 66 when the outbox holds no such destination; 'geotrack outbox list' names those it holds.")
+
+            @OptionGroup package var target: Target
+
+            package init() {}
+
+            package func run() throws {
+                guard let outbox = try target.open() else {
+                    StandardOutput.line("Deleted 0 messages: the outbox is empty.")
+                    return
+                }
+                let deleted: Outbox.Cleared
+                do {
+                    deleted = try outbox.clear(destination: target.destination)
+                } catch {
+                    throw CLIError(.ioError, error.message)
+                }
+                let messages = "\(deleted.messages) message\(deleted.messages == 1 ? "" : "s")"
+                let dead = deleted.deadLetters == 0 ? "" : " and \(deleted.deadLetters) dead letter\(deleted.deadLetters == 1 ? "" : "s")"
+                StandardOutput.line("Deleted \(messages)\(dead).")
+            }
+        }
+
         /// `geotrack outbox retry`: the dead letters back in the queue.
         package struct Retry: ParsableCommand {
             package static let configuration = CommandConfiguration(
@@ -405,38 +421,18 @@ extension GeoTrack {
                 abstract: "Queue again what a destination refused for good (dead letters), once that is mended: the device added in Traccar, say.",
                 discussion: "They go back in the order they were first queued, and are sent as any message: by the next 'watch' or 'replay' publishing there, or 'geotrack outbox flush'. Exit status 66 when the outbox holds no such destination.")
 
-            @Argument(help: ArgumentHelp("The destination, as 'geotrack outbox' lists it.", valueName: "destination"))
-            package var destination: String?
-
-            @Flag(help: "Queue again the dead letters of every destination.")
-            package var all = false
+            @OptionGroup package var target: Target
 
             package init() {}
 
-            package func validate() throws {
-                if all == (destination != nil) {
-                    throw ValidationError("Name one destination, or give --all.")
-                }
-            }
-
             package func run() throws {
-                let environment = ProcessInfo.processInfo.environment
-                guard FileManager.default.fileExists(atPath: OutboxLocation.path(environment: environment)) else {
-                    if let destination { throw Clear.unknown(destination, known: []) }
+                guard let outbox = try target.open() else {
                     StandardOutput.line("Queued 0 messages again: the outbox is empty.")
                     return
                 }
-                let outbox = try OutboxLocation.open(environment: environment)
-                let known: [String]
-                do {
-                    known = try outbox.summaries().map(\.destination)
-                } catch {
-                    throw CLIError(.ioError, error.message)
-                }
-                if let destination, !known.contains(destination) { throw Clear.unknown(destination, known: known) }
                 let queued: Int
                 do {
-                    queued = try outbox.requeueDeadLetters(destination: destination)
+                    queued = try outbox.requeueDeadLetters(destination: target.destination)
                 } catch {
                     throw CLIError(.ioError, error.message)
                 }
