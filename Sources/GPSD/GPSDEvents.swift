@@ -7,8 +7,8 @@ import Synchronization
 /// It behaves as an `AsyncStream<SourceEvent>`: every event, in order, to one consumer. The
 /// buffer between gpsd and the consumer is bounded: once the consumer is that far behind, the
 /// session stops reading gpsd until it catches up (TCP's own flow control then holds gpsd back),
-/// so a flood of reports costs a bounded amount of memory and no event is dropped. Cancelling the consuming task, or discarding the sequence, ends the
-/// session. It exists because the standard stream is generic code the compiler cannot
+/// so a flood of reports costs a bounded amount of memory and no event is dropped. Cancelling
+/// the consuming task, or discarding the sequence, ends the session. It exists because the standard stream is generic code the compiler cannot
 /// specialise: on a live gpsd feed, resolving its generic metadata on the reader thread, per
 /// message, cost more CPU than libgps spent parsing the message.
 public struct GPSDEvents: AsyncSequence, Sendable {

@@ -37,14 +37,14 @@ extension LocationManager {
             locationServicesEnabled = !devices.isEmpty
             // gpsd lists its receivers again (a reconnection): one no longer there is followed no more.
             let paths = Set(devices.map(\.path))
-            if let followed = followedReceiver, !paths.contains(followed) { stopFollowing() }
+            if let followed = receiverStatus.receiver, !paths.contains(followed) { stopFollowing() }
         case .report(.deviceAdded(let device)):
             reportRaw(.deviceAdded(device))
             locationServicesEnabled = true
         case .report(.deviceRemoved(let device)):
             reportRaw(.deviceRemoved(device))
             // The followed receiver is gone: the next to give a position is followed instead.
-            if device.path == followedReceiver { stopFollowing() }
+            if device.path == receiverStatus.receiver { stopFollowing() }
             // A receiver unplugged no longer counts towards the satellites the status shows.
             if skiesByDevice.removeValue(forKey: device.path) != nil, let best = bestSky() { showSatelliteCounts(of: best) }
         case .report(.noise(let noise)):
@@ -109,14 +109,17 @@ extension LocationManager {
     /// naming no receiver always does.
     private func follows(_ device: String?, givesPosition: Bool) -> Bool {
         guard let device else { return true }
-        guard let followed = followedReceiver else {
+        guard let followed = receiverStatus.receiver else {
             if givesPosition {
-                followedReceiver = device
                 // The sky views of the others no longer count towards the satellites shown.
                 skiesByDevice = skiesByDevice.filter { $0.key == device }
-                if let other = lastSky?.device, other != device { lastSky = skiesByDevice[device] }
-                updateReceiverStatus { $0.receiver = device }
-                if let own = skiesByDevice[device] { showSatelliteCounts(of: own) }
+                let own = skiesByDevice[device]
+                if let other = lastSky?.device, other != device { lastSky = own }
+                // One change of status: the receiver followed, with its own satellites.
+                updateReceiverStatus {
+                    $0.receiver = device
+                    if let own { ($0.satellitesSeen, $0.satellitesUsed) = (own.seen, own.used) }
+                }
             }
             return true
         }
@@ -129,7 +132,6 @@ extension LocationManager {
 
     /// The followed receiver went away: every receiver may be followed again.
     private func stopFollowing() {
-        followedReceiver = nil
         updateReceiverStatus {
             $0.receiver = nil
             $0.otherReceivers = []

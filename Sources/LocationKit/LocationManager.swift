@@ -199,8 +199,6 @@ public final class LocationManager: HasDelegateSlot, ReactiveCompatible {
     /// The latest sky view of each receiver that named itself, for a gpsd with several: a fix
     /// takes its satellites and dilutions from its own receiver's, not from whichever came last.
     var skiesByDevice: [String: SkyView] = [:]
-    /// The receiver whose reports are followed, for a source with several (``ReceiverStatus/receiver``).
-    var followedReceiver: String?
     /// When a heading sensor last reported, whether or not ``headingFilter`` let its reading through.
     public internal(set) var lastSensorHeadingTime: Date?
     /// When a sensor that measures true north (not a magnetic compass) last reported.

@@ -96,13 +96,13 @@ package struct FleetView: Sendable {
                 case .location(let location, let topic, let payload, let changed):
                     if changed { dirty = true }
                     // Every location received is printed, even one that changes nothing shown.
-                    write(location, payload: payload, topic: topic, roster: feed.roster)
+                    write(json: FleetJSON.line(location, payload: payload, topic: topic, receivedAt: Date()), topic: topic, roster: feed.roster)
                     // Lines that stdout does not take are lost: stop, and the command exits 74 saying why.
                     if display == nil, StandardOutput.failure != nil { break loop }
                 case .lastWill(let topic, let payload, let changed):
                     if changed { dirty = true }
                     // A device gone offline is news to a script and a log as to the screen.
-                    writeLastWill(payload: payload, topic: topic, roster: feed.roster)
+                    write(json: FleetJSON.lastWillLine(payload: payload, topic: topic, receivedAt: Date()), topic: topic, roster: feed.roster)
                     if display == nil, StandardOutput.failure != nil { break loop }
                 }
             case .tick:
@@ -149,24 +149,14 @@ package struct FleetView: Sendable {
         if let failure { throw failure }
     }
 
-    private func writeLastWill(payload: [UInt8], topic: String, roster: FleetRoster) {
+    /// Writes what came on `topic` when there is no terminal to redraw: with `--json` the
+    /// message's line (made only then), else the device's line as it now reads.
+    private func write(json: @autoclosure () -> String, topic: String, roster: FleetRoster) {
         switch mode {
         case .terminal:
             return
         case .json:
-            Terminal.write(FleetJSON.lastWillLine(payload: payload, topic: topic, receivedAt: Date()) + "\n", to: STDOUT_FILENO)
-        case .lines:
-            guard let parsed = OwnTracksTopic(topic: topic), let device = roster.devices[parsed.name] else { return }
-            Terminal.write(FleetScreen.line(device, now: Date(), staleAfter: staleAfter, options: options) + "\n", to: STDOUT_FILENO)
-        }
-    }
-
-    private func write(_ location: OwnTracksLocation, payload: [UInt8], topic: String, roster: FleetRoster) {
-        switch mode {
-        case .terminal:
-            return
-        case .json:
-            Terminal.write(FleetJSON.line(location, payload: payload, topic: topic, receivedAt: Date()) + "\n", to: STDOUT_FILENO)
+            Terminal.write(json() + "\n", to: STDOUT_FILENO)
         case .lines:
             guard let parsed = OwnTracksTopic(topic: topic), let device = roster.devices[parsed.name] else { return }
             Terminal.write(FleetScreen.line(device, now: Date(), staleAfter: staleAfter, options: options) + "\n", to: STDOUT_FILENO)
