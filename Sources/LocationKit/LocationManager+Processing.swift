@@ -97,6 +97,10 @@ extension LocationManager {
             if case .disconnected = state {
                 $0.satellitesSeen = 0
                 $0.satellitesUsed = 0
+                // Nor which receiver is followed: gpsd may come back with others on the same
+                // paths (USB ports renumbered at a restart); the first to give a position then is.
+                $0.receiver = nil
+                $0.otherReceivers = []
             }
         }
     }

@@ -113,6 +113,11 @@ struct HostileGPSDCLITests {
             + "(--device chooses; 'geotrack devices' lists them)"
         #expect((plain.stdout + plain.stderr).components(separatedBy: notice).count == 2, "\(plain.stdout)\(plain.stderr)")
         #expect(!plain.stdout.contains("38.1"))
+        // --quiet, as a service runs: its journal shows it too, once, among the changes of state.
+        let quiet = try await TestSupport.geotrack(["watch", "--gpsd", "127.0.0.1:\(server.port)", "--count", "3", "--timeout", "20",
+                                                    "--quiet"], home: home)
+        #expect(quiet.status == 0, "\(quiet.stderr)")
+        #expect(quiet.stderr.components(separatedBy: notice).count == 2, "\(quiet.stderr)")
     }
 }
 

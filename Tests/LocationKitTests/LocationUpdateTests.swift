@@ -393,6 +393,34 @@ import Testing
         #expect(harness.manager.receiverStatus.otherReceivers.isEmpty)
     }
 
+    @Test("after a lost connection, the receiver followed is chosen again: gpsd may come back with another receiver on the same path")
+    func followedReceiverChosenAgainAfterReconnection() async throws {
+        let noFix = Fix(mode: .noFix, device: "/dev/pts/1")
+        let harness = try Harness { _ in
+            [.state(.receiverPresent),
+             .fix(.synthetic(at: .at(north: 0), second: 0, device: "/dev/pts/1")),
+             .event(.report(.fix(.synthetic(at: .at(north: 900), second: 1, device: "/dev/pts/2")))),
+             .state(.disconnected(SourceError.connectionClosed(host: "localhost", port: 2947))),
+             .state(.connected), .state(.receiverPresent),
+             // gpsd restarted: /dev/pts/1 is now a receiver without a fix, /dev/pts/2 has one.
+             .event(.report(.fix(noFix))),
+             .fix(.synthetic(at: .at(north: 900), second: 2, device: "/dev/pts/2")),
+             .event(.report(.fix(noFix))),
+             .fix(.synthetic(at: .at(north: 905), second: 3, device: "/dev/pts/2"))]
+        }
+        let statuses = harness.manager.rx.didChangeReceiverStatus
+        harness.manager.startUpdatingLocation()
+        // Read once the script has ended, so that a manager that never follows /dev/pts/2 fails
+        // here rather than waiting for locations that never come.
+        _ = await statuses.firstMatching { $0.sourceState == .finished }
+        let delivered = harness.delegate.events.flatMap { event -> [Location] in
+            if case .locations(let locations) = event { locations } else { [] }
+        }
+        #expect(delivered.map(\.gnss.device) == ["/dev/pts/1", "/dev/pts/2", "/dev/pts/2"])
+        #expect(harness.manager.receiverStatus.receiver == "/dev/pts/2")
+        #expect(harness.manager.receiverStatus.otherReceivers == ["/dev/pts/1"])
+    }
+
     @Test func locationServicesEnabledFollowsTheReceiver() async throws {
         let harness = try Harness { _ in [.state(.connected), .state(.receiverPresent), .wait(.seconds(1)), .state(.receiverAbsent), .wait(.seconds(1))] }
         let statuses = harness.manager.rx.didChangeReceiverStatus

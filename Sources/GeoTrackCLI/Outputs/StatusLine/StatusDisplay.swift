@@ -167,9 +167,12 @@ package final class StatusDisplay: Sendable {
             case .changes:
                 // gpsd back is said in so many words: the status alone may not change with it
                 // (a receiver still silent), and a journal would end on "connection refused".
-                // The other events are the tracker's, not changes of its state.
-                guard case .reconnected = event.kind else { return }
-                _ = Terminal.write("geotrack: " + line + "\n", to: descriptor)
+                // So is a receiver set aside, which a service's journal must show. The other
+                // events are the tracker's, not changes of its state.
+                switch event.kind {
+                case .reconnected, .otherReceiver: _ = Terminal.write("geotrack: " + line + "\n", to: descriptor)
+                default: return
+                }
             case .lines:
                 if !Terminal.write(line + "\n", to: descriptor) { state.outputClosed = true }
             case .terminal:
